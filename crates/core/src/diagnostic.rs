@@ -1,0 +1,62 @@
+//! Diagnostics as the outside world sees them.
+
+use crate::finding::Finding;
+use crate::rules::Severity;
+use crate::text::{LineIndex, Range};
+use serde::Serialize;
+
+/// One finding with its position: the shape the CLI's JSON output, SARIF and
+/// the playground all read.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Diagnostic {
+    pub code: &'static str,
+    pub name: &'static str,
+    pub severity: Severity,
+    pub message: String,
+    /// RFC 6901 pointer: the offending value, or for a missing field the
+    /// object that lacks it.
+    pub pointer: String,
+    pub range: Range,
+}
+
+/// Turns findings into diagnostics, ordered by position then code.
+pub(crate) fn resolve(findings: Vec<Finding>, index: &LineIndex<'_>) -> Vec<Diagnostic> {
+    let mut findings = findings;
+    findings.sort_by(|a, b| {
+        (a.span.start, a.span.end, a.rule.code).cmp(&(b.span.start, b.span.end, b.rule.code))
+    });
+    findings.dedup_by(|a, b| a.rule.code == b.rule.code && a.span == b.span && a.message == b.message);
+    findings
+        .into_iter()
+        .map(|f| Diagnostic {
+            code: f.rule.code,
+            name: f.rule.name,
+            severity: f.rule.severity,
+            message: f.message,
+            pointer: f.pointer,
+            range: index.range(f.span),
+        })
+        .collect()
+}
+
+/// How many diagnostics of each severity.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize)]
+pub struct Counts {
+    pub error: usize,
+    pub warning: usize,
+    pub info: usize,
+}
+
+impl Counts {
+    pub fn of(diagnostics: &[Diagnostic]) -> Counts {
+        let mut counts = Counts::default();
+        for d in diagnostics {
+            match d.severity {
+                Severity::Error => counts.error += 1,
+                Severity::Warning => counts.warning += 1,
+                Severity::Info => counts.info += 1,
+            }
+        }
+        counts
+    }
+}

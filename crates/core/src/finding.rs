@@ -1,0 +1,135 @@
+//! What rules report, before positions are computed.
+
+use crate::parse::{Member, Node};
+use crate::rules::Rule;
+use crate::text::Span;
+use std::fmt::Write;
+
+/// One rule's finding: the rule, a specific message, an RFC 6901 pointer and
+/// the byte span to underline.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Finding {
+    pub rule: &'static Rule,
+    pub message: String,
+    pub pointer: String,
+    pub span: Span,
+}
+
+/// An RFC 6901 JSON pointer, built one token at a time.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
+pub struct Ptr(String);
+
+impl Ptr {
+    pub fn root() -> Ptr {
+        Ptr(String::new())
+    }
+
+    /// The pointer to member `key` of the object this one points at.
+    pub fn key(&self, key: &str) -> Ptr {
+        let mut s = String::with_capacity(self.0.len() + key.len() + 1);
+        s.push_str(&self.0);
+        s.push('/');
+        for c in key.chars() {
+            match c {
+                '~' => s.push_str("~0"),
+                '/' => s.push_str("~1"),
+                c => s.push(c),
+            }
+        }
+        Ptr(s)
+    }
+
+    /// The pointer to item `index` of the array this one points at.
+    pub fn index(&self, index: usize) -> Ptr {
+        let mut s = self.0.clone();
+        let _ = write!(s, "/{index}");
+        Ptr(s)
+    }
+
+    pub fn as_str(&self) -> &str {
+        &self.0
+    }
+
+    pub fn into_string(self) -> String {
+        self.0
+    }
+}
+
+impl std::fmt::Display for Ptr {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+/// Where a finding points. The pointer convention: the offending value; for
+/// a missing field, the object that lacks it.
+#[derive(Debug, Clone, Copy)]
+pub enum At<'a> {
+    /// The value itself is wrong: underline the value.
+    Value(&'a Node),
+    /// The key is the problem (a duplicate, an unknown field): underline it.
+    Key(&'a Member),
+    /// A field is missing from this object: underline the object's head.
+    Missing(&'a Node),
+    /// A span the caller computed.
+    Span(Span),
+}
+
+impl At<'_> {
+    pub fn span(self) -> Span {
+        match self {
+            At::Value(node) => node.span,
+            At::Key(member) => member.key_span,
+            At::Missing(node) => node.head_span(),
+            At::Span(span) => span,
+        }
+    }
+}
+
+/// Collects findings as rules run.
+#[derive(Debug, Default)]
+pub struct Report {
+    findings: Vec<Finding>,
+}
+
+impl Report {
+    pub fn new() -> Self {
+        Report::default()
+    }
+
+    pub fn push(&mut self, rule: &'static Rule, pointer: &Ptr, at: At<'_>, message: impl Into<String>) {
+        self.findings.push(Finding {
+            rule,
+            message: message.into(),
+            pointer: pointer.as_str().to_owned(),
+            span: at.span(),
+        });
+    }
+
+    pub fn extend(&mut self, findings: impl IntoIterator<Item = Finding>) {
+        self.findings.extend(findings);
+    }
+
+    pub fn has(&self, rule: &'static Rule) -> bool {
+        self.findings.iter().any(|f| std::ptr::eq(f.rule, rule))
+    }
+
+    pub fn retain(&mut self, keep: impl FnMut(&Finding) -> bool) {
+        self.findings.retain(keep);
+    }
+
+    pub fn into_findings(self) -> Vec<Finding> {
+        self.findings
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Ptr;
+
+    #[test]
+    fn pointer_tokens_are_escaped() {
+        let p = Ptr::root().key("a/b").key("m~n").index(3);
+        assert_eq!(p.as_str(), "/a~1b/m~0n/3");
+    }
+}

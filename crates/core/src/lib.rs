@@ -1,0 +1,131 @@
+//! The opb validation core: reads an OpenPlaybook document or an Orchestrator
+//! Zero plugin manifest (JSON or YAML), checks it against the spec, and
+//! explains it.
+//!
+//! Architecture invariants:
+//! - The core never panics and never fails as a whole: every text gets an
+//!   [`Analysis`], with what could be understood plus diagnostics.
+//! - The core knows nothing of the browser, the terminal or output formats.
+//!   The CLI and the playground are thin shells over [`check`] and
+//!   [`analyze`], so they cannot disagree on a document.
+//! - Every diagnostic carries a JSON pointer and a source range in bytes and
+//!   in lines and characters; shells convert to their own units at their
+//!   boundary.
+
+mod detect;
+mod diagnostic;
+mod finding;
+pub mod model;
+pub mod parse;
+pub mod rules;
+pub mod text;
+
+pub use detect::{detect, Kind};
+pub use diagnostic::{Counts, Diagnostic};
+pub use finding::Ptr;
+pub use parse::{Limits, Node, Syntax};
+pub use rules::{Rule, Severity};
+
+use finding::Report;
+use serde::Serialize;
+use text::LineIndex;
+
+/// How to read a text. The defaults detect everything.
+#[derive(Debug, Clone, Default)]
+pub struct Options {
+    /// The kind, when the caller knows it; otherwise detected.
+    pub kind: Option<Kind>,
+    /// The syntax, when the caller knows it (a file extension); otherwise
+    /// sniffed from the text.
+    pub syntax: Option<Syntax>,
+    pub limits: Limits,
+}
+
+/// What checking a text found.
+#[derive(Debug, Clone, Serialize)]
+pub struct Checked {
+    /// The kind the document was read as, if any.
+    pub kind: Option<Kind>,
+    /// Whether `kind` was detected (rather than given).
+    pub kind_detected: bool,
+    pub syntax: Syntax,
+    pub diagnostics: Vec<Diagnostic>,
+    pub counts: Counts,
+}
+
+/// A checked document with its explanation, for viewers.
+#[derive(Debug, Clone, Serialize)]
+pub struct Analysis {
+    #[serde(flatten)]
+    pub checked: Checked,
+    /// The explain view of the kind, when the text parsed to an object.
+    pub explain: Option<model::Explain>,
+}
+
+/// A parsed text, ready for rules and explain.
+struct Document<'t> {
+    text: &'t str,
+    syntax: Syntax,
+    root: Option<Node>,
+    kind: Option<Kind>,
+    kind_detected: bool,
+    report: Report,
+    /// Set when a limit stopped the read: nothing else is reported.
+    stopped: bool,
+}
+
+fn read<'t>(text: &'t str, options: &Options) -> Document<'t> {
+    let syntax = options.syntax.unwrap_or_else(|| Syntax::sniff(text));
+    let parsed = parse::parse(text, syntax, &options.limits);
+    let stopped = parsed.findings.iter().any(|f| std::ptr::eq(f.rule, &rules::input::IN006));
+    let mut report = Report::new();
+    report.extend(parsed.findings);
+    let detected = parsed.root.as_ref().and_then(detect);
+    let (kind, kind_detected) = match options.kind {
+        Some(kind) => (Some(kind), false),
+        None => (detected, detected.is_some()),
+    };
+    let mut document = Document { text, syntax, root: parsed.root, kind, kind_detected, report, stopped };
+    if let Some(root) = &document.root {
+        if rules::input::check_root(root, kind, &mut document.report) {
+            rules::check(root, kind, &options.limits, &mut document.report);
+            document.stopped = document.report.has(&rules::input::IN006);
+        }
+    }
+    if document.stopped {
+        document.report.retain(|f| std::ptr::eq(f.rule, &rules::input::IN006));
+    }
+    document
+}
+
+impl Document<'_> {
+    fn checked(self) -> (Checked, Option<Node>) {
+        let index = LineIndex::new(self.text);
+        let diagnostics = diagnostic::resolve(self.report.into_findings(), &index);
+        let counts = Counts::of(&diagnostics);
+        let checked = Checked {
+            kind: self.kind,
+            kind_detected: self.kind_detected,
+            syntax: self.syntax,
+            diagnostics,
+            counts,
+        };
+        let root = if self.stopped { None } else { self.root };
+        (checked, root)
+    }
+}
+
+/// Checks a text: parse, detect the kind, run every rule of that kind.
+pub fn check(text: &str, options: &Options) -> Checked {
+    read(text, options).checked().0
+}
+
+/// Checks a text and builds its explain view.
+pub fn analyze(text: &str, options: &Options) -> Analysis {
+    let (checked, root) = read(text, options).checked();
+    let explain = match (&root, checked.kind) {
+        (Some(root), Some(kind)) => model::explain(root, kind, &checked.diagnostics),
+        _ => None,
+    };
+    Analysis { checked, explain }
+}

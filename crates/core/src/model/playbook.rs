@@ -1,0 +1,333 @@
+//! A typed, tolerant view over a playbook's tree: what rules and explain
+//! read. It never reports; values of the wrong type read as absent (the shape
+//! rules report them).
+
+use crate::finding::Ptr;
+use crate::parse::{Node, Value};
+use std::collections::HashMap;
+
+/// An OpenPlaybook document as the rules and explain see it.
+#[derive(Debug)]
+pub struct PlaybookView<'a> {
+    pub root: &'a Node,
+    pub version: Option<&'a Node>,
+    pub steps: Vec<StepView<'a>>,
+    pub tools: Vec<ToolView<'a>>,
+    pub requires: RequiresView<'a>,
+    /// `manifest.requiredConnectors`, each with its node and pointer.
+    pub required_connectors: Vec<Named<'a>>,
+    pub start: Option<&'a Node>,
+    tools_by_name: HashMap<&'a str, usize>,
+}
+
+/// A string entry of a list, with where it is.
+#[derive(Debug, Clone)]
+pub struct Named<'a> {
+    pub name: &'a str,
+    pub node: &'a Node,
+    pub ptr: Ptr,
+}
+
+#[derive(Debug)]
+pub struct StepView<'a> {
+    pub index: usize,
+    pub ptr: Ptr,
+    pub node: &'a Node,
+    /// The id, when it is a non-empty string.
+    pub id: Option<&'a str>,
+    pub kind: Option<&'a str>,
+    pub agent: Option<&'a str>,
+    pub purpose: Option<&'a str>,
+    /// The `allowedTools` node, whatever its type.
+    pub allowed_tools_node: Option<&'a Node>,
+    /// The string entries of `allowedTools`.
+    pub allowed_tools: Vec<Named<'a>>,
+    pub next: Vec<NextRef<'a>>,
+}
+
+/// One outgoing edge as `next` writes it.
+#[derive(Debug, Clone)]
+pub struct NextRef<'a> {
+    /// The branch label, for the object form of `next`.
+    pub label: Option<&'a str>,
+    pub target: &'a str,
+    pub node: &'a Node,
+    pub ptr: Ptr,
+}
+
+#[derive(Debug)]
+pub struct ToolView<'a> {
+    pub index: usize,
+    pub ptr: Ptr,
+    pub node: &'a Node,
+    pub name: Option<&'a str>,
+    pub source: Option<&'a str>,
+    pub description: Option<&'a str>,
+    pub risk_class: Option<&'a str>,
+    pub side_effecting: Option<bool>,
+    pub requires_approval: Option<bool>,
+    pub connector_type: Option<&'a str>,
+    pub scope: Option<&'a str>,
+    pub permissions: Vec<&'a str>,
+    pub data_scope_resources: Vec<&'a str>,
+    pub data_scope_writes: Vec<&'a str>,
+}
+
+#[derive(Debug, Default)]
+pub struct RequiresView<'a> {
+    pub node: Option<&'a Node>,
+    pub connections_node: Option<&'a Node>,
+    pub connections: Vec<ConnectionView<'a>>,
+    pub mcp_servers_node: Option<&'a Node>,
+    pub mcp_servers: Vec<McpServerView<'a>>,
+    pub secrets_node: Option<&'a Node>,
+    pub secrets: Vec<SecretView<'a>>,
+}
+
+#[derive(Debug)]
+pub struct ConnectionView<'a> {
+    pub index: usize,
+    pub ptr: Ptr,
+    pub node: &'a Node,
+    pub provider: Option<&'a str>,
+    pub auth_kind: Option<&'a str>,
+    pub scopes: Vec<&'a str>,
+    pub capabilities: Vec<Named<'a>>,
+}
+
+#[derive(Debug)]
+pub struct McpServerView<'a> {
+    pub index: usize,
+    pub ptr: Ptr,
+    pub node: &'a Node,
+    pub name: Option<&'a str>,
+    pub tool_names: Vec<Named<'a>>,
+    pub capabilities: Vec<&'a Node>,
+}
+
+#[derive(Debug)]
+pub struct SecretView<'a> {
+    pub index: usize,
+    pub ptr: Ptr,
+    pub node: &'a Node,
+    pub name: Option<&'a str>,
+    pub purpose: Option<&'a str>,
+}
+
+/// How an `mcp.`-prefixed name splits.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum McpName<'a> {
+    /// Not an MCP name at all.
+    NotMcp,
+    /// `mcp.<server>.<tool>` with both parts non-empty.
+    Valid { server: &'a str, tool: &'a str },
+    /// Starts with `mcp.` but is not `mcp.<server>.<tool>`.
+    Malformed,
+}
+
+/// Splits a tool name by the MCP naming family (seed 000: "composed as
+/// mcp.<server>.<tool>"). The tool part may itself contain dots.
+pub fn mcp_name(name: &str) -> McpName<'_> {
+    let Some(rest) = name.strip_prefix("mcp.") else { return McpName::NotMcp };
+    match rest.split_once('.') {
+        Some((server, tool)) if !server.is_empty() && !tool.is_empty() => McpName::Valid { server, tool },
+        _ => McpName::Malformed,
+    }
+}
+
+fn str_of<'a>(node: &'a Node, key: &str) -> Option<&'a str> {
+    node.get(key).and_then(Node::as_str)
+}
+
+fn strings<'a>(node: Option<&'a Node>) -> Vec<&'a str> {
+    node.and_then(Node::as_array)
+        .map(|items| items.iter().filter_map(Node::as_str).collect())
+        .unwrap_or_default()
+}
+
+fn named<'a>(node: Option<&'a Node>, ptr: &Ptr) -> Vec<Named<'a>> {
+    let Some(items) = node.and_then(Node::as_array) else { return Vec::new() };
+    items
+        .iter()
+        .enumerate()
+        .filter_map(|(i, item)| item.as_str().map(|name| Named { name, node: item, ptr: ptr.index(i) }))
+        .collect()
+}
+
+/// The object items of an array field, with index and pointer.
+fn objects<'a>(node: Option<&'a Node>, ptr: &Ptr) -> impl Iterator<Item = (usize, Ptr, &'a Node)> {
+    let ptr = ptr.clone();
+    node.and_then(Node::as_array)
+        .unwrap_or_default()
+        .iter()
+        .enumerate()
+        .filter(|(_, item)| item.as_object().is_some())
+        .map(move |(i, item)| (i, ptr.index(i), item))
+}
+
+fn next_refs<'a>(node: Option<&'a Node>, ptr: &Ptr) -> Vec<NextRef<'a>> {
+    let Some(node) = node else { return Vec::new() };
+    match &node.value {
+        Value::String(target) => vec![NextRef { label: None, target, node, ptr: ptr.clone() }],
+        Value::Array(items) => items
+            .iter()
+            .enumerate()
+            .filter_map(|(i, item)| {
+                item.as_str().map(|target| NextRef { label: None, target, node: item, ptr: ptr.index(i) })
+            })
+            .collect(),
+        Value::Object(object) => object
+            .unique_members()
+            .filter_map(|m| {
+                m.value.as_str().map(|target| NextRef {
+                    label: Some(m.key.as_str()),
+                    target,
+                    node: &m.value,
+                    ptr: ptr.key(&m.key),
+                })
+            })
+            .collect(),
+        _ => Vec::new(),
+    }
+}
+
+impl<'a> PlaybookView<'a> {
+    pub fn new(root: &'a Node) -> Self {
+        let top = Ptr::root();
+        let steps_ptr = top.key("steps");
+        let steps = objects(root.get("steps"), &steps_ptr)
+            .map(|(index, ptr, node)| StepView {
+                index,
+                id: str_of(node, "id").filter(|id| !id.is_empty()),
+                kind: str_of(node, "kind"),
+                agent: str_of(node, "agent"),
+                purpose: str_of(node, "purpose"),
+                allowed_tools_node: node.get("allowedTools"),
+                allowed_tools: named(node.get("allowedTools"), &ptr.key("allowedTools")),
+                next: next_refs(node.get("next"), &ptr.key("next")),
+                ptr,
+                node,
+            })
+            .collect();
+
+        let tools: Vec<ToolView<'a>> = objects(root.get("tools"), &top.key("tools"))
+            .map(|(index, ptr, node)| ToolView {
+                index,
+                ptr,
+                node,
+                name: str_of(node, "name"),
+                source: str_of(node, "source"),
+                description: str_of(node, "description"),
+                risk_class: str_of(node, "riskClass"),
+                side_effecting: node.get("sideEffecting").and_then(Node::as_bool),
+                requires_approval: node.get("requiresApproval").and_then(Node::as_bool),
+                connector_type: str_of(node, "connectorType"),
+                scope: str_of(node, "scope"),
+                permissions: strings(node.get("permissions")),
+                data_scope_resources: strings(node.get("dataScopeResources")),
+                data_scope_writes: strings(node.get("dataScopeWrites")),
+            })
+            .collect();
+        let mut tools_by_name = HashMap::with_capacity(tools.len());
+        for (i, tool) in tools.iter().enumerate() {
+            if let Some(name) = tool.name {
+                tools_by_name.entry(name).or_insert(i);
+            }
+        }
+
+        let requires_node = root.get("requires");
+        let requires_ptr = top.key("requires");
+        let requires = match requires_node {
+            Some(node) if node.as_object().is_some() => {
+                let connections_ptr = requires_ptr.key("connections");
+                let servers_ptr = requires_ptr.key("mcpServers");
+                let secrets_ptr = requires_ptr.key("secrets");
+                RequiresView {
+                    node: Some(node),
+                    connections_node: node.get("connections"),
+                    connections: objects(node.get("connections"), &connections_ptr)
+                        .map(|(index, ptr, node)| ConnectionView {
+                            index,
+                            provider: str_of(node, "provider"),
+                            auth_kind: str_of(node, "authKind"),
+                            scopes: strings(node.get("scopes")),
+                            capabilities: named(node.get("capabilities"), &ptr.key("capabilities")),
+                            ptr,
+                            node,
+                        })
+                        .collect(),
+                    mcp_servers_node: node.get("mcpServers"),
+                    mcp_servers: objects(node.get("mcpServers"), &servers_ptr)
+                        .map(|(index, ptr, node)| McpServerView {
+                            index,
+                            name: str_of(node, "name"),
+                            tool_names: named(node.get("toolNames"), &ptr.key("toolNames")),
+                            capabilities: node
+                                .get("capabilities")
+                                .and_then(Node::as_array)
+                                .map(|c| c.iter().collect())
+                                .unwrap_or_default(),
+                            ptr,
+                            node,
+                        })
+                        .collect(),
+                    secrets_node: node.get("secrets"),
+                    secrets: objects(node.get("secrets"), &secrets_ptr)
+                        .map(|(index, ptr, node)| SecretView {
+                            index,
+                            name: str_of(node, "name"),
+                            purpose: str_of(node, "purpose"),
+                            ptr,
+                            node,
+                        })
+                        .collect(),
+                }
+            }
+            other => RequiresView { node: other, ..RequiresView::default() },
+        };
+
+        let required_connectors = named(
+            root.get("manifest").and_then(|m| m.get("requiredConnectors")),
+            &top.key("manifest").key("requiredConnectors"),
+        );
+
+        PlaybookView {
+            root,
+            version: root.get("openplaybook"),
+            steps,
+            tools,
+            requires,
+            required_connectors,
+            start: root.get("start"),
+            tools_by_name,
+        }
+    }
+
+    /// The first embedded tool with this name.
+    pub fn tool(&self, name: &str) -> Option<&ToolView<'a>> {
+        self.tools_by_name.get(name).map(|&i| &self.tools[i])
+    }
+
+    /// The version as (major, minor), when it is written `MAJOR.MINOR`.
+    /// A YAML number such as `1.6` reads as its source text.
+    pub fn version(&self) -> Option<(u32, u32)> {
+        let text = self.version?.scalar_text()?;
+        let (major, minor) = text.split_once('.')?;
+        Some((major.parse().ok()?, minor.parse().ok()?))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn mcp_names_split_on_the_first_dot_after_the_prefix() {
+        assert_eq!(mcp_name("mcp.acme.search_orders"), McpName::Valid { server: "acme", tool: "search_orders" });
+        assert_eq!(mcp_name("mcp.acme.orders.search"), McpName::Valid { server: "acme", tool: "orders.search" });
+        assert_eq!(mcp_name("mcp.acme"), McpName::Malformed);
+        assert_eq!(mcp_name("mcp..x"), McpName::Malformed);
+        assert_eq!(mcp_name("mcp.acme."), McpName::Malformed);
+        assert_eq!(mcp_name("customer.get"), McpName::NotMcp);
+    }
+}

@@ -1,0 +1,72 @@
+//! The enumerations the seeds define, in one place.
+
+/// `tools[].source` (seed 000).
+pub const SOURCES: &[&str] = &["primitive", "connector", "mcp"];
+
+/// `tools[].riskClass` (seed 000), from least to most consequential.
+pub const RISK_CLASSES: &[&str] = &["read", "internal", "customer_comms", "money"];
+
+/// `tools[].connectorType` and `requires.connections[].provider` (seed 000).
+pub const PROVIDERS: &[&str] = &[
+    "stripe",
+    "github",
+    "vercel",
+    "posthog",
+    "gmail",
+    "resend",
+    "linear",
+    "slack",
+    "notion",
+    "mercury",
+    "square",
+    "plaid",
+    "shopify",
+    "ramp",
+    "clover",
+    "brex",
+    "stripe_financial_connections",
+    "teller",
+    "paypal",
+    "etsy",
+    "amazon",
+    "gusto",
+];
+
+/// `requires.connections[].authKind` (seed 000).
+pub const AUTH_KINDS: &[&str] = &["oauth", "api_token", "aggregator_link"];
+
+/// `tools[].scope` (seed 000).
+pub const SCOPES: &[&str] = &["app", "workspace"];
+
+/// The OpenPlaybook version the project knows, and the one that introduced
+/// `mcpServers` and `secrets`.
+pub const CURRENT_VERSION: (u32, u32) = (1, 6);
+
+/// Step kinds the project knows (DOCUMENTS.md §1, an assumption).
+pub const STEP_KINDS: &[&str] = &["agent", "gate"];
+
+/// Lists enum values for messages: "`a`, `b` or `c`".
+pub fn one_of(values: &[&str]) -> String {
+    match values {
+        [] => String::new(),
+        [only] => format!("`{only}`"),
+        [init @ .., last] => format!(
+            "{} or `{last}`",
+            init.iter().map(|v| format!("`{v}`")).collect::<Vec<_>>().join(", ")
+        ),
+    }
+}
+
+/// A risk class's rank, higher is more consequential.
+pub fn risk_rank(class: &str) -> Option<usize> {
+    RISK_CLASSES.iter().position(|c| *c == class)
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn one_of_reads_naturally() {
+        assert_eq!(super::one_of(&["a", "b", "c"]), "`a`, `b` or `c`");
+        assert_eq!(super::one_of(&["a"]), "`a`");
+    }
+}

@@ -1,0 +1,141 @@
+//! Strict JSON, read with `jsonc-parser` with every lax option off.
+
+use super::limits::{too_deep, too_many_nodes, Limits};
+use super::tree::{Member, Node, Number, Object, Value};
+use super::{report_duplicate_keys, Parsed};
+use crate::finding::{Finding, Ptr};
+use crate::rules::input::IN001;
+use crate::text::Span;
+use jsonc_parser::ast;
+use jsonc_parser::errors::ParseErrorKind;
+use jsonc_parser::{CollectOptions, CommentCollectionStrategy, ParseOptions};
+
+fn strict_options() -> ParseOptions {
+    ParseOptions {
+        allow_comments: false,
+        allow_loose_object_property_names: false,
+        allow_trailing_commas: false,
+        allow_missing_commas: false,
+        allow_single_quoted_strings: false,
+        allow_hexadecimal_numbers: false,
+        allow_unary_plus_numbers: false,
+        allow_bare_decimal_point_numbers: false,
+        allow_non_finite_numbers: false,
+        allow_extended_string_escapes: false,
+    }
+}
+
+pub(super) fn parse(text: &str, limits: &Limits) -> Parsed {
+    // A byte-order mark is not JSON, but editors write one; skip it so the
+    // offsets still point into the original text.
+    let bom = if text.starts_with('\u{feff}') { 3 } else { 0 };
+    let collect = CollectOptions { comments: CommentCollectionStrategy::Off, tokens: false };
+    let result = match jsonc_parser::parse_to_ast(&text[bom..], &collect, &strict_options()) {
+        Ok(result) => result,
+        Err(error) => {
+            let start = bom + error.range().start;
+            let end = bom + error.range().end;
+            let finding = if matches!(error.kind(), ParseErrorKind::NestingDepthExceeded) {
+                too_deep(start, limits)
+            } else {
+                Finding {
+                    rule: &IN001,
+                    message: format!(
+                        "Invalid JSON: {} (line {}, column {}).",
+                        error.kind(),
+                        error.line_display(),
+                        error.column_display()
+                    ),
+                    pointer: String::new(),
+                    span: Span::new(start, end),
+                }
+            };
+            return Parsed { root: None, findings: vec![finding] };
+        }
+    };
+    let Some(value) = result.value else {
+        return Parsed {
+            root: None,
+            findings: vec![Finding {
+                rule: &IN001,
+                message: "The text is empty: expected a JSON object.".into(),
+                pointer: String::new(),
+                span: Span::empty(0),
+            }],
+        };
+    };
+    let mut builder = Builder { bom, limits, findings: Vec::new(), nodes: 0 };
+    match builder.convert(value, &Ptr::root(), 0) {
+        Ok(root) => Parsed { root: Some(root), findings: builder.findings },
+        Err(limit) => Parsed { root: None, findings: vec![limit] },
+    }
+}
+
+struct Builder<'l> {
+    bom: usize,
+    limits: &'l Limits,
+    findings: Vec<Finding>,
+    nodes: usize,
+}
+
+impl Builder<'_> {
+    fn span(&self, range: jsonc_parser::common::Range) -> Span {
+        Span::new(self.bom + range.start, self.bom + range.end)
+    }
+
+    /// Converts one value; `Err` carries the IN006 finding that stops parsing.
+    fn convert(&mut self, value: ast::Value<'_>, ptr: &Ptr, depth: usize) -> Result<Node, Finding> {
+        self.nodes += 1;
+        let span = self.span(value_range(&value));
+        if self.nodes > self.limits.max_nodes {
+            return Err(too_many_nodes(span.start, self.limits));
+        }
+        if depth > self.limits.max_depth {
+            return Err(too_deep(span.start, self.limits));
+        }
+        let value = match value {
+            ast::Value::StringLit(s) => Value::String(s.value.into_owned()),
+            ast::Value::NumberLit(n) => Value::Number(Number {
+                raw: n.value.to_owned(),
+                value: n.value.parse().unwrap_or(f64::NAN),
+            }),
+            ast::Value::BooleanLit(b) => Value::Bool(b.value),
+            ast::Value::NullKeyword(_) => Value::Null,
+            ast::Value::Array(array) => {
+                let mut items = Vec::with_capacity(array.elements.len());
+                for (i, element) in array.elements.into_iter().enumerate() {
+                    items.push(self.convert(element, &ptr.index(i), depth + 1)?);
+                }
+                Value::Array(items)
+            }
+            ast::Value::Object(object) => Value::Object(self.object(object, ptr, depth)?),
+        };
+        Ok(Node { span, value })
+    }
+
+    fn object(&mut self, object: ast::Object<'_>, ptr: &Ptr, depth: usize) -> Result<Object, Finding> {
+        let mut members = Vec::with_capacity(object.properties.len());
+        for prop in object.properties {
+            let (key, key_range) = match prop.name {
+                ast::ObjectPropName::String(s) => (s.value.into_owned(), s.range),
+                ast::ObjectPropName::Word(w) => (w.value.to_owned(), w.range),
+            };
+            let key_span = self.span(key_range);
+            let value = self.convert(prop.value, &ptr.key(&key), depth + 1)?;
+            members.push(Member { key, key_span, value });
+        }
+        report_duplicate_keys(&members, ptr, &mut self.findings);
+        Ok(Object { members })
+    }
+}
+
+fn value_range(value: &ast::Value<'_>) -> jsonc_parser::common::Range {
+    match value {
+        ast::Value::StringLit(v) => v.range,
+        ast::Value::NumberLit(v) => v.range,
+        ast::Value::BooleanLit(v) => v.range,
+        ast::Value::NullKeyword(v) => v.range,
+        ast::Value::Array(v) => v.range,
+        ast::Value::Object(v) => v.range,
+    }
+}

@@ -1,0 +1,106 @@
+//! Input limits, enforced with IN006. Each is far above any real playbook or
+//! manifest and low enough that the browser tab answers in milliseconds.
+
+use crate::finding::Finding;
+use crate::rules::input::IN006;
+use crate::text::Span;
+
+/// The limits a check runs under. [`Limits::default`] is what the CLI and the
+/// playground use; the README lists the values.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Limits {
+    /// Largest input, in bytes.
+    pub max_bytes: usize,
+    /// Longest line, in bytes.
+    pub max_line_bytes: usize,
+    /// Deepest nesting of arrays and objects.
+    pub max_depth: usize,
+    /// Most values in the whole tree.
+    pub max_nodes: usize,
+    /// Most values that YAML aliases may copy into the tree, all aliases
+    /// together: what stops a "billion laughs".
+    pub max_alias_nodes: usize,
+    /// Most steps in a playbook.
+    pub max_steps: usize,
+    /// Most tools in a playbook or manifest.
+    pub max_tools: usize,
+}
+
+impl Default for Limits {
+    fn default() -> Self {
+        Limits {
+            max_bytes: 16 * 1024 * 1024,
+            max_line_bytes: 4 * 1024 * 1024,
+            max_depth: 128,
+            max_nodes: 2_000_000,
+            max_alias_nodes: 100_000,
+            max_steps: 20_000,
+            max_tools: 20_000,
+        }
+    }
+}
+
+pub(crate) fn too_large(span: Span, message: String) -> Finding {
+    Finding { rule: &IN006, message, pointer: String::new(), span }
+}
+
+pub(super) fn too_large_input(text: &str, limits: &Limits) -> Finding {
+    too_large(
+        Span::empty(0),
+        format!(
+            "The input is {} bytes; the limit is {} bytes ({}). Split the document or remove what it does not need.",
+            text.len(),
+            limits.max_bytes,
+            human_bytes(limits.max_bytes)
+        ),
+    )
+}
+
+pub(super) fn check_line_length(text: &str, limits: &Limits) -> Option<Finding> {
+    let mut start = 0;
+    for line in text.split_inclusive('\n') {
+        if line.len() > limits.max_line_bytes {
+            return Some(too_large(
+                Span::empty(start),
+                format!(
+                    "A line is {} bytes long; the limit is {} bytes ({}). Pretty-print the document so it spans more lines.",
+                    line.len(),
+                    limits.max_line_bytes,
+                    human_bytes(limits.max_line_bytes)
+                ),
+            ));
+        }
+        start += line.len();
+    }
+    None
+}
+
+pub(super) fn too_deep(at: usize, limits: &Limits) -> Finding {
+    too_large(
+        Span::empty(at),
+        format!(
+            "The document nests more than {} levels deep here; the limit is {}. Flatten the structure.",
+            limits.max_depth, limits.max_depth
+        ),
+    )
+}
+
+pub(super) fn too_many_nodes(at: usize, limits: &Limits) -> Finding {
+    too_large(
+        Span::empty(at),
+        format!(
+            "The document holds more than {} values; the limit is {}. Split the document.",
+            limits.max_nodes, limits.max_nodes
+        ),
+    )
+}
+
+fn human_bytes(bytes: usize) -> String {
+    if bytes >= 1024 * 1024 && bytes % (1024 * 1024) == 0 {
+        format!("{} MiB", bytes / (1024 * 1024))
+    } else if bytes >= 1024 && bytes % 1024 == 0 {
+        format!("{} KiB", bytes / 1024)
+    } else {
+        format!("{bytes} bytes")
+    }
+}

@@ -1,0 +1,103 @@
+//! JSON and YAML read into one tree that knows the source span of every key
+//! and value.
+//!
+//! Architecture invariant: parsing never fails as a whole. It returns the tree
+//! it could build (or none) plus findings (IN001, IN005, IN006).
+
+mod json;
+mod limits;
+mod tree;
+mod yaml;
+
+pub use limits::Limits;
+pub use tree::{Member, Node, Number, Object, Value};
+
+use crate::finding::Finding;
+use serde::Serialize;
+
+/// The concrete syntax a text is written in.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Syntax {
+    Json,
+    Yaml,
+}
+
+impl Syntax {
+    /// Guesses the syntax from the text: JSON when the first meaningful
+    /// character opens an object or array, YAML otherwise (YAML comments,
+    /// `key: value` lines, `---`).
+    pub fn sniff(text: &str) -> Syntax {
+        let first = text
+            .trim_start_matches('\u{feff}')
+            .trim_start()
+            .chars()
+            .next();
+        match first {
+            Some('{') | Some('[') => Syntax::Json,
+            _ => Syntax::Yaml,
+        }
+    }
+
+    /// The syntax a file name implies, if its extension says.
+    pub fn from_path(path: &str) -> Option<Syntax> {
+        let lower = path.to_ascii_lowercase();
+        if lower.ends_with(".json") {
+            Some(Syntax::Json)
+        } else if lower.ends_with(".yaml") || lower.ends_with(".yml") {
+            Some(Syntax::Yaml)
+        } else {
+            None
+        }
+    }
+}
+
+/// What parsing produced: the tree (absent when the text could not be read at
+/// all) and the findings made along the way.
+#[derive(Debug)]
+pub struct Parsed {
+    pub root: Option<Node>,
+    pub findings: Vec<Finding>,
+}
+
+/// Parses `text` as `syntax` under `limits`.
+pub fn parse(text: &str, syntax: Syntax, limits: &Limits) -> Parsed {
+    if text.len() > limits.max_bytes {
+        return Parsed {
+            root: None,
+            findings: vec![limits::too_large_input(text, limits)],
+        };
+    }
+    if let Some(finding) = limits::check_line_length(text, limits) {
+        return Parsed { root: None, findings: vec![finding] };
+    }
+    match syntax {
+        Syntax::Json => json::parse(text, limits),
+        Syntax::Yaml => yaml::parse(text, limits),
+    }
+}
+
+/// Reports IN005 for every key of `members` that an earlier member already
+/// has. The tree keeps both; lookups read the first.
+fn report_duplicate_keys(members: &[Member], ptr: &crate::finding::Ptr, findings: &mut Vec<Finding>) {
+    if members.len() < 2 {
+        return;
+    }
+    let mut seen = std::collections::HashSet::with_capacity(members.len());
+    for member in members {
+        if !seen.insert(member.key.as_str()) {
+            findings.push(Finding {
+                rule: &crate::rules::input::IN005,
+                message: format!(
+                    "The key `{}` appears twice in this object; the first is read and this one is ignored.",
+                    member.key
+                ),
+                pointer: ptr.key(&member.key).into_string(),
+                span: member.key_span,
+            });
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests;

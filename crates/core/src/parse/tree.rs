@@ -1,0 +1,199 @@
+//! The document tree shared by both syntaxes.
+
+use crate::text::Span;
+
+/// A value with the span of its source text.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Node {
+    pub span: Span,
+    pub value: Value,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub enum Value {
+    Null,
+    Bool(bool),
+    Number(Number),
+    String(String),
+    Array(Vec<Node>),
+    Object(Object),
+}
+
+/// A number as written, and its value.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Number {
+    /// The source text of the number, e.g. `0.50` or `1e3`.
+    pub raw: String,
+    pub value: f64,
+}
+
+impl Number {
+    /// Whether the value is a whole number (`2`, `2.0`, `2e3`).
+    pub fn is_integer(&self) -> bool {
+        self.value.is_finite() && self.value.fract() == 0.0
+    }
+}
+
+/// An object's members in source order. Duplicate keys are kept (and
+/// reported as IN005); lookups see the first.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct Object {
+    pub members: Vec<Member>,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct Member {
+    pub key: String,
+    pub key_span: Span,
+    pub value: Node,
+}
+
+impl Object {
+    pub fn get(&self, key: &str) -> Option<&Node> {
+        self.member(key).map(|m| &m.value)
+    }
+
+    pub fn member(&self, key: &str) -> Option<&Member> {
+        self.members.iter().find(|m| m.key == key)
+    }
+
+    pub fn contains(&self, key: &str) -> bool {
+        self.member(key).is_some()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.members.is_empty()
+    }
+
+    pub fn len(&self) -> usize {
+        self.members.len()
+    }
+
+    /// The first occurrence of each key, in source order.
+    pub fn unique_members(&self) -> impl Iterator<Item = &Member> {
+        self.members
+            .iter()
+            .enumerate()
+            .filter(|(i, m)| self.members[..*i].iter().all(|e| e.key != m.key))
+            .map(|(_, m)| m)
+    }
+}
+
+impl Node {
+    pub fn new(span: Span, value: Value) -> Self {
+        Node { span, value }
+    }
+
+    pub fn as_str(&self) -> Option<&str> {
+        match &self.value {
+            Value::String(s) => Some(s),
+            _ => None,
+        }
+    }
+
+    pub fn as_bool(&self) -> Option<bool> {
+        match self.value {
+            Value::Bool(b) => Some(b),
+            _ => None,
+        }
+    }
+
+    pub fn as_number(&self) -> Option<&Number> {
+        match &self.value {
+            Value::Number(n) => Some(n),
+            _ => None,
+        }
+    }
+
+    pub fn as_f64(&self) -> Option<f64> {
+        self.as_number().map(|n| n.value)
+    }
+
+    pub fn as_array(&self) -> Option<&[Node]> {
+        match &self.value {
+            Value::Array(items) => Some(items),
+            _ => None,
+        }
+    }
+
+    pub fn as_object(&self) -> Option<&Object> {
+        match &self.value {
+            Value::Object(o) => Some(o),
+            _ => None,
+        }
+    }
+
+    pub fn is_null(&self) -> bool {
+        matches!(self.value, Value::Null)
+    }
+
+    /// Shorthand for `as_object().and_then(|o| o.get(key))`.
+    pub fn get(&self, key: &str) -> Option<&Node> {
+        self.as_object().and_then(|o| o.get(key))
+    }
+
+    /// A short name of the value's type, as messages say it.
+    pub fn type_name(&self) -> &'static str {
+        match self.value {
+            Value::Null => "null",
+            Value::Bool(_) => "a boolean",
+            Value::Number(_) => "a number",
+            Value::String(_) => "a string",
+            Value::Array(_) => "an array",
+            Value::Object(_) => "an object",
+        }
+    }
+
+    /// The value a scalar would have as text: a string itself, a number as
+    /// written, a boolean as `true`/`false`. Collections and null have none.
+    pub fn scalar_text(&self) -> Option<std::borrow::Cow<'_, str>> {
+        match &self.value {
+            Value::String(s) => Some(s.as_str().into()),
+            Value::Number(n) => Some(n.raw.as_str().into()),
+            Value::Bool(b) => Some(if *b { "true" } else { "false" }.into()),
+            _ => None,
+        }
+    }
+
+    /// The node at an RFC 6901 pointer below this one.
+    pub fn pointer(&self, pointer: &str) -> Option<&Node> {
+        if pointer.is_empty() {
+            return Some(self);
+        }
+        let rest = pointer.strip_prefix('/')?;
+        let mut node = self;
+        for token in rest.split('/') {
+            let token = token.replace("~1", "/").replace("~0", "~");
+            node = match &node.value {
+                Value::Object(o) => o.get(&token)?,
+                Value::Array(items) => items.get(token.parse::<usize>().ok()?)?,
+                _ => return None,
+            };
+        }
+        Some(node)
+    }
+
+    /// The number of nodes in this subtree, this one included.
+    pub fn count(&self) -> usize {
+        1 + match &self.value {
+            Value::Array(items) => items.iter().map(Node::count).sum(),
+            Value::Object(o) => o.members.iter().map(|m| m.value.count()).sum(),
+            _ => 0,
+        }
+    }
+
+    /// Where a diagnostic about a missing field of this object points: the
+    /// object's first line (up to its first key), so a caret lands where a
+    /// reader looks for the field rather than underlining the whole object.
+    pub fn head_span(&self) -> Span {
+        match &self.value {
+            Value::Object(o) => match o.members.first() {
+                Some(first) if first.key_span.start >= self.span.start => {
+                    Span::new(self.span.start, first.key_span.end)
+                }
+                _ => self.span,
+            },
+            _ => self.span,
+        }
+    }
+}

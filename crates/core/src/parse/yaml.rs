@@ -1,0 +1,393 @@
+//! YAML 1.2, read event by event with `saphyr-parser` into the document tree.
+//!
+//! Building the tree ourselves (rather than through a loader) is what lets us
+//! keep every key's span, report duplicate keys, and stop alias expansion
+//! before it allocates: each anchor's size is known when an alias copies it.
+
+use super::limits::{too_deep, too_large, too_many_nodes, Limits};
+use super::tree::{Member, Node, Number, Object, Value};
+use super::{report_duplicate_keys, Parsed};
+use crate::finding::{Finding, Ptr};
+use crate::rules::input::{IN001, IN004};
+use crate::text::{CharOffsets, Span};
+use saphyr_parser::{Event, Parser, ScalarStyle, Tag};
+use std::collections::HashMap;
+
+pub(super) fn parse(text: &str, limits: &Limits) -> Parsed {
+    let mut builder = Builder {
+        text,
+        offsets: CharOffsets::new(text),
+        limits,
+        frames: Vec::new(),
+        anchors: HashMap::new(),
+        root: None,
+        documents: 0,
+        nodes: 0,
+        alias_nodes: 0,
+        findings: Vec::new(),
+    };
+    for event in Parser::new_from_str(text) {
+        let step = match event {
+            Ok((event, span)) => builder.event(event, builder.span(span)),
+            Err(error) if error.info() == "recursion limit exceeded" => {
+                Err(too_deep(builder.offsets.byte_offset(error.marker().index()), limits))
+            }
+            Err(error) => {
+                let at = builder.offsets.byte_offset(error.marker().index());
+                Err(Finding {
+                    rule: &IN001,
+                    message: format!(
+                        "Invalid YAML: {} (line {}, column {}).",
+                        error.info(),
+                        error.marker().line(),
+                        error.marker().col() + 1
+                    ),
+                    pointer: String::new(),
+                    span: Span::new(at, next_char_end(text, at)),
+                })
+            }
+        };
+        if let Err(stop) = step {
+            return Parsed { root: None, findings: vec![stop] };
+        }
+        if builder.documents > 1 {
+            break;
+        }
+    }
+    match builder.root {
+        Some(complete) => Parsed { root: Some(complete.node), findings: builder.findings },
+        None => Parsed {
+            root: None,
+            findings: vec![Finding {
+                rule: &IN001,
+                message: "The text is empty: expected a YAML mapping.".into(),
+                pointer: String::new(),
+                span: Span::empty(0),
+            }],
+        },
+    }
+}
+
+fn next_char_end(text: &str, at: usize) -> usize {
+    text[at..].chars().next().map_or(at, |c| at + c.len_utf8())
+}
+
+/// A finished value with its size, so aliases can be priced before copying.
+#[derive(Clone)]
+struct Complete {
+    node: Node,
+    count: usize,
+    height: usize,
+}
+
+enum Frame {
+    Sequence { start: usize, anchor: usize, items: Vec<Node>, count: usize, height: usize },
+    Mapping {
+        start: usize,
+        anchor: usize,
+        members: Vec<Member>,
+        key: Option<(String, Span)>,
+        count: usize,
+        height: usize,
+    },
+}
+
+struct Builder<'t, 'l> {
+    text: &'t str,
+    offsets: CharOffsets<'t>,
+    limits: &'l Limits,
+    frames: Vec<Frame>,
+    anchors: HashMap<usize, Complete>,
+    root: Option<Complete>,
+    documents: usize,
+    nodes: usize,
+    alias_nodes: usize,
+    findings: Vec<Finding>,
+}
+
+impl Builder<'_, '_> {
+    fn span(&self, span: saphyr_parser::Span) -> Span {
+        Span::new(
+            self.offsets.byte_offset(span.start.index()),
+            self.offsets.byte_offset(span.end.index()),
+        )
+    }
+
+    /// The pointer of the value about to be placed, for findings on it.
+    fn pointer(&self) -> Ptr {
+        let mut ptr = Ptr::root();
+        for frame in &self.frames {
+            ptr = match frame {
+                Frame::Sequence { items, .. } => ptr.index(items.len()),
+                Frame::Mapping { key: Some((key, _)), .. } => ptr.key(key),
+                Frame::Mapping { .. } => ptr,
+            };
+        }
+        ptr
+    }
+
+    fn event(&mut self, event: Event<'_>, span: Span) -> Result<(), Finding> {
+        match event {
+            Event::DocumentStart(_) => {
+                self.documents += 1;
+                if self.documents > 1 {
+                    self.findings.push(Finding {
+                        rule: &IN001,
+                        message: "A second YAML document starts here; opb reads one document per text, so the rest is ignored.".into(),
+                        pointer: String::new(),
+                        span: Span::new(span.start, next_char_end(self.text, span.start).max(span.end)),
+                    });
+                }
+                Ok(())
+            }
+            Event::Scalar(value, style, anchor, tag) => {
+                let value = resolve_scalar(&value, style, tag.as_deref());
+                self.count_nodes(1, span.start)?;
+                self.place(Complete { node: Node { span, value }, count: 1, height: 1 }, anchor)
+            }
+            Event::SequenceStart(anchor, _) => self.open(Frame::Sequence {
+                start: span.start,
+                anchor,
+                items: Vec::new(),
+                count: 1,
+                height: 1,
+            }),
+            Event::MappingStart(anchor, _) => self.open(Frame::Mapping {
+                start: span.start,
+                anchor,
+                members: Vec::new(),
+                key: None,
+                count: 1,
+                height: 1,
+            }),
+            Event::SequenceEnd | Event::MappingEnd => self.close(span),
+            Event::Alias(id) => self.alias(id, span),
+            Event::StreamStart | Event::StreamEnd | Event::DocumentEnd | Event::Nothing => Ok(()),
+        }
+    }
+
+    fn open(&mut self, frame: Frame) -> Result<(), Finding> {
+        let at = match &frame {
+            Frame::Sequence { start, .. } | Frame::Mapping { start, .. } => *start,
+        };
+        self.count_nodes(1, at)?;
+        if self.frames.len() >= self.limits.max_depth {
+            return Err(too_deep(at, self.limits));
+        }
+        self.frames.push(frame);
+        Ok(())
+    }
+
+    fn close(&mut self, end_span: Span) -> Result<(), Finding> {
+        let Some(frame) = self.frames.pop() else { return Ok(()) };
+        // Block collections end where their last value ends; flow ones at
+        // their closing bracket, which the end event spans.
+        let complete = match frame {
+            Frame::Sequence { start, anchor, items, count, height } => {
+                let end = closing_end(end_span, items.last().map(|n| n.span.end), start);
+                (Complete { node: Node { span: Span::new(start, end), value: Value::Array(items) }, count, height }, anchor)
+            }
+            Frame::Mapping { start, anchor, members, key, count, height } => {
+                let last = members.last().map(|m| m.value.span.end).max(key.as_ref().map(|(_, s)| s.end));
+                let end = closing_end(end_span, last, start);
+                report_duplicate_keys(&members, &self.pointer(), &mut self.findings);
+                let node = Node { span: Span::new(start, end), value: Value::Object(Object { members }) };
+                (Complete { node, count, height }, anchor)
+            }
+        };
+        self.place(complete.0, complete.1)
+    }
+
+    fn alias(&mut self, id: usize, span: Span) -> Result<(), Finding> {
+        let Some(anchored) = self.anchors.get(&id) else {
+            return Err(Finding {
+                rule: &IN001,
+                message: "This alias names no anchor defined before it.".into(),
+                pointer: self.pointer().into_string(),
+                span,
+            });
+        };
+        self.alias_nodes += anchored.count;
+        if self.alias_nodes > self.limits.max_alias_nodes {
+            return Err(too_large(
+                span,
+                format!(
+                    "YAML aliases would copy more than {} values into the document ({} so far, at this alias); the limit is {}. This is the shape of a \"billion laughs\" document.",
+                    self.limits.max_alias_nodes, self.alias_nodes, self.limits.max_alias_nodes
+                ),
+            ));
+        }
+        if self.frames.len() + anchored.height > self.limits.max_depth {
+            return Err(too_deep(span.start, self.limits));
+        }
+        let mut copy = anchored.clone();
+        copy.node.span = span;
+        self.count_nodes(copy.count, span.start)?;
+        self.place(copy, 0)
+    }
+
+    fn count_nodes(&mut self, n: usize, at: usize) -> Result<(), Finding> {
+        self.nodes += n;
+        if self.nodes > self.limits.max_nodes {
+            return Err(too_many_nodes(at, self.limits));
+        }
+        Ok(())
+    }
+
+    /// Puts a finished value where it belongs: into the open collection, or
+    /// as the root.
+    fn place(&mut self, complete: Complete, anchor: usize) -> Result<(), Finding> {
+        if anchor != 0 {
+            self.anchors.insert(anchor, complete.clone());
+        }
+        let pointer = match self.frames.last() {
+            Some(Frame::Mapping { key: None, .. }) => Some(self.pointer()),
+            _ => None,
+        };
+        match self.frames.last_mut() {
+            None => {
+                if self.root.is_none() {
+                    self.root = Some(complete);
+                }
+            }
+            Some(Frame::Sequence { items, count, height, .. }) => {
+                *count += complete.count;
+                *height = (*height).max(complete.height + 1);
+                items.push(complete.node);
+            }
+            Some(Frame::Mapping { members, key, count, height, .. }) => {
+                *count += complete.count;
+                *height = (*height).max(complete.height + 1);
+                match key.take() {
+                    Some((key, key_span)) => members.push(Member { key, key_span, value: complete.node }),
+                    None => {
+                        let text = key_text(self.text, &complete.node);
+                        if is_collection(&complete.node) {
+                            self.findings.push(Finding {
+                                rule: &IN004,
+                                message: format!("A mapping key must be a plain value, not {}; it is read as the text `{text}`.", complete.node.type_name()),
+                                pointer: pointer.unwrap_or_default().key(&text).into_string(),
+                                span: complete.node.span,
+                            });
+                        }
+                        *key = Some((text, complete.node.span));
+                    }
+                }
+            }
+        }
+        Ok(())
+    }
+}
+
+fn closing_end(end_event: Span, last_child_end: Option<usize>, start: usize) -> usize {
+    if !end_event.is_empty() {
+        end_event.end
+    } else {
+        last_child_end.unwrap_or(start).max(start)
+    }
+}
+
+fn is_collection(node: &Node) -> bool {
+    matches!(node.value, Value::Array(_) | Value::Object(_))
+}
+
+/// The text a key is read as: a scalar's value as written, a collection's
+/// source (shortened).
+fn key_text(text: &str, node: &Node) -> String {
+    match node.scalar_text() {
+        Some(s) => s.into_owned(),
+        None if node.is_null() => "null".into(),
+        None => text[node.span.start..node.span.end].chars().take(40).collect(),
+    }
+}
+
+/// Resolves a scalar by YAML 1.2's core schema: plain `null`/`~`/empty,
+/// `true`/`false`, integers (decimal, `0o`, `0x`) and floats are typed; every
+/// quoted or block scalar, and every other plain one, is a string.
+fn resolve_scalar(value: &str, style: ScalarStyle, tag: Option<&Tag>) -> Value {
+    if let Some(tag) = tag.filter(|t| t.is_yaml_core_schema() || t.handle == "!!") {
+        match tag.suffix.as_str() {
+            "str" => return Value::String(value.to_owned()),
+            "null" => return Value::Null,
+            "bool" | "int" | "float" => return resolve_plain(value),
+            _ => {}
+        }
+    }
+    if style != ScalarStyle::Plain {
+        return Value::String(value.to_owned());
+    }
+    resolve_plain(value)
+}
+
+fn resolve_plain(value: &str) -> Value {
+    match value {
+        "" | "~" | "null" | "Null" | "NULL" => return Value::Null,
+        "true" | "True" | "TRUE" => return Value::Bool(true),
+        "false" | "False" | "FALSE" => return Value::Bool(false),
+        ".inf" | ".Inf" | ".INF" | "+.inf" | "+.Inf" | "+.INF" => return number(value, f64::INFINITY),
+        "-.inf" | "-.Inf" | "-.INF" => return number(value, f64::NEG_INFINITY),
+        ".nan" | ".NaN" | ".NAN" => return number(value, f64::NAN),
+        _ => {}
+    }
+    if let Some(octal) = value.strip_prefix("0o") {
+        if let Ok(n) = i64::from_str_radix(octal, 8) {
+            return number(value, n as f64);
+        }
+    }
+    if let Some(hex) = value.strip_prefix("0x") {
+        if let Ok(n) = i64::from_str_radix(hex, 16) {
+            return number(value, n as f64);
+        }
+    }
+    if is_core_number(value) {
+        if let Ok(n) = value.parse::<f64>() {
+            return number(value, n);
+        }
+    }
+    Value::String(value.to_owned())
+}
+
+fn number(raw: &str, value: f64) -> Value {
+    Value::Number(Number { raw: raw.to_owned(), value })
+}
+
+/// `[-+]?(\.[0-9]+|[0-9]+(\.[0-9]*)?)([eE][-+]?[0-9]+)?`, the core schema's
+/// int and float forms.
+fn is_core_number(s: &str) -> bool {
+    let b = s.as_bytes();
+    let mut i = 0;
+    if matches!(b.first(), Some(b'-' | b'+')) {
+        i += 1;
+    }
+    let int_start = i;
+    while i < b.len() && b[i].is_ascii_digit() {
+        i += 1;
+    }
+    let int_digits = i - int_start;
+    let mut frac_digits = 0;
+    if i < b.len() && b[i] == b'.' {
+        i += 1;
+        let frac_start = i;
+        while i < b.len() && b[i].is_ascii_digit() {
+            i += 1;
+        }
+        frac_digits = i - frac_start;
+    }
+    if int_digits == 0 && frac_digits == 0 {
+        return false;
+    }
+    if i < b.len() && (b[i] == b'e' || b[i] == b'E') {
+        i += 1;
+        if matches!(b.get(i), Some(b'-' | b'+')) {
+            i += 1;
+        }
+        let exp_start = i;
+        while i < b.len() && b[i].is_ascii_digit() {
+            i += 1;
+        }
+        if i == exp_start {
+            return false;
+        }
+    }
+    i == b.len()
+}

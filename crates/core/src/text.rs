@@ -1,0 +1,208 @@
+//! Positions in the source text.
+//!
+//! The core counts in bytes internally; diagnostics also carry 1-based lines
+//! and columns counted in characters (Unicode scalar values), which is what a
+//! terminal user reads. Editors that count UTF-16 units convert at their own
+//! boundary from the byte offsets.
+
+use serde::Serialize;
+
+/// A half-open byte range `[start, end)` into the source text.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Serialize)]
+pub struct Span {
+    pub start: usize,
+    pub end: usize,
+}
+
+impl Span {
+    pub const fn new(start: usize, end: usize) -> Self {
+        Span { start, end }
+    }
+
+    pub const fn empty(at: usize) -> Self {
+        Span { start: at, end: at }
+    }
+
+    pub fn len(&self) -> usize {
+        self.end - self.start
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.start == self.end
+    }
+
+    /// The smallest span holding both.
+    pub fn cover(self, other: Span) -> Span {
+        Span::new(self.start.min(other.start), self.end.max(other.end))
+    }
+}
+
+/// A point in the text: 1-based line, 1-based column in characters, and the
+/// byte offset.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
+pub struct Position {
+    pub line: usize,
+    pub column: usize,
+    pub offset: usize,
+}
+
+/// A range as diagnostics carry it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
+pub struct Range {
+    pub start: Position,
+    pub end: Position,
+}
+
+/// Maps byte offsets to lines and columns. Built once per text, O(n).
+#[derive(Debug, Clone)]
+pub struct LineIndex<'a> {
+    text: &'a str,
+    /// Byte offset at which each line starts; `line_starts[0] == 0`.
+    line_starts: Vec<usize>,
+}
+
+impl<'a> LineIndex<'a> {
+    pub fn new(text: &'a str) -> Self {
+        let mut line_starts = vec![0];
+        line_starts.extend(memchr_newlines(text.as_bytes()).map(|i| i + 1));
+        LineIndex { text, line_starts }
+    }
+
+    pub fn line_count(&self) -> usize {
+        self.line_starts.len()
+    }
+
+    /// The position of a byte offset. An offset inside a multi-byte character
+    /// or past the end is moved back to the nearest character boundary, so
+    /// every range the core reports lies on character boundaries.
+    pub fn position(&self, offset: usize) -> Position {
+        let offset = floor_char_boundary(self.text, offset);
+        let line = self.line_starts.partition_point(|&s| s <= offset) - 1;
+        let start = self.line_starts[line];
+        let column = self.text[start..offset].chars().count() + 1;
+        Position { line: line + 1, column, offset }
+    }
+
+    pub fn range(&self, span: Span) -> Range {
+        let start = self.position(span.start);
+        let end = self.position(span.end.max(span.start));
+        Range { start, end }
+    }
+
+    /// The byte offset of a 1-based line and a 0-based character column, as
+    /// some parsers report them. Out-of-range values are clamped.
+    pub fn offset_of(&self, line: usize, char_column: usize) -> usize {
+        let line = line.clamp(1, self.line_starts.len()) - 1;
+        let start = self.line_starts[line];
+        let end = self.line_starts.get(line + 1).copied().unwrap_or(self.text.len());
+        let line_text = &self.text[start..end];
+        match line_text.char_indices().nth(char_column) {
+            Some((i, _)) => start + i,
+            None => end,
+        }
+    }
+
+    /// The byte span of the line holding `offset`, without its line break.
+    pub fn line_span(&self, offset: usize) -> Span {
+        let offset = floor_char_boundary(self.text, offset);
+        let line = self.line_starts.partition_point(|&s| s <= offset) - 1;
+        let start = self.line_starts[line];
+        let mut end = self.line_starts.get(line + 1).copied().unwrap_or(self.text.len());
+        while end > start && matches!(self.text.as_bytes()[end - 1], b'\n' | b'\r') {
+            end -= 1;
+        }
+        Span::new(start, end)
+    }
+}
+
+fn memchr_newlines(bytes: &[u8]) -> impl Iterator<Item = usize> + '_ {
+    bytes.iter().enumerate().filter(|(_, &b)| b == b'\n').map(|(i, _)| i)
+}
+
+/// The largest character boundary at or before `offset`, clamped to the text.
+pub fn floor_char_boundary(text: &str, offset: usize) -> usize {
+    let mut offset = offset.min(text.len());
+    while !text.is_char_boundary(offset) {
+        offset -= 1;
+    }
+    offset
+}
+
+/// Converts the character indices some parsers report into byte offsets, in
+/// O(1) per lookup after an O(n) setup (a checkpoint every 64 characters).
+pub(crate) struct CharOffsets<'a> {
+    text: &'a str,
+    ascii: bool,
+    checkpoints: Vec<usize>,
+}
+
+const CHECKPOINT_EVERY: usize = 64;
+
+impl<'a> CharOffsets<'a> {
+    pub fn new(text: &'a str) -> Self {
+        let ascii = text.is_ascii();
+        let checkpoints = if ascii {
+            Vec::new()
+        } else {
+            text.char_indices()
+                .step_by(CHECKPOINT_EVERY)
+                .map(|(i, _)| i)
+                .collect()
+        };
+        CharOffsets { text, ascii, checkpoints }
+    }
+
+    pub fn byte_offset(&self, char_index: usize) -> usize {
+        if self.ascii {
+            return char_index.min(self.text.len());
+        }
+        let Some(&base) = self.checkpoints.get(char_index / CHECKPOINT_EVERY) else {
+            return self.text.len();
+        };
+        let rest = char_index % CHECKPOINT_EVERY;
+        match self.text[base..].char_indices().nth(rest) {
+            Some((i, _)) => base + i,
+            None => self.text.len(),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn positions_count_characters_not_bytes() {
+        let text = "ab\nçé x\n";
+        let index = LineIndex::new(text);
+        let x = text.find('x').unwrap();
+        assert_eq!(index.position(x), Position { line: 2, column: 4, offset: x });
+        assert_eq!(index.position(0), Position { line: 1, column: 1, offset: 0 });
+        assert_eq!(index.position(text.len()).line, 3);
+    }
+
+    #[test]
+    fn offsets_inside_a_character_move_to_its_start() {
+        let text = "é";
+        let index = LineIndex::new(text);
+        assert_eq!(index.position(1).offset, 0);
+    }
+
+    #[test]
+    fn char_offsets_match_char_indices() {
+        let text: String = "aé😀\n".repeat(100);
+        let offsets = CharOffsets::new(&text);
+        for (n, (i, _)) in text.char_indices().enumerate() {
+            assert_eq!(offsets.byte_offset(n), i);
+        }
+        assert_eq!(offsets.byte_offset(text.chars().count()), text.len());
+    }
+
+    #[test]
+    fn line_span_excludes_the_break() {
+        let text = "one\r\ntwo";
+        let index = LineIndex::new(text);
+        assert_eq!(index.line_span(1), Span::new(0, 3));
+        assert_eq!(index.line_span(6), Span::new(5, 8));
+    }
+}
