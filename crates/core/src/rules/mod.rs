@@ -117,7 +117,7 @@ impl Rule {
 pub fn all() -> impl Iterator<Item = &'static Rule> {
     input::RULES
         .iter()
-        .chain(playbook::RULES.iter())
+        .chain(playbook::RULES.iter().flat_map(|group| group.iter()))
         .chain(credentials::RULES.iter())
         .copied()
 }

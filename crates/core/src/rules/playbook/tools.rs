@@ -1,0 +1,9 @@
+//! PB3xx: the embedded tools (`tools[]`), and the shape (IN004, IN007) of each tool.
+
+use crate::finding::Report;
+use crate::model::playbook::PlaybookView;
+use crate::rules::Rule;
+
+pub static RULES: &[&Rule] = &[];
+
+pub(super) fn check(_view: &PlaybookView<'_>, _report: &mut Report) {}
