@@ -1,9 +1,254 @@
 //! PB2xx: steps and the graph, and the shape (IN004, IN007) of each step.
+//!
+//! This file checks what each step says about itself (id, kind, agent,
+//! purpose, where `allowedTools` may be); `allowed` checks the names on
+//! `allowedTools`, `flow` checks `next`, `start` and the graph.
 
-use crate::finding::Report;
-use crate::model::playbook::PlaybookView;
-use crate::rules::Rule;
+mod allowed;
+mod flow;
 
-pub static RULES: &[&Rule] = &[];
+pub use allowed::{PB205, PB209, PB210, PB211, PB212, PB219};
+pub use flow::{PB213, PB214, PB215, PB216, PB217};
 
-pub(super) fn check(_view: &PlaybookView<'_>, _report: &mut Report) {}
+use crate::finding::{At, Report};
+use crate::model::playbook::{PlaybookView, StepView};
+use crate::model::spec::{one_of, STEP_KINDS};
+use crate::parse::Node;
+use crate::rules::{check_fields, Field, Group, Rule, Severity, Ty};
+use std::collections::HashMap;
+
+pub static PB201: Rule = Rule {
+    code: "PB201",
+    name: "step-id-missing",
+    severity: Severity::Error,
+    group: Group::PlaybookSteps,
+    summary: "A step has no `id`, or its `id` is not a non-empty string: no `next` or `start` can name it.",
+    source: "\"an agent step declaring tools\": `{ \"id\": \"recover\", \"kind\": \"agent\", … \"next\": \"gate\" }` (seed 000): steps are named by `id` and lead to each other by it; `next` and `start` name step ids (DOCUMENTS.md §1).",
+    fix: "Give the step a short, unique id string, e.g. `\"id\": \"send\"`.",
+    example: "steps:\n  - kind: agent        # no id\n    agent: lou\n    purpose: Send the email.",
+};
+
+pub static PB202: Rule = Rule {
+    code: "PB202",
+    name: "step-id-duplicate",
+    severity: Severity::Error,
+    group: Group::PlaybookSteps,
+    summary: "Two steps share an `id`; the second is underlined. A `next` naming that id is ambiguous, so the graph keeps only the first.",
+    source: "Steps lead to each other by id: `\"next\": \"gate\"` (seed 000); `next` is a step id, a list of step ids, or an object of branch labels to step ids (DOCUMENTS.md §1).",
+    fix: "Rename one of the two steps, and update the `next` and `start` that should lead to it.",
+    example: "steps:\n  - id: send\n    kind: agent\n  - id: send           # again\n    kind: agent",
+};
+
+pub static PB203: Rule = Rule {
+    code: "PB203",
+    name: "step-kind-missing",
+    severity: Severity::Error,
+    group: Group::PlaybookSteps,
+    summary: "A step has no `kind`: nobody can tell whether an agent runs it or a person decides it.",
+    source: "\"an agent step declaring tools\": `{ \"id\": \"recover\", \"kind\": \"agent\", … }` (seed 000); the kinds the project knows are `agent` and `gate` (DOCUMENTS.md §1).",
+    fix: "Add `\"kind\": \"agent\"` for a step an agent runs, or `\"kind\": \"gate\"` for a step where a person approves.",
+    example: "steps:\n  - id: send           # no kind\n    agent: lou\n    allowedTools: [email.send]",
+};
+
+pub static PB204: Rule = Rule {
+    code: "PB204",
+    name: "step-kind-unknown",
+    severity: Severity::Info,
+    group: Group::PlaybookSteps,
+    summary: "A step's `kind` is neither `agent` nor `gate`. It is drawn as a plain node with all its fields shown; opb checks nothing kind-specific on it.",
+    source: "\"Step kinds the project knows: `agent` and `gate` … Any other kind is drawn as a plain node with all its fields shown, and reported as an info, not an error.\" (DOCUMENTS.md §1)",
+    fix: "Nothing, if the kind is meant for a runtime that knows it. Check its spelling if it was meant to be `agent` or `gate`.",
+    example: "steps:\n  - id: wait\n    kind: timer          # not agent or gate",
+};
+
+pub static PB206: Rule = Rule {
+    code: "PB206",
+    name: "agent-missing",
+    severity: Severity::Warning,
+    group: Group::PlaybookSteps,
+    summary: "An agent step does not say which agent runs it.",
+    source: "\"an agent step declaring tools\": `{ \"id\": \"recover\", \"kind\": \"agent\", \"agent\": \"lou\", … }` (seed 000).",
+    fix: "Name the agent that runs the step, e.g. `\"agent\": \"lou\"`.",
+    example: "steps:\n  - id: recover\n    kind: agent          # no agent\n    purpose: Draft the email.",
+};
+
+pub static PB207: Rule = Rule {
+    code: "PB207",
+    name: "purpose-missing",
+    severity: Severity::Warning,
+    group: Group::PlaybookSteps,
+    summary: "An agent step has no `purpose`: a reader cannot tell what it is for, nor judge whether its tools fit it.",
+    source: "\"an agent step declaring tools\": `{ … \"purpose\": \"Draft a recovery email for the failed charge and record the attempt.\", … }` (seed 000).",
+    fix: "Say in one sentence what the step does, e.g. `\"purpose\": \"Send the approved email.\"`.",
+    example: "steps:\n  - id: send\n    kind: agent\n    agent: lou           # no purpose\n    allowedTools: [email.send]",
+};
+
+pub static PB208: Rule = Rule {
+    code: "PB208",
+    name: "allowed-tools-missing",
+    severity: Severity::Warning,
+    group: Group::PlaybookSteps,
+    summary: "An agent step has no `allowedTools`: it may call nothing, since a call to any name not on the list is refused.",
+    source: "\"On an agent step, allowedTools is a list of tool names … a call to any name not on the executing step's list is refused.\" (seed 000)",
+    fix: "List the tools the step needs, e.g. `\"allowedTools\": [\"customer.get\"]`; write `[]` to say on purpose that it calls none.",
+    example: "steps:\n  - id: recover\n    kind: agent\n    agent: lou\n    purpose: Draft the email.   # no allowedTools",
+};
+
+pub static PB218: Rule = Rule {
+    code: "PB218",
+    name: "allowed-tools-on-non-agent",
+    severity: Severity::Warning,
+    group: Group::PlaybookSteps,
+    summary: "A `gate` step has `allowedTools`: the list is an agent step's capability boundary, and a gate runs no agent.",
+    source: "\"On an agent step, allowedTools is a list of tool names\" (seed 000); \"`allowedTools` on a step that is not an agent step is shown and reported (warning).\" (DOCUMENTS.md §1). A step of a kind opb does not know is reported as PB204 instead, since opb cannot say what its kind allows.",
+    fix: "Move the tools to the agent step that calls them, or make the step `\"kind\": \"agent\"` if an agent runs it.",
+    example: "steps:\n  - id: gate\n    kind: gate\n    allowedTools: [email.send]   # a gate calls no tools",
+};
+
+pub static RULES: &[&Rule] = &[
+    &PB201, &PB202, &PB203, &PB204, &PB205, &PB206, &PB207, &PB208, &PB209, &PB210, &PB211, &PB212, &PB213, &PB214,
+    &PB215, &PB216, &PB217, &PB218, &PB219,
+];
+
+/// The fields of a step. `id` is checked by PB201, `next` by `flow`.
+const STEP_FIELDS: &[Field] = &[
+    Field::new("id", Ty::Any),
+    Field::new("kind", Ty::String),
+    Field::new("agent", Ty::String),
+    Field::new("purpose", Ty::String),
+    Field::new("allowedTools", Ty::Array),
+    Field::new("next", Ty::Any),
+];
+
+pub(super) fn check(view: &PlaybookView<'_>, report: &mut Report) {
+    let ids_sound = check_ids(view, report);
+    let names = allowed::Context::new(view);
+    for step in &view.steps {
+        let what = describe(step);
+        check_fields(report, step.node, &step.ptr, STEP_FIELDS, &what);
+        check_kind(step, &what, report);
+        allowed::check(&names, step, &what, report);
+    }
+    flow::check(view, ids_sound, report);
+}
+
+/// How messages name a step: by its id, or by its place when it has none.
+fn describe(step: &StepView<'_>) -> String {
+    match step.id {
+        Some(id) => format!("step `{id}`"),
+        None => format!("the step at `steps[{}]`", step.index),
+    }
+}
+
+/// A field that is absent or null.
+fn is_absent(node: Option<&Node>) -> bool {
+    node.is_none_or(Node::is_null)
+}
+
+/// A string field that is absent, null, or only spaces. A value of another
+/// type is not blank: the shape check reports it.
+fn is_blank(node: Option<&Node>) -> bool {
+    is_absent(node) || node.and_then(Node::as_str).is_some_and(|s| s.trim().is_empty())
+}
+
+/// PB201 and PB202. Returns whether every step has an id of its own, so the
+/// graph holds every step.
+fn check_ids(view: &PlaybookView<'_>, report: &mut Report) -> bool {
+    let mut sound = true;
+    let mut first_with: HashMap<&str, usize> = HashMap::new();
+    for step in &view.steps {
+        let ptr = step.ptr.key("id");
+        let place = format!("the step at `steps[{}]`", step.index);
+        match (step.node.get("id"), step.id) {
+            (_, Some(id)) => {
+                if let Some(first) = first_with.get(id) {
+                    sound = false;
+                    if let Some(node) = step.node.get("id") {
+                        report.push(
+                            &PB202,
+                            &ptr,
+                            At::Value(node),
+                            format!("Step id `{id}` is already the id of `steps[{first}]`; `next` and `start` naming it lead to the first. Rename one of the two."),
+                        );
+                    }
+                } else {
+                    first_with.insert(id, step.index);
+                }
+            }
+            (None, None) => {
+                sound = false;
+                report.push(&PB201, &step.ptr, At::Missing(step.node), format!("{} has no `id`, so no `next` or `start` can lead to it. Give it a unique id.", capitalize(&place)));
+            }
+            (Some(node), None) => {
+                sound = false;
+                let problem = match node.as_str() {
+                    Some(_) => "empty".to_owned(),
+                    None => node.type_name().to_owned(),
+                };
+                report.push(&PB201, &ptr, At::Value(node), format!("The `id` of {place} must be a non-empty string, not {problem}."));
+            }
+        }
+    }
+    sound
+}
+
+fn capitalize(text: &str) -> String {
+    let mut chars = text.chars();
+    chars.next().map(|c| c.to_uppercase().chain(chars).collect()).unwrap_or_default()
+}
+
+/// PB203, PB204, PB218, and for agent steps PB206 to PB208.
+fn check_kind(step: &StepView<'_>, what: &str, report: &mut Report) {
+    let node = step.node.get("kind");
+    let has_tools = !is_absent(step.allowed_tools_node);
+    if is_blank(node) {
+        let at = node.map_or(At::Missing(step.node), At::Value);
+        let ptr = if node.is_some() { step.ptr.key("kind") } else { step.ptr.clone() };
+        report.push(&PB203, &ptr, at, format!("{} has no `kind`: say whether an agent runs it (`agent`) or a person approves it (`gate`).", capitalize(what)));
+        return;
+    }
+    let (Some(kind), Some(node)) = (step.kind, node) else { return };
+    match kind {
+        "agent" => check_agent_step(step, what, report),
+        known if STEP_KINDS.contains(&known) => {
+            if let Some(tools) = step.allowed_tools_node.filter(|_| has_tools) {
+                report.push(
+                    &PB218,
+                    &step.ptr.key("allowedTools"),
+                    At::Value(tools),
+                    format!("{} is a `{known}` step, but has `allowedTools`: only an agent step calls tools. Move them to the agent step that needs them.", capitalize(what)),
+                );
+            }
+        }
+        unknown => {
+            let tools = if has_tools { " Its `allowedTools` are shown, but opb cannot say whether they bind it." } else { "" };
+            report.push(
+                &PB204,
+                &step.ptr.key("kind"),
+                At::Value(node),
+                format!("{} has kind `{unknown}`, which opb does not know (it knows {}); it is drawn as a plain node.{tools}", capitalize(what), one_of(STEP_KINDS)),
+            );
+        }
+    }
+}
+
+fn check_agent_step(step: &StepView<'_>, what: &str, report: &mut Report) {
+    let fields: [(&str, &'static Rule, fn(Option<&Node>) -> bool, &str); 3] = [
+        ("agent", &PB206, is_blank, "which agent runs it, e.g. `agent: lou`"),
+        ("purpose", &PB207, is_blank, "what it is for, in one sentence"),
+        ("allowedTools", &PB208, is_absent, "which tools it may call; without the list it may call none (write `[]` to say so on purpose)"),
+    ];
+    for (field, rule, missing, wanted) in fields {
+        let node = step.node.get(field);
+        if missing(node) {
+            let (ptr, at) = match node {
+                Some(node) => (step.ptr.key(field), At::Value(node)),
+                None => (step.ptr.clone(), At::Missing(step.node)),
+            };
+            report.push(rule, &ptr, at, format!("{}, an agent step, has no `{field}`: say {wanted}.", capitalize(what)));
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,182 @@
+//! The names on a step's `allowedTools`: their type, form, duplicates, and
+//! what they resolve to (PB205, PB209 to PB212, PB219).
+
+use super::capitalize;
+use crate::finding::{At, Ptr, Report};
+use crate::model::playbook::{mcp_name, McpName, PlaybookView, StepView};
+use crate::model::spec::one_of;
+use crate::parse::{Node, Value};
+use crate::rules::{Group, Rule, Severity};
+use std::collections::{HashMap, HashSet};
+
+pub static PB205: Rule = Rule {
+    code: "PB205",
+    name: "mcp-name-malformed",
+    severity: Severity::Error,
+    group: Group::PlaybookSteps,
+    summary: "A tool name starts with `mcp.` but is not `mcp.<server>.<tool>` with both parts non-empty.",
+    source: "\"MCP tools, composed as mcp.<server>.<tool> where <server> is a logical name the document declares in requires.mcpServers.\" (seed 000)",
+    fix: "Write the name as `mcp.<server>.<tool>`: the server's logical name from `requires.mcpServers`, a dot, and the tool's name, e.g. `mcp.acme.search_orders`.",
+    example: "allowedTools: [mcp.search_orders]   # no server: mcp.acme.search_orders",
+};
+
+pub static PB209: Rule = Rule {
+    code: "PB209",
+    name: "tool-ref-not-string",
+    severity: Severity::Error,
+    group: Group::PlaybookSteps,
+    summary: "An `allowedTools` entry is not a string. An object is the richer reference form that is planned, not part of the current wire format.",
+    source: "\"On an agent step, allowedTools is a list of tool names\"; \"A richer per-reference object form, carrying a kind discriminator … is planned direction for a future OpenPlaybook version. It is not part of the current wire format: today's documents declare tool names\" (seed 000, Future direction).",
+    fix: "Write the tool's name as a string, e.g. `\"customer.get\"`, and keep its definition in the document's `tools`.",
+    example: "allowedTools:\n  - customer.get\n  - { kind: skill, ref: \"skill://refunds\" }   # planned, not current",
+};
+
+pub static PB210: Rule = Rule {
+    code: "PB210",
+    name: "tool-ref-duplicate",
+    severity: Severity::Warning,
+    group: Group::PlaybookSteps,
+    summary: "The same name appears twice in one step's `allowedTools`; the second is underlined.",
+    source: "\"On an agent step, allowedTools is a list of tool names\" (seed 000): the allow-list is a set of capabilities, so a repeat adds nothing and may hide a typo in the name meant.",
+    fix: "Remove the repeated name, or correct it to the tool that was meant.",
+    example: "allowedTools: [customer.get, charge.history, customer.get]",
+};
+
+pub static PB211: Rule = Rule {
+    code: "PB211",
+    name: "tool-ref-unresolved",
+    severity: Severity::Warning,
+    group: Group::PlaybookSteps,
+    summary: "A name on `allowedTools` that no embedded tool in `tools` defines: only a runtime's registry can resolve it, so a reader of the document cannot tell what it does.",
+    source: "\"A name resolves against the document's own embedded tools array and the runtime's tool registry\"; \"A document carries the definitions of the tools it references in its tools array, so a foreign reader can explain what the playbook does without any registry.\" (seed 000)",
+    fix: "Add the tool's definition to `tools` (name, source, description, permissions, inputSchema, outputSchema), or correct the name if it is a typo.",
+    example: "allowedTools: [customer.lookup]   # no tool in `tools` is named customer.lookup",
+};
+
+pub static PB212: Rule = Rule {
+    code: "PB212",
+    name: "mcp-server-undeclared",
+    severity: Severity::Error,
+    group: Group::PlaybookSteps,
+    summary: "An `mcp.<server>.<tool>` name whose `<server>` is not declared in `requires.mcpServers`.",
+    source: "\"MCP tools, composed as mcp.<server>.<tool> where <server> is a logical name the document declares in requires.mcpServers.\" (seed 000)",
+    fix: "Declare the server in `requires.mcpServers` (`{ \"name\": \"<server>\", \"toolNames\": [\"mcp.<server>.<tool>\"] }`), or correct the server part of the name.",
+    example: "requires:\n  mcpServers: [{ name: acme }]\nsteps:\n  - allowedTools: [mcp.orders.lookup]   # no server `orders`",
+};
+
+pub static PB219: Rule = Rule {
+    code: "PB219",
+    name: "write-without-gate",
+    severity: Severity::Info,
+    group: Group::PlaybookSteps,
+    summary: "An agent step may call an embedded tool with `requiresApproval: true`, and no `gate` step leads directly to it: the approval is left to the runtime rather than drawn in the playbook.",
+    source: "\"Read tools declare sideEffecting: false and never require approval; write tools declare their side effects and may require an approval gate.\" (seed 000); a `gate` step is an approval gate, a person decides before the playbook goes on (DOCUMENTS.md §1).",
+    fix: "Put a `gate` step directly before the step, with a `next` that leads to it once a person approves.",
+    example: "steps:\n  - id: draft\n    kind: agent\n    next: send           # straight to sending, no gate\n  - id: send\n    kind: agent\n    allowedTools: [email.send]   # requiresApproval: true",
+};
+
+/// What the names of every step are checked against.
+pub(super) struct Context<'a> {
+    view: &'a PlaybookView<'a>,
+    /// The logical names in `requires.mcpServers`.
+    servers: Vec<&'a str>,
+    /// The steps a `gate` step leads to directly.
+    gated: HashSet<&'a str>,
+}
+
+impl<'a> Context<'a> {
+    pub(super) fn new(view: &'a PlaybookView<'a>) -> Self {
+        let servers = view.requires.mcp_servers.iter().filter_map(|s| s.name).collect();
+        let gated = view
+            .steps
+            .iter()
+            .filter(|s| s.kind == Some("gate"))
+            .flat_map(|s| &s.next)
+            .map(|next| next.target)
+            .collect();
+        Context { view, servers, gated }
+    }
+}
+
+/// Checks every entry of a step's `allowedTools`.
+pub(super) fn check(context: &Context<'_>, step: &StepView<'_>, what: &str, report: &mut Report) {
+    let Some(entries) = step.allowed_tools_node.and_then(Node::as_array) else { return };
+    let list_ptr = step.ptr.key("allowedTools");
+    let mut first_at: HashMap<&str, usize> = HashMap::new();
+    for (i, entry) in entries.iter().enumerate() {
+        let ptr = list_ptr.index(i);
+        let Some(name) = entry.as_str() else {
+            let message = match &entry.value {
+                Value::Object(_) => format!(
+                    "Entry {i} of `allowedTools` of {what} is an object: the object form of a tool reference is planned for a future OpenPlaybook version, not part of the current wire format. Write the tool's name as a string."
+                ),
+                _ => format!("Entry {i} of `allowedTools` of {what} is {}; a tool reference is the tool's name, a string.", entry.type_name()),
+            };
+            report.push(&PB209, &ptr, At::Value(entry), message);
+            continue;
+        };
+        if let Some(first) = first_at.get(name) {
+            report.push(&PB210, &ptr, At::Value(entry), format!("{} allows `{name}` twice (entries {first} and {i}); once is enough.", capitalize(what)));
+            continue;
+        }
+        first_at.insert(name, i);
+        if let Some(rule) = resolve(context, name, what) {
+            report.push(rule.0, &ptr, At::Value(entry), rule.1);
+        }
+        if step.kind == Some("agent") {
+            check_gate(context, step, name, what, &ptr, entry, report);
+        }
+    }
+}
+
+/// The most specific problem with a name, if any: a malformed MCP name
+/// (PB205), an undeclared MCP server (PB212), or no embedded definition
+/// (PB211).
+fn resolve(context: &Context<'_>, name: &str, what: &str) -> Option<(&'static Rule, String)> {
+    match mcp_name(name) {
+        McpName::Malformed => Some((
+            &PB205,
+            format!("`{name}` on {what} starts with `mcp.` but is not `mcp.<server>.<tool>` with both parts non-empty."),
+        )),
+        McpName::Valid { server, .. } if !context.servers.contains(&server) => {
+            let declared = if context.servers.is_empty() {
+                "it declares none".to_owned()
+            } else {
+                format!("it declares {}", one_of(&context.servers))
+            };
+            Some((
+                &PB212,
+                format!("{} allows `{name}`, but MCP server `{server}` is not declared in `requires.mcpServers` ({declared}).", capitalize(what)),
+            ))
+        }
+        _ if context.view.tool(name).is_none() => Some((
+            &PB211,
+            format!("{} allows `{name}`, which no tool in `tools` defines: only a runtime's registry can resolve it, so a reader cannot tell what it does. Add its definition to `tools`, or correct the name.", capitalize(what)),
+        )),
+        _ => None,
+    }
+}
+
+/// PB219: an agent step that may call a tool requiring approval, with no
+/// gate leading to it. A step without an id is left to PB201: nothing can
+/// lead to it at all.
+fn check_gate(
+    context: &Context<'_>,
+    step: &StepView<'_>,
+    name: &str,
+    what: &str,
+    ptr: &Ptr,
+    entry: &Node,
+    report: &mut Report,
+) {
+    let Some(id) = step.id else { return };
+    let needs_approval = context.view.tool(name).is_some_and(|tool| tool.requires_approval == Some(true));
+    if needs_approval && !context.gated.contains(id) {
+        report.push(
+            &PB219,
+            ptr,
+            At::Value(entry),
+            format!("{} may call `{name}`, which requires approval, but no `gate` step leads directly to it: the approval is left to the runtime. Put a `gate` step right before `{id}`.", capitalize(what)),
+        );
+    }
+}

@@ -1,0 +1,283 @@
+//! How steps lead to each other: the forms of `next`, the step ids `next`
+//! and `start` name, and the graph they make (PB213 to PB217).
+
+use super::super::document::join_and;
+use super::describe;
+use crate::finding::{At, Ptr, Report};
+use crate::model::graph::{self, Graph};
+use crate::model::playbook::{PlaybookView, StepView};
+use crate::model::spec::one_of;
+use crate::parse::{Node, Value};
+use crate::rules::input::IN004;
+use crate::rules::{Group, Rule, Severity};
+use std::collections::HashSet;
+
+pub static PB213: Rule = Rule {
+    code: "PB213",
+    name: "next-unknown",
+    severity: Severity::Error,
+    group: Group::PlaybookSteps,
+    summary: "A `next` (a step id, an entry of a list of step ids, or a branch of an object of labels to step ids) names no step of the playbook.",
+    source: "`\"next\": \"gate\"` leads to the step with id `gate` (seed 000); \"`next` is a step id (string), a list of step ids, or an object whose keys are branch labels and whose values are step ids.\" (DOCUMENTS.md §1)",
+    fix: "Name an existing step's id (the message lists them), or add the step that was meant.",
+    example: "steps:\n  - id: gate\n    kind: gate\n    next: { approved: sned }   # no step `sned`",
+};
+
+pub static PB214: Rule = Rule {
+    code: "PB214",
+    name: "start-unknown",
+    severity: Severity::Error,
+    group: Group::PlaybookSteps,
+    summary: "`start` names no step of the playbook, so it has no first step (and opb cannot say which steps are reachable).",
+    source: "\"`start` names the first step; absent: the first step in `steps`.\" (DOCUMENTS.md §1)",
+    fix: "Set `start` to the id of the first step, or remove it to start at the first step of `steps`.",
+    example: "start: recovr   # the step is `recover`",
+};
+
+pub static PB215: Rule = Rule {
+    code: "PB215",
+    name: "step-unreachable",
+    severity: Severity::Warning,
+    group: Group::PlaybookSteps,
+    summary: "No path of `next`s from the start step reaches this step, so it never runs. Reported only when every step has its own id and every `next` names a step, since a broken link would make other steps look unreachable.",
+    source: "\"`start` names the first step\"; \"`next` is a step id (string), a list of step ids, or an object whose keys are branch labels and whose values are step ids.\" (DOCUMENTS.md §1)",
+    fix: "Lead to the step from the step before it with `next`, or remove it if it is left over.",
+    example: "start: recover\nsteps:\n  - id: recover\n    kind: agent\n  - id: orphan      # nothing leads here\n    kind: agent",
+};
+
+pub static PB216: Rule = Rule {
+    code: "PB216",
+    name: "cycle",
+    severity: Severity::Info,
+    group: Group::PlaybookSteps,
+    summary: "Steps form a cycle (a step leads, through `next`s, back to itself). The message names the steps and the `next` that leads back. Cycles are legal, e.g. a revise loop, but worth seeing.",
+    source: "\"`next` is a step id (string), a list of step ids, or an object whose keys are branch labels and whose values are step ids.\" (DOCUMENTS.md §1): nothing forbids a `next` to an earlier step.",
+    fix: "Nothing, if the loop is meant. Make sure some step of the cycle can lead out of it, so the playbook can end.",
+    example: "steps:\n  - id: draft\n    next: gate\n  - id: gate\n    kind: gate\n    next: { approved: send, rejected: draft }   # back to draft",
+};
+
+pub static PB217: Rule = Rule {
+    code: "PB217",
+    name: "no-end",
+    severity: Severity::Warning,
+    group: Group::PlaybookSteps,
+    summary: "Every step has a `next`, so no step ends the playbook: it can only stop by failing.",
+    source: "\"`next` … Absent or null: the step ends the playbook.\" (DOCUMENTS.md §1)",
+    fix: "Give the last step no `next` (or `next: null`).",
+    example: "steps:\n  - id: a\n    next: b\n  - id: b\n    next: a",
+};
+
+/// Steps are listed by id in messages only when there are few enough to read.
+const LISTED_IDS: usize = 12;
+
+pub(super) fn check(view: &PlaybookView<'_>, ids_sound: bool, report: &mut Report) {
+    let ids: Vec<&str> = unique_ids(view);
+    let mut links_sound = true;
+    for step in &view.steps {
+        links_sound &= check_next_shape(step, report);
+        links_sound &= check_targets(step, &ids, report);
+    }
+    let graph = graph::build(view);
+    let start_sound = check_start(view, &ids, report);
+    if ids_sound && links_sound && start_sound {
+        check_unreachable(view, &graph, report);
+    }
+    check_cycles(view, &graph, report);
+    check_end(view, report);
+}
+
+/// The step ids in document order, each once.
+fn unique_ids<'a>(view: &PlaybookView<'a>) -> Vec<&'a str> {
+    let mut seen = HashSet::new();
+    view.steps.iter().filter_map(|s| s.id).filter(|id| seen.insert(*id)).collect()
+}
+
+/// The step with this id (the first, when ids repeat).
+fn step_with<'v, 'a>(view: &'v PlaybookView<'a>, id: &str) -> Option<&'v StepView<'a>> {
+    view.steps.iter().find(|s| s.id == Some(id))
+}
+
+/// "it must be `a`, `b` or `c`", when the ids are few enough to list.
+fn known_ids(ids: &[&str]) -> String {
+    match ids.len() {
+        0 => " The playbook has no step with an id.".to_owned(),
+        n if n <= LISTED_IDS => format!(" It must be {}.", one_of(ids)),
+        _ => String::new(),
+    }
+}
+
+/// IN004 for a `next` that is not a step id, a list of step ids, an object
+/// of labels to step ids, or null. Returns whether its form is sound.
+fn check_next_shape(step: &StepView<'_>, report: &mut Report) -> bool {
+    let Some(next) = step.node.get("next") else { return true };
+    let ptr = step.ptr.key("next");
+    let what = describe(step);
+    let mut sound = true;
+    match &next.value {
+        Value::Null | Value::String(_) => {}
+        Value::Array(items) => {
+            for (i, item) in items.iter().enumerate().filter(|(_, item)| item.as_str().is_none()) {
+                sound = false;
+                report.push(
+                    &IN004,
+                    &ptr.index(i),
+                    At::Value(item),
+                    format!("Each entry of `next` of {what} must be a step id (a string); entry {i} is {}.", item.type_name()),
+                );
+            }
+        }
+        Value::Object(object) => {
+            for member in object.unique_members().filter(|m| m.value.as_str().is_none()) {
+                sound = false;
+                report.push(
+                    &IN004,
+                    &ptr.key(&member.key),
+                    At::Value(&member.value),
+                    format!("Branch `{}` of `next` of {what} must name a step id (a string), not {}.", member.key, member.value.type_name()),
+                );
+            }
+        }
+        Value::Bool(_) | Value::Number(_) => {
+            sound = false;
+            report.push(
+                &IN004,
+                &ptr,
+                At::Value(next),
+                format!(
+                    "`next` of {what} must be a step id, a list of step ids, or an object of branch labels to step ids, not {}.",
+                    next.type_name()
+                ),
+            );
+        }
+    }
+    sound
+}
+
+/// PB213 for each `next` target that names no step. Returns whether all
+/// name one.
+fn check_targets(step: &StepView<'_>, ids: &[&str], report: &mut Report) -> bool {
+    let what = describe(step);
+    let mut sound = true;
+    for next in step.next.iter().filter(|n| !ids.contains(&n.target)) {
+        sound = false;
+        let place = match next.label {
+            Some(label) => format!("Branch `{label}` of `next` of {what}"),
+            None => format!("`next` of {what}"),
+        };
+        report.push(
+            &PB213,
+            &next.ptr,
+            At::Value(next.node),
+            format!("{place} names `{}`, which is no step of this playbook.{}", next.target, known_ids(ids)),
+        );
+    }
+    sound
+}
+
+/// PB214. Returns whether the graph has the start the document meant (a
+/// `start` that is not a string is IN004, reported by the top-level shape).
+fn check_start(view: &PlaybookView<'_>, ids: &[&str], report: &mut Report) -> bool {
+    let Some(start) = view.start else { return true };
+    let Some(name) = start.as_str() else { return false };
+    if ids.contains(&name) {
+        return true;
+    }
+    report.push(
+        &PB214,
+        &Ptr::root().key("start"),
+        At::Value(start),
+        format!("`start` names `{name}`, which is no step of this playbook, so the playbook has no first step.{}", known_ids(ids)),
+    );
+    false
+}
+
+/// PB215: steps the start does not reach.
+fn check_unreachable(view: &PlaybookView<'_>, graph: &Graph, report: &mut Report) {
+    let Some(start) = graph.start.as_deref() else { return };
+    for id in &graph.unreachable {
+        let Some(step) = step_with(view, id) else { continue };
+        let Some(node) = step.node.get("id") else { continue };
+        report.push(
+            &PB215,
+            &step.ptr.key("id"),
+            At::Value(node),
+            format!("Step `{id}` is unreachable: no path of `next`s from the start step `{start}` leads to it, so it never runs."),
+        );
+    }
+}
+
+/// PB216: one finding per cycle, on the `next` that leads back into it.
+fn check_cycles(view: &PlaybookView<'_>, graph: &Graph, report: &mut Report) {
+    for cycle in &graph.cycles {
+        let closing = graph
+            .edges
+            .iter()
+            .filter(|e| e.back && cycle.contains(&e.from) && cycle.contains(&e.to))
+            .find_map(|edge| {
+                let step = step_with(view, &edge.from)?;
+                let next = step.next.iter().find(|n| n.target == edge.to)?;
+                Some((edge, next))
+            });
+        let Some((edge, next)) = closing else { continue };
+        report.push(&PB216, &next.ptr, At::Value(next.node), cycle_message(cycle, &edge.from, &edge.to));
+    }
+}
+
+fn cycle_message(cycle: &[String], from: &str, to: &str) -> String {
+    let back = if from == to {
+        format!("`{from}` leads back to itself")
+    } else {
+        format!("`{from}` leads back to `{to}`")
+    };
+    let steps = match cycle {
+        [only] => format!("Step `{only}` forms a cycle"),
+        _ => {
+            let names: Vec<String> = cycle.iter().map(|id| format!("`{id}`")).collect();
+            format!("Steps {} form a cycle", join_and(&names))
+        }
+    };
+    format!("{steps}: {back}. Cycles are legal (a revise loop, a retry), but check that the playbook can leave it.")
+}
+
+/// PB217: no step ends the playbook. A step without an id still counts:
+/// it may be the end the author meant.
+fn check_end(view: &PlaybookView<'_>, report: &mut Report) {
+    if view.steps.is_empty() || view.steps.iter().any(|s| s.node.get("next").is_none_or(Node::is_null)) {
+        return;
+    }
+    let Some(member) = view.root.as_object().and_then(|o| o.member("steps")) else { return };
+    report.push(
+        &PB217,
+        &Ptr::root().key("steps"),
+        At::Key(member),
+        "Every step has a `next`, so no step ends the playbook. Give the last step no `next`.",
+    );
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn ids(ids: &[&str]) -> Vec<String> {
+        ids.iter().map(|s| (*s).to_owned()).collect()
+    }
+
+    #[test]
+    fn cycles_name_their_steps_and_the_way_back() {
+        assert_eq!(
+            cycle_message(&ids(&["draft", "gate"]), "gate", "draft"),
+            "Steps `draft` and `gate` form a cycle: `gate` leads back to `draft`. Cycles are legal (a revise loop, a retry), but check that the playbook can leave it."
+        );
+        assert!(cycle_message(&ids(&["a", "b", "c"]), "c", "a").starts_with("Steps `a`, `b` and `c` form a cycle: `c` leads back to `a`."));
+        assert!(cycle_message(&ids(&["poll"]), "poll", "poll").starts_with("Step `poll` forms a cycle: `poll` leads back to itself."));
+    }
+
+    #[test]
+    fn few_ids_are_listed() {
+        assert_eq!(known_ids(&["a", "b"]), " It must be `a` or `b`.");
+        assert_eq!(known_ids(&[]), " The playbook has no step with an id.");
+        let many: Vec<String> = (0..=LISTED_IDS).map(|i| format!("s{i}")).collect();
+        let many: Vec<&str> = many.iter().map(String::as_str).collect();
+        assert_eq!(known_ids(&many), "");
+    }
+}
