@@ -1,8 +1,10 @@
 //! Typed views over a parsed document, and the explain views built from
 //! them for the viewer and the CLI.
 
+pub mod boundary;
 pub mod graph;
 pub mod playbook;
+pub mod requires;
 pub mod spec;
 
 use crate::{Diagnostic, Kind, Node};
@@ -18,17 +20,55 @@ pub enum Explain {
 /// What a playbook can do, step by step.
 #[derive(Debug, Clone, Serialize)]
 pub struct PlaybookExplain {
+    /// The document's own metadata.
+    pub document: PlaybookMetadata,
+    /// Each step's capability boundary, in document order.
+    pub steps: Vec<boundary::StepBoundary>,
+    /// Each embedded tool, in document order, with the steps that allow it.
+    pub tools: Vec<boundary::ToolExplain>,
+    /// The `requires` block, cross-referenced with the tools and steps.
+    pub requires: requires::view::RequiresExplain,
+    /// The step graph.
     pub graph: graph::Graph,
 }
 
+/// A playbook's top-level metadata, as written.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct PlaybookMetadata {
+    pub id: Option<String>,
+    pub name: Option<String>,
+    pub description: Option<String>,
+    /// `openplaybook` as written (a YAML number as its source text).
+    pub version: Option<String>,
+    /// Whether the document has no `openplaybook` and is read as 1.6.
+    pub version_assumed: bool,
+}
+
+fn playbook_explain(root: &Node, diagnostics: &[Diagnostic]) -> PlaybookExplain {
+    let view = playbook::PlaybookView::new(root);
+    let check = requires::cross_check(&view);
+    let graph = graph::build(&view);
+    let text = |key: &str| root.get(key).and_then(Node::as_str).map(str::to_owned);
+    PlaybookExplain {
+        document: PlaybookMetadata {
+            id: text("id"),
+            name: text("name"),
+            description: text("description"),
+            version: view.version.and_then(Node::scalar_text).map(|v| v.into_owned()),
+            version_assumed: view.version.is_none(),
+        },
+        steps: boundary::steps(&view, &graph, &check, diagnostics),
+        tools: boundary::tools(&view, &check, diagnostics),
+        requires: requires::view::explain(&view, &check),
+        graph,
+    }
+}
+
 /// Builds the explain view of a document read as `kind`.
-pub fn explain(root: &Node, kind: Kind, _diagnostics: &[Diagnostic]) -> Option<Explain> {
+pub fn explain(root: &Node, kind: Kind, diagnostics: &[Diagnostic]) -> Option<Explain> {
     root.as_object()?;
     match kind {
-        Kind::Playbook => {
-            let view = playbook::PlaybookView::new(root);
-            Some(Explain::Playbook(PlaybookExplain { graph: graph::build(&view) }))
-        }
+        Kind::Playbook => Some(Explain::Playbook(playbook_explain(root, diagnostics))),
         Kind::PluginManifest => None,
     }
 }
