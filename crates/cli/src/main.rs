@@ -1,5 +1,44 @@
-fn main() {
-    let text = std::fs::read_to_string(std::env::args().nth(1).unwrap_or_default()).unwrap_or_default();
-    let checked = opb_core::check(&text, &opb_core::Options::default());
-    println!("{:#?}", checked.diagnostics);
+//! `opb`: check and explain OpenPlaybook documents and Orchestrator Zero
+//! plugin manifests from the command line.
+//!
+//! A thin shell over `opb_core`: it reads files, calls the core, and renders
+//! what comes back. It never checks anything itself, so the CLI and the
+//! playground always agree on a document.
+
+mod args;
+mod check;
+mod input;
+mod output;
+mod rules;
+mod style;
+
+use args::{Cli, Command};
+use clap::Parser;
+use output::Output;
+use std::process::ExitCode;
+
+/// How a run ended; the exit status.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Status {
+    /// No errors (warnings and infos allowed): 0.
+    Clean,
+    /// At least one error was reported: 1.
+    Errors,
+    /// opb could not do what was asked: 2.
+    Failed,
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let mut output = Output::new(cli.color);
+    let status = match &cli.command {
+        Command::Check(args) => check::run(args, &mut output),
+        Command::Rules(args) => rules::run(args, &mut output),
+    };
+    let status = if output.write_failed() { Status::Failed } else { status };
+    ExitCode::from(match status {
+        Status::Clean => 0,
+        Status::Errors => 1,
+        Status::Failed => 2,
+    })
 }

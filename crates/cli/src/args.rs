@@ -1,0 +1,142 @@
+//! The command line, as clap reads it.
+
+use clap::{Args, Parser, Subcommand, ValueEnum};
+use std::path::PathBuf;
+
+const EXAMPLES: &str = "\
+Examples:
+  opb check playbook.json                  check one file, show each problem in its source
+  opb check examples/*                     check several files; exit 1 if any has an error
+  opb check --format sarif *.yaml > opb.sarif
+                                           results for GitHub code scanning
+  cat plugin.yaml | opb check --kind plugin -
+                                           check standard input as a plugin manifest
+  opb rules                                list every rule
+  opb rules PB213                          why a rule exists and how to fix a finding
+
+Exit status:
+  0  no errors (warnings and infos may have been reported)
+  1  at least one error was reported
+  2  opb could not run: bad arguments, or a file that could not be read
+     (missing, a directory, not UTF-8 text)";
+
+/// Check and explain OpenPlaybook documents and Orchestrator Zero plugin
+/// manifests.
+#[derive(Debug, Parser)]
+#[command(name = "opb", version, after_help = EXAMPLES, max_term_width = 100)]
+pub struct Cli {
+    /// When to colour the output. `auto` colours only a terminal, and never
+    /// when the NO_COLOR environment variable is set.
+    #[arg(long, value_enum, default_value_t = ColorWhen::Auto, global = true, value_name = "WHEN")]
+    pub color: ColorWhen,
+
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// Check documents and report every problem found.
+    #[command(after_help = CHECK_EXAMPLES)]
+    Check(CheckArgs),
+    /// List the rules, or show one rule's documentation.
+    #[command(after_help = RULES_EXAMPLES)]
+    Rules(RulesArgs),
+}
+
+const CHECK_EXAMPLES: &str = "\
+Examples:
+  opb check playbook.json
+  opb check --format json examples/*
+  opb check --format sarif playbooks/*.yaml > opb.sarif
+  cat manifest.yaml | opb check --kind plugin -
+
+Exit status: 0 without errors, 1 with errors, 2 when a file could not be read
+or the arguments are wrong.";
+
+const RULES_EXAMPLES: &str = "\
+Examples:
+  opb rules                the whole catalogue, by group
+  opb rules PB213          one rule, by code
+  opb rules next-unknown   one rule, by name";
+
+/// What `check` and `explain` read, and how.
+#[derive(Debug, Args)]
+pub struct ReadArgs {
+    /// Read every input as this kind instead of detecting it.
+    #[arg(long, value_enum, value_name = "KIND")]
+    pub kind: Option<KindArg>,
+
+    /// The file name to show for standard input (`-`). Its extension also
+    /// says whether the text is JSON or YAML.
+    #[arg(long, value_name = "NAME")]
+    pub stdin_name: Option<String>,
+}
+
+#[derive(Debug, Args)]
+pub struct CheckArgs {
+    /// How to print the results.
+    #[arg(long, value_enum, default_value_t = CheckFormat::Human, value_name = "FORMAT")]
+    pub format: CheckFormat,
+
+    #[command(flatten)]
+    pub read: ReadArgs,
+
+    /// The files to check. `-` reads standard input. JSON or YAML is told
+    /// by the extension (.json, .yaml, .yml), otherwise from the text.
+    #[arg(required = true, value_name = "PATH")]
+    pub paths: Vec<PathBuf>,
+}
+
+#[derive(Debug, Args)]
+pub struct RulesArgs {
+    /// A rule's code (PB213) or name (next-unknown). Without it, every rule
+    /// is listed.
+    #[arg(value_name = "RULE")]
+    pub rule: Option<String>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum ColorWhen {
+    Auto,
+    Always,
+    Never,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum CheckFormat {
+    /// Each problem with its source line, for people.
+    Human,
+    /// One JSON document, for programs.
+    Json,
+    /// SARIF 2.1.0, for code scanning (GitHub and others).
+    Sarif,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum KindArg {
+    /// An OpenPlaybook document.
+    Playbook,
+    /// An Orchestrator Zero plugin manifest (oz0-plugin.yaml).
+    #[value(alias = "plugin-manifest", alias = "manifest")]
+    Plugin,
+}
+
+impl From<KindArg> for opb_core::Kind {
+    fn from(kind: KindArg) -> Self {
+        match kind {
+            KindArg::Playbook => opb_core::Kind::Playbook,
+            KindArg::Plugin => opb_core::Kind::PluginManifest,
+        }
+    }
+}
+
+impl ColorWhen {
+    pub fn choice(self) -> anstream::ColorChoice {
+        match self {
+            ColorWhen::Auto => anstream::ColorChoice::Auto,
+            ColorWhen::Always => anstream::ColorChoice::Always,
+            ColorWhen::Never => anstream::ColorChoice::Never,
+        }
+    }
+}

@@ -1,0 +1,82 @@
+//! `opb check`: read each file, hand it to the core, render what it found.
+
+mod human;
+mod json;
+mod sarif;
+
+use crate::args::{CheckArgs, CheckFormat};
+use crate::input::{self, Input, Unreadable};
+use crate::output::Output;
+use crate::Status;
+use opb_core::{Checked, Counts, Options};
+
+/// One file and what the core found in it.
+pub struct CheckedFile {
+    pub input: Input,
+    pub checked: Checked,
+}
+
+/// What all files together came to.
+#[derive(Debug, Default)]
+pub struct Totals {
+    pub counts: Counts,
+    /// Files read and checked.
+    pub files: usize,
+    /// Files that could not be read.
+    pub unreadable: usize,
+}
+
+pub fn run(args: &CheckArgs, output: &mut Output) -> Status {
+    let mut files = Vec::new();
+    let mut unreadable: Vec<Unreadable> = Vec::new();
+    for path in &args.paths {
+        match input::read(path, &args.read) {
+            Ok(input) => {
+                let options = Options {
+                    kind: args.read.kind.map(Into::into),
+                    syntax: input.syntax,
+                    ..Options::default()
+                };
+                let checked = opb_core::check(&input.text, &options);
+                files.push(CheckedFile { input, checked });
+            }
+            Err(error) => unreadable.push(error),
+        }
+    }
+    let totals = totals(&files, unreadable.len());
+    for error in &unreadable {
+        output.error(error);
+    }
+    let rendered = match args.format {
+        CheckFormat::Human => human::render(&files, &totals),
+        CheckFormat::Json => json::render(&files),
+        CheckFormat::Sarif => sarif::render(&files, &unreadable),
+    };
+    output.print(&rendered);
+    if !unreadable.is_empty() {
+        Status::Failed
+    } else if totals.counts.error > 0 {
+        Status::Errors
+    } else {
+        Status::Clean
+    }
+}
+
+fn totals(files: &[CheckedFile], unreadable: usize) -> Totals {
+    let mut totals = Totals { unreadable, files: files.len(), ..Totals::default() };
+    for file in files {
+        totals.counts.error += file.checked.counts.error;
+        totals.counts.warning += file.checked.counts.warning;
+        totals.counts.info += file.checked.counts.info;
+    }
+    totals
+}
+
+/// Pretty JSON with a final newline.
+fn to_json(value: &impl serde::Serialize) -> String {
+    // The output types are plain structs with string keys: serializing them
+    // cannot fail.
+    let mut json = serde_json::to_string_pretty(value).expect("output types serialize");
+    json.push('\n');
+    json
+}

@@ -1,0 +1,312 @@
+//! The `opb` binary end to end: exit statuses, output formats, stdin, and
+//! snapshots of what a person reads.
+//!
+//! Refresh snapshots with `INSTA_UPDATE=always cargo test -p opb-cli`, then
+//! read every changed `.snap`.
+
+use assert_cmd::Command;
+use serde_json::Value;
+use std::path::{Path, PathBuf};
+
+const CLEAN: &str = "examples/failed-charge-recovery.json";
+const BROKEN: &str = "examples/refund-triage.broken.yaml";
+const CLEAN_MANIFEST: &str = "examples/acme-github.oz0-plugin.yaml";
+
+fn workspace() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
+}
+
+/// `opb` run from the workspace root, so paths read as a user types them.
+fn opb() -> Command {
+    let mut command = Command::new(env!("CARGO_BIN_EXE_opb"));
+    command.current_dir(workspace()).env_remove("CLICOLOR_FORCE").env_remove("NO_COLOR");
+    command
+}
+
+fn stdout(command: &mut Command) -> String {
+    String::from_utf8(command.output().expect("opb runs").stdout).expect("UTF-8 output")
+}
+
+fn json(command: &mut Command) -> Value {
+    serde_json::from_str(&stdout(command)).expect("the output is JSON")
+}
+
+mod exit_status {
+    use super::*;
+
+    #[test]
+    fn clean_documents_exit_0() {
+        opb().args(["check", CLEAN, CLEAN_MANIFEST]).assert().code(0);
+    }
+
+    #[test]
+    fn a_document_with_errors_exits_1() {
+        opb().args(["check", BROKEN]).assert().code(1);
+        opb().args(["check", CLEAN, BROKEN]).assert().code(1);
+    }
+
+    #[test]
+    fn a_missing_file_exits_2_and_says_which() {
+        let assert = opb().args(["check", CLEAN, "no/such/file.json"]).assert().code(2);
+        let stderr = String::from_utf8_lossy(&assert.get_output().stderr).into_owned();
+        assert_eq!(stderr, "error: cannot read no/such/file.json: no such file\n");
+        // The readable file is still checked.
+        let stdout = String::from_utf8_lossy(&assert.get_output().stdout).into_owned();
+        assert!(stdout.contains("failed-charge-recovery.json: no problems"), "{stdout}");
+    }
+
+    #[test]
+    fn a_directory_exits_2() {
+        let assert = opb().args(["check", "examples"]).assert().code(2);
+        let stderr = String::from_utf8_lossy(&assert.get_output().stderr).into_owned();
+        assert_eq!(stderr, "error: cannot read examples: it is a directory; name the files inside it\n");
+    }
+
+    #[test]
+    fn text_that_is_not_utf8_exits_2_with_the_position() {
+        let path = Path::new(env!("CARGO_TARGET_TMPDIR")).join("latin1.yaml");
+        std::fs::write(&path, b"openplaybook: \"1.6\"\nname: caf\xE9\n").expect("temporary file");
+        let assert = opb().arg("check").arg(&path).assert().code(2);
+        let stderr = String::from_utf8_lossy(&assert.get_output().stderr).into_owned();
+        assert_eq!(
+            stderr,
+            format!(
+                "error: cannot read {}: not UTF-8 text (byte 0xE9 at line 2, column 10); save it as UTF-8\n",
+                path.display()
+            )
+        );
+    }
+
+    #[test]
+    fn a_bad_flag_exits_2() {
+        opb().args(["check", "--format", "xml", CLEAN]).assert().code(2);
+        opb().args(["check", "--no-such-flag", CLEAN]).assert().code(2);
+        opb().args(["check"]).assert().code(2);
+        opb().assert().code(2);
+    }
+
+    #[test]
+    fn help_and_version_exit_0() {
+        let help = stdout(opb().args(["check", "--help"]));
+        assert!(help.contains("Exit status"), "{help}");
+        opb().arg("--version").assert().code(0);
+    }
+}
+
+mod json_output {
+    use super::*;
+
+    #[test]
+    fn has_the_documented_shape() {
+        let output = json(opb().args(["check", "--format", "json", BROKEN, CLEAN]));
+        assert_eq!(output["version"], 1);
+        let files = output["files"].as_array().expect("files is an array");
+        assert_eq!(files.len(), 2);
+        assert_eq!(files[0]["path"], BROKEN);
+        assert_eq!(files[0]["kind"], "playbook");
+        assert_eq!(files[1]["path"], CLEAN);
+        assert_eq!(files[1]["diagnostics"], Value::Array(Vec::new()));
+        let diagnostics = files[0]["diagnostics"].as_array().expect("diagnostics is an array");
+        assert!(!diagnostics.is_empty());
+        for d in diagnostics {
+            assert!(d["code"].is_string() && d["name"].is_string() && d["message"].is_string(), "{d}");
+            assert!(["error", "warning", "info"].contains(&d["severity"].as_str().unwrap_or_default()), "{d}");
+            assert!(d["pointer"].as_str().is_some_and(|p| p.is_empty() || p.starts_with('/')), "{d}");
+            for end in ["start", "end"] {
+                for field in ["line", "column", "offset"] {
+                    assert!(d["range"][end][field].is_u64(), "range.{end}.{field} in {d}");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn reports_the_next_that_names_no_step_where_it_is() {
+        let output = json(opb().args(["check", "--format", "json", BROKEN]));
+        let next = output["files"][0]["diagnostics"]
+            .as_array()
+            .and_then(|ds| ds.iter().find(|d| d["code"] == "PB213"))
+            .cloned()
+            .expect("PB213 is reported");
+        assert_eq!(next["name"], "next-unknown");
+        assert_eq!(next["severity"], "error");
+        assert_eq!(next["pointer"], "/steps/1/next");
+        let text = std::fs::read_to_string(workspace().join(BROKEN)).expect("example");
+        let start = next["range"]["start"]["offset"].as_u64().unwrap_or_default() as usize;
+        let end = next["range"]["end"]["offset"].as_u64().unwrap_or_default() as usize;
+        assert_eq!(&text[start..end], "file");
+    }
+
+    #[test]
+    fn kind_is_null_when_unknown() {
+        let output = json(opb().args(["check", "--format", "json", "-"]).write_stdin("name: something\n"));
+        assert_eq!(output["files"][0]["kind"], Value::Null);
+        assert_eq!(output["files"][0]["diagnostics"][0]["code"], "IN003");
+    }
+}
+
+mod sarif {
+    use super::*;
+
+    fn validator() -> jsonschema::Validator {
+        let schema = std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/sarif-schema-2.1.0.json"))
+            .expect("the SARIF schema is in tests/data");
+        let schema: Value = serde_json::from_str(&schema).expect("the schema is JSON");
+        jsonschema::options()
+            .should_validate_formats(true)
+            .build(&schema)
+            .expect("the schema compiles")
+    }
+
+    fn assert_valid(sarif: &Value) {
+        let errors: Vec<String> = validator().iter_errors(sarif).map(|e| format!("{} at {}", e, e.instance_path())).collect();
+        assert!(errors.is_empty(), "SARIF schema violations:\n{}", errors.join("\n"));
+    }
+
+    #[test]
+    fn the_schema_rejects_what_sarif_forbids() {
+        let mut sarif = json(opb().args(["check", "--format", "sarif", BROKEN]));
+        sarif["runs"][0]["results"][0]["level"] = Value::from("info");
+        assert!(!validator().is_valid(&sarif), "the validator accepts a level SARIF does not have");
+    }
+
+    #[test]
+    fn is_valid_and_describes_every_reported_rule() {
+        let sarif = json(opb().args(["check", "--format", "sarif", BROKEN, CLEAN, "examples/shady-tools.broken.oz0-plugin.yaml"]));
+        assert_valid(&sarif);
+        let run = &sarif["runs"][0];
+        assert_eq!(run["tool"]["driver"]["name"], "opb");
+        assert_eq!(run["columnKind"], "unicodeCodePoints");
+        let rules = run["tool"]["driver"]["rules"].as_array().expect("rules");
+        let results = run["results"].as_array().expect("results");
+        assert!(!results.is_empty());
+        for result in results {
+            let index = result["ruleIndex"].as_u64().expect("ruleIndex") as usize;
+            assert_eq!(rules[index]["id"], result["ruleId"], "{result}");
+            assert!(["error", "warning", "note"].contains(&result["level"].as_str().unwrap_or_default()));
+            let region = &result["locations"][0]["physicalLocation"]["region"];
+            assert!(region["startLine"].as_u64() >= Some(1) && region["startColumn"].as_u64() >= Some(1), "{result}");
+        }
+        for rule in rules {
+            assert!(results.iter().any(|r| r["ruleId"] == rule["id"]), "rule {} reported by no result", rule["id"]);
+            for field in ["shortDescription", "fullDescription"] {
+                assert!(rule[field]["text"].is_string(), "{field} of {}", rule["id"]);
+            }
+            assert!(rule["help"]["text"].is_string() && rule["help"]["markdown"].is_string());
+            assert!(rule["defaultConfiguration"]["level"].is_string());
+        }
+    }
+
+    #[test]
+    fn the_next_that_names_no_step_has_its_region_and_pointer() {
+        let sarif = json(opb().args(["check", "--format", "sarif", BROKEN]));
+        let result = sarif["runs"][0]["results"]
+            .as_array()
+            .and_then(|rs| rs.iter().find(|r| r["ruleId"] == "PB213"))
+            .cloned()
+            .expect("PB213 is reported");
+        let location = &result["locations"][0];
+        assert_eq!(location["physicalLocation"]["artifactLocation"]["uri"], BROKEN);
+        assert_eq!(location["logicalLocations"][0]["fullyQualifiedName"], "/steps/1/next");
+        let region = &location["physicalLocation"]["region"];
+        assert_eq!(region["startLine"], region["endLine"]);
+        assert_eq!(region["endColumn"].as_u64().unwrap_or_default() - region["startColumn"].as_u64().unwrap_or_default(), 4);
+    }
+
+    #[test]
+    fn an_unreadable_file_is_a_failed_invocation() {
+        let assert = opb().args(["check", "--format", "sarif", CLEAN, "missing.json"]).assert().code(2);
+        let sarif: Value = serde_json::from_slice(&assert.get_output().stdout).expect("SARIF is JSON");
+        assert_valid(&sarif);
+        let invocation = &sarif["runs"][0]["invocations"][0];
+        assert_eq!(invocation["executionSuccessful"], false);
+        assert_eq!(invocation["toolExecutionNotifications"][0]["message"]["text"], "cannot read missing.json: no such file");
+    }
+}
+
+mod reading {
+    use super::*;
+
+    #[test]
+    fn stdin_is_read_for_a_dash() {
+        let text = std::fs::read_to_string(workspace().join(BROKEN)).expect("example");
+        let from_stdin = json(opb().args(["check", "--format", "json", "-"]).write_stdin(text.clone()));
+        let from_file = json(opb().args(["check", "--format", "json", BROKEN]));
+        assert_eq!(from_stdin["files"][0]["path"], "<stdin>");
+        assert_eq!(from_stdin["files"][0]["diagnostics"], from_file["files"][0]["diagnostics"]);
+
+        let named = json(opb().args(["check", "--format", "json", "--stdin-name", "refund.yaml", "-"]).write_stdin(text));
+        assert_eq!(named["files"][0]["path"], "refund.yaml");
+    }
+
+    #[test]
+    fn kind_overrides_detection() {
+        let text = "name: something\nversion: 1\n";
+        let detected = json(opb().args(["check", "--format", "json", "-"]).write_stdin(text));
+        assert_eq!(detected["files"][0]["diagnostics"][0]["code"], "IN003");
+
+        let given = json(opb().args(["check", "--format", "json", "--kind", "playbook", "-"]).write_stdin(text));
+        assert_eq!(given["files"][0]["kind"], "playbook");
+        let codes: Vec<&Value> = given["files"][0]["diagnostics"].as_array().into_iter().flatten().map(|d| &d["code"]).collect();
+        assert!(!codes.contains(&&Value::from("IN003")), "{codes:?}");
+        assert!(codes.contains(&&Value::from("PB104")), "no steps: {codes:?}");
+
+        let manifest = json(opb().args(["check", "--format", "json", "--kind", "plugin", BROKEN]));
+        assert_eq!(manifest["files"][0]["kind"], "plugin-manifest");
+    }
+}
+
+mod human {
+    use super::*;
+
+    #[test]
+    fn broken_example() {
+        let output = stdout(opb().args(["check", "--color", "never", BROKEN]));
+        insta::assert_snapshot!("check_refund_triage_broken", output);
+    }
+
+    #[test]
+    fn several_files_get_a_total() {
+        let output = stdout(opb().args(["check", "--color", "never", CLEAN, CLEAN_MANIFEST]));
+        assert_eq!(
+            output,
+            "examples/failed-charge-recovery.json: no problems (read as a playbook)\n\
+             examples/acme-github.oz0-plugin.yaml: no problems (read as a plugin manifest)\n\
+             \n\
+             no problems in 2 files\n"
+        );
+    }
+
+    #[test]
+    fn colour_only_when_asked_or_on_a_terminal() {
+        let piped = stdout(opb().args(["check", BROKEN]));
+        assert!(!piped.contains('\u{1b}'), "colour on a pipe");
+        let forced = stdout(opb().args(["check", "--color", "always", BROKEN]));
+        assert!(forced.contains("\u{1b}["), "no colour with --color always");
+    }
+}
+
+mod rules {
+    use super::*;
+
+    #[test]
+    fn catalogue() {
+        let output = stdout(opb().args(["rules", "--color", "never"]));
+        insta::assert_snapshot!("rules", output);
+    }
+
+    #[test]
+    fn one_rule() {
+        let output = stdout(opb().args(["rules", "PB213"]));
+        insta::assert_snapshot!("rules_pb213", output);
+        assert_eq!(stdout(opb().args(["rules", "next-unknown"])), output);
+        assert_eq!(stdout(opb().args(["rules", "pb213"])), output);
+    }
+
+    #[test]
+    fn an_unknown_rule_exits_2_with_suggestions() {
+        let assert = opb().args(["rules", "PB2133"]).assert().code(2);
+        let stderr = String::from_utf8_lossy(&assert.get_output().stderr).into_owned();
+        assert!(stderr.starts_with("error: no rule has the code or name `PB2133`; the closest: PB213 (next-unknown)"), "{stderr}");
+    }
+}
