@@ -240,7 +240,7 @@ fn check_pre16(view: &PlaybookView<'_>, (major, minor): (u32, u32), report: &mut
         &Ptr::root().key("openplaybook"),
         At::Value(node),
         format!(
-            "The document is version {major}.{minor}, but uses {}, which came in {current_major}.{current_minor} (MCP servers and secrets are [] before it). Set `openplaybook` to \"{current_major}.{current_minor}\", or remove them.",
+            "The document is version {major}.{minor}, but has {}: MCP servers and secrets came in {current_major}.{current_minor}, and are [] before it. Set `openplaybook` to \"{current_major}.{current_minor}\", or remove them.",
             join_and(&used)
         ),
     );
