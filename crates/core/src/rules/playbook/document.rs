@@ -6,6 +6,7 @@ use crate::model::spec::CURRENT_VERSION;
 use crate::parse::{Node, Value};
 use crate::rules::input::IN004;
 use crate::rules::{check_fields, Field, Group, Rule, Severity, Ty};
+use std::collections::HashSet;
 
 pub static PB101: Rule = Rule {
     code: "PB101",
@@ -208,6 +209,9 @@ fn trim_number(text: &str) -> &str {
     text.trim_end_matches('0').trim_end_matches('.')
 }
 
+/// MCP tools named in a PB103 message, at most.
+const LISTED_TOOLS: usize = 3;
+
 /// PB103: what 1.6 introduced, in a document older than 1.6.
 fn check_pre16(view: &PlaybookView<'_>, (major, minor): (u32, u32), report: &mut Report) {
     if (major, minor) >= CURRENT_VERSION {
@@ -220,15 +224,20 @@ fn check_pre16(view: &PlaybookView<'_>, (major, minor): (u32, u32), report: &mut
             used.push(format!("`requires.{field}`"));
         }
     }
-    let mut mcp_tools: Vec<&str> = Vec::new();
-    for name in view.steps.iter().flat_map(|s| &s.allowed_tools).map(|n| n.name) {
-        if name.starts_with("mcp.") && !mcp_tools.contains(&name) {
-            mcp_tools.push(name);
-        }
-    }
+    let mut seen = HashSet::new();
+    let mcp_tools: Vec<&str> = view
+        .steps
+        .iter()
+        .flat_map(|s| &s.allowed_tools)
+        .map(|n| n.name)
+        .filter(|name| name.starts_with("mcp.") && seen.insert(*name))
+        .collect();
     if !mcp_tools.is_empty() {
-        let names: Vec<String> = mcp_tools.iter().map(|n| format!("`{n}`")).collect();
-        used.push(format!("the MCP tool{} {}", if names.len() == 1 { "" } else { "s" }, names.join(", ")));
+        let mut names: Vec<String> = mcp_tools.iter().take(LISTED_TOOLS).map(|n| format!("`{n}`")).collect();
+        if mcp_tools.len() > LISTED_TOOLS {
+            names.push(format!("{} more", mcp_tools.len() - LISTED_TOOLS));
+        }
+        used.push(format!("the MCP tool{} {}", if mcp_tools.len() == 1 { "" } else { "s" }, join_and(&names)));
     }
     if used.is_empty() {
         return;

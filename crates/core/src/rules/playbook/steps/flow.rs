@@ -4,13 +4,13 @@
 use super::super::document::join_and;
 use super::describe;
 use crate::finding::{At, Ptr, Report};
-use crate::model::graph::{self, Graph};
+use crate::model::graph::{self, Graph, GraphEdge};
 use crate::model::playbook::{PlaybookView, StepView};
 use crate::model::spec::one_of;
 use crate::parse::{Node, Value};
 use crate::rules::input::IN004;
 use crate::rules::{Group, Rule, Severity};
-use std::collections::HashSet;
+use std::collections::HashMap;
 
 pub static PB213: Rule = Rule {
     code: "PB213",
@@ -71,33 +71,56 @@ pub static PB217: Rule = Rule {
 const LISTED_IDS: usize = 12;
 
 pub(super) fn check(view: &PlaybookView<'_>, ids_sound: bool, report: &mut Report) {
-    let ids: Vec<&str> = unique_ids(view);
+    let steps = Steps::new(view);
     let mut links_sound = true;
     for step in &view.steps {
         links_sound &= check_next_shape(step, report);
-        links_sound &= check_targets(step, &ids, report);
+        links_sound &= check_targets(step, &steps, report);
     }
     let graph = graph::build(view);
-    let start_sound = check_start(view, &ids, report);
+    let start_sound = check_start(view, &steps, report);
     if ids_sound && links_sound && start_sound {
-        check_unreachable(view, &graph, report);
+        check_unreachable(&steps, &graph, report);
     }
-    check_cycles(view, &graph, report);
+    check_cycles(&steps, &graph, report);
     check_end(view, report);
 }
 
-/// The step ids in document order, each once.
-fn unique_ids<'a>(view: &PlaybookView<'a>) -> Vec<&'a str> {
-    let mut seen = HashSet::new();
-    view.steps.iter().filter_map(|s| s.id).filter(|id| seen.insert(*id)).collect()
+/// The steps by id: the first step with each id, in document order.
+struct Steps<'v, 'a> {
+    ids: Vec<&'a str>,
+    by_id: HashMap<&'a str, &'v StepView<'a>>,
 }
 
-/// The step with this id (the first, when ids repeat).
-fn step_with<'v, 'a>(view: &'v PlaybookView<'a>, id: &str) -> Option<&'v StepView<'a>> {
-    view.steps.iter().find(|s| s.id == Some(id))
+impl<'v, 'a> Steps<'v, 'a> {
+    fn new(view: &'v PlaybookView<'a>) -> Self {
+        let mut ids = Vec::new();
+        let mut by_id = HashMap::new();
+        for step in &view.steps {
+            if let Some(id) = step.id {
+                by_id.entry(id).or_insert_with(|| {
+                    ids.push(id);
+                    step
+                });
+            }
+        }
+        Steps { ids, by_id }
+    }
+
+    fn get(&self, id: &str) -> Option<&'v StepView<'a>> {
+        self.by_id.get(id).copied()
+    }
+
+    fn contains(&self, id: &str) -> bool {
+        self.by_id.contains_key(id)
+    }
+
+    /// " It must be `a`, `b` or `c`.", when the ids are few enough to list.
+    fn listed(&self) -> String {
+        known_ids(&self.ids)
+    }
 }
 
-/// "it must be `a`, `b` or `c`", when the ids are few enough to list.
 fn known_ids(ids: &[&str]) -> String {
     match ids.len() {
         0 => " The playbook has no step with an id.".to_owned(),
@@ -155,10 +178,10 @@ fn check_next_shape(step: &StepView<'_>, report: &mut Report) -> bool {
 
 /// PB213 for each `next` target that names no step. Returns whether all
 /// name one.
-fn check_targets(step: &StepView<'_>, ids: &[&str], report: &mut Report) -> bool {
+fn check_targets(step: &StepView<'_>, steps: &Steps<'_, '_>, report: &mut Report) -> bool {
     let what = describe(step);
     let mut sound = true;
-    for next in step.next.iter().filter(|n| !ids.contains(&n.target)) {
+    for next in step.next.iter().filter(|n| !steps.contains(n.target)) {
         sound = false;
         let place = match next.label {
             Some(label) => format!("Branch `{label}` of `next` of {what}"),
@@ -168,7 +191,7 @@ fn check_targets(step: &StepView<'_>, ids: &[&str], report: &mut Report) -> bool
             &PB213,
             &next.ptr,
             At::Value(next.node),
-            format!("{place} names `{}`, which is no step of this playbook.{}", next.target, known_ids(ids)),
+            format!("{place} names `{}`, which is no step of this playbook.{}", next.target, steps.listed()),
         );
     }
     sound
@@ -176,26 +199,26 @@ fn check_targets(step: &StepView<'_>, ids: &[&str], report: &mut Report) -> bool
 
 /// PB214. Returns whether the graph has the start the document meant (a
 /// `start` that is not a string is IN004, reported by the top-level shape).
-fn check_start(view: &PlaybookView<'_>, ids: &[&str], report: &mut Report) -> bool {
+fn check_start(view: &PlaybookView<'_>, steps: &Steps<'_, '_>, report: &mut Report) -> bool {
     let Some(start) = view.start else { return true };
     let Some(name) = start.as_str() else { return false };
-    if ids.contains(&name) {
+    if steps.contains(name) {
         return true;
     }
     report.push(
         &PB214,
         &Ptr::root().key("start"),
         At::Value(start),
-        format!("`start` names `{name}`, which is no step of this playbook, so the playbook has no first step.{}", known_ids(ids)),
+        format!("`start` names `{name}`, which is no step of this playbook, so the playbook has no first step.{}", steps.listed()),
     );
     false
 }
 
 /// PB215: steps the start does not reach.
-fn check_unreachable(view: &PlaybookView<'_>, graph: &Graph, report: &mut Report) {
+fn check_unreachable(steps: &Steps<'_, '_>, graph: &Graph, report: &mut Report) {
     let Some(start) = graph.start.as_deref() else { return };
     for id in &graph.unreachable {
-        let Some(step) = step_with(view, id) else { continue };
+        let Some(step) = steps.get(id) else { continue };
         let Some(node) = step.node.get("id") else { continue };
         report.push(
             &PB215,
@@ -206,19 +229,24 @@ fn check_unreachable(view: &PlaybookView<'_>, graph: &Graph, report: &mut Report
     }
 }
 
-/// PB216: one finding per cycle, on the `next` that leads back into it.
-fn check_cycles(view: &PlaybookView<'_>, graph: &Graph, report: &mut Report) {
-    for cycle in &graph.cycles {
-        let closing = graph
-            .edges
-            .iter()
-            .filter(|e| e.back && cycle.contains(&e.from) && cycle.contains(&e.to))
-            .find_map(|edge| {
-                let step = step_with(view, &edge.from)?;
-                let next = step.next.iter().find(|n| n.target == edge.to)?;
-                Some((edge, next))
-            });
-        let Some((edge, next)) = closing else { continue };
+/// PB216: one finding per cycle, on a `next` that leads back into it (an
+/// edge back to a step on the path walked from the start).
+fn check_cycles(steps: &Steps<'_, '_>, graph: &Graph, report: &mut Report) {
+    let cycle_of: HashMap<&str, usize> =
+        graph.cycles.iter().enumerate().flat_map(|(i, cycle)| cycle.iter().map(move |id| (id.as_str(), i))).collect();
+    let mut closing: Vec<Option<&GraphEdge>> = vec![None; graph.cycles.len()];
+    for edge in graph.edges.iter().filter(|e| e.back) {
+        let from = cycle_of.get(edge.from.as_str());
+        if let (Some(&cycle), true) = (from, from == cycle_of.get(edge.to.as_str())) {
+            if let Some(slot) = closing.get_mut(cycle) {
+                slot.get_or_insert(edge);
+            }
+        }
+    }
+    for (cycle, edge) in graph.cycles.iter().zip(closing) {
+        let Some(edge) = edge else { continue };
+        let Some(step) = steps.get(&edge.from) else { continue };
+        let Some(next) = step.next.iter().find(|n| n.target == edge.to) else { continue };
         report.push(&PB216, &next.ptr, At::Value(next.node), cycle_message(cycle, &edge.from, &edge.to));
     }
 }
