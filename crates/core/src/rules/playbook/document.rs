@@ -297,6 +297,47 @@ mod tests {
     use super::*;
     use crate::parse::{parse, Limits, Syntax};
 
+    /// The findings of the top level for a YAML playbook, as `CODE pointer`.
+    fn found(yaml: &str) -> Vec<String> {
+        let options = crate::Options { syntax: Some(Syntax::Yaml), ..crate::Options::default() };
+        crate::check(yaml, &options)
+            .diagnostics
+            .iter()
+            .filter(|d| ["IN004", "IN007", "PB101", "PB102", "PB103", "PB104", "PB214"].contains(&d.code))
+            .map(|d| format!("{} {}", d.code, d.pointer))
+            .collect()
+    }
+
+    #[test]
+    fn the_version_is_a_string_a_number_or_nothing() {
+        let steps = "steps: [{id: a, kind: gate}]\n";
+        assert_eq!(found(&format!("openplaybook: \"1.6\"\n{steps}")), Vec::<String>::new());
+        assert_eq!(found(&format!("openplaybook: 1.6\n{steps}")), Vec::<String>::new());
+        assert_eq!(found(&format!("openplaybook: 1.7\n{steps}")), ["PB102 /openplaybook"]);
+        assert_eq!(found(&format!("openplaybook: true\n{steps}")), ["IN004 /openplaybook"]);
+        assert_eq!(found(&format!("openplaybook: null\n{steps}")), ["PB101 /openplaybook"]);
+        assert_eq!(found(steps), ["PB101 "]);
+    }
+
+    #[test]
+    fn steps_must_be_a_non_empty_list_of_objects() {
+        let top = "openplaybook: \"1.6\"\n";
+        assert_eq!(found(top), ["PB104 "]);
+        assert_eq!(found(&format!("{top}steps: []\nstart: a\n")), ["PB104 /steps"]);
+        assert_eq!(found(&format!("{top}steps: null\n")), ["PB104 /steps"]);
+        assert_eq!(found(&format!("{top}steps: {{a: 1}}\n")), ["IN004 /steps"]);
+        assert_eq!(found(&format!("{top}steps: [a, {{id: b, kind: gate}}]\n")), ["IN004 /steps/0"]);
+    }
+
+    #[test]
+    fn the_top_level_and_manifest_are_typed() {
+        let yaml = "openplaybook: \"1.6\"\nname: [x]\nstart: null\nmanifest: {requiredConnectors: [stripe, 3], owner: x}\nauthor: me\nsteps: [{id: a, kind: gate}]\n";
+        assert_eq!(
+            found(yaml),
+            ["IN004 /name", "IN004 /start", "IN004 /manifest/requiredConnectors/1", "IN007 /manifest/owner", "IN007 /author"]
+        );
+    }
+
     fn version_of(yaml: &str) -> Option<Declared> {
         let root = parse(yaml, Syntax::Yaml, &Limits::default()).root.expect("a tree");
         root.get("openplaybook").and_then(declared)
