@@ -114,6 +114,12 @@ impl Report {
         self.findings.iter().any(|f| std::ptr::eq(f.rule, rule))
     }
 
+    /// Whether `rule` has reported something at `pointer`: lets a general
+    /// rule stay silent where a more specific one has spoken.
+    pub fn has_at(&self, rule: &'static Rule, pointer: &str) -> bool {
+        self.findings.iter().any(|f| std::ptr::eq(f.rule, rule) && f.pointer == pointer)
+    }
+
     pub fn retain(&mut self, keep: impl FnMut(&Finding) -> bool) {
         self.findings.retain(keep);
     }

@@ -1,8 +1,14 @@
 //! SEC001: credentials written into a document (both kinds).
+//!
+//! Every string value is looked at, wherever it is: a credential in a
+//! description or a schema example is as leaked as one in a header. The
+//! shapes live in [`super::secrets_shape`], shared with PB411.
 
+use super::playbook::PB411;
+use super::secrets_shape::{find_credential, high_entropy_run, preview};
 use super::{Group, Rule, Severity};
-use crate::finding::Report;
-use crate::parse::Node;
+use crate::finding::{At, Ptr, Report};
+use crate::parse::{Node, Value};
 
 pub static SEC001: Rule = Rule {
     code: "SEC001",
@@ -17,5 +23,188 @@ pub static SEC001: Rule = Rule {
 
 pub static RULES: &[&Rule] = &[&SEC001];
 
-/// Looks at every string of the document for credential shapes.
-pub(crate) fn check(_root: &Node, _report: &mut Report) {}
+/// Rules that report a credential-shaped string more specifically than
+/// SEC001: an MCP server name that is auth material (PB411). Where one of
+/// them has reported a string, SEC001 stays silent.
+fn more_specific() -> [&'static Rule; 1] {
+    [&PB411]
+}
+
+/// One step of the pointer to the value being looked at.
+#[derive(Debug, Clone, Copy)]
+enum Token<'a> {
+    Key(&'a str),
+    Index(usize),
+}
+
+/// The field a string belongs to: the key of its member, or of the array
+/// that holds it.
+#[derive(Debug, Clone, Copy)]
+enum Field<'a> {
+    Member(&'a str),
+    Entry(&'a str),
+}
+
+impl<'a> Field<'a> {
+    fn key(self) -> &'a str {
+        match self {
+            Field::Member(key) | Field::Entry(key) => key,
+        }
+    }
+
+    fn describe(self) -> String {
+        match self {
+            Field::Member(key) => format!("The value of `{key}`"),
+            Field::Entry(key) => format!("An entry of `{key}`"),
+        }
+    }
+}
+
+enum Visit<'a> {
+    Node { node: &'a Node, token: Option<Token<'a>>, field: Option<Field<'a>> },
+    /// Leaves the container entered last: its token comes off the path.
+    Leave,
+}
+
+/// Looks at every string value of the document for credential shapes.
+/// Iterative, so no nesting depth the limits allow can exhaust the stack.
+pub(crate) fn check(root: &Node, report: &mut Report) {
+    let mut path: Vec<Token<'_>> = Vec::new();
+    let mut stack = vec![Visit::Node { node: root, token: None, field: None }];
+    while let Some(visit) = stack.pop() {
+        let (node, token, field) = match visit {
+            Visit::Leave => {
+                path.pop();
+                continue;
+            }
+            Visit::Node { node, token, field } => (node, token, field),
+        };
+        match &node.value {
+            Value::String(text) => {
+                if let Some(message) = suspicion(text, field) {
+                    let ptr = pointer(&path, token);
+                    if !more_specific().iter().any(|rule| report.has_at(rule, ptr.as_str())) {
+                        report.push(&SEC001, &ptr, At::Value(node), message);
+                    }
+                }
+            }
+            Value::Array(items) => {
+                enter(&mut path, &mut stack, token);
+                let field = field.map(|f| Field::Entry(f.key()));
+                for (i, item) in items.iter().enumerate().rev() {
+                    stack.push(Visit::Node { node: item, token: Some(Token::Index(i)), field });
+                }
+            }
+            Value::Object(object) => {
+                enter(&mut path, &mut stack, token);
+                // Every member, duplicates too: a second value is still in the text.
+                for member in object.members.iter().rev() {
+                    stack.push(Visit::Node {
+                        node: &member.value,
+                        token: Some(Token::Key(&member.key)),
+                        field: Some(Field::Member(&member.key)),
+                    });
+                }
+            }
+            Value::Null | Value::Bool(_) | Value::Number(_) => {}
+        }
+    }
+}
+
+fn enter<'a>(path: &mut Vec<Token<'a>>, stack: &mut Vec<Visit<'a>>, token: Option<Token<'a>>) {
+    if let Some(token) = token {
+        path.push(token);
+        stack.push(Visit::Leave);
+    }
+}
+
+fn pointer(path: &[Token<'_>], last: Option<Token<'_>>) -> Ptr {
+    path.iter().chain(last.as_ref()).fold(Ptr::root(), |ptr, token| match token {
+        Token::Key(key) => ptr.key(key),
+        Token::Index(i) => ptr.index(*i),
+    })
+}
+
+/// The message for a string that looks like a credential, or `None`.
+fn suspicion(text: &str, field: Option<Field<'_>>) -> Option<String> {
+    let what = field.map_or_else(|| "The document".to_owned(), Field::describe);
+    if let Some(credential) = find_credential(text) {
+        return Some(format!(
+            "{what} holds what looks like {} (`{}`). A document is read by everyone it is shared with: it names credentials, never carries them. Remove the value, revoke it, and declare a secret by name instead.",
+            credential.kind,
+            preview(credential.text)
+        ));
+    }
+    let field = field.filter(|f| named_like_a_secret(f.key()))?;
+    let run = high_entropy_run(text)?;
+    Some(format!(
+        "{} holds a long random-looking string (`{}`), the shape of a credential in a field named like one. A document names credentials, never carries them. Remove the value, revoke it if it is real, and declare a secret by name instead.",
+        field.describe(),
+        preview(run)
+    ))
+}
+
+/// Whether a field's name says it holds a secret: it contains `token`,
+/// `secret`, `password`, `passwd`, `apikey`, `credential` or `privatekey`, or
+/// is `value`, ignoring case, `_` and `-` (`api_key`, `X-Api-Key`,
+/// `clientSecret`).
+fn named_like_a_secret(key: &str) -> bool {
+    const WORDS: &[&str] = &["token", "secret", "password", "passwd", "apikey", "credential", "privatekey"];
+    let normalized: String = key
+        .chars()
+        .filter(|c| !matches!(c, '_' | '-'))
+        .map(|c| c.to_ascii_lowercase())
+        .collect();
+    normalized == "value" || WORDS.iter().any(|word| normalized.contains(word))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::parse::{parse, Limits, Syntax};
+
+    fn findings(yaml: &str) -> Vec<(String, String)> {
+        let parsed = parse(yaml, Syntax::Yaml, &Limits::default());
+        let mut report = Report::new();
+        check(parsed.root.as_ref().unwrap(), &mut report);
+        report.into_findings().into_iter().map(|f| (f.pointer, f.message)).collect()
+    }
+
+    #[test]
+    fn field_names_like_secrets() {
+        for key in ["token", "apiKey", "api_key", "X-Api-Key", "clientSecret", "PASSWORD", "value", "refresh-token"] {
+            assert!(named_like_a_secret(key), "{key}");
+        }
+        for key in ["name", "purpose", "values", "keyword", "description", "monkey"] {
+            assert!(!named_like_a_secret(key), "{key}");
+        }
+    }
+
+    #[test]
+    fn credentials_are_found_at_any_depth_and_never_echoed() {
+        let found = findings(
+            "a:\n  - b: {c: [x, \"token sk_live_51HqLyjWDarjtT1zdp7dcXYZ\"]}\nclientSecret: Xk9fQ2mZr7LpT4vB8nWc\nname: Xk9fQ2mZr7LpT4vB8nWc\n",
+        );
+        let pointers: Vec<&str> = found.iter().map(|(p, _)| p.as_str()).collect();
+        assert_eq!(pointers, ["/a/0/b/c/1", "/clientSecret"]);
+        assert!(found[0].1.contains("`sk_l…`"), "{}", found[0].1);
+        assert!(found[0].1.contains("An entry of `c`"), "{}", found[0].1);
+        assert!(found[1].1.contains("`Xk9f…`"), "{}", found[1].1);
+        for (_, message) in &found {
+            assert!(!message.contains("sk_live") && !message.contains("Xk9fQ"), "{message}");
+        }
+    }
+
+    #[test]
+    fn pointers_escape_keys() {
+        let found = findings("\"a/b\": {\"m~n\": AKIAIOSFODNN7EXAMPLE}\n");
+        assert_eq!(found[0].0, "/a~1b/m~0n");
+    }
+
+    #[test]
+    fn a_root_string_is_looked_at() {
+        let found = findings("ghp_16C7e42F292c6912E7710c838347Ae178B4a\n");
+        assert_eq!(found.len(), 1);
+        assert_eq!(found[0].0, "");
+    }
+}

@@ -8,6 +8,7 @@
 pub mod credentials;
 pub mod input;
 pub mod playbook;
+mod secrets_shape;
 mod shape;
 
 pub(crate) use shape::{check_fields, expect, Field, Ty};

@@ -6,6 +6,8 @@ mod requires;
 mod steps;
 mod tools;
 
+pub(crate) use requires::PB411;
+
 use super::input::IN006;
 use super::Rule;
 use crate::finding::{At, Ptr, Report};

@@ -1,9 +1,100 @@
 //! PB4xx: the `requires` block and `manifest.requiredConnectors`, and their shape (IN004, IN007).
+//!
+//! One submodule per part of the block: provider connections, MCP servers,
+//! named secrets. What the block, the manifest, the tools and the steps say
+//! of each other is computed once by [`crate::model::requires::cross_check`],
+//! which the explain view reads too; the rules add what is only theirs (the
+//! order of precedence between findings, and the messages). The type of `requires` itself and of `manifest` is the
+//! top-level shape check's (`document`).
 
-use crate::finding::Report;
+mod connections;
+mod mcp_servers;
+mod secrets;
+
+pub(crate) use mcp_servers::PB411;
+
+use crate::finding::{At, Ptr, Report};
 use crate::model::playbook::PlaybookView;
-use crate::rules::Rule;
+use crate::model::requires;
+use crate::parse::Node;
+use crate::rules::input::IN004;
+use crate::rules::{check_fields, Field, Rule, Ty};
 
-pub static RULES: &[&Rule] = &[];
+pub static RULES: &[&Rule] = &[
+    &connections::PB401,
+    &connections::PB402,
+    &connections::PB403,
+    &connections::PB404,
+    &connections::PB405,
+    &connections::PB406,
+    &connections::PB407,
+    &connections::PB408,
+    &connections::PB409,
+    &mcp_servers::PB410,
+    &mcp_servers::PB411,
+    &mcp_servers::PB412,
+    &mcp_servers::PB413,
+    &mcp_servers::PB414,
+    &mcp_servers::PB415,
+    &mcp_servers::PB416,
+    &secrets::PB417,
+    &secrets::PB418,
+    &mcp_servers::PB419,
+];
 
-pub(super) fn check(_view: &PlaybookView<'_>, _report: &mut Report) {}
+const REQUIRES_FIELDS: &[Field] = &[
+    Field::new("connections", Ty::Array),
+    Field::new("mcpServers", Ty::Array),
+    Field::new("secrets", Ty::Array),
+];
+
+pub(super) fn check(view: &PlaybookView<'_>, report: &mut Report) {
+    let ptr = Ptr::root().key("requires");
+    if let Some(requires) = view.requires.node.filter(|n| n.as_object().is_some()) {
+        check_fields(report, requires, &ptr, REQUIRES_FIELDS, "`requires`");
+        for (field, what) in [
+            ("connections", "a connection with `provider` and `authKind`"),
+            ("mcpServers", "an MCP server with a `name`"),
+            ("secrets", "a secret with `name` and `purpose`"),
+        ] {
+            check_items_are_objects(requires.get(field), &ptr.key(field), field, what, report);
+        }
+    }
+    let cross_check = requires::cross_check(view);
+    connections::check(view, &cross_check, report);
+    mcp_servers::check(view, &cross_check, report);
+    secrets::check(view, report);
+}
+
+/// IN004 for each entry of a `requires` list that is not an object.
+fn check_items_are_objects(list: Option<&Node>, ptr: &Ptr, field: &str, what: &str, report: &mut Report) {
+    let Some(items) = list.and_then(Node::as_array) else { return };
+    for (i, item) in items.iter().enumerate() {
+        if item.as_object().is_none() {
+            report.push(
+                &IN004,
+                &ptr.index(i),
+                At::Value(item),
+                format!("Each entry of `requires.{field}` must be an object ({what}); entry {i} is {}.", item.type_name()),
+            );
+        }
+    }
+}
+
+/// A string field that is absent, null, or only blanks: "missing" for the
+/// rules that require it. A value of another type is the shape check's.
+fn is_blank(node: Option<&Node>) -> bool {
+    match node {
+        None => true,
+        Some(node) => node.is_null() || node.as_str().is_some_and(|s| s.trim().is_empty()),
+    }
+}
+
+/// Where a finding about a missing required field points: at its null or
+/// blank value when there is one, else at the object that lacks it.
+fn missing_at<'n>(object: &'n Node, object_ptr: &Ptr, field: &str) -> (Ptr, At<'n>) {
+    match object.get(field) {
+        Some(value) => (object_ptr.key(field), At::Value(value)),
+        None => (object_ptr.clone(), At::Missing(object)),
+    }
+}

@@ -1,9 +1,100 @@
 //! PB3xx: the embedded tools (`tools[]`), and the shape (IN004, IN007) of each tool.
+//!
+//! `definition` checks what a tool entry must carry (name, required fields,
+//! enums, schemas); `risk` checks that its risk is declared and consistent.
+//! PB312 (a tool no step allows) looks at the steps and lives here. The type
+//! of `tools` itself is the top-level shape check's (`document`).
 
-use crate::finding::Report;
-use crate::model::playbook::PlaybookView;
-use crate::rules::Rule;
+mod definition;
+mod risk;
 
-pub static RULES: &[&Rule] = &[];
+use crate::finding::{At, Ptr, Report};
+use crate::model::playbook::{PlaybookView, ToolView};
+use crate::parse::Node;
+use crate::rules::input::IN004;
+use crate::rules::{Group, Rule, Severity};
+use std::collections::{HashMap, HashSet};
 
-pub(super) fn check(_view: &PlaybookView<'_>, _report: &mut Report) {}
+pub static PB312: Rule = Rule {
+    code: "PB312",
+    name: "tool-unused",
+    severity: Severity::Info,
+    group: Group::PlaybookTools,
+    summary: "An embedded tool that no step's `allowedTools` lists: the document defines it, but no step may call it.",
+    source: "\"A step declares the tools it is allowed to call … That allow-list is the step's capability boundary\" and \"A document carries the definitions of the tools it references in its tools array\" (seed 000).",
+    fix: "Allow the tool on the step that needs it, or remove its definition if the playbook does not use it.",
+    example: "tools:\n  - {name: refund.create, source: connector, …}\nsteps:\n  - {id: look, kind: agent, allowedTools: [charge.history]}",
+};
+
+pub static RULES: &[&Rule] = &[
+    &definition::PB301,
+    &definition::PB302,
+    &definition::PB303,
+    &definition::PB304,
+    &risk::PB305,
+    &risk::PB306,
+    &risk::PB307,
+    &risk::PB308,
+    &risk::PB309,
+    &definition::PB310,
+    &risk::PB311,
+    &PB312,
+    &risk::PB313,
+];
+
+pub(super) fn check(view: &PlaybookView<'_>, report: &mut Report) {
+    check_items_are_objects(view.root.get("tools"), report);
+    let allowed: HashSet<&str> = view.steps.iter().flat_map(|s| s.allowed_tools.iter().map(|n| n.name)).collect();
+    let mut first_with_name = HashMap::new();
+    for tool in &view.tools {
+        let what = describe(tool);
+        let distinct = definition::check(tool, &what, &mut first_with_name, report);
+        risk::check(tool, &what, report);
+        if distinct {
+            check_used(tool, &allowed, report);
+        }
+    }
+}
+
+/// How messages name a tool, after "the": by its name, or by its place.
+fn describe(tool: &ToolView<'_>) -> String {
+    match tool.name {
+        Some(name) if !name.trim().is_empty() => format!("tool `{name}`"),
+        _ => format!("tool at `tools[{}]`", tool.index),
+    }
+}
+
+/// IN004 for each entry of `tools` that is not an object.
+fn check_items_are_objects(tools: Option<&Node>, report: &mut Report) {
+    let Some(items) = tools.and_then(Node::as_array) else { return };
+    let ptr = Ptr::root().key("tools");
+    for (i, item) in items.iter().enumerate() {
+        if item.as_object().is_none() {
+            report.push(
+                &IN004,
+                &ptr.index(i),
+                At::Value(item),
+                format!("Each entry of `tools` must be an object (a tool definition with `name`, `source`, `description`, …); entry {i} is {}.", item.type_name()),
+            );
+        }
+    }
+}
+
+/// PB312, at the tool's name.
+fn check_used(tool: &ToolView<'_>, allowed: &HashSet<&str>, report: &mut Report) {
+    let (Some(name), Some(node)) = (tool.name, tool.node.get("name")) else { return };
+    if allowed.contains(name) {
+        return;
+    }
+    report.push(
+        &PB312,
+        &tool.ptr.key("name"),
+        At::Value(node),
+        format!("The embedded tool `{name}` is defined, but no step's `allowedTools` lists it, so no step may call it. Allow it where it is needed, or remove it."),
+    );
+}
+
+/// A field that is absent or null.
+fn is_absent(node: Option<&Node>) -> bool {
+    node.is_none_or(Node::is_null)
+}

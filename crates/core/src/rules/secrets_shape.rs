@@ -1,0 +1,389 @@
+//! What a credential looks like: known token prefixes, private keys, bearer
+//! tokens, JWTs, and long high-entropy runs. One definition shared by PB411
+//! (an MCP server name that is auth material) and SEC001 (a credential
+//! anywhere in a document), so the two can never disagree.
+//!
+//! Messages never echo a credential: [`preview`] shows its first four
+//! characters and nothing more.
+
+/// A credential-shaped part of a text.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Credential<'s> {
+    /// What it looks like, for messages, e.g. "a Stripe live secret key".
+    pub kind: &'static str,
+    /// The credential-shaped part of the text.
+    pub text: &'s str,
+}
+
+/// A token family recognised by its prefix: the prefix, then at least
+/// `min_body` characters that `body` accepts.
+struct Prefixed {
+    prefix: &'static str,
+    kind: &'static str,
+    body: fn(u8) -> bool,
+    min_body: usize,
+}
+
+/// The prefixes of RULES.md (SEC001). The minimum body lengths are below the
+/// issuers' real lengths, and high enough that a prefix named in prose or in
+/// a schema pattern (`^sk_live_[A-Za-z0-9]+$`) is not taken for a key.
+const PREFIXED: &[Prefixed] = &[
+    Prefixed { prefix: "sk_live_", kind: "a Stripe live secret key", body: is_alphanumeric, min_body: 16 },
+    Prefixed { prefix: "sk_test_", kind: "a Stripe test secret key", body: is_alphanumeric, min_body: 16 },
+    Prefixed { prefix: "rk_live_", kind: "a Stripe restricted key", body: is_alphanumeric, min_body: 16 },
+    Prefixed { prefix: "ghp_", kind: "a GitHub personal access token", body: is_alphanumeric, min_body: 20 },
+    Prefixed { prefix: "gho_", kind: "a GitHub OAuth token", body: is_alphanumeric, min_body: 20 },
+    Prefixed {
+        prefix: "github_pat_",
+        kind: "a GitHub fine-grained personal access token",
+        body: is_word,
+        min_body: 20,
+    },
+    Prefixed { prefix: "xoxb-", kind: "a Slack bot token", body: is_alphanumeric_or_dash, min_body: 20 },
+    Prefixed { prefix: "xoxp-", kind: "a Slack user token", body: is_alphanumeric_or_dash, min_body: 20 },
+];
+
+/// The shortest token after `Bearer ` that counts as a credential.
+const MIN_BEARER_TOKEN: usize = 20;
+
+/// The shortest header and payload of a JWT, base64url of `{"alg":"…"}`
+/// and of a claim set.
+const MIN_JWT_SEGMENT: usize = 10;
+
+/// The first credential of a known shape in `text`: a token with a known
+/// prefix, an AWS access key id, a private key block, a bearer token or a
+/// JWT. High-entropy runs are a separate, context-dependent test
+/// ([`high_entropy_run`]).
+pub fn find_credential(text: &str) -> Option<Credential<'_>> {
+    PREFIXED
+        .iter()
+        .find_map(|family| find_prefixed(text, family))
+        .or_else(|| find_aws_key_id(text))
+        .or_else(|| find_private_key(text))
+        .or_else(|| find_bearer(text))
+        .or_else(|| find_jwt(text))
+}
+
+/// Whether a text starts with the word `Bearer` (any case).
+pub fn starts_with_bearer(text: &str) -> bool {
+    text.as_bytes().get(..6).is_some_and(|head| head.eq_ignore_ascii_case(b"bearer"))
+}
+
+/// The first long high-entropy run of `text`, the shape of a random token.
+///
+/// A run is a maximal sequence of token characters (ASCII letters and
+/// digits, `_`, `-`, `+`, `/`, `=`). It is high-entropy when either:
+///
+/// - it is hexadecimal: at least 32 hex digits, with both digits and
+///   letters, and a Shannon entropy of at least 3.0 bits per character; or
+/// - it has at least 20 characters, with an uppercase letter, a lowercase
+///   letter and a digit; a Shannon entropy of at least 0.8 × log2(min(length,
+///   64)) bits per character (a random base64 string comes close to
+///   log2(min(length, 64))); and a character-class change (lowercase,
+///   uppercase, digit, other) between at least 40% of its adjacent pairs,
+///   which a random token has (about 60%) and a camelCase or snake_case name
+///   does not (`OrdersDbV2Production2024` has 35%).
+///
+/// Logical names (`acme`, `orders_db`, `github-enterprise`, an upper-case
+/// `ACME_MCP_TOKEN`) are not high-entropy.
+pub fn high_entropy_run(text: &str) -> Option<&str> {
+    text.split(|c: char| !(c.is_ascii() && is_token_char(c as u8)))
+        .find(|run| is_high_entropy(run))
+}
+
+/// The first four characters of a value and an ellipsis: all a message may
+/// show of something that may be a credential.
+pub fn preview(text: &str) -> String {
+    let mut shown: String = text.chars().take(4).collect();
+    shown.push('…');
+    shown
+}
+
+fn is_alphanumeric(b: u8) -> bool {
+    b.is_ascii_alphanumeric()
+}
+
+fn is_word(b: u8) -> bool {
+    b.is_ascii_alphanumeric() || b == b'_'
+}
+
+fn is_alphanumeric_or_dash(b: u8) -> bool {
+    b.is_ascii_alphanumeric() || b == b'-'
+}
+
+fn is_base64url(b: u8) -> bool {
+    b.is_ascii_alphanumeric() || b == b'_' || b == b'-'
+}
+
+fn is_token_char(b: u8) -> bool {
+    b.is_ascii_alphanumeric() || matches!(b, b'_' | b'-' | b'+' | b'/' | b'=')
+}
+
+/// Whether the byte before `at` does not continue a word, so `task_test_…`
+/// is not read as `sk_test_…`.
+fn at_word_start(bytes: &[u8], at: usize) -> bool {
+    at == 0 || !is_word(bytes[at - 1])
+}
+
+/// The length of the run of bytes from `from` that `accept` accepts.
+fn run_len(bytes: &[u8], from: usize, accept: fn(u8) -> bool) -> usize {
+    bytes.get(from..).map_or(0, |rest| rest.iter().take_while(|&&b| accept(b)).count())
+}
+
+fn find_prefixed<'s>(text: &'s str, family: &Prefixed) -> Option<Credential<'s>> {
+    let bytes = text.as_bytes();
+    text.match_indices(family.prefix).find_map(|(at, _)| {
+        let body_start = at + family.prefix.len();
+        let body = run_len(bytes, body_start, family.body);
+        (at_word_start(bytes, at) && body >= family.min_body)
+            .then(|| Credential { kind: family.kind, text: &text[at..body_start + body] })
+    })
+}
+
+/// `AKIA` and exactly 16 uppercase letters or digits.
+fn find_aws_key_id(text: &str) -> Option<Credential<'_>> {
+    let bytes = text.as_bytes();
+    text.match_indices("AKIA").find_map(|(at, _)| {
+        let body_start = at + 4;
+        let body = run_len(bytes, body_start, |b| b.is_ascii_uppercase() || b.is_ascii_digit());
+        let end = body_start + body;
+        let ends_word = bytes.get(end).is_none_or(|&b| !is_word(b));
+        (at_word_start(bytes, at) && body == 16 && ends_word)
+            .then(|| Credential { kind: "an AWS access key id", text: &text[at..end] })
+    })
+}
+
+/// `-----BEGIN <label> PRIVATE KEY-----` (RSA, EC, OPENSSH, ENCRYPTED, or none).
+fn find_private_key(text: &str) -> Option<Credential<'_>> {
+    const BEGIN: &str = "-----BEGIN ";
+    text.match_indices(BEGIN).find_map(|(at, _)| {
+        let label_start = at + BEGIN.len();
+        let label_len = text[label_start..].find("-----")?;
+        let label = &text[label_start..label_start + label_len];
+        (label == "PRIVATE KEY" || label.ends_with(" PRIVATE KEY"))
+            .then(|| Credential { kind: "a private key", text: &text[at..label_start + label_len + 5] })
+    })
+}
+
+/// `Bearer` (any case), blanks, then a token of at least
+/// [`MIN_BEARER_TOKEN`] characters (RFC 6750 `b64token`). A template such
+/// as `Bearer ${TOKEN}` is not a token.
+fn find_bearer(text: &str) -> Option<Credential<'_>> {
+    let bytes = text.as_bytes();
+    (0..bytes.len()).find_map(|at| {
+        let word = bytes.get(at..at + 6)?;
+        if !word.eq_ignore_ascii_case(b"bearer") || !at_word_start(bytes, at) {
+            return None;
+        }
+        let blanks = run_len(bytes, at + 6, |b| b == b' ' || b == b'\t');
+        let token_start = at + 6 + blanks;
+        let token = run_len(bytes, token_start, |b| {
+            b.is_ascii_alphanumeric() || matches!(b, b'-' | b'.' | b'_' | b'~' | b'+' | b'/' | b'=')
+        });
+        (blanks > 0 && token >= MIN_BEARER_TOKEN)
+            .then(|| Credential { kind: "a bearer token", text: &text[at..token_start + token] })
+    })
+}
+
+/// Three base64url segments joined by dots, the first starting `eyJ` (the
+/// encoding of `{"`).
+fn find_jwt(text: &str) -> Option<Credential<'_>> {
+    let bytes = text.as_bytes();
+    text.match_indices("eyJ").find_map(|(at, _)| {
+        if at > 0 && (is_base64url(bytes[at - 1]) || bytes[at - 1] == b'.') {
+            return None;
+        }
+        let mut end = at;
+        for segment in 0..3 {
+            if segment > 0 {
+                if bytes.get(end) != Some(&b'.') {
+                    return None;
+                }
+                end += 1;
+            }
+            let len = run_len(bytes, end, is_base64url);
+            if len < MIN_JWT_SEGMENT {
+                return None;
+            }
+            end += len;
+        }
+        Some(Credential { kind: "a JSON Web Token", text: &text[at..end] })
+    })
+}
+
+fn is_high_entropy(run: &str) -> bool {
+    let bytes = run.as_bytes();
+    let has = |test: fn(&u8) -> bool| bytes.iter().any(test);
+    let entropy = shannon_entropy(bytes);
+    let hexadecimal = bytes.iter().all(u8::is_ascii_hexdigit);
+    if hexadecimal {
+        return bytes.len() >= 32 && has(u8::is_ascii_digit) && has(u8::is_ascii_alphabetic) && entropy >= 3.0;
+    }
+    let length = bytes.len();
+    length >= 20
+        && has(u8::is_ascii_uppercase)
+        && has(u8::is_ascii_lowercase)
+        && has(u8::is_ascii_digit)
+        && entropy >= 0.8 * (length.min(64) as f64).log2()
+        && class_changes(bytes) * 10 >= (length - 1) * 4
+}
+
+/// Shannon entropy in bits per byte.
+fn shannon_entropy(bytes: &[u8]) -> f64 {
+    if bytes.is_empty() {
+        return 0.0;
+    }
+    let mut counts = [0usize; 256];
+    for &b in bytes {
+        counts[usize::from(b)] += 1;
+    }
+    let total = bytes.len() as f64;
+    counts
+        .iter()
+        .filter(|&&n| n > 0)
+        .map(|&n| {
+            let p = n as f64 / total;
+            -p * p.log2()
+        })
+        .sum()
+}
+
+/// How many adjacent pairs change character class.
+fn class_changes(bytes: &[u8]) -> usize {
+    fn class(b: u8) -> u8 {
+        match b {
+            b'a'..=b'z' => 0,
+            b'A'..=b'Z' => 1,
+            b'0'..=b'9' => 2,
+            _ => 3,
+        }
+    }
+    bytes.windows(2).filter(|pair| class(pair[0]) != class(pair[1])).count()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn kind(text: &str) -> Option<&'static str> {
+        find_credential(text).map(|c| c.kind)
+    }
+
+    #[test]
+    fn known_prefixes_are_found_inside_text() {
+        let found = find_credential("key: sk_live_51HqLyjWDarjtT1zdp7dcXYZ, rest").unwrap();
+        assert_eq!(found.kind, "a Stripe live secret key");
+        assert_eq!(found.text, "sk_live_51HqLyjWDarjtT1zdp7dcXYZ");
+        assert_eq!(kind("sk_test_4eC39HqLyjWDarjtT1zdp7dc"), Some("a Stripe test secret key"));
+        assert_eq!(kind("rk_live_51HqLyjWDarjtT1zdp7dcAB"), Some("a Stripe restricted key"));
+        assert_eq!(kind("ghp_16C7e42F292c6912E7710c838347Ae178B4a"), Some("a GitHub personal access token"));
+        assert_eq!(kind("gho_16C7e42F292c6912E7710c838347Ae178B4a"), Some("a GitHub OAuth token"));
+        assert_eq!(
+            kind("github_pat_11ABCDEFG0123456789_abcdefghijklmnopqrstuvwxyz"),
+            Some("a GitHub fine-grained personal access token")
+        );
+        assert_eq!(kind("xoxb-1234567890-1234567890123-AbCdEfGh"), Some("a Slack bot token"));
+        assert_eq!(kind("xoxp-1234567890-1234567890123-AbCdEfGh"), Some("a Slack user token"));
+    }
+
+    #[test]
+    fn prefixes_in_prose_patterns_and_words_are_not_keys() {
+        assert_eq!(kind("Use a sk_live_ key from the dashboard."), None);
+        assert_eq!(kind("^sk_live_[A-Za-z0-9]{24}$"), None);
+        assert_eq!(kind("task_test_runner_with_a_long_enough_body"), None);
+        assert_eq!(kind("ghp_short"), None);
+        assert_eq!(kind("xoxb-"), None);
+    }
+
+    #[test]
+    fn aws_key_ids_have_exactly_sixteen_characters() {
+        assert_eq!(kind("AKIAIOSFODNN7EXAMPLE"), Some("an AWS access key id"));
+        assert_eq!(kind("id=AKIAIOSFODNN7EXAMPLE;"), Some("an AWS access key id"));
+        assert_eq!(kind("AKIAIOSFODNN7EXAMPLEX"), None);
+        assert_eq!(kind("AKIAIOSFODNN7EXAMPL"), None);
+        assert_eq!(kind("XAKIAIOSFODNN7EXAMPLE"), None);
+    }
+
+    #[test]
+    fn private_key_blocks_are_found() {
+        assert_eq!(kind("-----BEGIN RSA PRIVATE KEY-----\nMIIEow…"), Some("a private key"));
+        assert_eq!(kind("-----BEGIN PRIVATE KEY-----"), Some("a private key"));
+        assert_eq!(kind("-----BEGIN OPENSSH PRIVATE KEY-----"), Some("a private key"));
+        assert_eq!(kind("-----BEGIN PUBLIC KEY-----"), None);
+        assert_eq!(kind("-----BEGIN CERTIFICATE-----"), None);
+    }
+
+    #[test]
+    fn bearer_tokens_need_a_long_literal_token() {
+        assert_eq!(kind("Bearer abcdefghij0123456789XYZ"), Some("a bearer token"));
+        assert_eq!(kind("Authorization: bearer abcdefghij0123456789XYZ"), Some("a bearer token"));
+        assert_eq!(kind("Bearer ${ACME_TOKEN}"), None);
+        assert_eq!(kind("Bearer <token>"), None);
+        assert_eq!(kind("Send a Bearer token from the vault."), None);
+        assert_eq!(kind("Bearerabcdefghij0123456789XYZ"), None);
+    }
+
+    #[test]
+    fn jwts_are_three_base64url_segments() {
+        let jwt = "eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0NTY3ODkwIn0.dozjgNryP4J3jVmNHl0w5N_XgL0n3I9PlFUP0THsR8U";
+        assert_eq!(kind(jwt), Some("a JSON Web Token"));
+        assert_eq!(find_credential(&format!("token={jwt}")).map(|c| c.text), Some(jwt));
+        assert_eq!(kind("eyJhbGciOiJIUzI1NiJ9"), None);
+        assert_eq!(kind("eyJ.a.b"), None);
+    }
+
+    #[test]
+    fn random_tokens_are_high_entropy() {
+        for token in [
+            "Xk9fQ2mZr7LpT4vB8nWc",
+            "wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY",
+            "9F86D081884C7D659A2FEAA0C55AD015A3BF4F1B",
+            "aGVsbG8gd29ybGQgdGhpcyBpcyBhIHRva2VuIDEyMw==",
+        ] {
+            assert_eq!(high_entropy_run(token), Some(token), "{token}");
+        }
+        assert_eq!(high_entropy_run("token Xk9fQ2mZr7LpT4vB8nWc here"), Some("Xk9fQ2mZr7LpT4vB8nWc"));
+    }
+
+    #[test]
+    fn logical_names_are_not_high_entropy() {
+        for name in [
+            "acme",
+            "orders_db",
+            "github-enterprise",
+            "ACME_MCP_TOKEN",
+            "ACME_MCP_TOKEN_PRODUCTION_2024",
+            "OrdersDbV2Production2024",
+            "customer_support_knowledge_base_v2",
+            "3f2b1c9e-4d5a-4b6c-8d7e-9f0a1b2c3d4e",
+            "abcdefghijklmnopqrstuvwxyz0123",
+            "https://mcp.acme.example/v1/sse",
+            "auth for MCP server \"acme\"",
+        ] {
+            assert_eq!(high_entropy_run(name), None, "{name}");
+        }
+    }
+
+    #[test]
+    fn entropy_is_measured_in_bits_per_character() {
+        assert_eq!(shannon_entropy(b""), 0.0);
+        assert_eq!(shannon_entropy(b"aaaa"), 0.0);
+        assert!((shannon_entropy(b"abcd") - 2.0).abs() < 1e-9);
+        assert!((shannon_entropy(b"aabb") - 1.0).abs() < 1e-9);
+    }
+
+    #[test]
+    fn previews_show_four_characters() {
+        assert_eq!(preview("sk_live_51HqLyj"), "sk_l…");
+        assert_eq!(preview("ab"), "ab…");
+        assert_eq!(preview("çéèàü"), "çéèà…");
+    }
+
+    #[test]
+    fn bearer_prefix_is_case_insensitive() {
+        assert!(starts_with_bearer("Bearer x"));
+        assert!(starts_with_bearer("BEARER"));
+        assert!(!starts_with_bearer("Bear"));
+        assert!(!starts_with_bearer("çBearer"));
+    }
+}
