@@ -3,6 +3,7 @@
 
 pub mod boundary;
 pub mod graph;
+pub mod manifest;
 pub mod playbook;
 pub mod requires;
 pub mod spec;
@@ -15,6 +16,7 @@ use serde::Serialize;
 #[serde(tag = "kind", rename_all = "kebab-case")]
 pub enum Explain {
     Playbook(PlaybookExplain),
+    PluginManifest(manifest::ManifestExplain),
 }
 
 /// What a playbook can do, step by step.
@@ -69,6 +71,6 @@ pub fn explain(root: &Node, kind: Kind, diagnostics: &[Diagnostic]) -> Option<Ex
     root.as_object()?;
     match kind {
         Kind::Playbook => Some(Explain::Playbook(playbook_explain(root, diagnostics))),
-        Kind::PluginManifest => None,
+        Kind::PluginManifest => Some(Explain::PluginManifest(manifest::explain::build(root, diagnostics))),
     }
 }

@@ -109,3 +109,21 @@ pub(crate) fn check_root(root: &Node, kind: Option<Kind>, report: &mut Report) -
     }
     true
 }
+
+/// IN006 for a top-level list (`steps`, `tools`) longer than `limit`;
+/// nothing else is then checked. Shared by both kinds; `document` names the
+/// kind ("playbook") and `advice` ends the message.
+pub(crate) fn over_count_limit(root: &Node, key: &str, limit: usize, document: &str, advice: &str, report: &mut Report) -> bool {
+    let Some(node) = root.get(key) else { return false };
+    let Some(items) = node.as_array() else { return false };
+    if items.len() <= limit {
+        return false;
+    }
+    report.push(
+        &IN006,
+        &Ptr::root().key(key),
+        At::Value(node),
+        format!("The {document} has {} {key}; the limit is {limit}. {advice}", items.len()),
+    );
+    true
+}

@@ -7,6 +7,7 @@
 
 pub mod credentials;
 pub mod input;
+pub mod manifest;
 pub mod playbook;
 mod secrets_shape;
 mod shape;
@@ -119,6 +120,7 @@ pub fn all() -> impl Iterator<Item = &'static Rule> {
     input::RULES
         .iter()
         .chain(playbook::RULES.iter().flat_map(|group| group.iter()))
+        .chain(manifest::RULES.iter().flat_map(|group| group.iter()))
         .chain(credentials::RULES.iter())
         .copied()
 }
@@ -132,7 +134,8 @@ pub fn lookup(code_or_name: &str) -> Option<&'static Rule> {
 pub(crate) fn check(root: &crate::parse::Node, kind: Option<crate::Kind>, limits: &crate::Limits, report: &mut crate::finding::Report) {
     match kind {
         Some(crate::Kind::Playbook) => playbook::check(root, limits, report),
-        Some(crate::Kind::PluginManifest) | None => {}
+        Some(crate::Kind::PluginManifest) => manifest::check(root, limits, report),
+        None => {}
     }
     if kind.is_some() && !report.has(&input::IN006) {
         credentials::check(root, report);

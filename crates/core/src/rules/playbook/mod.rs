@@ -8,9 +8,9 @@ mod tools;
 
 pub(crate) use requires::PB411;
 
-use super::input::IN006;
+use super::input::over_count_limit;
 use super::Rule;
-use crate::finding::{At, Ptr, Report};
+use crate::finding::Report;
 use crate::model::playbook::PlaybookView;
 use crate::parse::Node;
 use crate::Limits;
@@ -32,19 +32,7 @@ pub(crate) fn check(root: &Node, limits: &Limits, report: &mut Report) {
 /// IN006 for more steps or tools than the limits allow; nothing else is then
 /// checked.
 fn over_count_limits(root: &Node, limits: &Limits, report: &mut Report) -> bool {
-    for (key, limit) in [("steps", limits.max_steps), ("tools", limits.max_tools)] {
-        let Some(node) = root.get(key) else { continue };
-        if let Some(items) = node.as_array() {
-            if items.len() > limit {
-                report.push(
-                    &IN006,
-                    &Ptr::root().key(key),
-                    At::Value(node),
-                    format!("The playbook has {} {key}; the limit is {limit}. Split it into smaller playbooks.", items.len()),
-                );
-                return true;
-            }
-        }
-    }
-    false
+    [("steps", limits.max_steps), ("tools", limits.max_tools)]
+        .into_iter()
+        .any(|(key, limit)| over_count_limit(root, key, limit, "playbook", "Split it into smaller playbooks.", report))
 }

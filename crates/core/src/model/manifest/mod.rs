@@ -1,0 +1,365 @@
+//! A typed, tolerant view over an Orchestrator Zero plugin manifest (seed
+//! 003, DOCUMENTS.md §2): what the PM rules and explain read. It never
+//! reports; values of the wrong type read as absent (the shape rules report
+//! them).
+
+pub mod approval;
+pub mod explain;
+pub mod package;
+pub mod prose;
+pub mod url;
+pub mod values;
+
+pub use explain::ManifestExplain;
+
+use crate::finding::Ptr;
+use crate::model::playbook::Named;
+use crate::parse::{Member, Node, Value};
+use package::{Ecosystem, Package, PackageError};
+
+/// A plugin manifest as the rules and explain see it.
+#[derive(Debug)]
+pub struct ManifestView<'a> {
+    pub root: &'a Node,
+    /// The plugin's name, when it is a non-empty string.
+    pub name: Option<&'a str>,
+    pub version: Option<&'a Node>,
+    pub tools: Vec<ToolView<'a>>,
+    pub skills: Vec<Named<'a>>,
+    pub flows: Vec<FlowView<'a>>,
+    pub connections: Vec<ConnectionView<'a>>,
+    /// `requires.secrets`.
+    pub secrets: Vec<Named<'a>>,
+    pub optional_secrets: Vec<Named<'a>>,
+    /// `egress`, when it says the plugin reaches out (anything non-empty).
+    pub egress: Option<&'a Node>,
+}
+
+/// How a tool runs, by the field that says so. When a tool sets more than
+/// one (PM201), the first of `flow`, `url`, `package`, `mcp` decides.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Runs<'a> {
+    /// `mcp` alone: a command in the plugin's own environment.
+    Command,
+    /// `package` (possibly with `mcp` naming its command).
+    Package(Result<Package<'a>, PackageError>),
+    /// `url`: a remote MCP server.
+    Remote(&'a str),
+    /// `flow`: one of the plugin's flows as a tool.
+    Flow(&'a str),
+    /// None of them, or only values of the wrong type.
+    Unknown,
+}
+
+#[derive(Debug)]
+pub struct ToolView<'a> {
+    pub index: usize,
+    pub ptr: Ptr,
+    pub node: &'a Node,
+    /// The id, when it is a non-empty string.
+    pub id: Option<&'a str>,
+    pub runs: Runs<'a>,
+}
+
+#[derive(Debug)]
+pub struct FlowView<'a> {
+    pub index: usize,
+    pub ptr: Ptr,
+    pub node: &'a Node,
+    pub name: Option<&'a str>,
+    /// The `tool` of each step, as `<id>.<function>`.
+    pub step_tools: Vec<Named<'a>>,
+}
+
+#[derive(Debug)]
+pub struct ConnectionView<'a> {
+    pub index: usize,
+    pub ptr: Ptr,
+    pub node: &'a Node,
+    pub name: Option<&'a str>,
+    /// Tool ids, `<tool>.<function>` or `<tool>.*`.
+    pub tools: Vec<Named<'a>>,
+    pub params: Vec<Named<'a>>,
+    /// Whether the connection has steps (which record a templated host).
+    pub has_steps: bool,
+}
+
+/// How `approval.escalation` reads.
+#[derive(Debug, Clone, Copy)]
+pub enum Escalation<'a> {
+    /// `off` (quoted or not, any case) or `false`.
+    Off,
+    /// The ladder's steps.
+    Steps(&'a [Node]),
+    /// Any other value.
+    Invalid,
+}
+
+impl<'a> Escalation<'a> {
+    pub fn read(node: &'a Node) -> Escalation<'a> {
+        match &node.value {
+            Value::Bool(false) => Escalation::Off,
+            Value::String(s) if s.trim().eq_ignore_ascii_case("off") => Escalation::Off,
+            Value::Array(steps) => Escalation::Steps(steps),
+            _ => Escalation::Invalid,
+        }
+    }
+}
+
+/// The names a list gives: its strings, or the `name` of its objects
+/// (`skills: [triage-guide]` or `skills: [{name: triage-guide}]`).
+pub fn names<'a>(node: Option<&'a Node>, ptr: &Ptr) -> Vec<Named<'a>> {
+    let Some(items) = node.and_then(Node::as_array) else { return Vec::new() };
+    items
+        .iter()
+        .enumerate()
+        .filter_map(|(i, item)| match &item.value {
+            Value::String(name) => Some(Named { name, node: item, ptr: ptr.index(i) }),
+            Value::Object(object) => {
+                let named = object.get("name")?;
+                Some(Named { name: named.as_str()?, node: named, ptr: ptr.index(i).key("name") })
+            }
+            _ => None,
+        })
+        .collect()
+}
+
+/// Whether a value says something: not null, `false`, or an empty string,
+/// list or map.
+pub fn is_non_empty(node: &Node) -> bool {
+    match &node.value {
+        Value::Null | Value::Bool(false) => false,
+        Value::String(s) => !s.trim().is_empty(),
+        Value::Array(items) => !items.is_empty(),
+        Value::Object(object) => !object.is_empty(),
+        Value::Bool(true) | Value::Number(_) => true,
+    }
+}
+
+/// The object items of an array field, with index and pointer.
+fn objects<'a>(node: Option<&'a Node>, ptr: &Ptr) -> impl Iterator<Item = (usize, Ptr, &'a Node)> {
+    let ptr = ptr.clone();
+    node.and_then(Node::as_array)
+        .unwrap_or_default()
+        .iter()
+        .enumerate()
+        .filter(|(_, item)| item.as_object().is_some())
+        .map(move |(i, item)| (i, ptr.index(i), item))
+}
+
+fn non_empty_str<'a>(node: &'a Node, key: &str) -> Option<&'a str> {
+    node.get(key).and_then(Node::as_str).filter(|s| !s.is_empty())
+}
+
+impl<'a> ManifestView<'a> {
+    pub fn new(root: &'a Node) -> Self {
+        let top = Ptr::root();
+        let tools = objects(root.get("tools"), &top.key("tools"))
+            .map(|(index, ptr, node)| ToolView { index, id: non_empty_str(node, "id"), runs: runs(node), ptr, node })
+            .collect();
+        let flows = objects(root.get("flows"), &top.key("flows"))
+            .map(|(index, ptr, node)| {
+                let steps_ptr = ptr.key("steps");
+                let step_tools = objects(node.get("steps"), &steps_ptr)
+                    .filter_map(|(_, step_ptr, step)| {
+                        let tool = step.get("tool")?;
+                        Some(Named { name: tool.as_str()?, node: tool, ptr: step_ptr.key("tool") })
+                    })
+                    .collect();
+                FlowView { index, name: non_empty_str(node, "name"), step_tools, ptr, node }
+            })
+            .collect();
+        let connections = objects(root.get("connections"), &top.key("connections"))
+            .map(|(index, ptr, node)| ConnectionView {
+                index,
+                name: non_empty_str(node, "name"),
+                tools: names(node.get("tools"), &ptr.key("tools")),
+                params: names(node.get("params"), &ptr.key("params")),
+                has_steps: node.get("steps").is_some_and(is_non_empty),
+                ptr,
+                node,
+            })
+            .collect();
+        let requires_secrets = root.get("requires").and_then(|r| r.get("secrets"));
+        ManifestView {
+            root,
+            name: non_empty_str(root, "name"),
+            version: root.get("version").filter(|v| !v.is_null()),
+            tools,
+            skills: names(root.get("skills"), &top.key("skills")),
+            flows,
+            connections,
+            secrets: names(requires_secrets, &top.key("requires").key("secrets")),
+            optional_secrets: names(root.get("optional_secrets"), &top.key("optional_secrets")),
+            egress: root.get("egress").filter(|e| is_non_empty(e)),
+        }
+    }
+
+    pub fn flow(&self, name: &str) -> Option<&FlowView<'a>> {
+        self.flows.iter().find(|f| f.name == Some(name))
+    }
+
+    pub fn connection(&self, name: &str) -> Option<&ConnectionView<'a>> {
+        self.connections.iter().find(|c| c.name == Some(name))
+    }
+
+    /// The first tool with this id.
+    pub fn tool(&self, id: &str) -> Option<&ToolView<'a>> {
+        self.tools.iter().find(|t| t.id == Some(id))
+    }
+
+    /// A reference without this plugin's own `<plugin>/` in front; `None`
+    /// when it names another plugin.
+    pub fn own_reference<'r>(&self, reference: &'r str) -> Option<&'r str> {
+        match reference.split_once('/') {
+            Some((plugin, rest)) => (Some(plugin) == self.name).then_some(rest),
+            None => Some(reference),
+        }
+    }
+
+    /// Every secret the plugin holds, required ones first.
+    pub fn all_secrets(&self) -> impl Iterator<Item = &Named<'a>> {
+        self.secrets.iter().chain(&self.optional_secrets)
+    }
+
+    /// The connections whose `tools` list this tool: its id, `<id>.*` or one
+    /// of its functions.
+    pub fn connections_covering<'s>(&'s self, id: &'s str) -> impl Iterator<Item = &'s ConnectionView<'a>> {
+        self.connections.iter().filter(move |c| self.lists(c, id))
+    }
+
+    /// Whether a connection's `tools` list this tool.
+    pub fn lists(&self, connection: &ConnectionView<'_>, tool_id: &str) -> bool {
+        connection.tools.iter().filter_map(|t| self.own_reference(t.name)).any(|reference| {
+            reference == tool_id
+                || reference.strip_prefix(tool_id).is_some_and(|rest| rest.starts_with('.') && rest.len() > 1)
+        })
+    }
+}
+
+fn runs(node: &Node) -> Runs<'_> {
+    if let Some(flow) = node.get("flow").and_then(Node::as_str) {
+        return Runs::Flow(flow);
+    }
+    if let Some(url) = node.get("url").and_then(Node::as_str) {
+        return Runs::Remote(url);
+    }
+    if let Some(package) = node.get("package").and_then(Node::as_str) {
+        return Runs::Package(Package::parse(package));
+    }
+    if node.get("mcp").is_some_and(|m| !m.is_null()) {
+        return Runs::Command;
+    }
+    Runs::Unknown
+}
+
+impl<'a> ToolView<'a> {
+    /// The value of a field, when it is set (not null).
+    pub fn get(&self, key: &str) -> Option<&'a Node> {
+        self.node.get(key).filter(|n| !n.is_null())
+    }
+
+    /// The member of a field, set or null.
+    pub fn member(&self, key: &str) -> Option<&'a Member> {
+        self.node.as_object().and_then(|o| o.member(key))
+    }
+
+    pub fn str(&self, key: &str) -> Option<&'a str> {
+        self.get(key).and_then(Node::as_str)
+    }
+
+    /// The name messages use: "tool `acme_fetch`", or "tool 3" without an id.
+    pub fn label(&self) -> String {
+        match self.id {
+            Some(id) => format!("tool `{id}`"),
+            None => format!("tool {}", self.index),
+        }
+    }
+
+    pub fn is_remote(&self) -> bool {
+        matches!(self.runs, Runs::Remote(_))
+    }
+
+    pub fn is_flow(&self) -> bool {
+        matches!(self.runs, Runs::Flow(_))
+    }
+
+    pub fn ecosystem(&self) -> Option<Ecosystem> {
+        match &self.runs {
+            Runs::Package(Ok(package)) => Some(package.ecosystem),
+            _ => None,
+        }
+    }
+
+    /// An `oci:` image, whether or not its digest is right.
+    pub fn is_oci(&self) -> bool {
+        match &self.runs {
+            Runs::Package(Ok(package)) => package.ecosystem == Ecosystem::Oci,
+            Runs::Package(Err(PackageError::OciDigest)) => true,
+            _ => false,
+        }
+    }
+
+    /// A local tool: its own `mcp` command, or a PyPI or npm package.
+    pub fn is_local(&self) -> bool {
+        matches!(self.runs, Runs::Command)
+            || matches!(self.ecosystem(), Some(Ecosystem::Pypi | Ecosystem::Npm))
+    }
+
+    /// The `sandbox` value, when it is a string.
+    pub fn sandbox(&self) -> Option<&'a str> {
+        self.str("sandbox")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn view_of(text: &str) -> Node {
+        crate::parse::parse(text, crate::Syntax::Yaml, &crate::Limits::default()).root.unwrap()
+    }
+
+    #[test]
+    fn tools_read_how_they_run() {
+        let root = view_of(
+            "name: acme-github\ntools:\n  - {id: a, mcp: [python]}\n  - {id: b, package: 'pypi:x'}\n  - {id: c, url: 'https://x'}\n  - {id: d, flow: f}\n  - {id: ''}\n  - 7\n",
+        );
+        let view = ManifestView::new(&root);
+        let runs: Vec<_> = view.tools.iter().map(|t| t.runs.clone()).collect();
+        assert_eq!(runs.len(), 5, "the number is not a tool");
+        assert_eq!(runs[0], Runs::Command);
+        assert!(matches!(runs[1], Runs::Package(Ok(_))));
+        assert_eq!(runs[2], Runs::Remote("https://x"));
+        assert_eq!(runs[3], Runs::Flow("f"));
+        assert_eq!((view.tools[4].id, &view.tools[4].runs), (None, &Runs::Unknown));
+    }
+
+    #[test]
+    fn escalation_off_in_every_spelling() {
+        for text in ["e: off", "e: 'off'", "e: Off", "e: false"] {
+            let root = view_of(text);
+            assert!(matches!(Escalation::read(root.get("e").unwrap()), Escalation::Off), "{text}");
+        }
+        let root = view_of("e: true");
+        assert!(matches!(Escalation::read(root.get("e").unwrap()), Escalation::Invalid));
+    }
+
+    #[test]
+    fn references_and_coverage() {
+        let root = view_of(
+            "name: acme\nconnections:\n  - {name: gh, tools: [acme_a, acme_b.*, acme_c.run, acme/acme_d, other/acme_e]}\nskills: [one, {name: two}, 3]\n",
+        );
+        let view = ManifestView::new(&root);
+        let connection = &view.connections[0];
+        for id in ["acme_a", "acme_b", "acme_c", "acme_d"] {
+            assert!(view.lists(connection, id), "{id}");
+        }
+        assert!(!view.lists(connection, "acme"));
+        assert!(!view.lists(connection, "acme_e"), "another plugin's tool");
+        assert_eq!(view.skills.iter().map(|s| s.name).collect::<Vec<_>>(), ["one", "two"]);
+        assert_eq!(view.own_reference("acme/x"), Some("x"));
+        assert_eq!(view.own_reference("other/x"), None);
+        assert_eq!(view.own_reference("x"), Some("x"));
+    }
+}
