@@ -4,6 +4,7 @@
 //! description or a schema example is as leaked as one in a header. The
 //! shapes live in [`super::secrets_shape`], shared with PB411.
 
+use super::manifest::PM312;
 use super::playbook::PB411;
 use super::secrets_shape::{find_credential, high_entropy_run, preview};
 use super::{Group, Rule, Severity};
@@ -24,10 +25,11 @@ pub static SEC001: Rule = Rule {
 pub static RULES: &[&Rule] = &[&SEC001];
 
 /// Rules that report a credential-shaped string more specifically than
-/// SEC001: an MCP server name that is auth material (PB411). Where one of
-/// them has reported a string, SEC001 stays silent.
-fn more_specific() -> [&'static Rule; 1] {
-    [&PB411]
+/// SEC001: an MCP server name that is auth material (PB411), a manifest
+/// header with a credential literal (PM312). Where one of them has reported
+/// a string, SEC001 stays silent.
+fn more_specific() -> [&'static Rule; 2] {
+    [&PB411, &PM312]
 }
 
 /// One step of the pointer to the value being looked at.
@@ -199,6 +201,27 @@ mod tests {
     fn pointers_escape_keys() {
         let found = findings("\"a/b\": {\"m~n\": AKIAIOSFODNN7EXAMPLE}\n");
         assert_eq!(found[0].0, "/a~1b/m~0n");
+    }
+
+    fn codes(text: &str) -> Vec<(&'static str, String)> {
+        let checked = crate::check(text, &crate::Options::default());
+        checked.diagnostics.into_iter().map(|d| (d.code, d.pointer)).collect()
+    }
+
+    #[test]
+    fn a_more_specific_finding_silences_sec001_on_its_string_only() {
+        let manifest = "name: acme\ntools:\n  - id: acme_fetch\n    url: https://api.acme.example/mcp\n    headers:\n      Authorization: \"Bearer abcdef0123456789abcdef0123456789\"\n      X-Trace: \"Bearer abcdef0123456789abcdef0123456789\"\n";
+        let found = codes(manifest);
+        let at = "/tools/0/headers/Authorization".to_owned();
+        assert!(found.contains(&("PM312", at.clone())), "{found:?}");
+        assert!(!found.contains(&("SEC001", at)), "{found:?}");
+        assert!(found.contains(&("SEC001", "/tools/0/headers/X-Trace".to_owned())), "{found:?}");
+
+        let playbook = "openplaybook: \"1.6\"\nrequires:\n  connections: []\n  mcpServers:\n    - name: ghp_16C7e42F292c6912E7710c838347Ae178B4a\nsteps:\n  - {id: a, kind: gate}\n";
+        let found = codes(playbook);
+        let at = "/requires/mcpServers/0/name".to_owned();
+        assert!(found.contains(&("PB411", at.clone())), "{found:?}");
+        assert!(!found.contains(&("SEC001", at)), "{found:?}");
     }
 
     #[test]
