@@ -12,6 +12,7 @@ use super::spec;
 use crate::parse::Node;
 use crate::{Diagnostic, Severity};
 use serde::Serialize;
+use std::collections::HashSet;
 
 /// The naming family of a tool (seed 000: built-in, connector, MCP).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
@@ -118,7 +119,7 @@ pub enum Resolution {
         /// Position of the definition in `tools`.
         tool: usize,
         #[serde(flatten)]
-        facts: ToolFacts,
+        facts: Box<ToolFacts>,
     },
     /// Not embedded: it can only resolve against a runtime's registry.
     RegistryOnly {
@@ -132,6 +133,8 @@ pub enum Resolution {
     Invalid {
         /// The entry, when it is a string.
         name: Option<String>,
+        /// The entry's type, as messages say it (`a string`, `an object`).
+        value_type: &'static str,
         /// Why it is not a tool name.
         reason: String,
     },
@@ -209,6 +212,9 @@ pub struct StepBoundary {
     pub gated_by: Vec<GateEntry>,
     /// Ids of the other steps that lead directly into this one.
     pub entered_from: Vec<String>,
+    /// Whether every path from the start to this step passes a gate step
+    /// (false when no path reaches it).
+    pub behind_gate: bool,
     /// Whether the playbook starts here.
     pub is_start: bool,
     /// How many error diagnostics point into this step.
@@ -236,22 +242,23 @@ pub struct ToolExplain {
 pub fn resolve_tool(entry: &Node, view: &PlaybookView<'_>, check: &CrossCheck<'_, '_>) -> Resolution {
     let Some(name) = entry.as_str() else {
         let reason = match entry.as_object() {
-            Some(_) => "an object is not a tool name: the object form of a tool reference is planned, not part of today's format, where a reference is a string".to_owned(),
-            None => format!("{} is not a tool name: a tool reference is a string", entry.type_name()),
+            Some(_) => "the object form of a tool reference is planned, not part of today's format, where a reference is a string",
+            None => "a tool reference is a string",
         };
-        return Resolution::Invalid { name: None, reason };
+        return Resolution::Invalid { name: None, value_type: entry.type_name(), reason: reason.to_owned() };
     };
     if name.is_empty() {
-        return Resolution::Invalid { name: Some(String::new()), reason: "an empty string names no tool".to_owned() };
+        return Resolution::Invalid { name: Some(String::new()), value_type: entry.type_name(), reason: "a tool name cannot be empty".to_owned() };
     }
     if mcp_name(name) == McpName::Malformed {
         return Resolution::Invalid {
             name: Some(name.to_owned()),
+            value_type: entry.type_name(),
             reason: "a name starting with mcp. must be mcp.<server>.<tool>, with both parts non-empty".to_owned(),
         };
     }
     match view.tool(name) {
-        Some(tool) => Resolution::Embedded { tool: tool.index, facts: ToolFacts::of(tool, check) },
+        Some(tool) => Resolution::Embedded { tool: tool.index, facts: Box::new(ToolFacts::of(tool, check)) },
         None => {
             let needs = requires::need(name, None);
             Resolution::RegistryOnly {
@@ -285,13 +292,48 @@ fn array_len(view: &PlaybookView<'_>, key: &str) -> usize {
 /// The boundary of every step, in document order.
 pub fn steps(view: &PlaybookView<'_>, graph: &Graph, check: &CrossCheck<'_, '_>, diagnostics: &[Diagnostic]) -> Vec<StepBoundary> {
     let errors = errors_by_item(diagnostics, "steps", array_len(view, "steps"));
+    let ungated = reached_without_gate(graph);
     view.steps
         .iter()
-        .map(|step| boundary(step, view, graph, check, errors.get(step.index).copied().unwrap_or_default()))
+        .map(|step| {
+            let behind_gate = step.id.is_some_and(|id| {
+                in_graph(step, graph) && graph.start.is_some() && !graph.unreachable.iter().any(|u| u == id) && !ungated.contains(id)
+            });
+            let errors = errors.get(step.index).copied().unwrap_or_default();
+            boundary(step, view, graph, check, behind_gate, errors)
+        })
         .collect()
 }
 
-fn boundary(step: &StepView<'_>, view: &PlaybookView<'_>, graph: &Graph, check: &CrossCheck<'_, '_>, errors: usize) -> StepBoundary {
+/// The steps some path from the start reaches without passing a gate step
+/// first (the step itself may be one). A step the start reaches only through
+/// gates is absent: a person has decided before it runs.
+fn reached_without_gate(graph: &Graph) -> HashSet<&str> {
+    let mut reached = HashSet::new();
+    let Some(start) = graph.start.as_deref() else { return reached };
+    reached.insert(start);
+    let mut stack = vec![start];
+    while let Some(id) = stack.pop() {
+        if graph.node(id).and_then(|n| n.kind.as_deref()) == Some("gate") {
+            continue;
+        }
+        for edge in graph.edges.iter().filter(|e| e.from == id) {
+            if reached.insert(edge.to.as_str()) {
+                stack.push(edge.to.as_str());
+            }
+        }
+    }
+    reached
+}
+
+fn boundary(
+    step: &StepView<'_>,
+    view: &PlaybookView<'_>,
+    graph: &Graph,
+    check: &CrossCheck<'_, '_>,
+    behind_gate: bool,
+    errors: usize,
+) -> StepBoundary {
     let ptr = step.ptr.key("allowedTools");
     let (allowed_tools, tools) = match step.allowed_tools_node {
         None => (ListForm::Absent, Vec::new()),
@@ -344,6 +386,7 @@ fn boundary(step: &StepView<'_>, view: &PlaybookView<'_>, graph: &Graph, check: 
         risk_partly_unknown,
         gated_by,
         entered_from,
+        behind_gate,
         is_start: step.id.is_some_and(|id| graph.start.as_deref() == Some(id) && in_graph(step, graph)),
         errors,
         summary: String::new(),

@@ -76,7 +76,7 @@ fn clauses(tools: &[&AllowedTool]) -> Vec<String> {
     let embedded: Vec<&ToolFacts> = tools
         .iter()
         .filter_map(|t| match &t.resolution {
-            Resolution::Embedded { facts, .. } => Some(facts),
+            Resolution::Embedded { facts, .. } => Some(facts.as_ref()),
             _ => None,
         })
         .collect();
@@ -175,7 +175,10 @@ fn scoped_item(facts: &ToolFacts, effect: Effect) -> Option<String> {
 fn described_item(facts: &ToolFacts) -> String {
     let name = facts.name.as_deref().unwrap_or_default();
     let place = place(facts.needs.as_ref());
-    match facts.description.as_deref().map(shorten).filter(|d| !d.is_empty()) {
+    let description = facts.description.as_deref().map(shorten);
+    // A final period would sit before the closing parenthesis and the
+    // sentence's own punctuation.
+    match description.as_deref().map(|d| d.strip_suffix('.').unwrap_or(d)).filter(|d| !d.is_empty()) {
         Some(description) => format!("{name}{place} (“{description}”)"),
         None => format!("{name}{place}"),
     }
@@ -220,15 +223,16 @@ pub(crate) fn provider_name(provider: &str) -> &str {
 }
 
 fn invalid_sentence(tool: &AllowedTool) -> Option<String> {
-    let Resolution::Invalid { name, reason } = &tool.resolution else { return None };
-    Some(match name {
-        Some(name) if !name.is_empty() => format!("“{name}” in allowedTools is not a valid tool name: {reason}."),
-        _ => format!("Entry {} of allowedTools is not a valid tool name: {reason}.", tool.index + 1),
-    })
+    let Resolution::Invalid { name, value_type, reason } = &tool.resolution else { return None };
+    let subject = match name.as_deref() {
+        Some(name) if !name.is_empty() => format!("“{name}” in allowedTools"),
+        _ => format!("Entry {} of allowedTools ({value_type})", tool.index + 1),
+    };
+    Some(format!("{subject} is not a valid tool name: {reason}."))
 }
 
-/// Who leads into the step, when a gate is among them: whether a person
-/// always decides before it runs.
+/// Who leads into the step, when a gate is among them, and whether a person
+/// has always decided before it runs.
 fn entry_sentence(step: &StepBoundary) -> Option<String> {
     if step.gated_by.is_empty() {
         return None;
@@ -244,18 +248,21 @@ fn entry_sentence(step: &StepBoundary) -> Option<String> {
             }
         })
         .collect();
-    let mut ungated: Vec<String> = step.entered_from.iter().map(|id| format!("“{id}”")).collect();
-    if step.is_start {
-        ungated.insert(0, "the start of the playbook".to_owned());
+    if step.entered_from.is_empty() && !step.is_start {
+        return Some(format!("Reached only from {}, so a person decides right before it runs.", list_with(&gates, "or")));
     }
-    Some(if ungated.is_empty() {
-        format!("Reached only from {}, so a person decides before it runs.", list_with(&gates, "or"))
+    let mut reached = format!("Reached from {}", list_with(&gates, "and"));
+    if !step.entered_from.is_empty() {
+        let others: Vec<String> = step.entered_from.iter().map(|id| format!("“{id}”")).collect();
+        reached.push_str(&format!(" and from {}", list(&others)));
+    }
+    if step.is_start {
+        reached.push_str(", and the playbook starts here");
+    }
+    Some(if step.behind_gate {
+        format!("{reached}; every path to it passes a gate.")
     } else {
-        format!(
-            "Reached from {}, and also from {} with no gate between, so it can run without a person deciding.",
-            list_with(&gates, "and"),
-            list_with(&ungated, "and")
-        )
+        format!("{reached}; some path to it passes no gate, so it can run without a person deciding.")
     })
 }
 
