@@ -98,3 +98,70 @@ fn missing_at<'n>(object: &'n Node, object_ptr: &Ptr, field: &str) -> (Ptr, At<'
         None => (object_ptr.clone(), At::Missing(object)),
     }
 }
+
+#[cfg(test)]
+mod tests {
+    /// The code and pointer of every finding about `requires` and the
+    /// manifest, and of the step entries PB408, PB409 and PB415 report.
+    fn found(yaml: &str) -> Vec<String> {
+        let checked = crate::check(yaml, &crate::Options::default());
+        checked
+            .diagnostics
+            .iter()
+            .filter(|d| d.code.starts_with("PB4") || d.code == "PB205" || d.pointer.starts_with("/requires"))
+            .map(|d| format!("{} {}", d.code, d.pointer))
+            .collect()
+    }
+
+    const TOOLS: &str = "tools:\n\
+        - {name: charge.history, source: connector, connectorType: stripe, description: d, permissions: [], inputSchema: {}, outputSchema: {}, riskClass: read, sideEffecting: false}\n\
+        - {name: issue.create, source: connector, connectorType: linear, description: d, permissions: [], inputSchema: {}, outputSchema: {}, riskClass: internal, sideEffecting: true, dataScopeWrites: [issues]}\n\
+        steps:\n  - {id: a, kind: agent, agent: lou, purpose: p, allowedTools: [charge.history, issue.create, mcp.acme.search]}\n";
+
+    #[test]
+    fn a_missing_connection_is_reported_once() {
+        // `linear` is required: PB406 on the manifest, not also PB409 on the step.
+        // `Stripe` is `stripe` miscased: PB403 only.
+        let yaml = format!(
+            "manifest: {{requiredConnectors: [stripe, linear]}}\nrequires:\n  connections: [{{provider: Stripe, authKind: oauth}}]\n  mcpServers: [{{name: acme, toolNames: [mcp.acme.search]}}]\n{TOOLS}"
+        );
+        assert_eq!(found(&yaml), ["PB406 /manifest/requiredConnectors/1", "PB403 /requires/connections/0/provider"]);
+        // Not required: PB409 on the step.
+        let yaml = format!(
+            "manifest: {{requiredConnectors: [stripe]}}\nrequires:\n  connections: [{{provider: stripe, authKind: oauth, capabilities: [charge.history]}}]\n  mcpServers: [{{name: acme, toolNames: [mcp.acme.search]}}]\n{TOOLS}"
+        );
+        assert_eq!(found(&yaml), ["PB409 /steps/0/allowedTools/1"]);
+    }
+
+    #[test]
+    fn without_connections_only_pb401_speaks() {
+        let yaml = format!("manifest: {{requiredConnectors: [stripe, linear]}}\nrequires:\n  mcpServers: [{{name: acme, toolNames: [mcp.acme.search]}}]\n{TOOLS}");
+        assert_eq!(found(&yaml), ["PB401 /requires"]);
+    }
+
+    #[test]
+    fn a_second_connection_is_a_duplicate_only() {
+        let yaml = format!(
+            "manifest: {{requiredConnectors: [stripe, linear]}}\nrequires:\n  connections:\n    - {{provider: stripe, authKind: oauth, capabilities: [charge.history]}}\n    - {{provider: linear, authKind: oauth, capabilities: [issue.create]}}\n    - {{provider: stripe, authKind: api_token}}\n  mcpServers: [{{name: acme, toolNames: [mcp.acme.search]}}]\n{TOOLS}"
+        );
+        assert_eq!(found(&yaml), ["PB404 /requires/connections/2/provider"]);
+    }
+
+    #[test]
+    fn a_server_name_that_is_no_handle_is_reported_alone() {
+        let yaml = format!(
+            "manifest: {{requiredConnectors: [stripe, linear]}}\nrequires:\n  connections:\n    - {{provider: stripe, authKind: oauth, capabilities: [charge.history]}}\n    - {{provider: linear, authKind: oauth, capabilities: [issue.create]}}\n  mcpServers:\n    - {{name: acme.example.com, toolNames: [mcp.acme.search, other]}}\n    - {{name: acme, toolNames: [mcp.acme.search, mcp.acme, other], capabilities: [x]}}\n    - {{name: user@acme, toolNames: []}}\n    - {{toolNames: []}}\n{TOOLS}"
+        );
+        assert_eq!(
+            found(&yaml),
+            [
+                "PB410 /requires/mcpServers/0/name",
+                "PB205 /requires/mcpServers/1/toolNames/1",
+                "PB414 /requires/mcpServers/1/toolNames/2",
+                "PB416 /requires/mcpServers/1/capabilities",
+                "PB411 /requires/mcpServers/2/name",
+                "PB419 /requires/mcpServers/3",
+            ]
+        );
+    }
+}

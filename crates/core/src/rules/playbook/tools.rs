@@ -98,3 +98,57 @@ fn check_used(tool: &ToolView<'_>, allowed: &HashSet<&str>, report: &mut Report)
 fn is_absent(node: Option<&Node>) -> bool {
     node.is_none_or(Node::is_null)
 }
+
+#[cfg(test)]
+mod tests {
+    /// The code and pointer of every finding about the tools, and of PB407
+    /// (which a tool's own connector type could cascade into).
+    fn found(yaml: &str) -> Vec<String> {
+        let checked = crate::check(yaml, &crate::Options::default());
+        checked
+            .diagnostics
+            .iter()
+            .filter(|d| d.pointer.starts_with("/tools") || d.code == "PB407")
+            .map(|d| format!("{} {}", d.code, d.pointer))
+            .collect()
+    }
+
+    const STEPS: &str = "steps:\n  - {id: a, kind: agent, agent: lou, purpose: p, allowedTools: [t, mcp.x, c]}\n";
+
+    #[test]
+    fn one_fault_one_finding() {
+        let yaml = format!(
+            "requires:\n  connections: [{{provider: stripe, authKind: oauth, capabilities: [c]}}]\nmanifest: {{requiredConnectors: [stripe]}}\ntools:\n\
+             - {{name: t, source: primitive, description: d, permissions: [], inputSchema: {{}}, outputSchema: [], riskClass: read, sideEffecting: true, requiresApproval: true}}\n\
+             - {{name: mcp.x, source: mcp, description: d, permissions: [], inputSchema: {{}}, outputSchema: {{}}, riskClass: read, sideEffecting: false}}\n\
+             - {{name: c, source: connector, connectorType: Stripe, description: d, permissions: [], inputSchema: {{}}, outputSchema: {{}}, riskClass: read, sideEffecting: false}}\n\
+             - 42\n{STEPS}"
+        );
+        assert_eq!(
+            found(&yaml),
+            [
+                "PB310 /tools/0/outputSchema",
+                "PB306 /tools/0/sideEffecting",
+                "PB205 /tools/1/name",
+                "PB304 /tools/2/connectorType",
+                "IN004 /tools/3",
+            ]
+        );
+    }
+
+    #[test]
+    fn each_missing_required_field_is_reported() {
+        let yaml = format!("tools:\n  - {{name: t, source: null, description: \"  \"}}\n{STEPS}");
+        assert_eq!(
+            found(&yaml),
+            [
+                "PB303 /tools/0",
+                "PB303 /tools/0",
+                "PB303 /tools/0",
+                "PB311 /tools/0",
+                "PB303 /tools/0/source",
+                "PB303 /tools/0/description",
+            ]
+        );
+    }
+}
