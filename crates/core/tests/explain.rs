@@ -328,3 +328,34 @@ fn metadata_says_when_the_version_is_assumed() {
     assert_eq!(explain.document.version.as_deref(), Some("1.6"));
     assert!(!explain.document.version_assumed);
 }
+
+#[test]
+fn a_missing_connection_is_listed_once_per_provider() {
+    let issue = r#"{ "name": "issue.create", "source": "connector", "connectorType": "linear", "description": "File an issue.",
+        "permissions": [], "inputSchema": {}, "outputSchema": {}, "riskClass": "internal", "sideEffecting": true }"#;
+    let message = r#"{ "name": "chat.post", "source": "connector", "connectorType": "slack", "description": "Post a message.",
+        "permissions": [], "inputSchema": {}, "outputSchema": {}, "riskClass": "internal", "sideEffecting": true }"#;
+    let explain = explain_json(&format!(
+        r#"{{ "manifest": {{ "requiredConnectors": ["linear", "gusto"] }}, "requires": {{ "connections": [] }},
+             "tools": [{issue}, {message}],
+             "steps": [{{ "id": "a", "kind": "agent", "allowedTools": ["issue.create", "chat.post"] }},
+                       {{ "id": "b", "kind": "agent", "allowedTools": ["issue.create"] }}] }}"#
+    ));
+    let connection = |provider: &str, tools: &[&str], steps: &[&str]| Missing::Connection {
+        provider: provider.into(),
+        tools: tools.iter().map(|t| (*t).to_owned()).collect(),
+        steps: steps.iter().map(|s| (*s).to_owned()).collect(),
+    };
+    assert_eq!(
+        explain.requires.missing,
+        [
+            connection("linear", &["issue.create"], &["a", "b"]),
+            connection("slack", &["chat.post"], &["a"]),
+            Missing::RequiredConnection { provider: "gusto".into() },
+        ]
+    );
+    assert_eq!(explain.requires.required_connectors, ["linear", "gusto"]);
+    let a = step(&explain, "a");
+    let Resolution::Embedded { facts, .. } = &a.tools[0].resolution else { panic!("issue.create is embedded") };
+    assert_eq!(facts.needs, Some(Requirement::Connection { provider: "linear".into(), declared: false }));
+}

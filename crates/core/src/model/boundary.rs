@@ -35,9 +35,11 @@ pub enum Family {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 #[serde(tag = "kind", rename_all = "snake_case")]
 pub enum Requirement {
-    /// A connection to `provider` in `requires.connections`.
+    /// A connection to `provider` in `requires.connections`; `declared`
+    /// says whether the document has one.
     Connection { provider: String, declared: bool },
-    /// An MCP server named `server` in `requires.mcpServers`.
+    /// An MCP server named `server` in `requires.mcpServers`; `declared`
+    /// says whether the document has one.
     McpServer { server: String, declared: bool },
 }
 
@@ -60,6 +62,7 @@ pub struct ToolFacts {
     pub family: Family,
     /// `source` as written.
     pub source: Option<String>,
+    /// What the tool does, in the author's words.
     pub description: Option<String>,
     /// `riskClass` as written.
     pub risk_class: Option<String>,
@@ -70,6 +73,7 @@ pub struct ToolFacts {
     pub side_effecting: Option<bool>,
     /// `requiresApproval`; absent when undeclared.
     pub requires_approval: Option<bool>,
+    /// The permissions it declares it needs.
     pub permissions: Vec<String>,
     /// Data the tool reads (`dataScopeResources`).
     pub data_scope_resources: Vec<String>,
@@ -118,11 +122,13 @@ pub enum Resolution {
     Embedded {
         /// Position of the definition in `tools`.
         tool: usize,
+        /// The definition's facts (flattened into the entry).
         #[serde(flatten)]
         facts: Box<ToolFacts>,
     },
     /// Not embedded: it can only resolve against a runtime's registry.
     RegistryOnly {
+        /// The name as the step writes it.
         name: String,
         /// The family its name gives: `mcp` or `built_in_or_connector`.
         family: Family,
@@ -158,6 +164,7 @@ pub struct AllowedTool {
     pub index: usize,
     /// JSON pointer to the entry.
     pub pointer: String,
+    /// What the entry resolves to (flattened: its `resolution` tag and fields).
     #[serde(flatten)]
     pub resolution: Resolution,
 }
@@ -194,7 +201,9 @@ pub struct StepBoundary {
     pub pointer: String,
     /// `kind` as written (`agent`, `gate`, or another).
     pub kind: Option<String>,
+    /// The agent that runs the step, as written.
     pub agent: Option<String>,
+    /// What the step is for, in the author's words.
     pub purpose: Option<String>,
     /// How `allowedTools` is written.
     pub allowed_tools: ListForm,
@@ -230,6 +239,7 @@ pub struct ToolExplain {
     pub index: usize,
     /// JSON pointer to the definition.
     pub pointer: String,
+    /// What the definition says (flattened into the entry).
     #[serde(flatten)]
     pub facts: ToolFacts,
     /// Ids of the steps whose `allowedTools` name it.

@@ -37,8 +37,11 @@ pub struct PlaybookExplain {
 /// A playbook's top-level metadata, as written.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct PlaybookMetadata {
+    /// The top-level `id`.
     pub id: Option<String>,
+    /// The top-level `name`, for people.
     pub name: Option<String>,
+    /// The top-level `description`.
     pub description: Option<String>,
     /// `openplaybook` as written (a YAML number as its source text).
     pub version: Option<String>,

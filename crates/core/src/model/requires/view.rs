@@ -13,8 +13,11 @@ pub struct RequiresExplain {
     pub declared: bool,
     /// `manifest.requiredConnectors`, as written (first of each).
     pub required_connectors: Vec<String>,
+    /// `requires.connections`, in document order.
     pub connections: Vec<ConnectionExplain>,
+    /// `requires.mcpServers`, in document order.
     pub mcp_servers: Vec<McpServerExplain>,
+    /// `requires.secrets`, in document order.
     pub secrets: Vec<SecretExplain>,
     /// What something in the document needs and `requires` does not declare.
     pub missing: Vec<Missing>,
@@ -82,6 +85,7 @@ pub struct SecretExplain {
     pub index: usize,
     /// JSON pointer to the entry.
     pub pointer: String,
+    /// The secret's name (never its value).
     pub name: Option<String>,
     /// Why the secret is needed.
     pub purpose: Option<String>,
@@ -91,13 +95,30 @@ pub struct SecretExplain {
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[serde(tag = "what", rename_all = "snake_case")]
 pub enum Missing {
-    /// A `manifest.requiredConnectors` member without a connection (PB406).
-    RequiredConnection { provider: String },
     /// A provider whose embedded connector tools steps allow, without a
-    /// connection (PB409).
-    Connection { provider: String, tools: Vec<String>, steps: Vec<String> },
-    /// An MCP server named by steps' tool names, not declared (PB212).
-    McpServer { server: String, tools: Vec<String>, steps: Vec<String> },
+    /// connection (PB409, or PB406 when `manifest.requiredConnectors` names
+    /// it: see `required_connectors`).
+    Connection {
+        /// The provider without a connection.
+        provider: String,
+        /// The embedded tools of that provider that steps allow.
+        tools: Vec<String>,
+        /// Ids of the steps allowing them.
+        steps: Vec<String>,
+    },
+    /// A `manifest.requiredConnectors` member without a connection, that no
+    /// tool a step allows needs (PB406).
+    RequiredConnection { provider: String },
+    /// An MCP server that steps' tool names use and `requires.mcpServers`
+    /// does not declare (PB212).
+    McpServer {
+        /// The server's logical name.
+        server: String,
+        /// The `mcp.<server>.<tool>` names steps allow.
+        tools: Vec<String>,
+        /// Ids of the steps allowing them.
+        steps: Vec<String>,
+    },
 }
 
 /// A declaration nothing uses.
@@ -185,13 +206,18 @@ pub fn explain(view: &PlaybookView<'_>, check: &CrossCheck<'_, '_>) -> RequiresE
         })
         .collect();
 
-    let mut missing: Vec<Missing> = check
-        .required_unconnected
-        .iter()
-        .map(|c| Missing::RequiredConnection { provider: c.name.to_owned() })
-        .collect();
-    let unconnected = check.connectors_unconnected.iter().map(|r| (r.provider, r.at.entry.name, r.at.step.id));
-    missing.extend(group(unconnected).into_iter().map(|(provider, tools, steps)| Missing::Connection { provider, tools, steps }));
+    // One entry per provider: one that tools need says which, and
+    // `required_connectors` says whether the manifest names it too.
+    let used = check.connectors_unconnected.iter().map(|r| (r.provider, r.at.entry.name, r.at.step.id));
+    let mut missing: Vec<Missing> =
+        group(used).into_iter().map(|(provider, tools, steps)| Missing::Connection { provider, tools, steps }).collect();
+    missing.extend(
+        check
+            .required_unconnected
+            .iter()
+            .filter(|c| !check.connectors_unconnected.iter().any(|r| r.provider == c.name))
+            .map(|c| Missing::RequiredConnection { provider: c.name.to_owned() }),
+    );
     let undeclared = check.mcp_undeclared.iter().map(|r| (r.server, r.at.entry.name, r.at.step.id));
     missing.extend(group(undeclared).into_iter().map(|(server, tools, steps)| Missing::McpServer { server, tools, steps }));
 
