@@ -124,7 +124,7 @@ fn closest(key: &str, fields: &[Field]) -> Option<&'static str> {
         .min_by_key(|name| edit_distance(name, key))
 }
 
-fn edit_distance(a: &str, b: &str) -> usize {
+pub(crate) fn edit_distance(a: &str, b: &str) -> usize {
     let a: Vec<char> = a.chars().collect();
     let b: Vec<char> = b.chars().collect();
     let mut prev: Vec<usize> = (0..=b.len()).collect();

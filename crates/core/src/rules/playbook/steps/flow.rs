@@ -10,7 +10,8 @@ use crate::model::spec::one_of;
 use crate::parse::{Node, Value};
 use crate::rules::input::IN004;
 use crate::rules::{Group, Rule, Severity};
-use std::collections::HashMap;
+use crate::rules::shape::edit_distance;
+use std::collections::{HashMap, HashSet};
 
 pub static PB213: Rule = Rule {
     code: "PB213",
@@ -39,7 +40,7 @@ pub static PB215: Rule = Rule {
     name: "step-unreachable",
     severity: Severity::Warning,
     group: Group::PlaybookSteps,
-    summary: "No path of `next`s from the start step reaches this step, so it never runs. Reported only when every step has its own id and every `next` names a step, since a broken link would make other steps look unreachable.",
+    summary: "No path of `next`s from the start step reaches this step, so it never runs. Reported only when every step has its own id and every `next` has one of its forms. Where a `next` or `start` names no step, opb also walks from the step it probably meant (`send` for `sned`), so a typo does not make that step and all after it look unreachable too.",
     source: "\"`start` names the first step\"; \"`next` is a step id (string), a list of step ids, or an object whose keys are branch labels and whose values are step ids.\" (DOCUMENTS.md §1)",
     fix: "Lead to the step from the step before it with `next`, or remove it if it is left over.",
     example: "start: recover\nsteps:\n  - id: recover\n    kind: agent\n  - id: orphan      # nothing leads here\n    kind: agent",
@@ -70,20 +71,40 @@ pub static PB217: Rule = Rule {
 /// Steps are listed by id in messages only when there are few enough to read.
 const LISTED_IDS: usize = 12;
 
+/// Names that name no step, for which opb looks for the step meant. Past
+/// this many the document is too broken to tell what is unreachable.
+const GUESSED_NAMES: usize = 64;
+
+/// Ids longer than this are not compared for a step meant.
+const GUESSED_LEN: usize = 64;
+
 pub(super) fn check(view: &PlaybookView<'_>, ids_sound: bool, report: &mut Report) {
     let steps = Steps::new(view);
-    let mut links_sound = true;
+    let mut links = Links { shapes_sound: true, guessed: 0, roots: Vec::new() };
     for step in &view.steps {
-        links_sound &= check_next_shape(step, report);
-        links_sound &= check_targets(step, &steps, report);
+        links.shapes_sound &= check_next_shape(step, report);
+        check_targets(step, &steps, &mut links, report);
     }
     let graph = graph::build(view);
-    let start_sound = check_start(view, &steps, report);
-    if ids_sound && links_sound && start_sound {
-        check_unreachable(&steps, &graph, report);
+    let start = check_start(view, &steps, &mut links, report);
+    if let (Some(start), true) = (start, ids_sound && links.shapes_sound && links.guessed <= GUESSED_NAMES) {
+        links.roots.insert(0, start);
+        check_unreachable(&steps, &graph, start, &links.roots, report);
     }
     check_cycles(&steps, &graph, report);
     check_end(view, report);
+}
+
+/// What the links between steps say about reachability.
+struct Links<'a> {
+    /// Every `next` has one of the accepted forms.
+    shapes_sound: bool,
+    /// How many names that name no step were looked at for the step meant.
+    guessed: usize,
+    /// The steps a `next` or `start` probably meant where it names no step
+    /// (`sned` for `send`): walked from too, so a typo does not also make
+    /// the step it meant, and all after it, look unreachable.
+    roots: Vec<&'a str>,
 }
 
 /// The steps by id: the first step with each id, in document order.
@@ -113,6 +134,42 @@ impl<'v, 'a> Steps<'v, 'a> {
 
     fn contains(&self, id: &str) -> bool {
         self.by_id.contains_key(id)
+    }
+
+    /// The step id a name that names no step was probably meant to be: the
+    /// closest within two edits (case aside), and within one edit for every
+    /// two characters, so short ids are not all taken for each other.
+    fn meant(&self, name: &str) -> Option<&'a str> {
+        if name.len() > GUESSED_LEN {
+            return None;
+        }
+        self.ids
+            .iter()
+            .filter(|id| id.len() <= GUESSED_LEN && id.len().abs_diff(name.len()) <= 2)
+            .map(|id| (edit_distance(id, name), *id))
+            .filter(|(distance, id)| *distance <= 2 && *distance <= id.len().min(name.len()) / 2)
+            .min_by_key(|(distance, _)| *distance)
+            .map(|(_, id)| id)
+    }
+
+    /// The step meant by a name that names no step, while there are few
+    /// enough such names to look.
+    fn guess(&self, name: &str, links: &mut Links<'a>) -> Option<&'a str> {
+        links.guessed += 1;
+        if links.guessed <= GUESSED_NAMES {
+            self.meant(name)
+        } else {
+            None
+        }
+    }
+
+    /// What to tell the reader of a name that names no step: the step it
+    /// probably meant, or the steps there are.
+    fn hint(&self, meant: Option<&str>) -> String {
+        match meant {
+            Some(id) => format!(" Did you mean `{id}`?"),
+            None => self.listed(),
+        }
     }
 
     /// " It must be `a`, `b` or `c`.", when the ids are few enough to list.
@@ -176,13 +233,13 @@ fn check_next_shape(step: &StepView<'_>, report: &mut Report) -> bool {
     sound
 }
 
-/// PB213 for each `next` target that names no step. Returns whether all
-/// name one.
-fn check_targets(step: &StepView<'_>, steps: &Steps<'_, '_>, report: &mut Report) -> bool {
+/// PB213 for each `next` target that names no step.
+fn check_targets<'a>(step: &StepView<'a>, steps: &Steps<'_, 'a>, links: &mut Links<'a>, report: &mut Report) {
     let what = describe(step);
-    let mut sound = true;
     for next in step.next.iter().filter(|n| !steps.contains(n.target)) {
-        sound = false;
+        let meant = steps.guess(next.target, links);
+        links.roots.extend(meant);
+        let hint = steps.hint(meant);
         let place = match next.label {
             Some(label) => format!("Branch `{label}` of `next` of {what}"),
             None => format!("`next` of {what}"),
@@ -191,34 +248,51 @@ fn check_targets(step: &StepView<'_>, steps: &Steps<'_, '_>, report: &mut Report
             &PB213,
             &next.ptr,
             At::Value(next.node),
-            format!("{place} names `{}`, which is no step of this playbook.{}", next.target, steps.listed()),
+            format!("{place} names `{}`, which is no step of this playbook.{hint}", next.target),
         );
     }
-    sound
 }
 
-/// PB214. Returns whether the graph has the start the document meant (a
-/// `start` that is not a string is IN004, reported by the top-level shape).
-/// Without steps there is nothing to name: PB104 says so.
-fn check_start(view: &PlaybookView<'_>, steps: &Steps<'_, '_>, report: &mut Report) -> bool {
-    let Some(start) = view.start else { return true };
-    let Some(name) = start.as_str() else { return false };
-    if steps.contains(name) || view.steps.is_empty() {
-        return true;
+/// PB214. Returns the step to walk from for PB215: the one `start` names
+/// (or probably meant), or the first step when there is no `start`. None
+/// when that cannot be told: a `start` that is not a string (IN004), no
+/// steps (PB104), or an unknown `start` like no step id.
+fn check_start<'a>(view: &PlaybookView<'a>, steps: &Steps<'_, 'a>, links: &mut Links<'a>, report: &mut Report) -> Option<&'a str> {
+    let Some(start) = view.start else { return view.steps.first().and_then(|s| s.id) };
+    let name = start.as_str()?;
+    if steps.contains(name) {
+        return Some(name);
     }
+    if view.steps.is_empty() {
+        return None;
+    }
+    let meant = steps.guess(name, links);
+    let hint = steps.hint(meant);
     report.push(
         &PB214,
         &Ptr::root().key("start"),
         At::Value(start),
-        format!("`start` names `{name}`, which is no step of this playbook, so the playbook has no first step.{}", steps.listed()),
+        format!("`start` names `{name}`, which is no step of this playbook, so the playbook has no first step.{hint}"),
     );
-    false
+    meant
 }
 
-/// PB215: steps the start does not reach.
-fn check_unreachable(steps: &Steps<'_, '_>, graph: &Graph, report: &mut Report) {
-    let Some(start) = graph.start.as_deref() else { return };
-    for id in &graph.unreachable {
+/// PB215: steps no path from the roots reaches.
+fn check_unreachable(steps: &Steps<'_, '_>, graph: &Graph, start: &str, roots: &[&str], report: &mut Report) {
+    let mut successors: HashMap<&str, Vec<&str>> = HashMap::new();
+    for edge in &graph.edges {
+        successors.entry(edge.from.as_str()).or_default().push(edge.to.as_str());
+    }
+    let mut reached: HashSet<&str> = roots.iter().copied().collect();
+    let mut pending: Vec<&str> = roots.to_vec();
+    while let Some(id) = pending.pop() {
+        for &next in successors.get(id).into_iter().flatten() {
+            if reached.insert(next) {
+                pending.push(next);
+            }
+        }
+    }
+    for id in steps.ids.iter().filter(|id| !reached.contains(*id)) {
         let Some(step) = steps.get(id) else { continue };
         let Some(node) = step.node.get("id") else { continue };
         report.push(

@@ -67,6 +67,43 @@ steps:
 }
 
 #[test]
+fn a_typo_walks_on_from_the_step_it_meant() {
+    let yaml = "
+steps:
+  - {id: a, kind: gate, next: sned}
+  - {id: send, kind: gate, next: record}
+  - {id: record, kind: gate}
+  - {id: orphan, kind: gate}
+";
+    assert_eq!(found(yaml, FLOW), ["PB213 /steps/0/next", "PB215 /steps/3/id"]);
+    assert!(messages(yaml, "PB213")[0].ends_with("Did you mean `send`?"));
+}
+
+#[test]
+fn a_link_to_a_step_never_written_still_shows_what_is_unreachable() {
+    let yaml = "
+steps:
+  - {id: look, kind: gate, next: decide}
+  - {id: decide, kind: gate, next: file}
+  - {id: orphan, kind: gate}
+";
+    assert_eq!(found(yaml, FLOW), ["PB213 /steps/1/next", "PB215 /steps/2/id"]);
+}
+
+#[test]
+fn a_mistyped_start_starts_where_it_meant() {
+    let yaml = "
+start: recovr
+steps:
+  - {id: recover, kind: gate, next: send}
+  - {id: send, kind: gate}
+  - {id: orphan, kind: gate}
+";
+    assert_eq!(found(yaml, &["PB214", "PB215"]), ["PB214 /start", "PB215 /steps/2/id"]);
+    assert!(messages(yaml, "PB214")[0].ends_with("Did you mean `recover`?"));
+}
+
+#[test]
 fn an_unknown_start_is_reported_once() {
     let yaml = "
 start: nowhere
