@@ -11,6 +11,7 @@ Examples:
                                            results for GitHub code scanning
   cat plugin.yaml | opb check --kind plugin -
                                            check standard input as a plugin manifest
+  opb explain playbook.json                what each step may do, and what it requires
   opb rules                                list every rule
   opb rules PB213                          why a rule exists and how to fix a finding
 
@@ -39,6 +40,10 @@ pub enum Command {
     /// Check documents and report every problem found.
     #[command(after_help = CHECK_EXAMPLES)]
     Check(CheckArgs),
+    /// Explain a document: what each step may do and what the document
+    /// requires (playbooks), or what each tool runs (plugin manifests).
+    #[command(after_help = EXPLAIN_EXAMPLES)]
+    Explain(ExplainArgs),
     /// List the rules, or show one rule's documentation.
     #[command(after_help = RULES_EXAMPLES)]
     Rules(RulesArgs),
@@ -53,6 +58,16 @@ Examples:
 
 Exit status: 0 without errors, 1 with errors, 2 when a file could not be read
 or the arguments are wrong.";
+
+const EXPLAIN_EXAMPLES: &str = "\
+Examples:
+  opb explain playbook.json
+  opb explain --format json acme.oz0-plugin.yaml
+
+Exit status: 0 when the document was explained (even if `opb check` finds
+errors in it), 1 when it could not be read as a playbook or a manifest (not
+JSON or YAML, or of no known kind), 2 when the file could not be read or the
+arguments are wrong.";
 
 const RULES_EXAMPLES: &str = "\
 Examples:
@@ -89,6 +104,20 @@ pub struct CheckArgs {
 }
 
 #[derive(Debug, Args)]
+pub struct ExplainArgs {
+    /// How to print the explanation.
+    #[arg(long, value_enum, default_value_t = ExplainFormat::Human, value_name = "FORMAT")]
+    pub format: ExplainFormat,
+
+    #[command(flatten)]
+    pub read: ReadArgs,
+
+    /// The file to explain. `-` reads standard input.
+    #[arg(value_name = "PATH")]
+    pub path: PathBuf,
+}
+
+#[derive(Debug, Args)]
 pub struct RulesArgs {
     /// A rule's code (PB213) or name (next-unknown). Without it, every rule
     /// is listed.
@@ -111,6 +140,14 @@ pub enum CheckFormat {
     Json,
     /// SARIF 2.1.0, for code scanning (GitHub and others).
     Sarif,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum ExplainFormat {
+    /// Readable text.
+    Human,
+    /// The explain view as JSON.
+    Json,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]

@@ -7,10 +7,12 @@
 
 mod args;
 mod check;
+mod explain;
 mod input;
 mod output;
 mod rules;
 mod style;
+mod words;
 
 use args::{Cli, Command};
 use clap::Parser;
@@ -34,6 +36,7 @@ fn main() -> ExitCode {
     let status = match &cli.command {
         Command::Check(args) => check::run(args, &mut output),
         Command::Rules(args) => rules::run(args, &mut output),
+        Command::Explain(args) => explain::run(args, &mut output),
     };
     let status = if output.write_failed() { Status::Failed } else { status };
     ExitCode::from(match status {

@@ -310,3 +310,49 @@ mod rules {
         assert!(stderr.starts_with("error: no rule has the code or name `PB2133`; the closest: PB213 (next-unknown)"), "{stderr}");
     }
 }
+
+mod explain {
+    use super::*;
+
+    #[test]
+    fn a_clean_playbook() {
+        let output = stdout(opb().args(["explain", "--color", "never", CLEAN]));
+        insta::assert_snapshot!("explain_failed_charge_recovery", output);
+    }
+
+    #[test]
+    fn a_broken_playbook_shows_what_requires_lacks() {
+        let assert = opb().args(["explain", "--color", "never", BROKEN]).assert().code(0);
+        let output = String::from_utf8_lossy(&assert.get_output().stdout).into_owned();
+        insta::assert_snapshot!("explain_refund_triage_broken", output);
+    }
+
+    #[test]
+    fn a_manifest() {
+        let output = stdout(opb().args(["explain", "--color", "never", CLEAN_MANIFEST]));
+        insta::assert_snapshot!("explain_acme_github", output);
+    }
+
+    #[test]
+    fn json_is_the_core_explain_view() {
+        let playbook = json(opb().args(["explain", "--format", "json", CLEAN]));
+        assert_eq!(playbook["kind"], "playbook");
+        let steps: Vec<&Value> = playbook["steps"].as_array().into_iter().flatten().map(|s| &s["id"]).collect();
+        assert_eq!(steps, ["recover", "gate", "send", "record"]);
+        assert!(playbook["steps"][0]["summary"].is_string());
+        assert!(playbook["requires"]["connections"].is_array());
+
+        let manifest = json(opb().args(["explain", "--format", "json", CLEAN_MANIFEST]));
+        assert_eq!(manifest["kind"], "plugin-manifest");
+        assert_eq!(manifest["plugin"]["name"], "acme-github");
+    }
+
+    #[test]
+    fn what_cannot_be_explained_exits_1_and_a_missing_file_2() {
+        let assert = opb().args(["explain", "-"]).write_stdin("{ not json").assert().code(1);
+        let output = String::from_utf8_lossy(&assert.get_output().stdout).into_owned();
+        assert!(output.starts_with("opb cannot explain <stdin>"), "{output}");
+        let assert = opb().args(["explain", "missing.yaml"]).assert().code(2);
+        assert_eq!(String::from_utf8_lossy(&assert.get_output().stderr), "error: cannot read missing.yaml: no such file\n");
+    }
+}

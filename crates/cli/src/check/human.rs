@@ -8,6 +8,7 @@
 
 use super::{CheckedFile, Totals};
 use crate::style;
+use crate::words::plural;
 use annotate_snippets::{AnnotationKind, Level, Renderer, Snippet};
 use opb_core::text::LineIndex;
 use opb_core::{Counts, Diagnostic, Kind, Severity};
@@ -113,8 +114,4 @@ fn counts(counts: Counts) -> String {
         part(counts.info, "info", "infos", style::INFO),
     ]
     .join(", ")
-}
-
-fn plural(n: usize, one: &str, many: &str) -> String {
-    format!("{n} {}", if n == 1 { one } else { many })
 }

@@ -73,7 +73,7 @@ fn totals(files: &[CheckedFile], unreadable: usize) -> Totals {
 }
 
 /// Pretty JSON with a final newline.
-fn to_json(value: &impl serde::Serialize) -> String {
+pub fn to_json(value: &impl serde::Serialize) -> String {
     // The output types are plain structs with string keys: serializing them
     // cannot fail.
     let mut json = serde_json::to_string_pretty(value).expect("output types serialize");

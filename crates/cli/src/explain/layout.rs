@@ -1,0 +1,108 @@
+//! Laying out explain text: headings, labelled fields with wrapped values,
+//! and short lists, at a fixed width so the output is the same everywhere.
+//!
+//! Every text that may come from the document passes through
+//! `normalize_untrusted_str`, so control characters and bidi overrides in a
+//! document cannot restyle or reorder the terminal.
+
+use crate::style;
+use annotate_snippets::normalize_untrusted_str;
+use anstyle::Style;
+
+/// Lines are wrapped to this many columns.
+const WIDTH: usize = 100;
+
+#[derive(Default)]
+pub struct Layout {
+    out: String,
+}
+
+impl Layout {
+    pub fn finish(self) -> String {
+        self.out
+    }
+
+    pub fn blank(&mut self) {
+        self.out.push('\n');
+    }
+
+    /// A section title.
+    pub fn heading(&mut self, title: &str) {
+        self.styled_line(0, style::HEADING, title, "");
+    }
+
+    /// `head rest`, with `head` styled: the first line of an item.
+    pub fn styled_line(&mut self, indent: usize, head_style: Style, head: &str, rest: &str) {
+        let head = normalize_untrusted_str(head);
+        let rest = normalize_untrusted_str(rest);
+        self.out.push_str(&" ".repeat(indent));
+        self.out.push_str(&format!("{}{head}{}", head_style.render(), head_style.render_reset()));
+        self.out.push_str(&rest);
+        self.out.push('\n');
+    }
+
+    /// `Label: value`, the value wrapped under itself. An empty label
+    /// continues the field above.
+    pub fn field(&mut self, indent: usize, label: &str, label_width: usize, value: &str) {
+        self.field_hanging(indent, label, label_width, value, 0);
+    }
+
+    /// A field whose wrapped lines are indented `hang` columns more than its
+    /// first, so a value laid out in columns keeps its second column.
+    pub fn field_hanging(&mut self, indent: usize, label: &str, label_width: usize, value: &str, hang: usize) {
+        let lead = indent + label_width + 2;
+        let value = normalize_untrusted_str(value);
+        let continuation = " ".repeat(hang);
+        let options = textwrap::Options::new(WIDTH.saturating_sub(lead).max(20)).subsequent_indent(&continuation);
+        for (i, line) in textwrap::wrap(&value, options).iter().enumerate() {
+            if i == 0 {
+                let label = if label.is_empty() { String::new() } else { format!("{label}:") };
+                self.out.push_str(&format!(
+                    "{}{}{label:<width$}{} {line}\n",
+                    " ".repeat(indent),
+                    style::LABEL.render(),
+                    style::LABEL.render_reset(),
+                    width = label_width + 1,
+                ));
+            } else {
+                self.out.push_str(&format!("{}{line}\n", " ".repeat(lead)));
+            }
+        }
+    }
+
+    /// A plain paragraph, wrapped and indented.
+    pub fn paragraph(&mut self, indent: usize, text: &str) {
+        let text = normalize_untrusted_str(text);
+        let options = textwrap::Options::new(WIDTH.saturating_sub(indent).max(20));
+        for line in textwrap::wrap(&text, options) {
+            self.out.push_str(&format!("{}{line}\n", " ".repeat(indent)));
+        }
+    }
+
+    /// A bullet, wrapped under its text, styled as a whole.
+    pub fn bullet(&mut self, indent: usize, bullet_style: Style, text: &str) {
+        let text = normalize_untrusted_str(text);
+        let options = textwrap::Options::new(WIDTH.saturating_sub(indent + 2).max(20));
+        for (i, line) in textwrap::wrap(&text, options).iter().enumerate() {
+            let mark = if i == 0 { "- " } else { "  " };
+            self.out.push_str(&format!(
+                "{}{mark}{}{line}{}\n",
+                " ".repeat(indent),
+                bullet_style.render(),
+                bullet_style.render_reset()
+            ));
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn document_text_cannot_restyle_the_terminal() {
+        let mut layout = Layout::default();
+        layout.paragraph(0, "evil \u{1b}[31mred\u{202e}");
+        assert!(!layout.finish().contains('\u{1b}'));
+    }
+}

@@ -1,0 +1,65 @@
+//! `opb explain`: what a document lets each step do and what it requires
+//! (playbooks), or what each tool runs (plugin manifests). The core builds
+//! the explanation; this module only renders it.
+
+mod layout;
+mod manifest;
+mod playbook;
+
+use crate::args::{ExplainArgs, ExplainFormat};
+use crate::input;
+use crate::output::Output;
+use crate::Status;
+use opb_core::model::Explain;
+use crate::words::plural;
+use layout::Layout;
+use opb_core::{Analysis, Options};
+
+pub fn run(args: &ExplainArgs, output: &mut Output) -> Status {
+    let input = match input::read(&args.path, &args.read) {
+        Ok(input) => input,
+        Err(error) => {
+            output.error(error);
+            return Status::Failed;
+        }
+    };
+    let options = Options { kind: args.read.kind.map(Into::into), syntax: input.syntax, ..Options::default() };
+    let analysis = opb_core::analyze(&input.text, &options);
+    match args.format {
+        ExplainFormat::Json => output.print(&crate::check::to_json(&analysis.explain)),
+        ExplainFormat::Human => output.print(&human(&input.name, &analysis)),
+    }
+    // Explaining is the job here, not judging: a document with errors that
+    // could still be explained exits 0; `opb check` gives the verdict.
+    if analysis.explain.is_some() {
+        Status::Clean
+    } else {
+        Status::Errors
+    }
+}
+
+fn human(name: &str, analysis: &Analysis) -> String {
+    let mut layout = Layout::default();
+    match &analysis.explain {
+        Some(Explain::Playbook(explain)) => playbook::render(name, explain, &mut layout),
+        Some(Explain::PluginManifest(explain)) => manifest::render(name, explain, &mut layout),
+        None => layout.paragraph(
+            0,
+            &format!("opb cannot explain {name}: it could not read it as a playbook or a plugin manifest."),
+        ),
+    }
+    layout.blank();
+    let counts = analysis.checked.counts;
+    let problems = if counts == opb_core::Counts::default() {
+        "`opb check` finds no problems in it.".to_owned()
+    } else {
+        format!(
+            "`opb check` reports {}, {} and {} in it.",
+            plural(counts.error, "error", "errors"),
+            plural(counts.warning, "warning", "warnings"),
+            plural(counts.info, "info", "infos"),
+        )
+    };
+    layout.paragraph(0, &problems);
+    layout.finish()
+}
