@@ -71,23 +71,25 @@ pub static PB217: Rule = Rule {
 /// Steps are listed by id in messages only when there are few enough to read.
 const LISTED_IDS: usize = 12;
 
-/// Names that name no step, for which opb looks for the step meant. Past
-/// this many the document is too broken to tell what is unreachable.
-const GUESSED_NAMES: usize = 64;
+/// How many ids opb compares, in all, with names that name no step, looking
+/// for the step meant: enough for hundreds of typos in a real playbook,
+/// few enough that a hostile one with thousands stays fast. Past it, the
+/// document is too broken to tell what is unreachable.
+const GUESS_BUDGET: usize = 100_000;
 
 /// Ids longer than this are not compared for a step meant.
 const GUESSED_LEN: usize = 64;
 
 pub(super) fn check(view: &PlaybookView<'_>, ids_sound: bool, report: &mut Report) {
     let steps = Steps::new(view);
-    let mut links = Links { shapes_sound: true, guessed: 0, roots: Vec::new() };
+    let mut links = Links { shapes_sound: true, guessed_all: true, budget: GUESS_BUDGET, meant: HashMap::new(), roots: Vec::new() };
     for step in &view.steps {
         links.shapes_sound &= check_next_shape(step, report);
         check_targets(step, &steps, &mut links, report);
     }
     let graph = graph::build(view);
     let start = check_start(view, &steps, &mut links, report);
-    if let (Some(start), true) = (start, ids_sound && links.shapes_sound && links.guessed <= GUESSED_NAMES) {
+    if let (Some(start), true) = (start, ids_sound && links.shapes_sound && links.guessed_all) {
         links.roots.insert(0, start);
         check_unreachable(&steps, &graph, start, &links.roots, report);
     }
@@ -99,8 +101,12 @@ pub(super) fn check(view: &PlaybookView<'_>, ids_sound: bool, report: &mut Repor
 struct Links<'a> {
     /// Every `next` has one of the accepted forms.
     shapes_sound: bool,
-    /// How many names that name no step were looked at for the step meant.
-    guessed: usize,
+    /// Every name that names no step was looked at for the step meant.
+    guessed_all: bool,
+    /// How many more ids may be compared with such names.
+    budget: usize,
+    /// The step each such name probably meant, once looked at.
+    meant: HashMap<&'a str, Option<&'a str>>,
     /// The steps a `next` or `start` probably meant where it names no step
     /// (`sned` for `send`): walked from too, so a typo does not also make
     /// the step it meant, and all after it, look unreachable.
@@ -152,15 +158,19 @@ impl<'v, 'a> Steps<'v, 'a> {
             .map(|(_, id)| id)
     }
 
-    /// The step meant by a name that names no step, while there are few
-    /// enough such names to look.
-    fn guess(&self, name: &str, links: &mut Links<'a>) -> Option<&'a str> {
-        links.guessed += 1;
-        if links.guessed <= GUESSED_NAMES {
-            self.meant(name)
-        } else {
-            None
+    /// The step meant by a name that names no step, while the budget lasts.
+    fn guess(&self, name: &'a str, links: &mut Links<'a>) -> Option<&'a str> {
+        if let Some(&meant) = links.meant.get(name) {
+            return meant;
         }
+        if links.budget < self.ids.len() {
+            links.guessed_all = false;
+            return None;
+        }
+        links.budget -= self.ids.len();
+        let meant = self.meant(name);
+        links.meant.insert(name, meant);
+        meant
     }
 
     /// What to tell the reader of a name that names no step: the step it
