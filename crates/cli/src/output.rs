@@ -38,8 +38,10 @@ impl Output {
     }
 
     /// Writes `error: <message>` to standard error: something kept opb
-    /// from doing what was asked.
+    /// from doing what was asked. The message may quote a file name, so it
+    /// is shown with control characters neutralised.
     pub fn error(&mut self, message: impl Display) {
+        let message = annotate_snippets::normalize_untrusted_str(&message.to_string());
         let red = style::ERROR;
         // Nothing sensible is left to do when standard error itself fails.
         let _ = writeln!(self.stderr, "{}error:{} {message}", red.render(), red.render_reset());

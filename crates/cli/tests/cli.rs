@@ -240,6 +240,12 @@ mod reading {
     }
 
     #[test]
+    fn stdin_can_be_named_once() {
+        let assert = opb().args(["check", "-", "-"]).write_stdin("a: 1").assert().code(2);
+        assert_eq!(String::from_utf8_lossy(&assert.get_output().stderr), "error: standard input (`-`) can be named only once\n");
+    }
+
+    #[test]
     fn kind_overrides_detection() {
         let text = "name: something\nversion: 1\n";
         let detected = json(opb().args(["check", "--format", "json", "-"]).write_stdin(text));
@@ -275,6 +281,14 @@ mod human {
              \n\
              no problems in 2 files\n"
         );
+    }
+
+    #[test]
+    fn document_text_cannot_restyle_the_terminal() {
+        let evil = r#"{"openplaybook": "1.6", "steps": [{"id": "a", "kind": "gate", "next": "\u001b[31mevil"}]}"#;
+        let output = stdout(opb().args(["check", "--color", "always", "-"]).write_stdin(evil));
+        assert!(output.contains("PB213"), "{output}");
+        assert!(!output.contains("\u{1b}[31mevil"), "{output}");
     }
 
     #[test]

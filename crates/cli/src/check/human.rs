@@ -87,16 +87,10 @@ fn file_summary(file: &CheckedFile) -> String {
 
 /// `2 errors, 1 warning, 3 infos in 2 files`, and the files not read.
 fn total_summary(totals: &Totals) -> String {
-    let mut line = format!(
-        "{}{} in {}",
-        style::EMPHASIS.render(),
-        counts(totals.counts),
-        plural(totals.files, "file", "files"),
-    );
+    let mut line = format!("{} in {}", counts(totals.counts), plural(totals.files, "file", "files"));
     if totals.unreadable > 0 {
         write!(line, "; {} could not be read", plural(totals.unreadable, "file", "files")).ok();
     }
-    write!(line, "{}", style::EMPHASIS.render_reset()).ok();
     line
 }
 

@@ -27,6 +27,10 @@ pub struct Totals {
 }
 
 pub fn run(args: &CheckArgs, output: &mut Output) -> Status {
+    if args.paths.iter().filter(|p| p.as_os_str() == "-").count() > 1 {
+        output.error("standard input (`-`) can be named only once");
+        return Status::Failed;
+    }
     let mut files = Vec::new();
     let mut unreadable: Vec<Unreadable> = Vec::new();
     for path in &args.paths {
