@@ -1,0 +1,139 @@
+// The playground's editor: CodeMirror 6, bundled by esbuild into
+// js/dist/editor.js (an IIFE that sets `window.opbEditor`), which the Rust app
+// drives through wasm-bindgen (src/editor.rs). All positions here are UTF-16
+// offsets, CodeMirror's unit; the Rust side converts from the core's bytes.
+
+import { basicSetup } from "codemirror";
+import { EditorView, keymap } from "@codemirror/view";
+import { EditorState, Compartment, EditorSelection } from "@codemirror/state";
+import { indentWithTab } from "@codemirror/commands";
+import { HighlightStyle, syntaxHighlighting } from "@codemirror/language";
+import { json } from "@codemirror/lang-json";
+import { yaml } from "@codemirror/lang-yaml";
+import { lintGutter, setDiagnostics } from "@codemirror/lint";
+import { tags } from "@lezer/highlight";
+
+const highlight = HighlightStyle.define([
+  { tag: [tags.propertyName, tags.definition(tags.propertyName)], color: "#4338ca" },
+  { tag: tags.string, color: "#047857" },
+  { tag: [tags.number, tags.integer, tags.float], color: "#b45309" },
+  { tag: [tags.bool, tags.null, tags.atom, tags.keyword], color: "#7c3aed" },
+  { tag: [tags.comment, tags.lineComment], color: "#64748b", fontStyle: "italic" },
+  { tag: [tags.meta, tags.labelName, tags.typeName], color: "#0e7490" },
+  { tag: [tags.punctuation, tags.separator, tags.bracket, tags.squareBracket, tags.brace], color: "#64748b" },
+  { tag: tags.invalid, color: "#dc2626" },
+]);
+
+const theme = EditorView.theme({
+  "&": { height: "100%", fontSize: "13.5px", backgroundColor: "var(--editor-bg)" },
+  "&.cm-focused": { outline: "none" },
+  ".cm-scroller": { fontFamily: "var(--font-mono)", lineHeight: "1.6" },
+  ".cm-content": { padding: "10px 0" },
+  ".cm-gutters": { backgroundColor: "var(--editor-gutter-bg)", color: "var(--muted)", border: "none", borderRight: "1px solid var(--border)" },
+  ".cm-activeLineGutter": { backgroundColor: "var(--editor-active-gutter)", color: "var(--text)" },
+  ".cm-activeLine": { backgroundColor: "var(--editor-active-line)" },
+  ".cm-selectionBackground, &.cm-focused .cm-selectionBackground, ::selection": { backgroundColor: "var(--editor-selection) !important" },
+  ".cm-tooltip": { border: "1px solid var(--border)", borderRadius: "8px", boxShadow: "var(--shadow-lg)", backgroundColor: "var(--surface)", overflow: "hidden" },
+  ".cm-tooltip-lint": { fontFamily: "var(--font-sans)", fontSize: "13px", maxWidth: "520px" },
+  ".cm-diagnostic": { padding: "8px 12px", borderLeftWidth: "4px" },
+  ".cm-diagnosticSource": { fontFamily: "var(--font-mono)", fontSize: "12px", opacity: "1", color: "var(--muted)", marginTop: "4px" },
+  ".cm-panels": { fontFamily: "var(--font-sans)" },
+  ".cm-foldGutter span": { color: "var(--muted)" },
+});
+
+function language(name) {
+  return name === "json" ? json() : yaml();
+}
+
+class Editor {
+  constructor(parent, options) {
+    this.languageSlot = new Compartment();
+    this.language = options.language;
+    const onChange = options.onChange;
+    const onCursor = options.onCursor;
+    this.view = new EditorView({
+      parent,
+      state: EditorState.create({
+        doc: options.doc,
+        extensions: [
+          basicSetup,
+          keymap.of([indentWithTab]),
+          this.languageSlot.of(language(options.language)),
+          syntaxHighlighting(highlight),
+          lintGutter(),
+          theme,
+          EditorView.contentAttributes.of({ "aria-label": "Document" }),
+          EditorView.updateListener.of((update) => {
+            if (update.docChanged) onChange();
+            if (update.selectionSet || update.docChanged) {
+              const head = update.state.selection.main.head;
+              const line = update.state.doc.lineAt(head);
+              // Columns count characters, as the core's diagnostics do.
+              onCursor(line.number, [...line.text.slice(0, head - line.from)].length + 1);
+            }
+          }),
+        ],
+      }),
+    });
+  }
+
+  text() {
+    return this.view.state.doc.toString();
+  }
+
+  // Replaces the whole text as one undoable change.
+  setText(text) {
+    this.view.dispatch({
+      changes: { from: 0, to: this.view.state.doc.length, insert: text },
+      selection: EditorSelection.cursor(0),
+      scrollIntoView: true,
+    });
+  }
+
+  setLanguage(name) {
+    if (name === this.language) return;
+    this.language = name;
+    this.view.dispatch({ effects: this.languageSlot.reconfigure(language(name)) });
+  }
+
+  // `list` is an array of {from, to, severity, message, source} in UTF-16
+  // offsets of the text the core checked, which is the current text.
+  setDiagnostics(list) {
+    const length = this.view.state.doc.length;
+    const diagnostics = list.map((d) => ({
+      from: Math.min(d.from, length),
+      to: Math.min(Math.max(d.to, d.from), length),
+      severity: d.severity,
+      message: d.message,
+      source: d.source,
+    }));
+    this.view.dispatch(setDiagnostics(this.view.state, diagnostics));
+  }
+
+  // Moves the cursor to a range, scrolls it to the middle of the view and
+  // gives the editor the focus.
+  select(from, to) {
+    const length = this.view.state.doc.length;
+    const anchor = Math.min(from, length);
+    const head = Math.min(Math.max(to, from), length);
+    this.view.dispatch({
+      selection: EditorSelection.single(anchor, head),
+      effects: EditorView.scrollIntoView(EditorSelection.range(anchor, head), { y: "center" }),
+    });
+    this.view.focus();
+  }
+
+  focus() {
+    this.view.focus();
+  }
+
+  destroy() {
+    this.view.destroy();
+  }
+}
+
+window.opbEditor = {
+  create(parent, options) {
+    return new Editor(parent, options);
+  },
+};

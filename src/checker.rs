@@ -1,0 +1,57 @@
+//! One check of the editor's text: the core's analysis plus each
+//! diagnostic's range in the editor's unit. The app never checks anything
+//! itself; it calls the core and converts positions.
+
+use crate::positions::Utf16Offsets;
+use opb_core::{Analysis, Diagnostic, Kind, Options};
+
+/// A diagnostic and its range in UTF-16 offsets.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Located {
+    pub diagnostic: Diagnostic,
+    pub from: u32,
+    pub to: u32,
+}
+
+/// What one check of the text found.
+#[derive(Debug, Clone)]
+pub struct Report {
+    pub analysis: Analysis,
+    pub located: Vec<Located>,
+    /// Size of the checked text, in bytes.
+    pub bytes: usize,
+}
+
+/// Checks `text`, read as `kind` when the reader chose one.
+pub fn check(text: &str, kind: Option<Kind>) -> Report {
+    let mut analysis = opb_core::analyze(text, &Options { kind, ..Options::default() });
+    let diagnostics = std::mem::take(&mut analysis.checked.diagnostics);
+    let offsets: Vec<usize> = diagnostics
+        .iter()
+        .flat_map(|d| [d.range.start.offset, d.range.end.offset])
+        .collect();
+    let utf16 = Utf16Offsets::new(text).convert(&offsets);
+    let located = diagnostics
+        .iter()
+        .zip(utf16.chunks_exact(2))
+        .map(|(diagnostic, range)| Located { diagnostic: diagnostic.clone(), from: range[0], to: range[1] })
+        .collect();
+    analysis.checked.diagnostics = diagnostics;
+    Report { analysis, located, bytes: text.len() }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn ranges_are_in_utf16_units() {
+        let text = "{\"name\": \"😀é\", \"oops\": }";
+        let report = check(text, None);
+        let first = report.located.first().expect("a syntax error is reported");
+        let bytes = first.diagnostic.range.start.offset;
+        assert!(bytes > text.find('é').unwrap_or(0), "the error lies after the non-ASCII text");
+        assert_eq!(first.from as usize, text[..bytes].encode_utf16().count());
+        assert_ne!(first.from as usize, bytes);
+    }
+}

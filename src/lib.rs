@@ -1,0 +1,17 @@
+//! The opb playground: a Leptos single-page app over the validation core,
+//! compiled to wasm in the same binary as the core it calls.
+//!
+//! The modules at this level are plain Rust (the check of the editor's text,
+//! position conversion, examples, addresses, wording), tested natively with
+//! the rest of the workspace. [`ui`] holds the components and the browser
+//! bridge; it is built with the `web` feature, which Trunk turns on.
+
+pub mod checker;
+pub mod examples;
+pub mod format;
+pub mod markdown;
+pub mod positions;
+pub mod route;
+
+#[cfg(feature = "web")]
+pub mod ui;

@@ -1,0 +1,202 @@
+//! The app: wires the editor, the check of its text, the header, toolbar and
+//! panels. State lives in signals here; each panel is its own module.
+
+use super::diagnostics::{DiagnosticsPanel, Jump};
+use super::editor::{Editor, EditorHandle};
+use super::header::Header;
+use super::rules_panel::RulesPanel;
+use super::split::{self, Splitter};
+use super::toolbar::{Notice, Toolbar};
+use crate::checker::{self, Report};
+use crate::examples;
+use crate::format::{human_size, renamed, syntax_label};
+use crate::route::Route;
+use gloo_timers::callback::Timeout;
+use leptos::prelude::*;
+use opb_core::{Kind, Limits, Syntax};
+use std::sync::Arc;
+
+fn current_route() -> Route {
+    Route::from_hash(&window().location().hash().unwrap_or_default())
+}
+
+/// How long after the last edit the text is checked. Ordinary documents get
+/// their diagnostics well under 100 ms after the last key; very large ones
+/// wait longer so typing in them is not slowed by a check per key.
+fn debounce_ms(bytes: usize) -> u32 {
+    match bytes {
+        0..=262_143 => 40,
+        262_144..=2_097_151 => 150,
+        _ => 400,
+    }
+}
+
+fn now_ms() -> f64 {
+    window().performance().map_or(0.0, |p| p.now())
+}
+
+#[component]
+pub fn App() -> impl IntoView {
+    let all_examples = examples::all();
+    let first = examples::named(examples::DEFAULT)
+        .or_else(|| all_examples.first().cloned())
+        .unwrap_or(examples::Example { name: "untitled.yaml", text: String::new() });
+
+    let editor = EditorHandle::default();
+    let report = RwSignal::new(None::<Arc<Report>>);
+    let kind_choice = RwSignal::new(None::<Kind>);
+    let name = RwSignal::new(first.name.to_owned());
+    let selected_example = RwSignal::new(first.name.to_owned());
+    let edited = RwSignal::new(false);
+    let cursor = RwSignal::new((1u32, 1u32));
+    let elapsed = RwSignal::new(None::<f64>);
+    let notice = RwSignal::new(None::<Notice>);
+    let share = RwSignal::new(split::DEFAULT);
+    let route = RwSignal::new(current_route());
+    let pending = StoredValue::new_local(None::<Timeout>);
+    let notice_timer = StoredValue::new_local(None::<Timeout>);
+    // Set while the app itself replaces the text, so that is not an edit.
+    let replacing = StoredValue::new(false);
+
+    let _ = window_event_listener(leptos::ev::hashchange, move |_| route.set(current_route()));
+
+    let run_check = move || {
+        pending.set_value(None);
+        let Some(text) = editor.text() else { return };
+        let started = now_ms();
+        let checked = checker::check(&text, kind_choice.get_untracked());
+        elapsed.set(Some(now_ms() - started));
+        editor.show(&checked.located);
+        editor.set_syntax(checked.analysis.checked.syntax);
+        report.set(Some(Arc::new(checked)));
+    };
+    let on_change = move |()| {
+        if replacing.get_value() {
+            return;
+        }
+        edited.set(true);
+        let bytes = report.with_untracked(|r| r.as_ref().map_or(0, |r| r.bytes));
+        pending.set_value(Some(Timeout::new(debounce_ms(bytes), run_check)));
+    };
+    let replace = move |text: &str| {
+        replacing.set_value(true);
+        editor.replace_text(text);
+        replacing.set_value(false);
+        run_check();
+    };
+    let say = move |n: Notice| {
+        notice.set(Some(n));
+        notice_timer.set_value(Some(Timeout::new(8_000, move || notice.set(None))));
+    };
+
+    Effect::new(move |previous: Option<Option<Kind>>| {
+        let choice = kind_choice.get();
+        if previous.is_some_and(|p| p != choice) {
+            run_check();
+        }
+        choice
+    });
+
+    let load_example = move |example_name: String| {
+        if let Some(example) = examples::named(&example_name) {
+            selected_example.set(example.name.to_owned());
+            name.set(example.name.to_owned());
+            notice.set(None);
+            replace(&example.text);
+            edited.set(false);
+        }
+    };
+    let transform = move |target: Option<Syntax>| {
+        let Some(text) = editor.text() else { return };
+        let from = report.with_untracked(|r| r.as_ref().map_or_else(|| Syntax::sniff(&text), |r| r.analysis.checked.syntax));
+        let to = target.unwrap_or(from);
+        match opb_convert::convert(&text, from, to, &Limits::default()) {
+            Ok(converted) => {
+                replace(&converted.text);
+                if to != from {
+                    name.update(|n| *n = renamed(n, to));
+                }
+                let did = if to == from { "Formatted".to_owned() } else { format!("Converted to {}", syntax_label(to)) };
+                let text = match converted.comments_dropped {
+                    0 => format!("{did}. Undo with Ctrl+Z."),
+                    1 => format!("{did}. Its one comment was not kept: undo with Ctrl+Z."),
+                    n => format!("{did}. Its {n} comments were not kept: undo with Ctrl+Z."),
+                };
+                say(Notice { error: false, text });
+            }
+            Err(error) => say(Notice { error: true, text: error.to_string() }),
+        }
+    };
+
+    let syntax = Signal::derive(move || {
+        report.with(|r| r.as_ref().map(|r| r.analysis.checked.syntax)).unwrap_or(Syntax::Json)
+    });
+    let diagnostics_count = move || report.with(|r| r.as_ref().map_or(0, |r| r.located.len()));
+    let initial_syntax = first.syntax();
+    let initial_text = first.text.clone();
+
+    view! {
+        <div class="app">
+            <Header name=name edited=edited report=report kind_choice=kind_choice />
+            <main class="workspace" style=move || format!("--split: {:.2}%", share.get())>
+                <section class="pane editor-pane" aria-label="Editor">
+                    <Toolbar
+                        examples=all_examples
+                        selected=selected_example
+                        syntax=syntax
+                        notice=notice
+                        on_example=load_example
+                        on_format=move |()| transform(None)
+                        on_convert=move |to| transform(Some(to))
+                    />
+                    <Editor
+                        handle=editor
+                        initial=initial_text
+                        syntax=initial_syntax
+                        on_change=on_change
+                        on_cursor=move |position| cursor.set(position)
+                        on_ready=move |()| run_check()
+                    />
+                </section>
+                <Splitter share=share />
+                <section class="pane side-pane" aria-label="Panels">
+                    <nav class="tabs" role="tablist">
+                        <a
+                            role="tab"
+                            href="#diagnostics"
+                            data-testid="tab-diagnostics"
+                            aria-selected=move || (route.get() == Route::Diagnostics).to_string()
+                        >
+                            "Diagnostics"
+                            <span class="tab-count">{diagnostics_count}</span>
+                        </a>
+                        <a
+                            role="tab"
+                            href="#rules"
+                            data-testid="tab-rules"
+                            aria-selected=move || matches!(route.get(), Route::Rules(_)).to_string()
+                        >
+                            "Rules"
+                        </a>
+                    </nav>
+                    <div class="tab-panel" role="tabpanel">
+                        {move || match route.get() {
+                            Route::Diagnostics => view! {
+                                <DiagnosticsPanel report=report on_jump=move |jump: Jump| editor.select(jump.from, jump.to) />
+                            }
+                            .into_any(),
+                            Route::Rules(code) => view! { <RulesPanel selected=Signal::stored(code) /> }.into_any(),
+                        }}
+                    </div>
+                </section>
+            </main>
+            <footer class="statusbar">
+                <span data-testid="cursor">{move || { let (line, column) = cursor.get(); format!("Ln {line}, Col {column}") }}</span>
+                <span>{move || syntax_label(syntax.get())}</span>
+                <span>{move || report.with(|r| r.as_ref().map(|r| human_size(r.bytes)))}</span>
+                <span data-testid="elapsed">{move || elapsed.get().map(|ms| format!("Checked in {ms:.1} ms"))}</span>
+                <span class="statusbar-note">"Runs entirely in your browser: nothing is uploaded."</span>
+            </footer>
+        </div>
+    }
+}

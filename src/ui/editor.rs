@@ -1,0 +1,148 @@
+//! The bridge to the CodeMirror editor of `js/editor.js` (bundled into the
+//! page as `window.opbEditor`), and the component that hosts it.
+
+use crate::checker::Located;
+use js_sys::{Array, Object, Reflect};
+use leptos::prelude::*;
+use opb_core::Syntax;
+use wasm_bindgen::prelude::*;
+
+#[wasm_bindgen]
+extern "C" {
+    /// A CodeMirror view with the playground's setup (`js/editor.js`).
+    type CodeMirror;
+
+    #[wasm_bindgen(catch, js_namespace = opbEditor, js_name = create)]
+    fn create_code_mirror(parent: &web_sys::HtmlElement, options: &Object) -> Result<CodeMirror, JsValue>;
+
+    #[wasm_bindgen(method)]
+    fn text(this: &CodeMirror) -> String;
+
+    #[wasm_bindgen(method, js_name = setText)]
+    fn set_text(this: &CodeMirror, text: &str);
+
+    #[wasm_bindgen(method, js_name = setLanguage)]
+    fn set_language(this: &CodeMirror, name: &str);
+
+    #[wasm_bindgen(method, js_name = setDiagnostics)]
+    fn set_diagnostics(this: &CodeMirror, list: &Array);
+
+    #[wasm_bindgen(method)]
+    fn select(this: &CodeMirror, from: u32, to: u32);
+
+    #[wasm_bindgen(method)]
+    fn destroy(this: &CodeMirror);
+}
+
+/// A mounted editor and the callbacks it calls, kept alive together.
+struct Mounted {
+    view: CodeMirror,
+    _on_change: Closure<dyn Fn()>,
+    _on_cursor: Closure<dyn Fn(u32, u32)>,
+}
+
+/// A handle on the page's editor, usable before it is mounted (calls do
+/// nothing then). Copy, so closures and components can all hold it.
+#[derive(Clone, Copy)]
+pub struct EditorHandle(StoredValue<Option<Mounted>, LocalStorage>);
+
+impl Default for EditorHandle {
+    fn default() -> Self {
+        EditorHandle(StoredValue::new_local(None))
+    }
+}
+
+impl EditorHandle {
+    /// The current text, when the editor is mounted.
+    pub fn text(&self) -> Option<String> {
+        self.0.with_value(|m| m.as_ref().map(|m| m.view.text()))
+    }
+
+    /// Replaces the text as one undoable change.
+    pub fn replace_text(&self, text: &str) {
+        self.0.with_value(|m| m.as_ref().map(|m| m.view.set_text(text)));
+    }
+
+    pub fn set_syntax(&self, syntax: Syntax) {
+        let name = match syntax {
+            Syntax::Json => "json",
+            Syntax::Yaml => "yaml",
+        };
+        self.0.with_value(|m| m.as_ref().map(|m| m.view.set_language(name)));
+    }
+
+    /// Shows diagnostics as squiggles, gutter markers and hover tooltips.
+    pub fn show(&self, located: &[Located]) {
+        let list: Array = located.iter().map(diagnostic_object).collect();
+        self.0.with_value(|m| m.as_ref().map(|m| m.view.set_diagnostics(&list)));
+    }
+
+    /// Selects a range (UTF-16 offsets), scrolls it into view and focuses.
+    pub fn select(&self, from: u32, to: u32) {
+        self.0.with_value(|m| m.as_ref().map(|m| m.view.select(from, to)));
+    }
+}
+
+fn diagnostic_object(located: &Located) -> JsValue {
+    let d = &located.diagnostic;
+    let object = Object::new();
+    set(&object, "from", located.from.into());
+    set(&object, "to", located.to.into());
+    set(&object, "severity", d.severity.as_str().into());
+    set(&object, "message", d.message.as_str().into());
+    set(&object, "source", format!("{} {}", d.code, d.name).into());
+    object.into()
+}
+
+fn set(object: &Object, key: &str, value: JsValue) {
+    // Setting a property on a fresh plain object cannot fail.
+    let _ = Reflect::set(object, &key.into(), &value);
+}
+
+/// The editor, mounted into a `data-testid="editor"` container. `on_change`
+/// runs after every edit, `on_cursor` with the cursor's line and column,
+/// `on_ready` once the editor holds `initial`.
+#[component]
+pub fn Editor(
+    handle: EditorHandle,
+    initial: String,
+    syntax: Syntax,
+    #[prop(into)] on_change: Callback<()>,
+    #[prop(into)] on_cursor: Callback<(u32, u32)>,
+    #[prop(into)] on_ready: Callback<()>,
+) -> impl IntoView {
+    let container = NodeRef::<leptos::html::Div>::new();
+    let (failure, set_failure) = signal(None::<String>);
+    container.on_load(move |element| {
+        let on_change_js = Closure::<dyn Fn()>::new(move || on_change.run(()));
+        let on_cursor_js = Closure::<dyn Fn(u32, u32)>::new(move |line, column| on_cursor.run((line, column)));
+        let options = Object::new();
+        set(&options, "doc", initial.as_str().into());
+        set(&options, "language", if syntax == Syntax::Json { "json" } else { "yaml" }.into());
+        set(&options, "onChange", on_change_js.as_ref().clone());
+        set(&options, "onCursor", on_cursor_js.as_ref().clone());
+        match create_code_mirror(&element, &options) {
+            Ok(view) => {
+                handle.0.set_value(Some(Mounted { view, _on_change: on_change_js, _on_cursor: on_cursor_js }));
+                on_ready.run(());
+            }
+            Err(error) => set_failure.set(Some(
+                error.as_string().unwrap_or_else(|| "the editor script did not load".to_owned()),
+            )),
+        }
+    });
+    on_cleanup(move || {
+        handle.0.try_update_value(|m| {
+            if let Some(mounted) = m.take() {
+                mounted.view.destroy();
+            }
+        });
+    });
+    view! {
+        <div class="editor" data-testid="editor" node_ref=container>
+            {move || failure.get().map(|reason| view! {
+                <p class="editor-failure" role="alert">"The editor could not start: " {reason}</p>
+            })}
+        </div>
+    }
+}

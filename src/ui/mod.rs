@@ -1,0 +1,12 @@
+//! The components and the bridge to the browser. `app` wires them; each
+//! panel and concern is its own module.
+
+pub mod app;
+pub mod diagnostics;
+pub mod editor;
+pub mod header;
+pub mod markdown;
+pub mod panic;
+pub mod rules_panel;
+pub mod split;
+pub mod toolbar;

@@ -1,0 +1,84 @@
+//! The rules tab: every rule of the core's registry, and one rule's
+//! documentation when a diagnostic's link (`#rules/<CODE>`) selects it.
+
+use super::diagnostics::SeverityIcon;
+use super::markdown::Markdown;
+use leptos::prelude::*;
+use opb_core::rules::{self, Group, Rule};
+
+/// The rules of the registry, grouped as `spec/RULES.md` sections them, in
+/// catalogue order.
+pub fn grouped() -> Vec<(Group, Vec<&'static Rule>)> {
+    let mut groups: Vec<(Group, Vec<&'static Rule>)> = Vec::new();
+    for rule in rules::all() {
+        match groups.iter_mut().find(|(g, _)| *g == rule.group) {
+            Some((_, members)) => members.push(rule),
+            None => groups.push((rule.group, vec![rule])),
+        }
+    }
+    groups
+}
+
+/// `selected` is a rule code (or name) from the address, if any.
+#[component]
+pub fn RulesPanel(#[prop(into)] selected: Signal<Option<String>>) -> impl IntoView {
+    move || match selected.get() {
+        Some(code) => match rules::lookup(&code) {
+            Some(rule) => rule_page(rule).into_any(),
+            None => view! {
+                <div class="rules-panel">
+                    <a class="back-link" href="#rules">"← All rules"</a>
+                    <p class="panel-empty">{format!("No rule is called “{code}”.")}</p>
+                </div>
+            }
+            .into_any(),
+        },
+        None => index().into_any(),
+    }
+}
+
+fn rule_page(rule: &'static Rule) -> impl IntoView {
+    view! {
+        <article class="rules-panel rule-page" data-rule=rule.code>
+            <a class="back-link" href="#rules">"← All rules"</a>
+            <header class="rule-header">
+                <SeverityIcon severity=rule.severity />
+                <span class="rule-code">{rule.code}</span>
+                <span class="rule-title">{rule.name}</span>
+                <span class="severity-badge" data-severity=rule.severity.as_str()>{rule.severity.as_str()}</span>
+            </header>
+            <p class="rule-group">{rule.group.title()}</p>
+            <Markdown source=rule.documentation() />
+        </article>
+    }
+}
+
+fn index() -> impl IntoView {
+    let groups = grouped()
+        .into_iter()
+        .map(|(group, members)| {
+            let items = members
+                .into_iter()
+                .map(|rule| {
+                    view! {
+                        <li>
+                            <a class="rule-row" href=format!("#rules/{}", rule.code)>
+                                <SeverityIcon severity=rule.severity />
+                                <span class="rule-code">{rule.code}</span>
+                                <span class="rule-name">{rule.name}</span>
+                                <span class="rule-summary">{rule.summary}</span>
+                            </a>
+                        </li>
+                    }
+                })
+                .collect_view();
+            view! {
+                <section class="rule-group-section">
+                    <h3>{group.title()}</h3>
+                    <ul class="rule-index">{items}</ul>
+                </section>
+            }
+        })
+        .collect_view();
+    view! { <div class="rules-panel">{groups}</div> }
+}
