@@ -26,15 +26,21 @@ pub(crate) fn resolve(findings: Vec<Finding>, index: &LineIndex<'_>) -> Vec<Diag
         (a.span.start, a.span.end, a.rule.code).cmp(&(b.span.start, b.span.end, b.rule.code))
     });
     findings.dedup_by(|a, b| a.rule.code == b.rule.code && a.span == b.span && a.message == b.message);
+    let offsets: Vec<usize> = findings
+        .iter()
+        .flat_map(|f| [f.span.start, f.span.end.max(f.span.start)])
+        .collect();
+    let positions = index.positions(&offsets);
     findings
         .into_iter()
-        .map(|f| Diagnostic {
+        .zip(positions.chunks_exact(2))
+        .map(|(f, ends)| Diagnostic {
             code: f.rule.code,
             name: f.rule.name,
             severity: f.rule.severity,
             message: f.message,
             pointer: f.pointer,
-            range: index.range(f.span),
+            range: Range { start: ends[0], end: ends[1] },
         })
         .collect()
 }
