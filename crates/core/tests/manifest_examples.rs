@@ -371,3 +371,23 @@ fn explain_fills_in_the_defaults_and_marks_them() {
     let defaults = fetch.resources.as_ref().unwrap();
     assert_eq!((defaults.memory_mb.value, defaults.pids.value, defaults.cpus.value), (1024.0, 256.0, 1.0));
 }
+
+#[test]
+fn a_long_loop_of_flow_tools_is_named_by_its_size() {
+    let n = 20;
+    let flows: String = (0..n)
+        .map(|i| format!("  - {{name: f{i}, description: d, input_schema: {{type: object}}, output_schema: {{type: object}}, steps: [{{tool: acme_f{}.f{}}}]}}\n", (i + 1) % n, (i + 1) % n))
+        .collect();
+    let tools: String = (0..n).map(|i| format!("  - {{id: acme_f{i}, flow: f{i}}}\n")).collect();
+    let checked = lint(&format!("name: acme-github\nflows:\n{flows}tools:\n{tools}"));
+    assert_eq!(codes(&checked), vec!["PM603"; n], "{}", render(&checked));
+    assert!(checked.diagnostics[0].message.ends_with("it is one of 20 flow tools whose flows call each other."), "{}", render(&checked));
+}
+
+#[test]
+fn messages_list_at_most_ten_known_names() {
+    let flows: String = (1..=12).map(|i| format!("  - {{name: f{i}, description: d, input_schema: {{type: object}}, output_schema: {{type: object}}}}\n")).collect();
+    let checked = lint(&format!("name: acme-github\nflows:\n{flows}tools:\n  - {{id: acme_x, flow: nope}}\n"));
+    assert_eq!(codes(&checked), ["PM601"]);
+    assert!(checked.diagnostics[0].message.ends_with("`f9`, `f10` and 2 more."), "{}", render(&checked));
+}

@@ -8,9 +8,10 @@ use super::package::{Ecosystem, Package};
 use super::url::HttpUrl;
 use super::values::{parse_go_duration, secret_references, SECOND};
 use super::{ManifestView, Runs, ToolView};
-use crate::parse::Node;
-use crate::{Counts, Diagnostic};
+use crate::parse::{Node, Object};
+use crate::{Counts, Diagnostic, Severity};
 use serde::Serialize;
+use std::collections::{HashMap, HashSet};
 
 /// "five minutes unless set" (seed 003, `timeout`).
 const DEFAULT_TIMEOUT: &str = "5m";
@@ -267,20 +268,57 @@ fn strings(node: Option<&Node>) -> Vec<String> {
         .unwrap_or_default()
 }
 
-fn counts_under(pointer: &str, diagnostics: &[Diagnostic]) -> Counts {
-    let inside: Vec<Diagnostic> = diagnostics
-        .iter()
-        .filter(|d| d.pointer == pointer || d.pointer.strip_prefix(pointer).is_some_and(|rest| rest.starts_with('/')))
-        .cloned()
-        .collect();
-    Counts::of(&inside)
+/// The diagnostics that point into each item of `tools`, by its index in
+/// the array, counted in one pass.
+fn counts_by_tool(diagnostics: &[Diagnostic]) -> HashMap<usize, Counts> {
+    let mut counts: HashMap<usize, Counts> = HashMap::new();
+    for diagnostic in diagnostics {
+        let Some(rest) = diagnostic.pointer.strip_prefix("/tools/") else { continue };
+        let Ok(index) = rest.split('/').next().unwrap_or_default().parse::<usize>() else { continue };
+        let tool = counts.entry(index).or_default();
+        match diagnostic.severity {
+            Severity::Error => tool.error += 1,
+            Severity::Warning => tool.warning += 1,
+            Severity::Info => tool.info += 1,
+        }
+    }
+    counts
 }
 
-/// Builds the explain view of a manifest.
+/// Builds the explain view of a manifest. Each "used by" list comes from
+/// one pass over the tools, so the view stays linear in the manifest's size.
 pub fn build(root: &Node, diagnostics: &[Diagnostic]) -> ManifestExplain {
     let view = ManifestView::new(root);
-    let tools: Vec<ToolExplain> = view.tools.iter().map(|tool| tool_explain(&view, tool, diagnostics)).collect();
-    let label = |t: &ToolView<'_>| t.id.map_or_else(|| format!("tools/{}", t.index), str::to_owned);
+    let counts = counts_by_tool(diagnostics);
+    let tools: Vec<ToolExplain> = view
+        .tools
+        .iter()
+        .map(|tool| tool_explain(&view, tool, counts.get(&tool.index).copied().unwrap_or_default()))
+        .collect();
+    let mut exposing: HashMap<&str, Vec<String>> = HashMap::new();
+    let mut connected: HashMap<&str, Vec<String>> = HashMap::new();
+    let mut manual_of: HashMap<&str, Vec<String>> = HashMap::new();
+    let mut secret_uses: HashMap<String, Vec<SecretUse>> = HashMap::new();
+    for (tool, explained) in view.tools.iter().zip(&tools) {
+        let label = tool.id.map_or_else(|| format!("tools/{}", tool.index), str::to_owned);
+        if let Runs::Flow(flow) = tool.runs {
+            exposing.entry(flow).or_default().push(label.clone());
+        }
+        if let Some(connection) = tool.str("connection") {
+            connected.entry(connection).or_default().push(label.clone());
+        }
+        for skill in tool.get("manual").and_then(Node::as_array).unwrap_or_default().iter().filter_map(Node::as_str) {
+            if let Some(skill) = view.own_reference(skill) {
+                manual_of.entry(skill).or_default().push(label.clone());
+            }
+        }
+        for header in &explained.headers {
+            for secret in &header.secrets {
+                secret_uses.entry(secret.clone()).or_default().push(SecretUse { tool: label.clone(), header: header.name.clone() });
+            }
+        }
+    }
+    let used = |map: &HashMap<&str, Vec<String>>, name: Option<&str>| name.and_then(|n| map.get(n)).cloned().unwrap_or_default();
     let flows = view
         .flows
         .iter()
@@ -290,12 +328,7 @@ pub fn build(root: &Node, diagnostics: &[Diagnostic]) -> ManifestExplain {
             description: text(flow.node.get("description")),
             input_schema: flow.node.get("input_schema").is_some_and(|s| s.as_object().is_some()),
             output_schema: flow.node.get("output_schema").is_some_and(|s| s.as_object().is_some()),
-            exposed_by: view
-                .tools
-                .iter()
-                .filter(|t| flow.name.is_some() && t.runs == Runs::Flow(flow.name.unwrap_or_default()))
-                .map(label)
-                .collect(),
+            exposed_by: used(&exposing, flow.name),
             step_tools: flow.step_tools.iter().map(|s| s.name.to_owned()).collect(),
         })
         .collect();
@@ -308,12 +341,7 @@ pub fn build(root: &Node, diagnostics: &[Diagnostic]) -> ManifestExplain {
             tools: connection.tools.iter().map(|t| t.name.to_owned()).collect(),
             params: connection.params.iter().map(|p| p.name.to_owned()).collect(),
             has_steps: connection.has_steps,
-            used_by: view
-                .tools
-                .iter()
-                .filter(|t| connection.name.is_some() && t.str("connection") == connection.name)
-                .map(label)
-                .collect(),
+            used_by: used(&connected, connection.name),
         })
         .collect();
     let secrets = view
@@ -325,29 +353,13 @@ pub fn build(root: &Node, diagnostics: &[Diagnostic]) -> ManifestExplain {
             name: secret.name.to_owned(),
             pointer: secret.ptr.to_string(),
             required,
-            used_by: tools
-                .iter()
-                .flat_map(|tool| {
-                    tool.headers.iter().filter(|h| h.secrets.iter().any(|s| s == secret.name)).map(|h| SecretUse {
-                        tool: tool.id.clone().unwrap_or_else(|| format!("tools/{}", tool.index)),
-                        header: h.name.clone(),
-                    })
-                })
-                .collect(),
+            used_by: secret_uses.get(secret.name).cloned().unwrap_or_default(),
         })
         .collect();
     let skills = view
         .skills
         .iter()
-        .map(|skill| SkillExplain {
-            name: skill.name.to_owned(),
-            manual_of: view
-                .tools
-                .iter()
-                .filter(|t| strings(t.get("manual")).iter().any(|m| view.own_reference(m) == Some(skill.name)))
-                .map(label)
-                .collect(),
-        })
+        .map(|skill| SkillExplain { name: skill.name.to_owned(), manual_of: used(&manual_of, Some(skill.name)) })
         .collect();
     ManifestExplain {
         plugin: PluginInfo {
@@ -364,10 +376,9 @@ pub fn build(root: &Node, diagnostics: &[Diagnostic]) -> ManifestExplain {
     }
 }
 
-fn tool_explain(view: &ManifestView<'_>, tool: &ToolView<'_>, diagnostics: &[Diagnostic]) -> ToolExplain {
+fn tool_explain(view: &ManifestView<'_>, tool: &ToolView<'_>, counts: Counts) -> ToolExplain {
     let runs = runs_explain(view, tool);
     let is_flow = tool.is_flow();
-    let pointer = tool.ptr.to_string();
     ToolExplain {
         id: tool.id.map(str::to_owned),
         index: tool.index,
@@ -399,8 +410,8 @@ fn tool_explain(view: &ManifestView<'_>, tool: &ToolView<'_>, diagnostics: &[Dia
             untrusted: l.get("untrusted").and_then(Node::as_bool) == Some(true),
         }),
         results_fit: tool.get("results").and_then(|r| r.get("fit")).and_then(Node::as_bool) == Some(true),
-        counts: counts_under(&pointer, diagnostics),
-        pointer,
+        counts,
+        pointer: tool.ptr.to_string(),
         runs,
     }
 }
@@ -484,8 +495,9 @@ fn resources(tool: &ToolView<'_>) -> Option<ResourcesExplain> {
 /// `secret_arguments`; a flow tool's one function.
 fn functions(view: &ManifestView<'_>, tool: &ToolView<'_>) -> Vec<FunctionExplain> {
     let mut names: Vec<String> = Vec::new();
+    let mut seen: HashSet<String> = HashSet::new();
     let mut add = |name: &str| {
-        if !name.is_empty() && !names.iter().any(|n| n == name) {
+        if !name.is_empty() && seen.insert(name.to_owned()) {
             names.push(name.to_owned());
         }
     };
@@ -502,24 +514,27 @@ fn functions(view: &ManifestView<'_>, tool: &ToolView<'_>) -> Vec<FunctionExplai
     for member in overrides.iter().flat_map(|o| o.unique_members()) {
         add(&member.key);
     }
-    let always_asks: Vec<String> = strings(tool.get("requires_approval"))
+    let asked: Vec<String> = strings(tool.get("requires_approval"))
         .iter()
         .filter_map(|entry| view.own_reference(entry))
         .filter_map(|reference| reference.split_once('.'))
         .filter(|(id, _)| Some(*id) == tool.id)
         .map(|(_, function)| function.to_owned())
         .collect();
-    for function in &always_asks {
+    for function in &asked {
         add(function);
     }
+    let always_asks: HashSet<&str> = asked.iter().map(String::as_str).collect();
     let secret_arguments = tool.get("secret_arguments").and_then(Node::as_object);
     for member in secret_arguments.iter().flat_map(|o| o.unique_members()) {
         add(&member.key);
     }
+    let override_of = by_key(overrides);
+    let secret_arguments_of = by_key(secret_arguments);
     names
         .into_iter()
         .map(|name| {
-            let over = overrides.and_then(|o| o.get(&name)).filter(|f| f.as_object().is_some());
+            let over = override_of.get(name.as_str()).copied().filter(|f| f.as_object().is_some());
             let hint = |key: &str| over.and_then(|f| f.get("annotations")).and_then(|a| a.get(key)).and_then(Node::as_bool);
             let usage = over.and_then(|f| f.get("usage")).filter(|u| u.as_object().is_some());
             FunctionExplain {
@@ -537,10 +552,20 @@ fn functions(view: &ManifestView<'_>, tool: &ToolView<'_>) -> Vec<FunctionExplai
                     cost_usd: u.get("cost_usd").and_then(Node::as_f64),
                 }),
                 ai_label: text(over.and_then(|f| f.get("ai_label"))),
-                always_asks: always_asks.contains(&name),
-                secret_arguments: strings(secret_arguments.and_then(|o| o.get(&name))),
+                always_asks: always_asks.contains(name.as_str()),
+                secret_arguments: strings(secret_arguments_of.get(name.as_str()).copied()),
                 name,
             }
         })
         .collect()
+}
+
+/// A map's values by key, the first of a repeated key winning, for lookups
+/// in constant time.
+fn by_key(object: Option<&Object>) -> HashMap<&str, &Node> {
+    let mut values = HashMap::new();
+    for member in object.iter().flat_map(|o| o.members.iter()) {
+        values.entry(member.key.as_str()).or_insert(&member.value);
+    }
+    values
 }

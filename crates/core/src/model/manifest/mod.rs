@@ -16,6 +16,7 @@ use crate::finding::Ptr;
 use crate::model::playbook::Named;
 use crate::parse::{Member, Node, Value};
 use package::{Ecosystem, Package, PackageError};
+use std::collections::{HashMap, HashSet};
 
 /// A plugin manifest as the rules and explain see it.
 #[derive(Debug)]
@@ -33,6 +34,31 @@ pub struct ManifestView<'a> {
     pub optional_secrets: Vec<Named<'a>>,
     /// `egress`, when it says the plugin reaches out (anything non-empty).
     pub egress: Option<&'a Node>,
+    index: Index<'a>,
+}
+
+/// Lookups by name, so that cross-references stay linear on a manifest of
+/// thousands of tools. The first of two items with one name wins.
+#[derive(Debug, Default)]
+struct Index<'a> {
+    tools: HashMap<&'a str, usize>,
+    flows: HashMap<&'a str, usize>,
+    connections: HashMap<&'a str, usize>,
+    skills: HashSet<&'a str>,
+    secrets: HashSet<&'a str>,
+    optional_secrets: HashSet<&'a str>,
+    /// Tool id to the positions in `connections` of those that list it.
+    covered_by: HashMap<&'a str, Vec<usize>>,
+}
+
+fn first_positions<'a>(names: impl Iterator<Item = Option<&'a str>>) -> HashMap<&'a str, usize> {
+    let mut positions = HashMap::new();
+    for (position, name) in names.enumerate() {
+        if let Some(name) = name {
+            positions.entry(name).or_insert(position);
+        }
+    }
+    positions
 }
 
 /// How a tool runs, by the field that says so. When a tool sets more than
@@ -181,7 +207,7 @@ impl<'a> ManifestView<'a> {
             })
             .collect();
         let requires_secrets = root.get("requires").and_then(|r| r.get("secrets"));
-        ManifestView {
+        let mut view = ManifestView {
             root,
             name: non_empty_str(root, "name"),
             version: root.get("version").filter(|v| !v.is_null()),
@@ -192,20 +218,72 @@ impl<'a> ManifestView<'a> {
             secrets: names(requires_secrets, &top.key("requires").key("secrets")),
             optional_secrets: names(root.get("optional_secrets"), &top.key("optional_secrets")),
             egress: root.get("egress").filter(|e| is_non_empty(e)),
+            index: Index::default(),
+        };
+        view.index = view.build_index();
+        view
+    }
+
+    fn build_index(&self) -> Index<'a> {
+        let mut covered_by: HashMap<&'a str, Vec<usize>> = HashMap::new();
+        for (position, connection) in self.connections.iter().enumerate() {
+            for entry in &connection.tools {
+                if let Some(id) = self.listed_tool(entry.name) {
+                    let positions = covered_by.entry(id).or_default();
+                    if positions.last() != Some(&position) {
+                        positions.push(position);
+                    }
+                }
+            }
+        }
+        Index {
+            tools: first_positions(self.tools.iter().map(|t| t.id)),
+            flows: first_positions(self.flows.iter().map(|f| f.name)),
+            connections: first_positions(self.connections.iter().map(|c| c.name)),
+            skills: self.skills.iter().map(|s| s.name).collect(),
+            secrets: self.secrets.iter().map(|s| s.name).collect(),
+            optional_secrets: self.optional_secrets.iter().map(|s| s.name).collect(),
+            covered_by,
         }
     }
 
-    pub fn flow(&self, name: &str) -> Option<&FlowView<'a>> {
-        self.flows.iter().find(|f| f.name == Some(name))
+    /// The tool id a connection's `tools` entry lists: `<id>`, `<id>.*` or
+    /// `<id>.<function>`, with or without this plugin's name in front.
+    fn listed_tool<'r>(&self, entry: &'r str) -> Option<&'r str> {
+        let reference = self.own_reference(entry)?;
+        match reference.split_once('.') {
+            Some((id, function)) => (!function.is_empty()).then_some(id),
+            None => Some(reference),
+        }
     }
 
+    /// The first flow with this name.
+    pub fn flow(&self, name: &str) -> Option<&FlowView<'a>> {
+        self.index.flows.get(name).and_then(|&i| self.flows.get(i))
+    }
+
+    /// The first connection with this name.
     pub fn connection(&self, name: &str) -> Option<&ConnectionView<'a>> {
-        self.connections.iter().find(|c| c.name == Some(name))
+        self.index.connections.get(name).and_then(|&i| self.connections.get(i))
     }
 
     /// The first tool with this id.
     pub fn tool(&self, id: &str) -> Option<&ToolView<'a>> {
-        self.tools.iter().find(|t| t.id == Some(id))
+        self.index.tools.get(id).and_then(|&i| self.tools.get(i))
+    }
+
+    pub fn has_skill(&self, name: &str) -> bool {
+        self.index.skills.contains(name)
+    }
+
+    /// Whether `requires.secrets` names it.
+    pub fn requires_secret(&self, name: &str) -> bool {
+        self.index.secrets.contains(name)
+    }
+
+    /// Whether `optional_secrets` names it.
+    pub fn optional_secret(&self, name: &str) -> bool {
+        self.index.optional_secrets.contains(name)
     }
 
     /// A reference without this plugin's own `<plugin>/` in front; `None`
@@ -224,16 +302,18 @@ impl<'a> ManifestView<'a> {
 
     /// The connections whose `tools` list this tool: its id, `<id>.*` or one
     /// of its functions.
-    pub fn connections_covering<'s>(&'s self, id: &'s str) -> impl Iterator<Item = &'s ConnectionView<'a>> {
-        self.connections.iter().filter(move |c| self.lists(c, id))
+    pub fn connections_covering(&self, id: &str) -> impl Iterator<Item = &ConnectionView<'a>> {
+        self.index
+            .covered_by
+            .get(id)
+            .into_iter()
+            .flatten()
+            .filter_map(|&position| self.connections.get(position))
     }
 
     /// Whether a connection's `tools` list this tool.
     pub fn lists(&self, connection: &ConnectionView<'_>, tool_id: &str) -> bool {
-        connection.tools.iter().filter_map(|t| self.own_reference(t.name)).any(|reference| {
-            reference == tool_id
-                || reference.strip_prefix(tool_id).is_some_and(|rest| rest.starts_with('.') && rest.len() > 1)
-        })
+        connection.tools.iter().any(|t| self.listed_tool(t.name) == Some(tool_id))
     }
 }
 

@@ -277,7 +277,7 @@ fn check_deciders(deciders: &Node, ptr: &Ptr, what: &str, report: &mut Report) {
     if let Some(people) = deciders.get("people").and_then(Node::as_array) {
         for (i, person) in people.iter().enumerate() {
             let Some(text) = person.as_str() else { continue };
-            if !text.strip_prefix("user:").is_some_and(|name| !name.trim().is_empty()) {
+            if text.strip_prefix("user:").is_none_or(|name| name.trim().is_empty()) {
                 report.push(
                     &PM405,
                     &ptr.key("people").index(i),

@@ -2,7 +2,7 @@
 //! labels (seed 003: `flow`, `results.fit`, `uses_model`, `secret_arguments`,
 //! `manual`, `labels`).
 
-use super::shown;
+use super::{known_names, shown};
 use crate::finding::{At, Report};
 use crate::model::manifest::values::is_argument_pointer;
 use crate::model::manifest::{ManifestView, Runs, ToolView};
@@ -50,7 +50,7 @@ pub static PM603: Rule = Rule {
     name: "flow-cycle",
     severity: Severity::Error,
     group: Group::ManifestFlows,
-    summary: "A flow tool that would reach itself: its flow has a step whose `tool` is a function of this tool, or of another flow tool whose flow leads back. The message names the way round.",
+    summary: "A flow tool that would reach itself: its flow has a step whose `tool` is a function of this tool, or of another flow tool whose flow leads back. The message names the shortest way round (a loop of more than 16 flow tools by its size).",
     source: "\"Lint refuses … a flow tool that would reach itself.\" (seed 003, `flow`); flow steps name tools as `<id>.<function>` (DOCUMENTS.md §2).",
     fix: "Break the loop: a flow's steps call other tools, not the flow tool that runs it.",
     example: "flows:\n  - name: triage\n    steps:\n      - tool: acme_triage.triage\ntools:\n  - {id: acme_triage, flow: triage}",
@@ -203,12 +203,7 @@ fn check_flow_tools(view: &ManifestView<'_>, report: &mut Report) {
         let Some(node) = tool.get("flow") else { continue };
         let ptr = tool.ptr.key("flow");
         let Some(flow) = view.flow(name) else {
-            let known: Vec<&str> = view.flows.iter().filter_map(|f| f.name).collect();
-            let choices = if known.is_empty() {
-                "the plugin has no `flows`".to_owned()
-            } else {
-                format!("it has {}", crate::model::spec::one_of(&known))
-            };
+            let choices = known_names(view.flows.iter().filter_map(|f| f.name), "the plugin has no `flows`");
             report.push(&PM601, &ptr, At::Value(node), format!("Flow {} names flow `{name}`, which is not a flow of the plugin; {choices}.", tool.label()));
             continue;
         };
@@ -276,8 +271,8 @@ fn check_cycles(view: &ManifestView<'_>, report: &mut Report) {
             index_of.entry(id).or_insert_with(|| graph.add_node(position));
         }
     }
-    for (&id, &from) in &index_of {
-        let Some(Runs::Flow(flow_name)) = view.tool(id).map(|t| &t.runs) else { continue };
+    for from in graph.node_indices().collect::<Vec<_>>() {
+        let Some(Runs::Flow(flow_name)) = graph.node_weight(from).and_then(|&p| view.tools.get(p)).map(|t| &t.runs) else { continue };
         let Some(flow) = view.flow(flow_name) else { continue };
         for step in &flow.step_tools {
             let Some(reference) = view.own_reference(step.name) else { continue };
@@ -287,40 +282,50 @@ fn check_cycles(view: &ManifestView<'_>, report: &mut Report) {
             }
         }
     }
-    let cyclic: HashSet<NodeIndex> = kosaraju_scc(&graph)
-        .into_iter()
-        .filter(|scc| scc.len() > 1 || scc.iter().any(|&n| graph.contains_edge(n, n)))
-        .flatten()
-        .collect();
-    let mut reported: Vec<NodeIndex> = cyclic.iter().copied().collect();
-    reported.sort();
-    for start in reported {
-        let Some(tool) = graph.node_weight(start).and_then(|&p| view.tools.get(p)) else { continue };
-        let Some(node) = tool.get("flow") else { continue };
-        let way = way_round(&graph, start)
-            .iter()
-            .filter_map(|&n| graph.node_weight(n).and_then(|&p| view.tools.get(p)))
-            .map(|t| match t.runs {
-                Runs::Flow(flow) => format!("`{}` (flow `{flow}`)", t.id.unwrap_or_default()),
-                _ => format!("`{}`", t.id.unwrap_or_default()),
-            })
-            .collect::<Vec<_>>()
-            .join(" → ");
-        report.push(
-            &PM603,
-            &tool.ptr.key("flow"),
-            At::Value(node),
-            format!("Flow {} would reach itself through its flow's steps: {way} → `{}`.", tool.label(), tool.id.unwrap_or_default()),
-        );
+    for mut scc in kosaraju_scc(&graph) {
+        if scc.len() == 1 && !scc.iter().any(|&n| graph.contains_edge(n, n)) {
+            continue;
+        }
+        scc.sort();
+        let members: HashSet<NodeIndex> = scc.iter().copied().collect();
+        for &start in &scc {
+            let Some(tool) = graph.node_weight(start).and_then(|&p| view.tools.get(p)) else { continue };
+            let Some(node) = tool.get("flow") else { continue };
+            let id = tool.id.unwrap_or_default();
+            let how = if scc.len() > MAX_WAY_ROUND {
+                format!("it is one of {} flow tools whose flows call each other", scc.len())
+            } else {
+                let way: Vec<String> = way_round(&graph, &members, start)
+                    .iter()
+                    .filter_map(|&n| graph.node_weight(n).and_then(|&p| view.tools.get(p)))
+                    .map(|t| match t.runs {
+                        Runs::Flow(flow) => format!("`{}` (flow `{flow}`)", t.id.unwrap_or_default()),
+                        _ => format!("`{}`", t.id.unwrap_or_default()),
+                    })
+                    .collect();
+                format!("{} → `{id}`", way.join(" → "))
+            };
+            report.push(
+                &PM603,
+                &tool.ptr.key("flow"),
+                At::Value(node),
+                format!("Flow {} would reach itself through its flow's steps: {how}.", tool.label()),
+            );
+        }
     }
 }
 
-/// The shortest way from `start` back to itself, `start` first.
-fn way_round(graph: &DiGraph<usize, ()>, start: NodeIndex) -> Vec<NodeIndex> {
+/// The most flow tools a PM603 message walks through; a larger loop is
+/// named by its size, so a hostile manifest cannot make the check quadratic.
+const MAX_WAY_ROUND: usize = 16;
+
+/// The shortest way from `start` back to itself within its strongly
+/// connected component, `start` first.
+fn way_round(graph: &DiGraph<usize, ()>, members: &HashSet<NodeIndex>, start: NodeIndex) -> Vec<NodeIndex> {
     let mut parent: HashMap<NodeIndex, NodeIndex> = HashMap::new();
     let mut queue = VecDeque::from([start]);
     while let Some(at) = queue.pop_front() {
-        for next in graph.neighbors(at) {
+        for next in graph.neighbors(at).filter(|n| members.contains(n)) {
             if next == start {
                 let mut way = vec![at];
                 let mut current = at;
@@ -331,8 +336,8 @@ fn way_round(graph: &DiGraph<usize, ()>, start: NodeIndex) -> Vec<NodeIndex> {
                 way.reverse();
                 return way;
             }
-            if next != start && !parent.contains_key(&next) {
-                parent.insert(next, at);
+            if let std::collections::hash_map::Entry::Vacant(entry) = parent.entry(next) {
+                entry.insert(at);
                 queue.push_back(next);
             }
         }
@@ -464,9 +469,8 @@ fn check_manual(view: &ManifestView<'_>, tool: &ToolView<'_>, report: &mut Repor
         let Some(text) = entry.as_str() else { continue };
         let problem = match view.own_reference(text) {
             None => Some("names another plugin's skill; a tool's manual is its own plugin's skills".to_owned()),
-            Some(skill) if !view.skills.iter().any(|s| s.name == skill) => {
-                let known: Vec<&str> = view.skills.iter().map(|s| s.name).collect();
-                let choices = if known.is_empty() { "the plugin has no `skills`".to_owned() } else { format!("its skills are {}", crate::model::spec::one_of(&known)) };
+            Some(skill) if !view.has_skill(skill) => {
+                let choices = known_names(view.skills.iter().map(|s| s.name), "the plugin has no `skills`");
                 Some(format!("is not a skill of this plugin; {choices}"))
             }
             Some(skill) if !seen.insert(skill) => Some("lists a skill a second time".to_owned()),

@@ -15,6 +15,7 @@ use super::input::over_count_limit;
 use super::Rule;
 use crate::finding::Report;
 use crate::model::manifest::ManifestView;
+use crate::model::spec::one_of;
 use crate::parse::{Node, Value};
 use crate::Limits;
 
@@ -41,6 +42,20 @@ fn capitalise(text: &str) -> String {
     match chars.next() {
         Some(first) => first.to_uppercase().chain(chars).collect(),
         None => String::new(),
+    }
+}
+
+/// How many names a message lists before it says how many more there are.
+const NAMES_SHOWN: usize = 10;
+
+/// "it has `a`, `b` or `c`" (at most ten of them), or `none` when the
+/// plugin has none, for messages about a name that is not found.
+fn known_names<'n>(names: impl Iterator<Item = &'n str>, none: &str) -> String {
+    let names: Vec<&str> = names.collect();
+    match names.len() {
+        0 => none.to_owned(),
+        n if n <= NAMES_SHOWN => format!("it has {}", one_of(&names)),
+        n => format!("it has {} and {} more", names[..NAMES_SHOWN].iter().map(|n| format!("`{n}`")).collect::<Vec<_>>().join(", "), n - NAMES_SHOWN),
     }
 }
 

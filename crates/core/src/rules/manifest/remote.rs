@@ -1,7 +1,7 @@
 //! PM3xx: remote tools (seed 003: `url`, `connection`, `functions`,
 //! `headers`, `affinity`).
 
-use super::{capitalise, shown};
+use super::{capitalise, known_names, shown};
 use crate::finding::{At, Report};
 use crate::model::manifest::url::HttpUrl;
 use crate::model::manifest::values::{is_argument_pointer, is_env_name, json_size, secret_references};
@@ -284,8 +284,7 @@ fn check_connection(view: &ManifestView<'_>, tool: &ToolView<'_>, report: &mut R
     let Some(name) = member.value.as_str() else { return };
     match view.connection(name) {
         None => {
-            let known: Vec<&str> = view.connections.iter().filter_map(|c| c.name).collect();
-            let choices = if known.is_empty() { "the plugin has no `connections`".to_owned() } else { format!("it has {}", one_of(&known)) };
+            let choices = known_names(view.connections.iter().filter_map(|c| c.name), "the plugin has no `connections`");
             report.push(
                 &PM304,
                 &ptr,
@@ -448,8 +447,8 @@ fn check_headers(view: &ManifestView<'_>, tool: &ToolView<'_>, report: &mut Repo
                     At::Value(&header.value),
                     format!("Header `{}` of {label} refers to `${{{name}}}`, which is not a secret name (letters, digits and `_`).", header.key),
                 );
-            } else if !view.secrets.iter().any(|s| s.name == name) {
-                let optional = if view.optional_secrets.iter().any(|s| s.name == name) {
+            } else if !view.requires_secret(name) {
+                let optional = if view.optional_secret(name) {
                     " It is an optional secret; a header needs one that is always there."
                 } else {
                     ""
