@@ -52,7 +52,7 @@ fn explain(text: &str) -> ManifestExplain {
 fn acme_github_is_clean() {
     let checked = check(&example("acme-github.oz0-plugin.yaml"), &Options::default());
     assert_eq!(checked.kind, Some(Kind::PluginManifest));
-    assert_eq!((checked.counts.error, checked.counts.warning), (0, 0), "{}", render(&checked));
+    assert!(checked.diagnostics.is_empty(), "{}", render(&checked));
 }
 
 #[test]
@@ -390,4 +390,14 @@ fn messages_list_at_most_ten_known_names() {
     let checked = lint(&format!("name: acme-github\nflows:\n{flows}tools:\n  - {{id: acme_x, flow: nope}}\n"));
     assert_eq!(codes(&checked), ["PM601"]);
     assert!(checked.diagnostics[0].message.ends_with("`f9`, `f10` and 2 more."), "{}", render(&checked));
+}
+
+#[test]
+fn a_manifest_in_json_reads_alike() {
+    let text = r#"{"name": "acme-github", "tools": [{"id": "oz0_x", "mcp": ["node", "x.js"], "timout": "5m"}]}"#;
+    let checked = check(text, &Options::default());
+    assert_eq!(checked.kind, Some(Kind::PluginManifest));
+    let rendered = render(&checked);
+    assert!(rendered.contains("1:42 error PM106 /tools/0/id"), "{rendered}");
+    assert!(rendered.contains("1:76 info IN007 /tools/0/timout") && rendered.contains("Did you mean `timeout`?"), "{rendered}");
 }

@@ -58,7 +58,7 @@ pub static PM404: Rule = Rule {
     name: "escalation-steps",
     severity: Severity::Error,
     group: Group::ManifestApprovals,
-    summary: "`escalation` is neither `off` nor a list of steps; or it has more than five steps; or a step's `at` is not a fraction strictly between 0 and 1 (`0.5`) or a percentage strictly between 0% and 100% (`\"90%\"`); or its `to` is not `deciders`, `owner`, `admins`, `role:<role>` or `team:<name>`.",
+    summary: "`escalation` is neither `off` nor a list of steps; or it has more than five steps; or a step's `at` is not a fraction strictly between 0 and 1 (`0.5`, or quoted `\"0.5\"`) or a percentage strictly between 0% and 100% (`\"90%\"`); or its `to` is not `deciders`, `owner`, `admins`, `role:<role>` or `team:<name>`.",
     source: "\"`off` … or the ladder's steps, at most five, each `{at: <fraction or \"90%\">, to: deciders | owner | admins | role:<role> | team:<name>}`\" (seed 003, `approval`).",
     fix: "Write at most five steps such as `{at: 0.5, to: owner}` or `{at: \"90%\", to: admins}`.",
     example: "approval:\n  escalation:\n    - {at: 2, to: boss}",

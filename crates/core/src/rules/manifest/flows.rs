@@ -61,7 +61,7 @@ pub static PM604: Rule = Rule {
     name: "flow-field-forbidden",
     severity: Severity::Error,
     group: Group::ManifestFlows,
-    summary: "A flow tool that sets `env`, `container`, `headers`, `sandbox`, `timeout`, `limits`, `isolation`, `secret_arguments` or `affinity`; one finding per field.",
+    summary: "A flow tool that sets `env`, `container`, `headers`, `sandbox`, `timeout`, `limits`, `isolation`, `secret_arguments` or `affinity`; one finding per field, and the field's value is not judged by its own rule as well.",
     source: "\"It sets no `mcp`, `package`, `url`, `env`, `container`, `headers`, `sandbox`, `timeout`, `limits`, `isolation`, `secret_arguments` or `affinity` (its flow runs on its plugin's pool)\" (seed 003, `flow`).",
     fix: "Remove the field: each step of the flow runs through its own tool and gates.",
     example: "tools:\n  - id: acme_triage\n    flow: triage\n    timeout: 10m",

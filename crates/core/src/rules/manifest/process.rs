@@ -127,7 +127,7 @@ pub static PM510: Rule = Rule {
     name: "limits-not-local",
     severity: Severity::Error,
     group: Group::ManifestProcess,
-    summary: "`limits` on a remote tool or an `oci:` image.",
+    summary: "`limits` on a remote tool or an `oci:` image; their values are then not judged (PM511), since they apply to nothing. A `binary:` package is not run yet (PM207), so its `limits` are let be.",
     source: "\"`plugin lint` refuses it on a remote or OCI tool (an OCI tool has `container`)\" (seed 003, `limits`).",
     fix: "Remove `limits`; an `oci:` image's limits are its `container`, and a remote server's are its host's.",
     example: "tools:\n  - id: acme_search\n    url: https://search.example.com/mcp\n    limits: {memory_mb: 512}",

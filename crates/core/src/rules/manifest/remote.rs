@@ -112,7 +112,7 @@ pub static PM309: Rule = Rule {
     name: "function-ai-label",
     severity: Severity::Error,
     group: Group::ManifestRemote,
-    summary: "A function's `ai_label` is not a JSON pointer to an argument (`/` followed by tokens, `~` only as `~0` or `~1`).",
+    summary: "A function's `ai_label` is not a JSON pointer to an argument (`/` followed by tokens, `~` only as `~0` or `~1`). The empty pointer names all the arguments, not a string argument, and is refused.",
     source: "\"`ai_label` (a JSON pointer such as `/body` to the string argument the tenant's AI label goes at the start of)\" (seed 003, `functions`).",
     fix: "Point at the string argument with a leading slash: `ai_label: /body`.",
     example: "functions:\n  send:\n    ai_label: body",

@@ -2,7 +2,9 @@
 //! for a field opb does not know, at every level the seed and DOCUMENTS.md
 //! §2 describe. Fields whose type a PM rule names in its own words (`mcp`,
 //! `timeout`, `container` limits, `approval.edit`, …) are typed `Any` here
-//! and checked there, so one value gets one finding.
+//! and checked there, so one value gets one finding. An `env` or `headers`
+//! value may be a number or a boolean: it is read as its text (`PORT: 8080`),
+//! as a YAML reader that fills a map of strings reads it.
 
 use crate::finding::{At, Ptr, Report};
 use crate::parse::{Node, Value};
