@@ -3,6 +3,7 @@
 
 use crate::checker::{Located, Report};
 use crate::format::plural;
+use crate::markdown::code_spans;
 use leptos::prelude::*;
 use opb_core::Severity;
 use std::sync::Arc;
@@ -148,7 +149,7 @@ fn entry(located: &Located, on_jump: Callback<Jump>) -> impl IntoView {
                 on:click=move |_| on_jump.run(jump)
             >
                 <SeverityIcon severity=d.severity />
-                <span class="diagnostic-message">{d.message.clone()}</span>
+                <span class="diagnostic-message">{message(&d.message)}</span>
                 <span class="diagnostic-position">{position}</span>
             </button>
             <div class="diagnostic-meta">
@@ -160,4 +161,12 @@ fn entry(located: &Located, on_jump: Callback<Jump>) -> impl IntoView {
             </div>
         </li>
     }
+}
+
+/// A message with its backtick-quoted names and values set as code.
+fn message(text: &str) -> Vec<AnyView> {
+    code_spans(text)
+        .into_iter()
+        .map(|(is_code, piece)| if is_code { view! { <code>{piece}</code> }.into_any() } else { piece.into_any() })
+        .collect()
 }

@@ -1,0 +1,64 @@
+// Shared by the end-to-end tests: serves the release build (dist/) on a free
+// localhost port with node's http module, and starts Debian's Chromium
+// through playwright-core with the flags it needs here (GUIDE §4).
+
+import { createServer } from "node:http";
+import { readFile, mkdir } from "node:fs/promises";
+import { extname, join, normalize, resolve, dirname } from "node:path";
+import { fileURLToPath } from "node:url";
+import { chromium } from "playwright-core";
+
+const root = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
+export const dist = join(root, "dist");
+export const screenshots = join(root, "tests/e2e/screenshots");
+
+const types = {
+  ".html": "text/html; charset=utf-8",
+  ".js": "text/javascript; charset=utf-8",
+  ".css": "text/css; charset=utf-8",
+  ".wasm": "application/wasm",
+  ".woff2": "font/woff2",
+};
+
+export async function serve() {
+  const server = createServer(async (request, response) => {
+    const path = normalize(decodeURIComponent(new URL(request.url, "http://localhost").pathname));
+    const file = join(dist, path === "/" ? "index.html" : path);
+    if (!file.startsWith(dist)) {
+      response.writeHead(403).end();
+      return;
+    }
+    try {
+      const body = await readFile(file);
+      response.writeHead(200, { "content-type": types[extname(file)] ?? "application/octet-stream" }).end(body);
+    } catch {
+      response.writeHead(404).end("not found");
+    }
+  });
+  await new Promise((ok) => server.listen(0, "127.0.0.1", ok));
+  const { port } = server.address();
+  return { url: `http://127.0.0.1:${port}/`, close: () => new Promise((ok) => server.close(ok)) };
+}
+
+// playwright-core gives every launch a fresh profile directory of its own
+// (the fresh --user-data-dir GUIDE §4 asks for).
+export async function launch() {
+  return chromium.launch({
+    executablePath: process.env.CHROMIUM ?? "/usr/bin/chromium",
+    headless: true,
+    args: [
+      "--no-sandbox",
+      "--disable-gpu",
+      "--no-first-run",
+      "--disable-background-networking",
+      "--disable-component-update",
+      "--disable-sync",
+      "--disable-dev-shm-usage",
+    ],
+  });
+}
+
+export async function screenshot(page, name) {
+  await mkdir(screenshots, { recursive: true });
+  await page.screenshot({ path: join(screenshots, `${name}.png`) });
+}
