@@ -71,11 +71,8 @@ impl Object {
 
     /// The first occurrence of each key, in source order.
     pub fn unique_members(&self) -> impl Iterator<Item = &Member> {
-        self.members
-            .iter()
-            .enumerate()
-            .filter(|(i, m)| self.members[..*i].iter().all(|e| e.key != m.key))
-            .map(|(_, m)| m)
+        let mut seen = std::collections::HashSet::with_capacity(self.members.len());
+        self.members.iter().filter(move |m| seen.insert(m.key.as_str()))
     }
 }
 
