@@ -115,9 +115,8 @@ pub(super) fn check(view: &PlaybookView<'_>, check: &CrossCheck<'_, '_>, report:
         check_capabilities(server, name, report);
         let Some(name) = name else { continue };
         usable.insert(server.index);
-        match check.mcp_server(name) {
-            Some(first) if !std::ptr::eq(first, server) => report_duplicate(server, first, name, report),
-            _ => {}
+        if let Some(first) = check.mcp_server(name).filter(|first| !std::ptr::eq(*first, server)) {
+            report_duplicate(server, first, name, report);
         }
     }
     let is_first_usable = |server: &McpServerView<'_>| {
