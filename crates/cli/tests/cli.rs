@@ -284,6 +284,16 @@ mod human {
     }
 
     #[test]
+    fn a_long_line_is_cut_around_the_range_and_keeps_its_position() {
+        let steps: Vec<String> = (0..200).map(|i| format!(r#"{{"id": "s{i}", "kind": "gate", "next": "s{}"}}"#, i + 1)).collect();
+        let text = format!(r#"{{"openplaybook": "1.6", "requires": {{"connections": []}}, "steps": [{}]}}"#, steps.join(", "));
+        let output = stdout(opb().args(["check", "--color", "never", "--stdin-name", "min.json", "-"]).write_stdin(text.clone()));
+        let column = text[..text.find(r#""s200""#).expect("the last next")].chars().count() + 1;
+        assert!(output.contains(&format!("--> min.json:1:{column}\n")), "{output}");
+        assert!(output.lines().all(|line| line.len() < 400), "{output}");
+    }
+
+    #[test]
     fn document_text_cannot_restyle_the_terminal() {
         let evil = r#"{"openplaybook": "1.6", "steps": [{"id": "a", "kind": "gate", "next": "\u001b[31mevil"}]}"#;
         let output = stdout(opb().args(["check", "--color", "always", "-"]).write_stdin(evil));

@@ -9,8 +9,8 @@
 use super::{CheckedFile, Totals};
 use crate::style;
 use crate::words::plural;
-use annotate_snippets::{AnnotationKind, Level, Renderer, Snippet};
-use opb_core::text::LineIndex;
+use annotate_snippets::{AnnotationKind, Group, Level, Origin, Renderer, Snippet};
+use opb_core::text::{floor_char_boundary, LineIndex};
 use opb_core::{Counts, Diagnostic, Kind, Severity};
 use std::fmt::Write;
 
@@ -35,28 +35,66 @@ pub fn render(files: &[CheckedFile], totals: &Totals) -> String {
 }
 
 fn render_diagnostic(renderer: &Renderer, file: &CheckedFile, index: &LineIndex<'_>, d: &Diagnostic) -> String {
-    // Only the lines the range covers go to the renderer, so a long file
-    // with many findings is not re-scanned once per finding.
-    let text = &file.input.text;
-    let first = index.line_span(d.range.start.offset).start;
-    let last = index.line_span(d.range.end.offset).end.max(d.range.end.offset);
-    let excerpt = text.get(first..last).unwrap_or_default();
-    let span = d.range.start.offset.saturating_sub(first)..d.range.end.offset.saturating_sub(first);
+    let excerpt = Excerpt::around(&file.input.text, index, d);
     // The root's pointer is empty: no label then.
     let pointer = (!d.pointer.is_empty()).then(|| annotate_snippets::normalize_untrusted_str(&d.pointer));
     let id = format!("{} {}", d.code, d.name);
     let help = format!("`opb rules {}` explains this rule and how to fix it", d.code);
-    let report = &[level(d.severity)
-        .primary_title(d.message.as_str())
-        .id(id.as_str())
-        .element(
-            Snippet::source(excerpt)
-                .line_start(d.range.start.line)
-                .path(file.input.name.as_str())
-                .annotation(AnnotationKind::Primary.span(span).label(pointer)),
-        )
-        .element(Level::HELP.message(help))];
-    renderer.render(report)
+    let title = level(d.severity).primary_title(d.message.as_str()).id(id.as_str());
+    let snippet = Snippet::source(excerpt.text.as_str())
+        .line_start(d.range.start.line)
+        .annotation(AnnotationKind::Primary.span(excerpt.span).label(pointer));
+    let help = Level::HELP.message(help);
+    let name = file.input.name.as_str();
+    if excerpt.cut_before {
+        // The renderer would count the column from the cut: the core's
+        // position heads the snippet instead, in a group of its own.
+        let origin = Origin::path(name).line(d.range.start.line).char_column(d.range.start.column);
+        renderer.render(&[title.element(origin), Group::with_level(level(d.severity)).element(snippet).element(help)])
+    } else {
+        renderer.render(&[title.element(snippet.path(name)).element(help)])
+    }
+}
+
+/// The source lines a diagnostic's range covers, cut around the range when
+/// a line is long (minified JSON puts a whole document on one line): the
+/// renderer's work grows with the line, and it would be redone for every
+/// finding on that line.
+struct Excerpt {
+    text: String,
+    /// The range, in bytes of `text`.
+    span: std::ops::Range<usize>,
+    /// Whether the start of the first line was cut.
+    cut_before: bool,
+}
+
+/// Bytes of context kept on each side of a range within a long line.
+const CONTEXT: usize = 120;
+/// Marks where a long line was cut, as the renderer marks its own cuts.
+const CUT: &str = "...";
+
+impl Excerpt {
+    fn around(text: &str, index: &LineIndex<'_>, d: &Diagnostic) -> Excerpt {
+        let (start, end) = (d.range.start.offset, d.range.end.offset.max(d.range.start.offset));
+        let first = index.line_span(start).start;
+        let last = index.line_span(end).end.max(end);
+        let cut_before = start - first > CONTEXT;
+        let from = if cut_before { ceil_char_boundary(text, start - CONTEXT) } else { first };
+        let to = if last - end > CONTEXT { floor_char_boundary(text, end + CONTEXT) } else { last };
+        let head = if cut_before { CUT } else { "" };
+        let tail = if to < last { CUT } else { "" };
+        let body = text.get(from..to).unwrap_or_default();
+        let shift = head.len();
+        Excerpt {
+            text: format!("{head}{body}{tail}"),
+            span: start - from + shift..end - from + shift,
+            cut_before,
+        }
+    }
+}
+
+fn ceil_char_boundary(text: &str, offset: usize) -> usize {
+    (offset..=text.len()).find(|&i| text.is_char_boundary(i)).unwrap_or(text.len())
 }
 
 fn level(severity: Severity) -> Level<'static> {
