@@ -48,9 +48,9 @@ fn title(name: &str, explain: &PlaybookExplain, layout: &mut Layout) {
         (None, None) => name.to_owned(),
     };
     layout.styled_line(0, style::EMPHASIS, &heading, "");
-    let version = match (&document.version, document.version_assumed) {
-        (Some(version), _) => format!("OpenPlaybook {version}"),
-        (None, _) => "no `openplaybook` version, read as 1.6".to_owned(),
+    let version = match &document.version {
+        Some(version) => format!("OpenPlaybook {version}"),
+        None => "no `openplaybook` version, read as 1.6".to_owned(),
     };
     layout.paragraph(0, &format!("A playbook ({version}), from {name}."));
     if let Some(description) = &document.description {
