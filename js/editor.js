@@ -64,7 +64,7 @@ class Editor {
           theme,
           EditorView.contentAttributes.of({ "aria-label": "Document" }),
           EditorView.updateListener.of((update) => {
-            if (update.docChanged) onChange();
+            if (update.docChanged) onChange(update.state.doc.length);
             if (update.selectionSet || update.docChanged) {
               const head = update.state.selection.main.head;
               const line = update.state.doc.lineAt(head);

@@ -18,12 +18,12 @@ fi
 
 if [ "$(trunk --version 2>/dev/null)" != "trunk $TRUNK_VERSION" ]; then
   say "installing trunk $TRUNK_VERSION (takes several minutes the first time)"
-  cargo install trunk --version "$TRUNK_VERSION" --locked
+  cargo install --quiet trunk --version "$TRUNK_VERSION" --locked
 fi
 
 if [ "$(wasm-bindgen --version 2>/dev/null)" != "wasm-bindgen $WASM_BINDGEN_VERSION" ]; then
   say "installing wasm-bindgen-cli $WASM_BINDGEN_VERSION"
-  cargo install wasm-bindgen-cli --version "$WASM_BINDGEN_VERSION" --force
+  cargo install --quiet wasm-bindgen-cli --version "$WASM_BINDGEN_VERSION" --force
 fi
 
 if ! [ -x /usr/bin/chromium ] || ! [ -x /usr/bin/chromedriver ]; then
@@ -34,10 +34,16 @@ if ! [ -x /usr/bin/chromium ] || ! [ -x /usr/bin/chromedriver ]; then
   DEBIAN_FRONTEND=noninteractive $sudo_cmd apt-get install -y -qq chromium chromium-driver >/dev/null
 fi
 
+# npm packages: the editor (CodeMirror, esbuild), wasm-opt (binaryen), fonts
+# and playwright-core. A stamp holding the lockfile's hash says whether
+# node_modules matches it.
 if [ -f package-lock.json ]; then
-  if ! [ -d node_modules ] || ! cmp -s package-lock.json node_modules/.package-lock.json 2>/dev/null; then
+  stamp=node_modules/.opb-setup-stamp
+  want="$(sha256sum package-lock.json | cut -d' ' -f1)"
+  if [ "$(cat "$stamp" 2>/dev/null)" != "$want" ]; then
     say "installing npm packages from package-lock.json"
-    npm ci --no-audit --no-fund
+    npm ci --no-audit --no-fund --loglevel=error
+    printf '%s\n' "$want" > "$stamp"
   fi
 fi
 

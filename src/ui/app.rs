@@ -20,13 +20,17 @@ fn current_route() -> Route {
     Route::from_hash(&window().location().hash().unwrap_or_default())
 }
 
+/// Texts from this length (UTF-16 units) on take long enough to check that
+/// the status bar says a check is coming.
+const LARGE: u32 = 256 * 1024;
+
 /// How long after the last edit the text is checked. Ordinary documents get
-/// their diagnostics well under 100 ms after the last key; very large ones
-/// wait longer so typing in them is not slowed by a check per key.
-fn debounce_ms(bytes: usize) -> u32 {
-    match bytes {
-        0..=262_143 => 40,
-        262_144..=2_097_151 => 150,
+/// their diagnostics well under 100 ms after the last key; large ones wait
+/// longer, so typing in them is not slowed by a check per key.
+fn debounce_ms(length: u32) -> u32 {
+    match length {
+        0..LARGE => 40,
+        LARGE..=2_097_151 => 150,
         _ => 400,
     }
 }
@@ -50,6 +54,10 @@ pub fn App() -> impl IntoView {
     let edited = RwSignal::new(false);
     let cursor = RwSignal::new((1u32, 1u32));
     let elapsed = RwSignal::new(None::<f64>);
+    // How many checks have run: tests wait on it; `checking` is set while a
+    // large text waits for its check.
+    let checks = RwSignal::new(0u64);
+    let checking = RwSignal::new(false);
     let notice = RwSignal::new(None::<Notice>);
     let share = RwSignal::new(split::DEFAULT);
     let route = RwSignal::new(current_route());
@@ -67,16 +75,25 @@ pub fn App() -> impl IntoView {
         let checked = checker::check(&text, kind_choice.get_untracked());
         elapsed.set(Some(now_ms() - started));
         editor.show(&checked.located);
-        editor.set_syntax(checked.analysis.checked.syntax);
+        let syntax = checked.analysis.checked.syntax;
+        editor.set_syntax(syntax);
+        // Text of the other syntax pasted over an example is another document.
+        if edited.get_untracked() && name.with_untracked(|n| Syntax::from_path(n) != Some(syntax)) {
+            name.set(renamed("untitled", syntax));
+        }
         report.set(Some(Arc::new(checked)));
+        checking.set(false);
+        checks.update(|n| *n += 1);
     };
-    let on_change = move |()| {
+    let on_change = move |length: u32| {
         if replacing.get_value() {
             return;
         }
         edited.set(true);
-        let bytes = report.with_untracked(|r| r.as_ref().map_or(0, |r| r.bytes));
-        pending.set_value(Some(Timeout::new(debounce_ms(bytes), run_check)));
+        if length >= LARGE {
+            checking.set(true);
+        }
+        pending.set_value(Some(Timeout::new(debounce_ms(length), run_check)));
     };
     let replace = move |text: &str| {
         replacing.set_value(true);
@@ -112,10 +129,8 @@ pub fn App() -> impl IntoView {
         let to = target.unwrap_or(from);
         match opb_convert::convert(&text, from, to, &Limits::default()) {
             Ok(converted) => {
+                name.update(|n| *n = renamed(n, to));
                 replace(&converted.text);
-                if to != from {
-                    name.update(|n| *n = renamed(n, to));
-                }
                 let did = if to == from { "Formatted".to_owned() } else { format!("Converted to {}", syntax_label(to)) };
                 let text = match converted.comments_dropped {
                     0 => format!("{did}. Undo with Ctrl+Z."),
@@ -190,11 +205,12 @@ pub fn App() -> impl IntoView {
                     </div>
                 </section>
             </main>
-            <footer class="statusbar">
+            <footer class="statusbar" data-checks=move || checks.get()>
                 <span data-testid="cursor">{move || { let (line, column) = cursor.get(); format!("Ln {line}, Col {column}") }}</span>
                 <span>{move || syntax_label(syntax.get())}</span>
                 <span>{move || report.with(|r| r.as_ref().map(|r| human_size(r.bytes)))}</span>
                 <span data-testid="elapsed">{move || elapsed.get().map(|ms| format!("Checked in {ms:.1} ms"))}</span>
+                {move || checking.get().then(|| view! { <span class="checking" data-testid="checking">"Checking…"</span> })}
                 <span class="statusbar-note">"Runs entirely in your browser: nothing is uploaded."</span>
             </footer>
         </div>

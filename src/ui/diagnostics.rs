@@ -164,7 +164,7 @@ fn entry(located: &Located, on_jump: Callback<Jump>) -> impl IntoView {
 }
 
 /// A message with its backtick-quoted names and values set as code.
-fn message(text: &str) -> Vec<AnyView> {
+pub fn message(text: &str) -> Vec<AnyView> {
     code_spans(text)
         .into_iter()
         .map(|(is_code, piece)| if is_code { view! { <code>{piece}</code> }.into_any() } else { piece.into_any() })

@@ -37,7 +37,7 @@ extern "C" {
 /// A mounted editor and the callbacks it calls, kept alive together.
 struct Mounted {
     view: CodeMirror,
-    _on_change: Closure<dyn Fn()>,
+    _on_change: Closure<dyn Fn(u32)>,
     _on_cursor: Closure<dyn Fn(u32, u32)>,
 }
 
@@ -100,21 +100,22 @@ fn set(object: &Object, key: &str, value: JsValue) {
 }
 
 /// The editor, mounted into a `data-testid="editor"` container. `on_change`
-/// runs after every edit, `on_cursor` with the cursor's line and column,
-/// `on_ready` once the editor holds `initial`.
+/// runs after every edit with the text's new length (UTF-16 units),
+/// `on_cursor` with the cursor's line and column, `on_ready` once the editor
+/// holds `initial`.
 #[component]
 pub fn Editor(
     handle: EditorHandle,
     initial: String,
     syntax: Syntax,
-    #[prop(into)] on_change: Callback<()>,
+    #[prop(into)] on_change: Callback<u32>,
     #[prop(into)] on_cursor: Callback<(u32, u32)>,
     #[prop(into)] on_ready: Callback<()>,
 ) -> impl IntoView {
     let container = NodeRef::<leptos::html::Div>::new();
     let (failure, set_failure) = signal(None::<String>);
     container.on_load(move |element| {
-        let on_change_js = Closure::<dyn Fn()>::new(move || on_change.run(()));
+        let on_change_js = Closure::<dyn Fn(u32)>::new(move |length| on_change.run(length));
         let on_cursor_js = Closure::<dyn Fn(u32, u32)>::new(move |line, column| on_cursor.run((line, column)));
         let options = Object::new();
         set(&options, "doc", initial.as_str().into());

@@ -1,7 +1,7 @@
 //! The rules tab: every rule of the core's registry, and one rule's
 //! documentation when a diagnostic's link (`#rules/<CODE>`) selects it.
 
-use super::diagnostics::SeverityIcon;
+use super::diagnostics::{message, SeverityIcon};
 use super::markdown::Markdown;
 use leptos::prelude::*;
 use opb_core::rules::{self, Group, Rule};
@@ -66,7 +66,7 @@ fn index() -> impl IntoView {
                                 <SeverityIcon severity=rule.severity />
                                 <span class="rule-code">{rule.code}</span>
                                 <span class="rule-name">{rule.name}</span>
-                                <span class="rule-summary">{rule.summary}</span>
+                                <span class="rule-summary">{message(rule.summary)}</span>
                             </a>
                         </li>
                     }
