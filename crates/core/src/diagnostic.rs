@@ -38,7 +38,7 @@ pub(crate) fn resolve(findings: Vec<Finding>, index: &LineIndex<'_>) -> Vec<Diag
             code: f.rule.code,
             name: f.rule.name,
             severity: f.rule.severity,
-            message: f.message,
+            message: crate::rules::secrets_shape::redact(&f.message).into_owned(),
             pointer: f.pointer,
             range: Range { start: ends[0], end: ends[1] },
         })

@@ -186,3 +186,13 @@ fn syntax_sniffing() {
     assert_eq!(Syntax::sniff("# c\na: 1"), Syntax::Yaml);
     assert_eq!(Syntax::from_path("x.YML"), Some(Syntax::Yaml));
 }
+
+#[test]
+fn quoted_scalars_end_at_their_closing_quote() {
+    let text = "a: \"x\"   # c\nb: 'it''s'  # d\nc: \"q\\\"\" # e\nd: \"é\"\n";
+    let root = parse_ok(text, Syntax::Yaml);
+    for (key, source) in [("a", "\"x\""), ("b", "'it''s'"), ("c", "\"q\\\"\""), ("d", "\"é\"")] {
+        let span = root.get(key).unwrap().span;
+        assert_eq!(&text[span.start..span.end], source, "{key}");
+    }
+}

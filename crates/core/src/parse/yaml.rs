@@ -141,6 +141,10 @@ impl Builder<'_, '_> {
                 Ok(())
             }
             Event::Scalar(value, style, anchor, tag) => {
+                let span = match style {
+                    ScalarStyle::DoubleQuoted | ScalarStyle::SingleQuoted => quoted_span(self.text, span),
+                    _ => span,
+                };
                 let value = resolve_scalar(&value, style, tag.as_deref());
                 self.count_nodes(1, span.start)?;
                 self.place(Complete { node: Node { span, value }, count: 1, height: 1 }, anchor)
@@ -277,6 +281,26 @@ impl Builder<'_, '_> {
         }
         Ok(())
     }
+}
+
+/// saphyr-parser's span of a quoted scalar runs on over the spaces and any
+/// comment after the closing quote; end it at the closing quote.
+fn quoted_span(text: &str, span: Span) -> Span {
+    let bytes = text.as_bytes();
+    let Some(&quote) = bytes.get(span.start) else { return span };
+    if quote != b'"' && quote != b'\'' {
+        return span;
+    }
+    let mut i = span.start + 1;
+    while i < span.end.min(bytes.len()) {
+        match bytes[i] {
+            b'\\' if quote == b'"' => i += 2,
+            b'\'' if quote == b'\'' && bytes.get(i + 1) == Some(&b'\'') => i += 2,
+            b if b == quote => return Span::new(span.start, i + 1),
+            _ => i += 1,
+        }
+    }
+    span
 }
 
 fn closing_end(end_event: Span, last_child_end: Option<usize>, start: usize) -> usize {

@@ -9,7 +9,7 @@ pub mod credentials;
 pub mod input;
 pub mod manifest;
 pub mod playbook;
-mod secrets_shape;
+pub(crate) mod secrets_shape;
 mod shape;
 
 pub(crate) use shape::{check_fields, expect, Field, Ty};

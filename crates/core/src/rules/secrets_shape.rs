@@ -91,6 +91,28 @@ pub fn high_entropy_run(text: &str) -> Option<&str> {
         .find(|run| is_high_entropy(run))
 }
 
+/// A message with every credential-shaped part cut to its [`preview`]. Every
+/// diagnostic passes through it, so no rule can echo a credential it quotes
+/// (a tool name, a server name, a list of declared values) in full.
+pub fn redact(message: &str) -> std::borrow::Cow<'_, str> {
+    let mut rest = message;
+    let mut out: Option<String> = None;
+    while let Some(part) = find_credential(rest).map(|c| c.text).or_else(|| high_entropy_run(rest)) {
+        let Some(at) = rest.find(part) else { break };
+        let out = out.get_or_insert_with(String::new);
+        out.push_str(&rest[..at]);
+        out.push_str(&preview(part));
+        rest = &rest[at + part.len()..];
+    }
+    match out {
+        Some(mut out) => {
+            out.push_str(rest);
+            out.into()
+        }
+        None => message.into(),
+    }
+}
+
 /// The first four characters of a value and an ellipsis: all a message may
 /// show of something that may be a credential.
 pub fn preview(text: &str) -> String {
@@ -264,6 +286,16 @@ fn class_changes(bytes: &[u8]) -> usize {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn messages_never_carry_a_credential() {
+        let token = "ghp_0123456789abcdefABCDEF0123456789abcd";
+        let message = format!("it declares `acme` or `{token}`.");
+        assert_eq!(redact(&message), "it declares `acme` or `ghp_…`.");
+        assert_eq!(redact("step `send` allows `email.send`."), "step `send` allows `email.send`.");
+        let two = format!("{token} and Bearer abcdef0123456789abcdef0123456789");
+        assert!(!redact(&two).contains("0123"), "{}", redact(&two));
+    }
 
     fn kind(text: &str) -> Option<&'static str> {
         find_credential(text).map(|c| c.kind)
