@@ -4,8 +4,9 @@
 use opb_core::rules;
 use std::collections::BTreeMap;
 
-fn catalogue() -> BTreeMap<String, (String, String)> {
-    let text = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../../spec/RULES.md")).unwrap();
+/// The rule rows of a catalogue file: code → (name, severity).
+fn rows(file: &str) -> BTreeMap<String, (String, String)> {
+    let text = std::fs::read_to_string(format!("{}/../../{file}", env!("CARGO_MANIFEST_DIR"))).unwrap();
     text.lines()
         .filter_map(|line| {
             let cells: Vec<&str> = line.split('|').map(str::trim).collect();
@@ -16,9 +17,14 @@ fn catalogue() -> BTreeMap<String, (String, String)> {
         .collect()
 }
 
+fn catalogue() -> BTreeMap<String, (String, String)> {
+    rows("spec/RULES.md")
+}
+
 #[test]
 fn every_catalogue_rule_is_registered_as_written() {
-    let catalogue = catalogue();
+    let mut catalogue = catalogue();
+    catalogue.extend(rows("docs/rules-added.md"));
     assert!(catalogue.len() > 100, "the catalogue parsed: {}", catalogue.len());
     let mut missing = Vec::new();
     for (code, (name, severity)) in &catalogue {
@@ -31,6 +37,30 @@ fn every_catalogue_rule_is_registered_as_written() {
         }
     }
     assert!(missing.is_empty(), "not registered: {missing:?}");
+    let unlisted: Vec<_> = rules::all().map(|r| r.code).filter(|c| !catalogue.contains_key(*c)).collect();
+    assert!(unlisted.is_empty(), "registered but in neither spec/RULES.md nor docs/rules-added.md: {unlisted:?}");
+}
+
+/// The repository carries copies of the shared spec and examples so a clean
+/// clone is complete; where `../shared` exists, the copies must equal it.
+#[test]
+fn shared_copies_are_current() {
+    let repo = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
+    let shared = repo.join("../shared");
+    for dir in ["spec", "spec/seeds", "examples"] {
+        let Ok(entries) = std::fs::read_dir(shared.join(dir)) else { continue };
+        for entry in entries.flatten().filter(|e| e.path().is_file()) {
+            let name = entry.file_name();
+            let copy = std::fs::read(repo.join(dir).join(&name)).unwrap_or_default();
+            assert!(copy == std::fs::read(entry.path()).unwrap(), "{dir}/{name:?} differs from ../shared: run scripts/sync-shared.sh");
+        }
+    }
+}
+
+#[test]
+fn the_project_adds_rules_with_new_codes() {
+    let added = rows("docs/rules-added.md");
+    assert!(added.keys().all(|code| !catalogue().contains_key(code)), "an added rule reuses a catalogue code");
 }
 
 #[test]
