@@ -123,10 +123,6 @@ class Editor {
     this.view.focus();
   }
 
-  focus() {
-    this.view.focus();
-  }
-
   destroy() {
     this.view.destroy();
   }

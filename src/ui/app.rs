@@ -29,7 +29,7 @@ const LARGE: u32 = 256 * 1024;
 /// longer, so typing in them is not slowed by a check per key.
 fn debounce_ms(length: u32) -> u32 {
     match length {
-        0..LARGE => 40,
+        0..LARGE => 30,
         LARGE..=2_097_151 => 150,
         _ => 400,
     }
@@ -80,6 +80,7 @@ pub fn App() -> impl IntoView {
         // Text of the other syntax pasted over an example is another document.
         if edited.get_untracked() && name.with_untracked(|n| Syntax::from_path(n) != Some(syntax)) {
             name.set(renamed("untitled", syntax));
+            selected_example.set(String::new());
         }
         report.set(Some(Arc::new(checked)));
         checking.set(false);

@@ -39,6 +39,7 @@ pub fn Toolbar(
                     on:change=move |ev| on_example.run(event_target_value(&ev))
                     prop:value=move || selected.get()
                 >
+                    <option value="" disabled selected=move || selected.with(String::is_empty)>"Choose an example…"</option>
                     {options}
                 </select>
             </label>
