@@ -120,6 +120,20 @@ pub fn check(text: &str, options: &Options) -> Checked {
     read(text, options).checked().0
 }
 
+/// The risk paths of an analysed playbook, under the default limits; none
+/// for a document that is not a playbook or could not be explained.
+///
+/// Separate from [`analyze`] on purpose: `analyze` stays linear for every
+/// keystroke of a large document, and the walk over paths (bounded by
+/// [`model::paths::PathLimits`]) runs only when a reader asks for it. It
+/// reads the explain view, so it parses nothing again.
+pub fn risk_paths(analysis: &Analysis) -> Option<model::paths::RiskPaths> {
+    match &analysis.explain {
+        Some(model::Explain::Playbook(explain)) => Some(model::paths::build(explain, &model::paths::PathLimits::default())),
+        _ => None,
+    }
+}
+
 /// Checks a text and builds its explain view.
 pub fn analyze(text: &str, options: &Options) -> Analysis {
     let (checked, root) = read(text, options).checked();

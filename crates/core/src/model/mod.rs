@@ -4,6 +4,7 @@
 pub mod boundary;
 pub mod graph;
 pub mod manifest;
+pub mod paths;
 pub mod playbook;
 pub mod requires;
 pub mod spec;
