@@ -17,6 +17,7 @@ mod diagnostic;
 mod finding;
 pub mod model;
 pub mod parse;
+mod registry;
 pub mod rules;
 pub mod text;
 
@@ -24,6 +25,7 @@ pub use detect::{detect, Kind};
 pub use diagnostic::{Counts, Diagnostic};
 pub use finding::Ptr;
 pub use parse::{Limits, Node, Syntax};
+pub use registry::Registry;
 pub use rules::{Rule, Severity};
 
 use finding::Report;
@@ -39,6 +41,9 @@ pub struct Options {
     /// sniffed from the text.
     pub syntax: Option<Syntax>,
     pub limits: Limits,
+    /// A tool registry to compare a playbook's embedded definitions with
+    /// (the DR rules); read once with [`Registry::read`] and shared.
+    pub registry: Option<std::sync::Arc<Registry>>,
 }
 
 /// What checking a text found.
@@ -90,6 +95,9 @@ fn read<'t>(text: &'t str, options: &Options) -> Document<'t> {
         if rules::input::check_root(root, kind, &mut document.report) {
             rules::check(root, kind, &options.limits, &mut document.report);
             document.stopped = document.report.has(&rules::input::IN006);
+            if let (Some(registry), Some(Kind::Playbook), false) = (&options.registry, kind, document.stopped) {
+                rules::drift::check(root, registry, &mut document.report);
+            }
         }
     }
     if document.stopped {

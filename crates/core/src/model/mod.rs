@@ -2,6 +2,7 @@
 //! them for the viewer and the CLI.
 
 pub mod boundary;
+pub mod compare;
 pub mod graph;
 pub mod manifest;
 pub mod paths;

@@ -191,6 +191,29 @@ fn next_refs<'a>(node: Option<&'a Node>, ptr: &Ptr) -> Vec<NextRef<'a>> {
     }
 }
 
+impl<'a> ToolView<'a> {
+    /// Reads one tool definition: an entry of a playbook's `tools`, or of a
+    /// registry, which has the same shape.
+    pub fn new(index: usize, ptr: Ptr, node: &'a Node) -> ToolView<'a> {
+        ToolView {
+            index,
+            ptr,
+            node,
+            name: str_of(node, "name"),
+            source: str_of(node, "source"),
+            description: str_of(node, "description"),
+            risk_class: str_of(node, "riskClass"),
+            side_effecting: node.get("sideEffecting").and_then(Node::as_bool),
+            requires_approval: node.get("requiresApproval").and_then(Node::as_bool),
+            connector_type: str_of(node, "connectorType"),
+            scope: str_of(node, "scope"),
+            permissions: strings(node.get("permissions")),
+            data_scope_resources: strings(node.get("dataScopeResources")),
+            data_scope_writes: strings(node.get("dataScopeWrites")),
+        }
+    }
+}
+
 impl<'a> PlaybookView<'a> {
     pub fn new(root: &'a Node) -> Self {
         let top = Ptr::root();
@@ -210,24 +233,8 @@ impl<'a> PlaybookView<'a> {
             })
             .collect();
 
-        let tools: Vec<ToolView<'a>> = objects(root.get("tools"), &top.key("tools"))
-            .map(|(index, ptr, node)| ToolView {
-                index,
-                ptr,
-                node,
-                name: str_of(node, "name"),
-                source: str_of(node, "source"),
-                description: str_of(node, "description"),
-                risk_class: str_of(node, "riskClass"),
-                side_effecting: node.get("sideEffecting").and_then(Node::as_bool),
-                requires_approval: node.get("requiresApproval").and_then(Node::as_bool),
-                connector_type: str_of(node, "connectorType"),
-                scope: str_of(node, "scope"),
-                permissions: strings(node.get("permissions")),
-                data_scope_resources: strings(node.get("dataScopeResources")),
-                data_scope_writes: strings(node.get("dataScopeWrites")),
-            })
-            .collect();
+        let tools: Vec<ToolView<'a>> =
+            objects(root.get("tools"), &top.key("tools")).map(|(index, ptr, node)| ToolView::new(index, ptr, node)).collect();
         let mut tools_by_name = HashMap::with_capacity(tools.len());
         for (i, tool) in tools.iter().enumerate() {
             if let Some(name) = tool.name {

@@ -6,6 +6,7 @@
 //! function; [`ALL`] lists every rule once, in catalogue order.
 
 pub mod credentials;
+pub mod drift;
 pub mod input;
 pub mod manifest;
 pub mod playbook;
@@ -50,6 +51,7 @@ pub enum Group {
     PlaybookSteps,
     PlaybookTools,
     PlaybookRequires,
+    PlaybookDrift,
     Credentials,
     ManifestToolId,
     ManifestRuns,
@@ -67,6 +69,7 @@ impl Group {
             Group::PlaybookSteps => "OpenPlaybook: steps and graph",
             Group::PlaybookTools => "OpenPlaybook: embedded tools",
             Group::PlaybookRequires => "OpenPlaybook: the requires block",
+            Group::PlaybookDrift => "OpenPlaybook: drift against a registry",
             Group::Credentials => "Credentials (both kinds)",
             Group::ManifestToolId => "Plugin manifest: tool id",
             Group::ManifestRuns => "Plugin manifest: what runs",
@@ -120,6 +123,7 @@ pub fn all() -> impl Iterator<Item = &'static Rule> {
     input::RULES
         .iter()
         .chain(playbook::RULES.iter().flat_map(|group| group.iter()))
+        .chain(drift::RULES.iter())
         .chain(manifest::RULES.iter().flat_map(|group| group.iter()))
         .chain(credentials::RULES.iter())
         .copied()
