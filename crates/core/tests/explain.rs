@@ -359,3 +359,44 @@ fn a_missing_connection_is_listed_once_per_provider() {
     let Resolution::Embedded { facts, .. } = &a.tools[0].resolution else { panic!("issue.create is embedded") };
     assert_eq!(facts.needs, Some(Requirement::Connection { provider: "linear".into(), declared: false }));
 }
+
+#[test]
+fn a_step_entry_carries_a_bounded_digest_of_its_tool() {
+    let huge = r#"{ "name": "huge.read", "source": "primitive", "description": "DESCRIPTION", "permissions": ["p"],
+        "inputSchema": {}, "outputSchema": {}, "riskClass": "not-a-class", "sideEffecting": false }"#
+        .replace("DESCRIPTION", &"Look it up. ".repeat(10_000));
+    let explain = with_step(r#"{ "id": "a", "kind": "agent", "allowedTools": ["huge.read"] }"#, &huge, NO_REQUIRES);
+    let entry = serde_json::to_value(&step(&explain, "a").tools[0]).unwrap();
+    assert_eq!(entry["resolution"], "embedded");
+    assert_eq!(entry["tool"], 0);
+    assert_eq!(entry["name"], "huge.read");
+    assert_eq!(entry["risk_class"], serde_json::Value::Null, "a value the seed does not know is left to the tool's entry");
+    assert!(entry.get("description").is_none() && entry.get("permissions").is_none());
+    // The Rust view still reaches every fact, shared with the tool's entry.
+    let Resolution::Embedded { facts, .. } = &step(&explain, "a").tools[0].resolution else { panic!("embedded") };
+    assert_eq!(facts.permissions, ["p"]);
+    assert_eq!(facts.risk_class.as_deref(), Some("not-a-class"));
+    let tool = serde_json::to_value(&explain.tools[0]).unwrap();
+    assert!(tool["description"].as_str().is_some_and(|d| d.len() > 100_000));
+    assert!(step(&explain, "a").summary.len() < 400, "{}", step(&explain, "a").summary);
+}
+
+#[test]
+fn a_repeated_provider_or_server_lists_its_uses_once() {
+    let explain = playbook(
+        r#"{ "connections": [
+                { "provider": "stripe", "authKind": "oauth", "capabilities": ["payout.create"] },
+                { "provider": "stripe", "authKind": "api_token" } ],
+             "mcpServers": [{ "name": "acme", "toolNames": ["mcp.acme.x"] }, { "name": "acme" }] }"#,
+        &[PAYOUT_TOOL],
+        r#"[{ "id": "a", "kind": "agent", "allowedTools": ["payout.create", "mcp.acme.x"] }]"#,
+    );
+    let requires = &explain.requires;
+    assert_eq!((requires.connections[0].duplicate, requires.connections[1].duplicate), (false, true));
+    assert_eq!(requires.connections[0].tools, ["payout.create"]);
+    assert!(requires.connections[1].tools.is_empty() && requires.connections[1].steps.is_empty());
+    assert_eq!((requires.mcp_servers[0].duplicate, requires.mcp_servers[1].duplicate), (false, true));
+    assert_eq!(requires.mcp_servers[0].tools.len(), 1);
+    assert!(requires.mcp_servers[1].tools.is_empty());
+    assert!(requires.unused.is_empty(), "a duplicate is PB404's or PB412's, not unused: {:?}", requires.unused);
+}

@@ -55,6 +55,7 @@ fn playbook_explain(root: &Node, diagnostics: &[Diagnostic]) -> PlaybookExplain 
     let view = playbook::PlaybookView::new(root);
     let check = requires::cross_check(&view);
     let graph = graph::build(&view);
+    let (steps, tools) = boundary::explain(&view, &graph, &check, diagnostics);
     let text = |key: &str| root.get(key).and_then(Node::as_str).map(str::to_owned);
     PlaybookExplain {
         document: PlaybookMetadata {
@@ -64,8 +65,8 @@ fn playbook_explain(root: &Node, diagnostics: &[Diagnostic]) -> PlaybookExplain 
             version: view.version.and_then(Node::scalar_text).map(|v| v.into_owned()),
             version_assumed: view.version.is_none(),
         },
-        steps: boundary::steps(&view, &graph, &check, diagnostics),
-        tools: boundary::tools(&view, &check, diagnostics),
+        steps,
+        tools,
         requires: requires::view::explain(&view, &check),
         graph,
     }

@@ -97,6 +97,10 @@ pub struct ForeignToolName<'v, 'a> {
 pub struct CrossCheck<'v, 'a> {
     connections: HashMap<&'a str, &'v ConnectionView<'a>>,
     servers: HashMap<&'a str, &'v McpServerView<'a>>,
+    /// The `capabilities` of each provider's first connection.
+    capabilities: HashMap<&'a str, HashSet<&'a str>>,
+    /// The `toolNames` of each server name's first declaration.
+    tool_names: HashMap<&'a str, HashSet<&'a str>>,
     /// PB405: connections (of a known provider) whose provider is not in
     /// `manifest.requiredConnectors`.
     pub connections_not_required: Vec<&'v ConnectionView<'a>>,
@@ -135,6 +139,19 @@ pub fn tool_refs<'v, 'a>(view: &'v PlaybookView<'a>) -> impl Iterator<Item = Too
     })
 }
 
+/// The ids of the steps allowing each tool name, each id once, in document
+/// order.
+pub fn allowing_steps<'a>(view: &PlaybookView<'a>) -> HashMap<&'a str, Vec<&'a str>> {
+    let mut steps: HashMap<&str, Vec<&str>> = HashMap::new();
+    let mut seen = HashSet::new();
+    for at in tool_refs(view) {
+        if let Some(id) = at.step.id.filter(|id| seen.insert((at.entry.name, *id))) {
+            steps.entry(at.entry.name).or_default().push(id);
+        }
+    }
+    steps
+}
+
 /// Runs every cross-check over a playbook.
 pub fn cross_check<'v, 'a>(view: &'v PlaybookView<'a>) -> CrossCheck<'v, 'a> {
     let mut connections = HashMap::new();
@@ -149,9 +166,17 @@ pub fn cross_check<'v, 'a>(view: &'v PlaybookView<'a>) -> CrossCheck<'v, 'a> {
             servers.entry(name).or_insert(server);
         }
     }
+    let capabilities = connections
+        .iter()
+        .map(|(&provider, connection)| (provider, connection.capabilities.iter().map(|c| c.name).collect()))
+        .collect();
+    let tool_names =
+        servers.iter().map(|(&name, server)| (name, server.tool_names.iter().map(|n| n.name).collect())).collect();
     let mut check = CrossCheck {
         connections,
         servers,
+        capabilities,
+        tool_names,
         connections_not_required: Vec::new(),
         required_unconnected: Vec::new(),
         capabilities_unknown: Vec::new(),
@@ -228,24 +253,20 @@ impl<'v, 'a> CrossCheck<'v, 'a> {
                 Some(Need::McpServer(server)) => {
                     let declared = self.mcp_server(server);
                     let reference = McpRef { at, server, declared };
-                    match declared {
-                        None => self.mcp_undeclared.push(reference),
-                        Some(declared) if !declared.tool_names.iter().any(|n| n.name == at.entry.name) => {
-                            self.mcp_tool_names_incomplete.push(reference)
-                        }
-                        Some(_) => {}
+                    if declared.is_none() {
+                        self.mcp_undeclared.push(reference);
+                    } else if !self.tool_names.get(server).is_some_and(|names| names.contains(at.entry.name)) {
+                        self.mcp_tool_names_incomplete.push(reference);
                     }
                 }
                 Some(Need::Connection(provider)) => {
                     let Some(tool) = embedded else { continue };
                     let connection = self.connection(provider);
                     let reference = ConnectorRef { at, tool, provider, connection };
-                    match connection {
-                        None => self.connectors_unconnected.push(reference),
-                        Some(c) if !c.capabilities.iter().any(|n| n.name == at.entry.name) => {
-                            self.capabilities_unlisted.push(reference)
-                        }
-                        Some(_) => {}
+                    if connection.is_none() {
+                        self.connectors_unconnected.push(reference);
+                    } else if !self.capabilities.get(provider).is_some_and(|names| names.contains(at.entry.name)) {
+                        self.capabilities_unlisted.push(reference);
                     }
                 }
                 None => {}

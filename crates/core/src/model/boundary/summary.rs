@@ -76,7 +76,7 @@ fn clauses(tools: &[&AllowedTool]) -> Vec<String> {
     let embedded: Vec<&ToolFacts> = tools
         .iter()
         .filter_map(|t| match &t.resolution {
-            Resolution::Embedded { facts, .. } => Some(facts.as_ref()),
+            Resolution::Embedded { facts, .. } => Some(&**facts),
             _ => None,
         })
         .collect();
@@ -266,27 +266,25 @@ fn entry_sentence(step: &StepBoundary) -> Option<String> {
     })
 }
 
-/// A description as one line, cut at a word boundary when long.
+/// A description as one line, cut at a word boundary when long. Only its
+/// first characters are read: a description may be megabytes long.
 fn shorten(description: &str) -> String {
-    let line = description.split_whitespace().collect::<Vec<_>>().join(" ");
-    if line.chars().count() <= DESCRIPTION_LIMIT {
-        return line;
+    let (head, rest) = match description.char_indices().nth(DESCRIPTION_LIMIT) {
+        Some((end, _)) => description.split_at(end),
+        None => (description, ""),
+    };
+    let cut = rest.chars().take(DESCRIPTION_LIMIT).any(|c| !c.is_whitespace()) || rest.chars().nth(DESCRIPTION_LIMIT).is_some();
+    let mut words: Vec<&str> = head.split_whitespace().collect();
+    // The cut may fall inside a word: drop that word, unless it is the only one.
+    let mid_word = !head.ends_with(char::is_whitespace) && !rest.starts_with(char::is_whitespace);
+    if cut && mid_word && words.len() > 1 {
+        words.pop();
     }
-    let mut cut = String::new();
-    for word in line.split(' ') {
-        if cut.chars().count() + word.chars().count() + 1 > DESCRIPTION_LIMIT {
-            break;
-        }
-        if !cut.is_empty() {
-            cut.push(' ');
-        }
-        cut.push_str(word);
+    let mut line = words.join(" ");
+    if cut {
+        line.push('…');
     }
-    if cut.is_empty() {
-        cut = line.chars().take(DESCRIPTION_LIMIT).collect();
-    }
-    cut.push('…');
-    cut
+    line
 }
 
 fn list(items: &[String]) -> String {
@@ -307,5 +305,32 @@ fn capitalize(text: &str) -> String {
     match chars.next() {
         Some(first) => first.to_uppercase().chain(chars).collect(),
         None => String::new(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{shorten, DESCRIPTION_LIMIT};
+
+    #[test]
+    fn short_descriptions_are_kept_on_one_line() {
+        assert_eq!(shorten("  Read one\n customer.  "), "Read one customer.");
+        assert_eq!(shorten(""), "");
+    }
+
+    #[test]
+    fn long_descriptions_are_cut_between_words() {
+        let text = "word ".repeat(100);
+        let short = shorten(&text);
+        assert!(short.ends_with("word…"), "{short}");
+        assert!(short.chars().count() <= DESCRIPTION_LIMIT + 1);
+        // Trailing whitespace past the limit is not more text.
+        assert_eq!(shorten(&format!("{}{}", "a".repeat(DESCRIPTION_LIMIT), " ".repeat(10))), "a".repeat(DESCRIPTION_LIMIT));
+    }
+
+    #[test]
+    fn one_long_word_is_cut_inside_it_on_a_character_boundary() {
+        let word = "é".repeat(1_000);
+        assert_eq!(shorten(&word), format!("{}…", "é".repeat(DESCRIPTION_LIMIT)));
     }
 }

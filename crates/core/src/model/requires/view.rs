@@ -2,9 +2,10 @@
 //! it, and what is missing, unused or mismatched, all read from the shared
 //! [`CrossCheck`] so it says what the PB2xx/PB4xx rules say.
 
-use super::{connection_provider, mcp_uses, tool_refs, CrossCheck};
+use super::{allowing_steps, connection_provider, mcp_uses, CrossCheck};
 use crate::model::playbook::{ConnectionView, McpServerView, PlaybookView};
 use serde::Serialize;
+use std::collections::{HashMap, HashSet};
 
 /// What a harness must provide before the playbook runs, cross-referenced.
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -44,6 +45,9 @@ pub struct ConnectionExplain {
     pub capabilities: Vec<String>,
     /// Whether `manifest.requiredConnectors` names the provider.
     pub required: bool,
+    /// Whether an earlier connection has the same provider (PB404): lookups
+    /// see the first, so what uses the provider is listed there, not here.
+    pub duplicate: bool,
     /// Embedded tools that need this connection (their provider is this one).
     pub tools: Vec<String>,
     /// Ids of the steps allowing one of those tools.
@@ -61,6 +65,9 @@ pub struct McpServerExplain {
     pub name: Option<String>,
     /// The `toolNames` the document declares for it.
     pub tool_names: Vec<String>,
+    /// Whether an earlier server has the same name (PB412): what uses the
+    /// name is listed on the first, not here.
+    pub duplicate: bool,
     /// Every `mcp.<name>.*` tool name the document uses, with its steps.
     pub tools: Vec<McpToolUse>,
 }
@@ -152,29 +159,33 @@ pub enum Mismatch {
     ToolNameUnlisted { server: String, tool: String, steps: Vec<String> },
 }
 
-/// Adds `value` to a list unless it is there already: the lists below name
-/// each step or tool once, in first-seen order.
-fn push_unique(list: &mut Vec<String>, value: &str) {
-    if !list.iter().any(|v| v == value) {
-        list.push(value.to_owned());
-    }
-}
+/// A tool name and the ids of the steps allowing it.
+type ToolSteps<'a> = (&'a str, Vec<&'a str>);
 
-/// Groups (key, tool, step) triples by key, keeping first-seen order.
-fn group<'a>(items: impl Iterator<Item = (&'a str, &'a str, Option<&'a str>)>) -> Vec<(String, Vec<String>, Vec<String>)> {
-    let mut groups: Vec<(String, Vec<String>, Vec<String>)> = Vec::new();
+/// A key (a provider or server) and its tools.
+type Group<'a> = (&'a str, Vec<ToolSteps<'a>>);
+
+/// Groups (key, tool, step) triples by key, then by tool: each key's tools
+/// with, for each tool, the steps that allow it; all in first-seen order and
+/// without repeats.
+fn group<'a>(items: impl Iterator<Item = (&'a str, &'a str, Option<&'a str>)>) -> Vec<Group<'a>> {
+    let mut groups: Vec<Group<'a>> = Vec::new();
+    let mut group_at: HashMap<&str, usize> = HashMap::new();
+    let mut tool_at: HashMap<(&str, &str), usize> = HashMap::new();
+    let mut seen = HashSet::new();
     for (key, tool, step) in items {
-        let index = match groups.iter().position(|(k, _, _)| k == key) {
-            Some(index) => index,
-            None => {
-                groups.push((key.to_owned(), Vec::new(), Vec::new()));
-                groups.len() - 1
-            }
-        };
-        if let Some((_, tools, steps)) = groups.get_mut(index) {
-            push_unique(tools, tool);
-            if let Some(step) = step {
-                push_unique(steps, step);
+        let g = *group_at.entry(key).or_insert_with(|| {
+            groups.push((key, Vec::new()));
+            groups.len() - 1
+        });
+        let Some((_, tools)) = groups.get_mut(g) else { continue };
+        let t = *tool_at.entry((key, tool)).or_insert_with(|| {
+            tools.push((tool, Vec::new()));
+            tools.len() - 1
+        });
+        if let (Some((_, steps)), Some(step)) = (tools.get_mut(t), step) {
+            if seen.insert((key, tool, step)) {
+                steps.push(step);
             }
         }
     }
@@ -185,15 +196,58 @@ fn owned(values: &[&str]) -> Vec<String> {
     values.iter().map(|v| (*v).to_owned()).collect()
 }
 
-/// Builds the requires view from the shared cross-check.
-pub fn explain(view: &PlaybookView<'_>, check: &CrossCheck<'_, '_>) -> RequiresExplain {
-    let mut required_connectors = Vec::new();
-    for connector in &view.required_connectors {
-        push_unique(&mut required_connectors, connector.name);
+/// A group's tools, and the union of their steps, each once.
+fn flatten(tools: Vec<ToolSteps<'_>>) -> (Vec<String>, Vec<String>) {
+    let mut seen = HashSet::new();
+    let steps = tools.iter().flat_map(|(_, steps)| steps).filter(|s| seen.insert(**s)).map(|s| (*s).to_owned()).collect();
+    (tools.into_iter().map(|(tool, _)| tool.to_owned()).collect(), steps)
+}
+
+/// What the requires view reads about uses, indexed once.
+struct Uses<'a> {
+    /// Ids of the steps allowing each tool name.
+    steps: HashMap<&'a str, Vec<&'a str>>,
+    /// The embedded tools that need each provider's connection.
+    provider_tools: HashMap<&'a str, Vec<&'a str>>,
+    /// The MCP tool names the document uses, by server.
+    server_tools: HashMap<&'a str, Vec<&'a str>>,
+}
+
+impl<'a> Uses<'a> {
+    fn new(view: &PlaybookView<'a>) -> Uses<'a> {
+        let mut provider_tools: HashMap<&str, Vec<&str>> = HashMap::new();
+        let mut seen = HashSet::new();
+        for tool in &view.tools {
+            if let (Some(name), Some(provider)) = (tool.name, connection_provider(tool)) {
+                if seen.insert((provider, name)) {
+                    provider_tools.entry(provider).or_default().push(name);
+                }
+            }
+        }
+        let mut server_tools: HashMap<&str, Vec<&str>> = HashMap::new();
+        let mut seen = HashSet::new();
+        for (server, name) in mcp_uses(view) {
+            if seen.insert(name) {
+                server_tools.entry(server).or_default().push(name);
+            }
+        }
+        Uses { steps: allowing_steps(view), provider_tools, server_tools }
     }
+
+    fn steps_of(&self, tool: &str) -> &[&'a str] {
+        self.steps.get(tool).map_or(&[], Vec::as_slice)
+    }
+}
+
+/// Builds the requires view from the shared cross-check.
+pub fn explain<'a>(view: &PlaybookView<'a>, check: &CrossCheck<'_, 'a>) -> RequiresExplain {
+    let uses = Uses::new(view);
+    let mut required = HashSet::new();
+    let required_connectors: Vec<String> =
+        view.required_connectors.iter().filter(|c| required.insert(c.name)).map(|c| c.name.to_owned()).collect();
     let connections: Vec<ConnectionExplain> =
-        view.requires.connections.iter().map(|c| connection(view, c, &required_connectors)).collect();
-    let mcp_servers = view.requires.mcp_servers.iter().map(|s| mcp_server(view, s)).collect();
+        view.requires.connections.iter().map(|c| connection(c, check, &uses, &required)).collect();
+    let mcp_servers = view.requires.mcp_servers.iter().map(|s| mcp_server(view, s, check, &uses)).collect();
     let secrets = view
         .requires
         .secrets
@@ -209,21 +263,30 @@ pub fn explain(view: &PlaybookView<'_>, check: &CrossCheck<'_, '_>) -> RequiresE
     // One entry per provider: one that tools need says which, and
     // `required_connectors` says whether the manifest names it too.
     let used = check.connectors_unconnected.iter().map(|r| (r.provider, r.at.entry.name, r.at.step.id));
-    let mut missing: Vec<Missing> =
-        group(used).into_iter().map(|(provider, tools, steps)| Missing::Connection { provider, tools, steps }).collect();
+    let mut missing: Vec<Missing> = group(used)
+        .into_iter()
+        .map(|(provider, tools)| {
+            let (tools, steps) = flatten(tools);
+            Missing::Connection { provider: provider.to_owned(), tools, steps }
+        })
+        .collect();
+    let needed: HashSet<&str> = check.connectors_unconnected.iter().map(|r| r.provider).collect();
     missing.extend(
         check
             .required_unconnected
             .iter()
-            .filter(|c| !check.connectors_unconnected.iter().any(|r| r.provider == c.name))
+            .filter(|c| !needed.contains(c.name))
             .map(|c| Missing::RequiredConnection { provider: c.name.to_owned() }),
     );
     let undeclared = check.mcp_undeclared.iter().map(|r| (r.server, r.at.entry.name, r.at.step.id));
-    missing.extend(group(undeclared).into_iter().map(|(server, tools, steps)| Missing::McpServer { server, tools, steps }));
+    missing.extend(group(undeclared).into_iter().map(|(server, tools)| {
+        let (tools, steps) = flatten(tools);
+        Missing::McpServer { server: server.to_owned(), tools, steps }
+    }));
 
     let mut unused: Vec<Unused> = connections
         .iter()
-        .filter(|c| c.tools.is_empty())
+        .filter(|c| !c.duplicate && c.tools.is_empty())
         .filter_map(|c| c.provider.clone())
         .map(|provider| Unused::Connection { provider })
         .collect();
@@ -244,15 +307,23 @@ pub fn explain(view: &PlaybookView<'_>, check: &CrossCheck<'_, '_>) -> RequiresE
         tool_provider: u.tool.and_then(|t| t.connector_type).map(str::to_owned),
     }));
     let unlisted = check.capabilities_unlisted.iter().map(|r| (r.provider, r.at.entry.name, r.at.step.id));
-    for (provider, tool, steps) in group_pairs(unlisted) {
-        mismatched.push(Mismatch::CapabilityUnlisted { provider, tool, steps });
+    for (provider, tools) in group(unlisted) {
+        mismatched.extend(tools.into_iter().map(|(tool, steps)| Mismatch::CapabilityUnlisted {
+            provider: provider.to_owned(),
+            tool: tool.to_owned(),
+            steps: owned(&steps),
+        }));
     }
     mismatched.extend(check.mcp_tool_names_foreign.iter().filter_map(|f| {
         Some(Mismatch::ToolNameForeign { server: f.server.name?.to_owned(), tool_name: f.tool_name.name.to_owned() })
     }));
     let incomplete = check.mcp_tool_names_incomplete.iter().map(|r| (r.server, r.at.entry.name, r.at.step.id));
-    for (server, tool, steps) in group_pairs(incomplete) {
-        mismatched.push(Mismatch::ToolNameUnlisted { server, tool, steps });
+    for (server, tools) in group(incomplete) {
+        mismatched.extend(tools.into_iter().map(|(tool, steps)| Mismatch::ToolNameUnlisted {
+            server: server.to_owned(),
+            tool: tool.to_owned(),
+            steps: owned(&steps),
+        }));
     }
 
     RequiresExplain {
@@ -267,44 +338,19 @@ pub fn explain(view: &PlaybookView<'_>, check: &CrossCheck<'_, '_>) -> RequiresE
     }
 }
 
-/// Groups (owner, tool, step) triples by (owner, tool): one entry per tool,
-/// with the steps that allow it.
-fn group_pairs<'a>(items: impl Iterator<Item = (&'a str, &'a str, Option<&'a str>)>) -> Vec<(String, String, Vec<String>)> {
-    let mut groups: Vec<(String, String, Vec<String>)> = Vec::new();
-    for (owner, tool, step) in items {
-        let index = match groups.iter().position(|(o, t, _)| o == owner && t == tool) {
-            Some(index) => index,
-            None => {
-                groups.push((owner.to_owned(), tool.to_owned(), Vec::new()));
-                groups.len() - 1
-            }
-        };
-        if let (Some((_, _, steps)), Some(step)) = (groups.get_mut(index), step) {
-            push_unique(steps, step);
-        }
-    }
-    groups
-}
-
 fn connection(
-    view: &PlaybookView<'_>,
     connection: &ConnectionView<'_>,
-    required_connectors: &[String],
+    check: &CrossCheck<'_, '_>,
+    uses: &Uses<'_>,
+    required: &HashSet<&str>,
 ) -> ConnectionExplain {
-    let mut tools = Vec::new();
-    let mut steps = Vec::new();
-    if let Some(provider) = connection.provider {
-        for tool in &view.tools {
-            if let Some(name) = tool.name.filter(|_| connection_provider(tool) == Some(provider)) {
-                push_unique(&mut tools, name);
-            }
-        }
-        for at in tool_refs(view) {
-            if let Some(id) = at.step.id.filter(|_| tools.iter().any(|t| t == at.entry.name)) {
-                push_unique(&mut steps, id);
-            }
-        }
-    }
+    let first = connection.provider.and_then(|p| check.connection(p)).is_none_or(|first| std::ptr::eq(first, connection));
+    let tools: &[&str] = match connection.provider.filter(|_| first) {
+        Some(provider) => uses.provider_tools.get(provider).map_or(&[], Vec::as_slice),
+        None => &[],
+    };
+    let mut seen = HashSet::new();
+    let steps = tools.iter().flat_map(|t| uses.steps_of(t)).filter(|s| seen.insert(**s)).map(|s| (*s).to_owned()).collect();
     ConnectionExplain {
         index: connection.index,
         pointer: connection.ptr.to_string(),
@@ -312,37 +358,35 @@ fn connection(
         auth_kind: connection.auth_kind.map(str::to_owned),
         scopes: owned(&connection.scopes),
         capabilities: connection.capabilities.iter().map(|c| c.name.to_owned()).collect(),
-        required: connection.provider.is_some_and(|p| required_connectors.iter().any(|r| r == p)),
-        tools,
+        required: connection.provider.is_some_and(|p| required.contains(p)),
+        duplicate: !first,
+        tools: owned(tools),
         steps,
     }
 }
 
-fn mcp_server(view: &PlaybookView<'_>, server: &McpServerView<'_>) -> McpServerExplain {
-    let mut tools: Vec<McpToolUse> = Vec::new();
-    if let Some(name) = server.name {
-        for (_, tool) in mcp_uses(view).filter(|(s, _)| *s == name) {
-            if !tools.iter().any(|t| t.name == tool) {
-                tools.push(McpToolUse {
-                    name: tool.to_owned(),
-                    embedded: view.tool(tool).is_some(),
-                    listed: server.tool_names.iter().any(|n| n.name == tool),
-                    steps: Vec::new(),
-                });
-            }
-        }
-        for at in tool_refs(view) {
-            let (Some(id), Some(tool)) = (at.step.id, tools.iter_mut().find(|t| t.name == at.entry.name)) else {
-                continue;
-            };
-            push_unique(&mut tool.steps, id);
-        }
-    }
+fn mcp_server(view: &PlaybookView<'_>, server: &McpServerView<'_>, check: &CrossCheck<'_, '_>, uses: &Uses<'_>) -> McpServerExplain {
+    let first = server.name.and_then(|n| check.mcp_server(n)).is_none_or(|first| std::ptr::eq(first, server));
+    let listed: HashSet<&str> = server.tool_names.iter().map(|n| n.name).collect();
+    let names: &[&str] = match server.name.filter(|_| first) {
+        Some(name) => uses.server_tools.get(name).map_or(&[], Vec::as_slice),
+        None => &[],
+    };
+    let tools = names
+        .iter()
+        .map(|&name| McpToolUse {
+            name: name.to_owned(),
+            embedded: view.tool(name).is_some(),
+            listed: listed.contains(name),
+            steps: owned(uses.steps_of(name)),
+        })
+        .collect();
     McpServerExplain {
         index: server.index,
         pointer: server.ptr.to_string(),
         name: server.name.map(str::to_owned),
         tool_names: server.tool_names.iter().map(|n| n.name.to_owned()).collect(),
+        duplicate: !first,
         tools,
     }
 }
