@@ -142,6 +142,16 @@ pub fn risk_paths(analysis: &Analysis) -> Option<model::paths::RiskPaths> {
     }
 }
 
+/// What changed from `old` to `new` in what the document may do: a semantic
+/// diff of the two explain views (see [`model::diff`]). Both must have been
+/// explained, and be of one kind.
+pub fn diff(old: &Analysis, new: &Analysis) -> Result<model::diff::Diff, model::diff::DiffError> {
+    match (&old.explain, &new.explain) {
+        (Some(old), Some(new)) => model::diff::diff(old, new),
+        (old, new) => Err(model::diff::DiffError::Unreadable { old: old.is_none(), new: new.is_none() }),
+    }
+}
+
 /// Checks a text and builds its explain view.
 pub fn analyze(text: &str, options: &Options) -> Analysis {
     let (checked, root) = read(text, options).checked();

@@ -3,6 +3,7 @@
 
 pub mod boundary;
 pub mod compare;
+pub mod diff;
 pub mod graph;
 pub mod manifest;
 pub mod paths;
