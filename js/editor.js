@@ -6,7 +6,7 @@
 import { basicSetup } from "codemirror";
 import { EditorView, keymap } from "@codemirror/view";
 import { EditorState, Compartment, EditorSelection } from "@codemirror/state";
-import { indentWithTab } from "@codemirror/commands";
+import { indentWithTab, isolateHistory } from "@codemirror/commands";
 import { HighlightStyle, syntaxHighlighting } from "@codemirror/language";
 import { json } from "@codemirror/lang-json";
 import { yaml } from "@codemirror/lang-yaml";
@@ -81,10 +81,12 @@ class Editor {
     return this.view.state.doc.toString();
   }
 
-  // Replaces the whole text as one undoable change.
+  // Replaces the whole text as one undoable change of its own: never merged
+  // with the edits or replacements just before or after it.
   setText(text) {
     this.view.dispatch({
       changes: { from: 0, to: this.view.state.doc.length, insert: text },
+      annotations: isolateHistory.of("full"),
       selection: EditorSelection.cursor(0),
       scrollIntoView: true,
     });
