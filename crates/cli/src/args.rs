@@ -12,12 +12,17 @@ Examples:
   cat plugin.yaml | opb check --kind plugin -
                                            check standard input as a plugin manifest
   opb explain playbook.json                what each step may do, and what it requires
+  opb explain --paths playbook.json        every path from the start to an end, riskiest first
+  opb check --registry tools.yaml playbook.json
+                                           compare the embedded tool definitions with a registry
+  opb diff --format markdown old.json new.json
+                                           what a new version may do that the old could not
   opb rules                                list every rule
   opb rules PB213                          why a rule exists and how to fix a finding
 
 Exit status:
   0  no errors (warnings and infos may have been reported)
-  1  at least one error was reported
+  1  at least one error was reported (opb diff: what --fail-on names changed)
   2  opb could not run: bad arguments, or a file that could not be read
      (missing, a directory, not UTF-8 text)";
 
@@ -44,6 +49,10 @@ pub enum Command {
     /// requires (playbooks), or what each tool runs (plugin manifests).
     #[command(after_help = EXPLAIN_EXAMPLES)]
     Explain(ExplainArgs),
+    /// Compare two versions of a document: what the new one may do that
+    /// the old could not, and what it may no longer do.
+    #[command(after_help = DIFF_EXAMPLES)]
+    Diff(DiffArgs),
     /// List the rules, or show one rule's documentation.
     #[command(after_help = RULES_EXAMPLES)]
     Rules(RulesArgs),
@@ -55,19 +64,49 @@ Examples:
   opb check --format json examples/*
   opb check --format sarif playbooks/*.yaml > opb.sarif
   cat manifest.yaml | opb check --kind plugin -
+  opb check --registry runtime-tools.yaml playbook.json
 
-Exit status: 0 without errors, 1 with errors, 2 when a file could not be read
-or the arguments are wrong.";
+With --registry, each playbook's embedded tool definitions are compared with
+the registry's (rules DR001-DR009): a JSON or YAML list of tool definitions in
+the shape of a playbook's `tools`, or an object whose `tools` is that list.
+The registry's own problems are listed under its name.
+
+Exit status: 0 without errors, 1 with errors (in a document or the registry),
+2 when a file could not be read or the arguments are wrong.";
 
 const EXPLAIN_EXAMPLES: &str = "\
 Examples:
   opb explain playbook.json
   opb explain --format json acme.oz0-plugin.yaml
+  opb explain --paths playbook.json
+
+--paths lists every walk from the start to a step that ends the playbook,
+following each edge that closes a cycle at most once, riskiest first: its
+highest risk class, whether a gate stands before every step that may change
+something, and a flag where money or customer communications are reached
+with no gate before. The walk stops at 200 paths, 100,000 listed steps or
+200,000 edges followed, and says so; the per-step summary after the paths is
+always complete.
 
 Exit status: 0 when the document was explained (even if `opb check` finds
 errors in it), 1 when it could not be read as a playbook or a manifest (not
 JSON or YAML, or of no known kind), 2 when the file could not be read or the
 arguments are wrong.";
+
+const DIFF_EXAMPLES: &str = "\
+Examples:
+  opb diff old/playbook.json playbook.json
+  opb diff --format markdown main.json pr.json > comment.md
+  opb diff --fail-on widened old.yaml new.yaml     fail CI when the new version may do more
+
+Each change widens what the document may do (a step may call a new tool, a
+risk class is raised, a connection, MCP server or secret is added, a gate no
+longer stands before a step, a function no longer asks a person), narrows it,
+or is neutral.
+
+Exit status: 0 when compared (1 instead when --fail-on's condition holds), 2
+when a file could not be read, the two could not be compared (not a playbook
+or a manifest, or one of each), or the arguments are wrong.";
 
 const RULES_EXAMPLES: &str = "\
 Examples:
@@ -97,6 +136,11 @@ pub struct CheckArgs {
     #[command(flatten)]
     pub read: ReadArgs,
 
+    /// A tool registry to compare each playbook's embedded tool definitions
+    /// with (JSON or YAML; `-` reads standard input).
+    #[arg(long, value_name = "FILE")]
+    pub registry: Option<PathBuf>,
+
     /// The files to check. `-` reads standard input. JSON or YAML is told
     /// by the extension (.json, .yaml, .yml), otherwise from the text.
     #[arg(required = true, value_name = "PATH")]
@@ -109,12 +153,40 @@ pub struct ExplainArgs {
     #[arg(long, value_enum, default_value_t = ExplainFormat::Human, value_name = "FORMAT")]
     pub format: ExplainFormat,
 
+    /// List the risk paths of a playbook instead: each path from the start
+    /// to an end, its highest risk, and the gates before the steps that may
+    /// change something.
+    #[arg(long)]
+    pub paths: bool,
+
     #[command(flatten)]
     pub read: ReadArgs,
 
     /// The file to explain. `-` reads standard input.
     #[arg(value_name = "PATH")]
     pub path: PathBuf,
+}
+
+#[derive(Debug, Args)]
+pub struct DiffArgs {
+    /// How to print the changes.
+    #[arg(long, value_enum, default_value_t = DiffFormat::Human, value_name = "FORMAT")]
+    pub format: DiffFormat,
+
+    /// Exit with status 1 when the changes include these.
+    #[arg(long, value_enum, default_value_t = FailOn::Never, value_name = "WHAT")]
+    pub fail_on: FailOn,
+
+    #[command(flatten)]
+    pub read: ReadArgs,
+
+    /// The old version. `-` reads standard input.
+    #[arg(value_name = "OLD")]
+    pub old: PathBuf,
+
+    /// The new version. `-` reads standard input.
+    #[arg(value_name = "NEW")]
+    pub new: PathBuf,
 }
 
 #[derive(Debug, Args)]
@@ -148,6 +220,26 @@ pub enum ExplainFormat {
     Human,
     /// The explain view as JSON.
     Json,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum DiffFormat {
+    /// Readable text, grouped by step, tool and declaration.
+    Human,
+    /// The core's diff as JSON.
+    Json,
+    /// Markdown tables, for a pull-request comment.
+    Markdown,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum FailOn {
+    /// Never: the diff is a report (the default).
+    Never,
+    /// When a change widens what the document may do.
+    Widened,
+    /// When anything changed.
+    Any,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]

@@ -1,4 +1,4 @@
-//! `opb`: check and explain OpenPlaybook documents and Orchestrator Zero
+//! `opb`: check, explain and compare OpenPlaybook documents and Orchestrator Zero
 //! plugin manifests from the command line.
 //!
 //! A thin shell over `opb_core`: it reads files, calls the core, and renders
@@ -7,6 +7,7 @@
 
 mod args;
 mod check;
+mod diff;
 mod explain;
 mod input;
 mod output;
@@ -24,7 +25,8 @@ use std::process::ExitCode;
 pub enum Status {
     /// No errors (warnings and infos allowed): 0.
     Clean,
-    /// At least one error was reported: 1.
+    /// At least one error was reported, or `opb diff --fail-on` found what
+    /// it fails on: 1.
     Errors,
     /// opb could not do what was asked: 2.
     Failed,
@@ -37,6 +39,7 @@ fn main() -> ExitCode {
         Command::Check(args) => check::run(args, &mut output),
         Command::Rules(args) => rules::run(args, &mut output),
         Command::Explain(args) => explain::run(args, &mut output),
+        Command::Diff(args) => diff::run(args, &mut output),
     };
     let status = if output.write_failed() { Status::Failed } else { status };
     ExitCode::from(match status {

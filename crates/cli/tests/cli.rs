@@ -380,3 +380,166 @@ mod explain {
         assert_eq!(String::from_utf8_lossy(&assert.get_output().stderr), "error: cannot read missing.yaml: no such file\n");
     }
 }
+
+const MONEY_SKIPS_GATE: &str = "crates/core/tests/fixtures/paths/money-skips-gate.yaml";
+const REGISTRY: &str = "crates/core/tests/fixtures/registry/runtime.registry.yaml";
+const BAD_REGISTRY: &str = "crates/core/tests/fixtures/rules/DR009.bad.registry.json";
+const COMMS_OLD: &str = "crates/core/tests/fixtures/diff/comms.old.json";
+const COMMS_NEW: &str = "crates/core/tests/fixtures/diff/comms.new.json";
+const MANIFEST_OLD: &str = "crates/core/tests/fixtures/diff/acme-github.old.oz0-plugin.yaml";
+const MANIFEST_NEW: &str = "crates/core/tests/fixtures/diff/acme-github.new.oz0-plugin.yaml";
+
+mod risk_paths {
+    use super::*;
+
+    #[test]
+    fn the_only_path_to_money_skips_the_gate() {
+        let output = stdout(opb().args(["explain", "--paths", "--color", "never", MONEY_SKIPS_GATE]));
+        insta::assert_snapshot!("explain_paths_money_skips_gate", output);
+    }
+
+    #[test]
+    fn json_is_the_core_risk_paths() {
+        let paths = json(opb().args(["explain", "--paths", "--format", "json", MONEY_SKIPS_GATE]));
+        assert_eq!(paths["start"], "triage");
+        assert_eq!(paths["complete"], true);
+        assert_eq!(paths["paths"][0]["flagged"], true);
+        assert_eq!(paths["paths"][0]["steps"], serde_json::json!(["triage", "refund", "done"]));
+        assert_eq!(paths["limits"]["max_paths"], 200);
+    }
+
+    #[test]
+    fn a_manifest_has_none_and_exits_2() {
+        let assert = opb().args(["explain", "--paths", CLEAN_MANIFEST]).assert().code(2);
+        assert_eq!(
+            String::from_utf8_lossy(&assert.get_output().stderr),
+            "error: no risk paths in examples/acme-github.oz0-plugin.yaml: it is a plugin manifest, and only a playbook's steps form paths\n"
+        );
+    }
+
+    #[test]
+    fn a_large_lattice_answers_and_says_where_it_stopped() {
+        let mut steps = vec![r#"{"id": "s", "kind": "gate", "next": ["a0", "b0"]}"#.to_owned()];
+        for layer in 0..60 {
+            let next = if layer == 59 { "null".to_owned() } else { format!(r#"["a{0}", "b{0}"]"#, layer + 1) };
+            for side in ["a", "b"] {
+                steps.push(format!(r#"{{"id": "{side}{layer}", "kind": "gate", "next": {next}}}"#));
+            }
+        }
+        let text = format!(r#"{{"openplaybook": "1.6", "requires": {{"connections": []}}, "steps": [{}]}}"#, steps.join(", "));
+        let output = stdout(opb().args(["explain", "--paths", "--color", "never", "-"]).write_stdin(text));
+        assert!(output.contains("The first 200 paths from s to an end, riskiest first: the walk stops at 200 paths"), "{output}");
+        assert!(output.contains("→ … 31 more steps … →"), "a path of 61 steps shows its ends: {output}");
+    }
+}
+
+mod registry {
+    use super::*;
+
+    #[test]
+    fn drift_is_reported_in_the_document() {
+        let output = stdout(opb().args(["check", "--color", "never", "--registry", REGISTRY, CLEAN]));
+        insta::assert_snapshot!("check_registry", output);
+    }
+
+    #[test]
+    fn json_lists_the_registry_first() {
+        let output = json(opb().args(["check", "--format", "json", "--registry", REGISTRY, CLEAN]));
+        assert_eq!(output["files"][0]["path"], REGISTRY);
+        assert_eq!(output["files"][0]["role"], "registry");
+        assert_eq!(output["files"][0]["kind"], Value::Null);
+        assert_eq!(output["files"][1]["role"], "document");
+        let codes: Vec<&Value> = output["files"][1]["diagnostics"].as_array().into_iter().flatten().map(|d| &d["code"]).collect();
+        assert_eq!(codes, ["DR004", "DR001", "DR003"]);
+    }
+
+    #[test]
+    fn a_registry_with_errors_exits_1_and_one_that_cannot_be_read_2() {
+        let assert = opb().args(["check", "--color", "never", "--registry", BAD_REGISTRY, CLEAN]).assert().code(1);
+        let output = String::from_utf8_lossy(&assert.get_output().stdout).into_owned();
+        assert!(output.contains("DR009.bad.registry.json: 3 errors, 0 warnings, 0 infos (read as a tool registry of 1 tool)"), "{output}");
+        let assert = opb().args(["check", "--registry", "no/such/registry.yaml", CLEAN]).assert().code(2);
+        assert_eq!(
+            String::from_utf8_lossy(&assert.get_output().stderr),
+            "error: the registry: cannot read no/such/registry.yaml: no such file\n"
+        );
+        assert!(assert.get_output().stdout.is_empty(), "nothing is checked without the registry asked for");
+    }
+
+    #[test]
+    fn the_registry_may_come_from_stdin_but_not_twice() {
+        let registry = std::fs::read_to_string(workspace().join(REGISTRY)).expect("fixture");
+        let from_stdin = json(opb().args(["check", "--format", "json", "--registry", "-", CLEAN]).write_stdin(registry));
+        assert_eq!(from_stdin["files"][1]["counts"]["warning"], 1);
+        opb().args(["check", "--registry", "-", "-"]).write_stdin("[]").assert().code(2);
+    }
+}
+
+mod diff {
+    use super::*;
+
+    #[test]
+    fn a_step_gains_a_customer_comms_tool() {
+        let output = stdout(opb().args(["diff", "--color", "never", COMMS_OLD, COMMS_NEW]));
+        insta::assert_snapshot!("diff_comms_human", output);
+        let markdown = stdout(opb().args(["diff", "--format", "markdown", COMMS_OLD, COMMS_NEW]));
+        insta::assert_snapshot!("diff_comms_markdown", markdown);
+    }
+
+    #[test]
+    fn a_manifest_a_version_later() {
+        let output = stdout(opb().args(["diff", "--color", "never", MANIFEST_OLD, MANIFEST_NEW]));
+        insta::assert_snapshot!("diff_manifest_human", output);
+        let markdown = stdout(opb().args(["diff", "--format", "markdown", MANIFEST_OLD, MANIFEST_NEW]));
+        insta::assert_snapshot!("diff_manifest_markdown", markdown);
+    }
+
+    #[test]
+    fn json_is_the_core_diff_with_the_names() {
+        let output = json(opb().args(["diff", "--format", "json", COMMS_OLD, COMMS_NEW]));
+        assert_eq!(output["version"], 1);
+        assert_eq!((output["old"].as_str(), output["new"].as_str()), (Some(COMMS_OLD), Some(COMMS_NEW)));
+        assert_eq!(output["kind"], "playbook");
+        assert_eq!(output["summary"]["widens"], 2);
+        assert_eq!(output["changes"][0]["change"], "tool_allowed");
+        assert_eq!(output["changes"][0]["subject"]["key"], "record");
+    }
+
+    #[test]
+    fn fail_on_says_when_to_exit_1() {
+        opb().args(["diff", COMMS_OLD, COMMS_NEW]).assert().code(0);
+        opb().args(["diff", "--fail-on", "widened", COMMS_OLD, COMMS_NEW]).assert().code(1);
+        opb().args(["diff", "--fail-on", "widened", COMMS_NEW, COMMS_OLD]).assert().code(0);
+        opb().args(["diff", "--fail-on", "any", COMMS_NEW, COMMS_OLD]).assert().code(1);
+        opb().args(["diff", "--fail-on", "any", COMMS_OLD, COMMS_OLD]).assert().code(0);
+    }
+
+    #[test]
+    fn no_change() {
+        let output = stdout(opb().args(["diff", "--color", "never", CLEAN, CLEAN]));
+        assert!(output.ends_with("No change in what it may do.\n"), "{output}");
+    }
+
+    #[test]
+    fn what_cannot_be_compared_exits_2() {
+        let assert = opb().args(["diff", CLEAN, CLEAN_MANIFEST]).assert().code(2);
+        assert_eq!(
+            String::from_utf8_lossy(&assert.get_output().stderr),
+            "error: cannot compare examples/failed-charge-recovery.json with examples/acme-github.oz0-plugin.yaml: the old version is a playbook and the new one a plugin manifest: only two versions of one kind compare\n"
+        );
+        opb().args(["diff", CLEAN, "-"]).write_stdin("{ not json").assert().code(2);
+        opb().args(["diff", CLEAN, "missing.json"]).assert().code(2);
+        opb().args(["diff", "-", "-"]).assert().code(2);
+    }
+
+    #[test]
+    fn markdown_keeps_document_text_out_of_the_markup() {
+        let old = std::fs::read_to_string(workspace().join(COMMS_OLD)).expect("fixture");
+        let new = old.replace(r#""allowedTools": ["today.surface"]"#, r#""allowedTools": ["today.surface", "x|<b>`y`</b>"]"#);
+        let path = Path::new(env!("CARGO_TARGET_TMPDIR")).join("evil.json");
+        std::fs::write(&path, new).expect("temporary file");
+        let markdown = stdout(opb().args(["diff", "--format", "markdown", COMMS_OLD]).arg(&path));
+        assert!(markdown.contains("may now call ``x\\|<b>`y`</b>``"), "{markdown}");
+        assert!(markdown.lines().filter(|l| l.starts_with("| ")).all(|l| l.matches(" | ").count() == 2), "{markdown}");
+    }
+}

@@ -6,7 +6,7 @@
 //! (control characters and bidi overrides are neutralised) and renders to a
 //! string, which the output stream strips of colour when colour is off.
 
-use super::{CheckedFile, Totals};
+use super::{CheckedFile, Role, Totals};
 use crate::style;
 use crate::words::plural;
 use annotate_snippets::{AnnotationKind, Group, Level, Origin, Renderer, Snippet};
@@ -108,10 +108,11 @@ fn level(severity: Severity) -> Level<'static> {
 /// `examples/a.yaml: 2 errors, 1 warning, 0 infos (read as a playbook)`.
 fn file_summary(file: &CheckedFile) -> String {
     let name = annotate_snippets::normalize_untrusted_str(&file.input.name);
-    let read_as = match file.checked.kind {
-        Some(Kind::Playbook) => "read as a playbook",
-        Some(Kind::PluginManifest) => "read as a plugin manifest",
-        None => "kind not known",
+    let read_as = match (file.role, file.checked.kind) {
+        (Role::Registry { tools }, _) => format!("read as a tool registry of {}", plural(tools, "tool", "tools")),
+        (Role::Document, Some(Kind::Playbook)) => "read as a playbook".to_owned(),
+        (Role::Document, Some(Kind::PluginManifest)) => "read as a plugin manifest".to_owned(),
+        (Role::Document, None) => "kind not known".to_owned(),
     };
     let given = if file.checked.kind.is_some() && !file.checked.kind_detected { ", as --kind says" } else { "" };
     format!(

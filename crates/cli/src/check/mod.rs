@@ -1,4 +1,6 @@
 //! `opb check`: read each file, hand it to the core, render what it found.
+//! With `--registry`, the registry is read once, listed first with its own
+//! problems, and handed to the core with every document.
 
 mod human;
 mod json;
@@ -8,12 +10,24 @@ use crate::args::{CheckArgs, CheckFormat};
 use crate::input::{self, Input, Unreadable};
 use crate::output::Output;
 use crate::Status;
-use opb_core::{Checked, Counts, Options};
+use opb_core::{Checked, Counts, Limits, Options, Registry};
+use std::sync::Arc;
+
+/// What a file is to the run.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Role {
+    /// A document to check.
+    Document,
+    /// The registry the documents' tools are compared with, and how many
+    /// tool names it defines.
+    Registry { tools: usize },
+}
 
 /// One file and what the core found in it.
 pub struct CheckedFile {
     pub input: Input,
     pub checked: Checked,
+    pub role: Role,
 }
 
 /// What all files together came to.
@@ -27,11 +41,27 @@ pub struct Totals {
 }
 
 pub fn run(args: &CheckArgs, output: &mut Output) -> Status {
-    if args.paths.iter().filter(|p| p.as_os_str() == "-").count() > 1 {
+    if args.paths.iter().chain(&args.registry).filter(|p| p.as_os_str() == "-").count() > 1 {
         output.error("standard input (`-`) can be named only once");
         return Status::Failed;
     }
     let mut files = Vec::new();
+    let registry = match &args.registry {
+        None => None,
+        Some(path) => match input::read(path, &args.read) {
+            Ok(input) => {
+                let registry = Arc::new(Registry::read(&input.text, input.syntax, &Limits::default()));
+                files.push(registry_file(input, &registry));
+                Some(registry)
+            }
+            Err(error) => {
+                // Checking without the registry asked for would pass off
+                // documents as compared: nothing is checked.
+                output.error(format_args!("the registry: {error}"));
+                return Status::Failed;
+            }
+        },
+    };
     let mut unreadable: Vec<Unreadable> = Vec::new();
     for path in &args.paths {
         match input::read(path, &args.read) {
@@ -39,10 +69,11 @@ pub fn run(args: &CheckArgs, output: &mut Output) -> Status {
                 let options = Options {
                     kind: args.read.kind.map(Into::into),
                     syntax: input.syntax,
+                    registry: registry.clone(),
                     ..Options::default()
                 };
                 let checked = opb_core::check(&input.text, &options);
-                files.push(CheckedFile { input, checked });
+                files.push(CheckedFile { input, checked, role: Role::Document });
             }
             Err(error) => unreadable.push(error),
         }
@@ -64,6 +95,18 @@ pub fn run(args: &CheckArgs, output: &mut Output) -> Status {
     } else {
         Status::Clean
     }
+}
+
+/// The registry as a checked file: its own diagnostics, no kind.
+fn registry_file(input: Input, registry: &Registry) -> CheckedFile {
+    let checked = Checked {
+        kind: None,
+        kind_detected: false,
+        syntax: registry.syntax,
+        diagnostics: registry.diagnostics.clone(),
+        counts: registry.counts,
+    };
+    CheckedFile { input, checked, role: Role::Registry { tools: registry.len() } }
 }
 
 fn totals(files: &[CheckedFile], unreadable: usize) -> Totals {

@@ -1,9 +1,11 @@
 //! `opb explain`: what a document lets each step do and what it requires
-//! (playbooks), or what each tool runs (plugin manifests). The core builds
-//! the explanation; this module only renders it.
+//! (playbooks), or what each tool runs (plugin manifests); with `--paths`,
+//! a playbook's risk paths. The core builds the explanation; this module
+//! only renders it.
 
 mod layout;
 mod manifest;
+mod paths;
 mod playbook;
 
 use crate::args::{ExplainArgs, ExplainFormat};
@@ -25,6 +27,9 @@ pub fn run(args: &ExplainArgs, output: &mut Output) -> Status {
     };
     let options = Options { kind: args.read.kind.map(Into::into), syntax: input.syntax, ..Options::default() };
     let analysis = opb_core::analyze(&input.text, &options);
+    if args.paths {
+        return risk_paths(&input.name, &analysis, args.format, output);
+    }
     match args.format {
         ExplainFormat::Json => output.print(&crate::check::to_json(&analysis.explain)),
         ExplainFormat::Human => output.print(&human(&input.name, &analysis)),
@@ -36,6 +41,28 @@ pub fn run(args: &ExplainArgs, output: &mut Output) -> Status {
     } else {
         Status::Errors
     }
+}
+
+/// `--paths`: the risk paths of a playbook. Like the explanation, they are
+/// not a verdict: exit 0 whenever they could be walked.
+fn risk_paths(name: &str, analysis: &Analysis, format: ExplainFormat, output: &mut Output) -> Status {
+    let (Some(paths), Some(Explain::Playbook(explain))) = (opb_core::risk_paths(analysis), &analysis.explain) else {
+        let why = match analysis.explain {
+            Some(Explain::PluginManifest(_)) => "it is a plugin manifest, and only a playbook's steps form paths",
+            _ => "it could not be read as a playbook",
+        };
+        output.error(format_args!("no risk paths in {name}: {why}"));
+        return Status::Failed;
+    };
+    match format {
+        ExplainFormat::Json => output.print(&crate::check::to_json(&paths)),
+        ExplainFormat::Human => {
+            let mut layout = Layout::default();
+            paths::render(name, explain, &paths, &mut layout);
+            output.print(&layout.finish());
+        }
+    }
+    Status::Clean
 }
 
 fn human(name: &str, analysis: &Analysis) -> String {

@@ -48,10 +48,10 @@ fn strs(values: &[String]) -> Vec<&str> {
 /// How a tool runs, in a few words.
 fn runs(runs: &RunsExplain) -> String {
     match runs {
-        RunsExplain::Command { command } => format!("command `{}`", command.join(" ")),
-        RunsExplain::Package { spec, .. } => format!("package `{spec}`"),
-        RunsExplain::Remote { url, .. } => format!("remote server `{url}`"),
-        RunsExplain::Flow { flow, .. } => format!("flow `{flow}`"),
+        RunsExplain::Command { command } => format!("command {}", command.join(" ")),
+        RunsExplain::Package { spec, .. } => format!("package {spec}"),
+        RunsExplain::Remote { url, .. } => format!("remote server {url}"),
+        RunsExplain::Flow { flow, .. } => format!("flow {flow}"),
         RunsExplain::Unknown => "nothing says how".to_owned(),
     }
 }

@@ -1,0 +1,165 @@
+//! `opb explain --paths`: a playbook's risk paths, riskiest first, then the
+//! steps that may change something, with the gates before them.
+
+use super::layout::Layout;
+use crate::style;
+use crate::words::{list, plural};
+use opb_core::model::paths::{ActingTool, Ending, RiskPath, RiskPaths, Stop, StepRisk};
+use opb_core::model::PlaybookExplain;
+use std::collections::HashSet;
+
+/// Width of the field labels.
+const LABEL: usize = 12;
+/// A path longer than this many steps shows its two ends only.
+const LONGEST_SHOWN: usize = 40;
+/// Steps shown at each end of a long path.
+const ENDS_SHOWN: usize = 15;
+
+pub fn render(name: &str, explain: &PlaybookExplain, paths: &RiskPaths, layout: &mut Layout) {
+    let title = match (&explain.document.name, &explain.document.id) {
+        (Some(title), Some(id)) => format!("{title} ({id})"),
+        (Some(title), None) => title.clone(),
+        (None, Some(id)) => id.clone(),
+        (None, None) => name.to_owned(),
+    };
+    let from = if title == name { String::new() } else { format!(", from {name}") };
+    layout.styled_line(0, style::EMPHASIS, &format!("Risk paths of {title}"), &from);
+    layout.blank();
+    let gates: HashSet<&str> =
+        explain.graph.nodes.iter().filter(|n| n.kind.as_deref() == Some("gate")).map(|n| n.id.as_str()).collect();
+    layout.paragraph(0, &overview(paths));
+    for (number, path) in paths.paths.iter().enumerate() {
+        layout.blank();
+        self::path(number + 1, path, &gates, layout);
+    }
+    layout.blank();
+    steps(paths, layout);
+}
+
+fn overview(paths: &RiskPaths) -> String {
+    let Some(start) = &paths.start else {
+        return "The playbook names no step to start at (see `opb check`), so no path can be walked.".to_owned();
+    };
+    if paths.paths.is_empty() {
+        return format!("No path from {start} reaches a step that ends the playbook (see `opb check`).");
+    }
+    let count = plural(paths.paths.len(), "path", "paths");
+    let mut text = match paths.stopped_by {
+        None => format!("{count} from {start} to an end, riskiest first."),
+        Some(stop) => format!("The first {count} from {start} to an end, riskiest first: {}", stopped(stop, &paths.limits)),
+    };
+    let flagged = paths.flagged_paths();
+    if flagged > 0 {
+        let verb = if flagged == 1 { "is" } else { "are" };
+        text.push_str(&format!(
+            " {} {verb} flagged: a step on it may act on money or customer communications with no gate before it.",
+            plural(flagged, "path", "paths")
+        ));
+    }
+    text
+}
+
+fn stopped(stop: Stop, limits: &opb_core::model::paths::PathLimits) -> String {
+    let limit = match stop {
+        Stop::MaxPaths => format!("the walk stops at {} paths", limits.max_paths),
+        Stop::MaxListedSteps => format!("the walk stops at {} steps listed in all", limits.max_listed_steps),
+        Stop::MaxEdgeWalks => format!("the walk stops after following {} edges", limits.max_edge_walks),
+    };
+    format!("{limit}, and more paths exist. The steps below are summarised from the whole graph.")
+}
+
+fn path(number: usize, path: &RiskPath, gates: &HashSet<&str>, layout: &mut Layout) {
+    let (head_style, verdict) = if path.flagged {
+        (style::ERROR, "FLAGGED")
+    } else if path.gated {
+        (style::EMPHASIS, "gated")
+    } else {
+        (style::WARNING, "ungated")
+    };
+    let risk = match (&path.highest_risk_class, path.risk_partly_unknown) {
+        (Some(class), false) => format!("highest risk {class}"),
+        (Some(class), true) => format!("highest risk at least {class}; some tools' risk is not known"),
+        (None, true) => "risk not known: no tool on it declares a risk class".to_owned(),
+        (None, false) => "no tool on it declares a risk".to_owned(),
+    };
+    let mut notes = vec![risk];
+    if path.loops {
+        notes.push("goes round a cycle once".to_owned());
+    }
+    if path.ending == Ending::DeadEnd {
+        notes.push("stops where a next names no step".to_owned());
+    }
+    layout.styled_line(2, head_style, &format!("{number}. {verdict}"), &format!(" ({})", notes.join("; ")));
+    layout.field(4, "Steps", LABEL, &walk(&path.steps, gates));
+    for ungated in &path.ungated {
+        let tools: Vec<String> = ungated.tools.iter().map(acting).collect();
+        layout.field(4, "No gate", LABEL, &format!("before {}, which may act with {}", ungated.step, list(&tools)));
+    }
+}
+
+/// `a → review (gate) → b`, the middle left out of a long path.
+fn walk(steps: &[String], gates: &HashSet<&str>) -> String {
+    let named = |id: &String| if gates.contains(id.as_str()) { format!("{id} (gate)") } else { id.clone() };
+    if steps.len() <= LONGEST_SHOWN {
+        return steps.iter().map(named).collect::<Vec<_>>().join(" → ");
+    }
+    let head: Vec<String> = steps.iter().take(ENDS_SHOWN).map(named).collect();
+    let tail: Vec<String> = steps.iter().skip(steps.len() - ENDS_SHOWN).map(named).collect();
+    let left_out = steps.len() - 2 * ENDS_SHOWN;
+    format!("{} → … {left_out} more {} … → {}", head.join(" → "), if left_out == 1 { "step" } else { "steps" }, tail.join(" → "))
+}
+
+/// `refund.create (money, changes data)`.
+fn acting(tool: &ActingTool) -> String {
+    let mut traits = vec![tool.risk_class.clone().unwrap_or_else(|| "risk not declared".to_owned())];
+    traits.push(match tool.side_effecting {
+        Some(true) => "changes data".to_owned(),
+        Some(false) => "reads only".to_owned(),
+        None => "side effects not declared".to_owned(),
+    });
+    if tool.requires_approval {
+        traits.push("a person approves each call".to_owned());
+    }
+    format!("{} ({})", tool.name, traits.join(", "))
+}
+
+fn steps(paths: &RiskPaths, layout: &mut Layout) {
+    layout.heading("Steps that may change something");
+    let acting: Vec<&StepRisk> = paths.steps.iter().filter(|s| !s.acting_tools.is_empty()).collect();
+    if acting.is_empty() {
+        layout.paragraph(2, "None: no step the start reaches allows a tool that may change data or needs approval.");
+    }
+    for step in &acting {
+        layout.blank();
+        self::step(paths, step, layout);
+    }
+    let others = paths.steps.len() - acting.len();
+    if others > 0 {
+        layout.blank();
+        layout.paragraph(
+            2,
+            &format!("{} the start reaches may change nothing.", plural(others, "other step", "other steps")),
+        );
+    }
+}
+
+fn step(paths: &RiskPaths, step: &StepRisk, layout: &mut Layout) {
+    let (head_style, rest) = if step.flagged { (style::ERROR, "  FLAGGED") } else { (style::EMPHASIS, "") };
+    layout.styled_line(2, head_style, &step.step, rest);
+    let tools: Vec<String> = step.acting_tools.iter().map(acting).collect();
+    layout.field(4, "May act with", LABEL, &list(&tools));
+    let gate = if step.behind_gate {
+        "every path to it passes a gate".to_owned()
+    } else {
+        let route: Vec<String> = paths.ungated_route(&step.step).into_iter().map(str::to_owned).collect();
+        format!("none on some path: {}", walk(&route, &HashSet::new()))
+    };
+    layout.field(4, "Gate", LABEL, &gate);
+    let before = match (&step.highest_risk_before_class, step.risk_before_partly_unknown) {
+        (Some(class), false) => class.clone(),
+        (Some(class), true) => format!("at least {class}; some tools' risk is not known"),
+        (None, true) => "not known".to_owned(),
+        (None, false) => "nothing that declares a risk".to_owned(),
+    };
+    layout.field(4, "Risk before", LABEL, &before);
+}
