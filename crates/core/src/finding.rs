@@ -71,8 +71,6 @@ pub enum At<'a> {
     Key(&'a Member),
     /// A field is missing from this object: underline the object's head.
     Missing(&'a Node),
-    /// A span the caller computed.
-    Span(Span),
 }
 
 impl At<'_> {
@@ -81,7 +79,6 @@ impl At<'_> {
             At::Value(node) => node.span,
             At::Key(member) => member.key_span,
             At::Missing(node) => node.head_span(),
-            At::Span(span) => span,
         }
     }
 }
