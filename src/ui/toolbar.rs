@@ -1,6 +1,7 @@
 //! The editor's toolbar: the examples menu, the syntax, pretty-printing and
 //! conversion, and the notice that reports what a transformation did.
 
+use super::diagnostics::message;
 use crate::examples::Example;
 use crate::format::{other, syntax_label};
 use leptos::prelude::*;
@@ -60,7 +61,7 @@ pub fn Toolbar(
         </div>
         {move || notice.get().map(|n| view! {
             <div class="notice" class:error=n.error role="status" data-testid="notice">
-                <span>{n.text}</span>
+                <span>{message(&n.text)}</span>
                 <button class="notice-close" aria-label="Dismiss" on:click=move |_| notice.set(None)>"×"</button>
             </div>
         })}

@@ -44,13 +44,12 @@ impl std::fmt::Display for ConvertError {
             }
             ConvertError::DuplicateKey { pointer, key } => write!(
                 f,
-                "The key `{key}` appears twice in the object at `{}`; YAML cannot hold both values. Remove or rename one first.",
-                display_pointer(pointer)
+                "The key `{key}` appears twice in {}; YAML cannot hold both values. Remove or rename one first.",
+                object_at(pointer)
             ),
             ConvertError::NotRepresentable { pointer, raw } => write!(
                 f,
-                "The number `{raw}` at `{}` has no JSON form. Write it as a string or a finite number first.",
-                display_pointer(pointer)
+                "The number `{raw}` at `{pointer}` has no JSON form. Write it as a string or a finite number first."
             ),
         }
     }
@@ -58,11 +57,11 @@ impl std::fmt::Display for ConvertError {
 
 impl std::error::Error for ConvertError {}
 
-fn display_pointer(pointer: &str) -> &str {
+fn object_at(pointer: &str) -> String {
     if pointer.is_empty() {
-        "/"
+        "the top-level object".to_owned()
     } else {
-        pointer
+        format!("the object at `{pointer}`")
     }
 }
 

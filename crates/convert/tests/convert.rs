@@ -124,7 +124,9 @@ fn what_the_target_cannot_hold_is_refused_not_dropped() {
     let duplicate = convert(r#"{"steps": {"a": 1, "a": 2}}"#, Syntax::Json, Syntax::Yaml, &limits);
     assert_eq!(duplicate, Err(ConvertError::DuplicateKey { pointer: "/steps".into(), key: "a".into() }));
     let message = duplicate.unwrap_err().to_string();
-    assert!(message.contains("`a`") && message.contains("/steps"), "{message}");
+    assert!(message.contains("`a`") && message.contains("the object at `/steps`"), "{message}");
+    let at_top = convert(r#"{"id": "a", "id": "b"}"#, Syntax::Json, Syntax::Yaml, &limits).unwrap_err().to_string();
+    assert!(at_top.contains("twice in the top-level object"), "{at_top}");
 
     let infinite = convert("limit: .inf\n", Syntax::Yaml, Syntax::Json, &limits);
     assert_eq!(infinite, Err(ConvertError::NotRepresentable { pointer: "/limit".into(), raw: ".inf".into() }));
