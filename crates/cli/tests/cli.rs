@@ -433,6 +433,28 @@ mod risk_paths {
     }
 }
 
+mod risk_paths_long {
+    use super::*;
+
+    #[test]
+    fn a_long_gate_free_route_shows_its_start_and_last_steps() {
+        let tool = r#"{"name": "pay", "source": "primitive", "description": "d", "permissions": [], "inputSchema": {}, "outputSchema": {}, "riskClass": "money", "sideEffecting": true}"#;
+        let steps: Vec<String> = (0..100)
+            .map(|i| {
+                let next = if i == 99 { String::new() } else { format!(r#", "next": "s{}""#, i + 1) };
+                format!(r#"{{"id": "s{i}", "kind": "agent", "agent": "a", "purpose": "p", "allowedTools": ["pay"]{next}}}"#)
+            })
+            .collect();
+        let text = format!(r#"{{"openplaybook": "1.6", "requires": {{"connections": []}}, "tools": [{tool}], "steps": [{}]}}"#, steps.join(", "));
+        let output = stdout(opb().args(["explain", "--paths", "--color", "never", "-"]).write_stdin(text));
+        let tail: Vec<String> = (85..100).map(|i| format!("s{i}")).collect();
+        let route = format!("none on some path: s0 → … 84 more steps … → {}", tail.join(" → "));
+        let flat: String = output.split_whitespace().collect::<Vec<_>>().join(" ");
+        assert!(flat.contains(&route), "{output}");
+        assert_eq!(output.matches("FLAGGED").count(), 101, "the path and each step");
+    }
+}
+
 mod registry {
     use super::*;
 

@@ -4,7 +4,7 @@
 use super::layout::Layout;
 use crate::style;
 use crate::words::{list, plural};
-use opb_core::model::paths::{ActingTool, Ending, RiskPath, RiskPaths, Stop, StepRisk};
+use opb_core::model::paths::{ActingTool, Ending, RiskPath, RiskPaths, Routes, StepRisk, Stop};
 use opb_core::model::PlaybookExplain;
 use std::collections::HashSet;
 
@@ -129,9 +129,10 @@ fn steps(paths: &RiskPaths, layout: &mut Layout) {
     if acting.is_empty() {
         layout.paragraph(2, "None: no step the start reaches allows a tool that may change data or needs approval.");
     }
+    let routes = paths.routes();
     for step in &acting {
         layout.blank();
-        self::step(paths, step, layout);
+        self::step(paths, &routes, step, layout);
     }
     let others = paths.steps.len() - acting.len();
     if others > 0 {
@@ -143,7 +144,20 @@ fn steps(paths: &RiskPaths, layout: &mut Layout) {
     }
 }
 
-fn step(paths: &RiskPaths, step: &StepRisk, layout: &mut Layout) {
+/// The shortest gate-free route to a step; for a long one, the start and
+/// the last steps, read back from the step so the cost stays bounded.
+fn ungated_route(paths: &RiskPaths, routes: &Routes<'_>, step: &StepRisk) -> String {
+    let length = step.ungated_distance.map_or(0, |d| d + 1);
+    if length <= LONGEST_SHOWN {
+        return routes.ungated(&step.step).join(" → ");
+    }
+    let tail = routes.ungated_tail(&step.step, ENDS_SHOWN);
+    let start = paths.start.as_deref().unwrap_or_default();
+    let left_out = length - ENDS_SHOWN - 1;
+    format!("{start} → … {left_out} more steps … → {}", tail.join(" → "))
+}
+
+fn step(paths: &RiskPaths, routes: &Routes<'_>, step: &StepRisk, layout: &mut Layout) {
     let (head_style, rest) = if step.flagged { (style::ERROR, "  FLAGGED") } else { (style::EMPHASIS, "") };
     layout.styled_line(2, head_style, &step.step, rest);
     let tools: Vec<String> = step.acting_tools.iter().map(acting).collect();
@@ -151,8 +165,7 @@ fn step(paths: &RiskPaths, step: &StepRisk, layout: &mut Layout) {
     let gate = if step.behind_gate {
         "every path to it passes a gate".to_owned()
     } else {
-        let route: Vec<String> = paths.ungated_route(&step.step).into_iter().map(str::to_owned).collect();
-        format!("none on some path: {}", walk(&route, &HashSet::new()))
+        format!("none on some path: {}", ungated_route(paths, routes, step))
     };
     layout.field(4, "Gate", LABEL, &gate);
     let before = match (&step.highest_risk_before_class, step.risk_before_partly_unknown) {

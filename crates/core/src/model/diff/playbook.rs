@@ -82,16 +82,23 @@ fn step_changes(id: &str, before: &StepBoundary, after: &StepBoundary, (old_edge
     }
     let (old_tools, new_tools) = (allowed(before), allowed(after));
     let (had, has): (HashSet<&str>, HashSet<&str>) = (old_tools.iter().copied().collect(), new_tools.iter().copied().collect());
+    // The risk class of each embedded tool the step allows, by name (none
+    // when the definition declares none).
+    let mut embedded: HashMap<&str, Option<&str>> = HashMap::new();
+    for allowed in &after.tools {
+        if let Resolution::Embedded { facts, .. } = &allowed.resolution {
+            if let Some(name) = facts.name.as_deref() {
+                embedded.entry(name).or_insert(facts.risk_class.as_deref());
+            }
+        }
+    }
     for tool in new_tools.iter().filter(|t| !had.contains(*t)) {
-        let embedded = after.tools.iter().find_map(|t| match &t.resolution {
-            Resolution::Embedded { facts, .. } if facts.name.as_deref() == Some(tool) => Some(facts.risk_class.clone()),
-            _ => None,
-        });
+        let embedded = embedded.get(tool).copied();
         push(
             Impact::Widens,
             Detail::ToolAllowed {
                 tool: (*tool).to_owned(),
-                risk_class: embedded.clone().flatten().filter(|c| spec::risk_rank(c).is_some()),
+                risk_class: embedded.flatten().filter(|c| spec::risk_rank(c).is_some()).map(str::to_owned),
                 embedded: embedded.is_some(),
             },
         );

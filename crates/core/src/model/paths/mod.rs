@@ -180,8 +180,11 @@ pub struct StepRisk {
     pub flagged: bool,
     /// When a path reaches it without passing a gate: the step before it on
     /// a shortest such route (none for the start). Follow it back with
-    /// [`RiskPaths::ungated_route`].
+    /// [`RiskPaths::routes`].
     pub ungated_previous: Option<String>,
+    /// When a path reaches it without passing a gate: how many steps come
+    /// before it on a shortest such route (0 for the start).
+    pub ungated_distance: Option<usize>,
 }
 
 impl RiskPaths {
@@ -190,20 +193,36 @@ impl RiskPaths {
         self.paths.iter().filter(|p| p.flagged).count()
     }
 
+    /// The steps indexed by id, to follow gate-free routes; build it once
+    /// when following many.
+    pub fn routes(&self) -> Routes<'_> {
+        Routes { by_id: self.steps.iter().map(|s| (s.step.as_str(), s)).collect() }
+    }
+
     /// A shortest route from the start to `step` that passes no gate, from
     /// the start; empty when every path to it passes a gate.
     pub fn ungated_route(&self, step: &str) -> Vec<&str> {
-        let by_id: HashMap<&str, &StepRisk> = self.steps.iter().map(|s| (s.step.as_str(), s)).collect();
-        let Some(target) = by_id.get(step) else { return Vec::new() };
-        if target.behind_gate {
-            return Vec::new();
-        }
+        self.routes().ungated(step)
+    }
+}
+
+/// The per-step summary by id, for following `ungated_previous`.
+pub struct Routes<'p> {
+    by_id: HashMap<&'p str, &'p StepRisk>,
+}
+
+impl<'p> Routes<'p> {
+    /// The last `at_most` steps of the shortest gate-free route to `step`,
+    /// in walking order, ending with `step`; empty when every path to it
+    /// passes a gate. Its full length is `ungated_distance + 1`.
+    pub fn ungated_tail(&self, step: &str, at_most: usize) -> Vec<&'p str> {
+        let Some(target) = self.by_id.get(step).filter(|s| !s.behind_gate) else { return Vec::new() };
         let mut route = vec![target.step.as_str()];
         let mut current = *target;
         // Each step has one predecessor on a breadth-first tree, so this
-        // ends; the bound guards a malformed value built by hand.
-        while let Some(previous) = current.ungated_previous.as_deref().and_then(|p| by_id.get(p)) {
-            if route.len() > self.steps.len() {
+        // ends; the bound also guards a value edited by hand.
+        while let Some(previous) = current.ungated_previous.as_deref().and_then(|p| self.by_id.get(p)) {
+            if route.len() >= at_most.min(self.by_id.len()) {
                 break;
             }
             route.push(previous.step.as_str());
@@ -211,6 +230,11 @@ impl RiskPaths {
         }
         route.reverse();
         route
+    }
+
+    /// The whole shortest gate-free route to `step`, from the start.
+    pub fn ungated(&self, step: &str) -> Vec<&'p str> {
+        self.ungated_tail(step, usize::MAX)
     }
 }
 

@@ -65,26 +65,32 @@ fn risk_before(net: &Net<'_>) -> Vec<Before> {
     node_before
 }
 
-/// For each node some path reaches without passing a gate, the node before
-/// it on a shortest such route (the start has none). A gate is reached but
-/// not walked through.
-fn ungated_parents(net: &Net<'_>) -> Vec<Option<Option<usize>>> {
-    let mut parent: Vec<Option<Option<usize>>> = vec![None; net.ids.len()];
-    let Some(start) = net.start else { return parent };
-    parent[start] = Some(None);
-    let mut queue = VecDeque::from([start]);
-    while let Some(node) = queue.pop_front() {
+/// How a node is reached without passing a gate: the node before it on a
+/// shortest such route (none for the start) and how many come before it.
+#[derive(Debug, Clone, Copy)]
+struct Reached {
+    previous: Option<usize>,
+    distance: usize,
+}
+
+/// Breadth first from the start; a gate is reached but not walked through.
+fn ungated_parents(net: &Net<'_>) -> Vec<Option<Reached>> {
+    let mut reached: Vec<Option<Reached>> = vec![None; net.ids.len()];
+    let Some(start) = net.start else { return reached };
+    reached[start] = Some(Reached { previous: None, distance: 0 });
+    let mut queue = VecDeque::from([(start, 0)]);
+    while let Some((node, distance)) = queue.pop_front() {
         if net.profiles[node].is_gate {
             continue;
         }
         for &(_, next) in &net.out[node] {
-            if parent[next].is_none() {
-                parent[next] = Some(Some(node));
-                queue.push_back(next);
+            if reached[next].is_none() {
+                reached[next] = Some(Reached { previous: Some(node), distance: distance + 1 });
+                queue.push_back((next, distance + 1));
             }
         }
     }
-    parent
+    reached
 }
 
 pub(super) fn summarize(net: &Net<'_>) -> Vec<StepRisk> {
@@ -97,10 +103,7 @@ pub(super) fn summarize(net: &Net<'_>) -> Vec<StepRisk> {
         .map(|node| {
             let profile = &net.profiles[node];
             let behind_gate = profile.step.behind_gate;
-            let ungated_previous = match parents[node] {
-                Some(Some(previous)) if !behind_gate => Some(net.ids[previous].to_owned()),
-                _ => None,
-            };
+            let reached = parents[node].filter(|_| !behind_gate);
             StepRisk {
                 step: net.ids[node].to_owned(),
                 kind: profile.step.kind.clone(),
@@ -112,7 +115,8 @@ pub(super) fn summarize(net: &Net<'_>) -> Vec<StepRisk> {
                 behind_gate,
                 acting_tools: profile.acting.clone(),
                 flagged: !behind_gate && profile.flagged(),
-                ungated_previous,
+                ungated_previous: reached.and_then(|r| r.previous).map(|p| net.ids[p].to_owned()),
+                ungated_distance: reached.map(|r| r.distance),
             }
         })
         .collect()

@@ -63,6 +63,10 @@ fn a_money_step_behind_a_gate_on_one_branch_only_is_flagged_on_that_branch() {
     assert!(pay.flagged && !pay.behind_gate);
     assert_eq!(pay.highest_risk_before_class.as_deref(), Some("read"));
     assert_eq!(paths.ungated_route("pay"), ["look", "pay"]);
+    assert_eq!(pay.ungated_distance, Some(1));
+    assert_eq!(paths.routes().ungated_tail("pay", 1), ["pay"]);
+    let gate = paths.steps.iter().find(|s| s.step == "gate").unwrap();
+    assert_eq!((gate.ungated_previous.as_deref(), gate.ungated_distance), (Some("look"), Some(1)));
 }
 
 #[test]
