@@ -26,6 +26,28 @@ if [ "$(wasm-bindgen --version 2>/dev/null)" != "wasm-bindgen $WASM_BINDGEN_VERS
   cargo install --quiet wasm-bindgen-cli --version "$WASM_BINDGEN_VERSION" --force
 fi
 
+# Fuzzing (fuzz/, scripts/fuzz-smoke.sh) needs a nightly toolchain and
+# cargo-fuzz; the supply-chain check (scripts/check-supply-chain.sh) needs
+# cargo-deny.
+CARGO_FUZZ_VERSION=0.13.2
+CARGO_DENY_VERSION=0.20.2
+
+if ! cargo +nightly --version >/dev/null 2>&1; then
+  say "installing the nightly toolchain (the fuzz targets need it)"
+  rustup toolchain install nightly --profile minimal \
+    || say "WARNING: no nightly toolchain: scripts/fuzz-smoke.sh cannot run"
+fi
+
+if [ "$(cargo fuzz --version 2>/dev/null)" != "cargo-fuzz $CARGO_FUZZ_VERSION" ]; then
+  say "installing cargo-fuzz $CARGO_FUZZ_VERSION"
+  cargo install --quiet cargo-fuzz --version "$CARGO_FUZZ_VERSION" --locked
+fi
+
+if [ "$(cargo deny --version 2>/dev/null)" != "cargo-deny $CARGO_DENY_VERSION" ]; then
+  say "installing cargo-deny $CARGO_DENY_VERSION (takes several minutes the first time)"
+  cargo install --quiet cargo-deny --version "$CARGO_DENY_VERSION" --locked
+fi
+
 if ! [ -x /usr/bin/chromium ] || ! [ -x /usr/bin/chromedriver ]; then
   say "installing Debian's chromium and chromium-driver"
   sudo_cmd=""
