@@ -142,6 +142,16 @@ pub fn risk_paths(analysis: &Analysis) -> Option<model::paths::RiskPaths> {
     }
 }
 
+/// What a reader should know first about a document that arrived by a link
+/// or an embed (see [`model::trust`]): the risk classes it reaches and
+/// through which steps, what it requires, how many problems it has. None
+/// when the document could not be explained.
+pub fn trust_summary(analysis: &Analysis) -> Option<model::trust::TrustSummary> {
+    let explain = analysis.explain.as_ref()?;
+    let paths = risk_paths(analysis);
+    Some(model::trust::summarize(explain, paths.as_ref(), &analysis.checked.diagnostics))
+}
+
 /// What changed from `old` to `new` in what the document may do: a semantic
 /// diff of the two explain views (see [`model::diff`]). Both must have been
 /// explained, and be of one kind.

@@ -10,6 +10,7 @@ pub mod paths;
 pub mod playbook;
 pub mod requires;
 pub mod spec;
+pub mod trust;
 
 use crate::{Diagnostic, Kind, Node};
 use serde::Serialize;
