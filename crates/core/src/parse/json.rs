@@ -90,7 +90,10 @@ impl Builder<'_> {
         if self.nodes > self.limits.max_nodes {
             return Err(too_many_nodes(span.start, self.limits));
         }
-        if depth > self.limits.max_depth {
+        // Depth counts arrays and objects (the root is level 1), as the YAML
+        // reader does, so the same data hits the limit at the same place.
+        let collection = matches!(value, ast::Value::Array(_) | ast::Value::Object(_));
+        if collection && depth >= self.limits.max_depth {
             return Err(too_deep(span.start, self.limits));
         }
         let value = match value {

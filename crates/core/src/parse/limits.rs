@@ -48,7 +48,7 @@ pub(super) fn too_large_input(text: &str, limits: &Limits) -> Finding {
     too_large(
         Span::empty(0),
         format!(
-            "The input is {} bytes; the limit is {} bytes ({}). Split the document or remove what it does not need.",
+            "The input is {} bytes; the input-size limit is {} bytes ({}). Split the document or remove what it does not need.",
             text.len(),
             limits.max_bytes,
             human_bytes(limits.max_bytes)
@@ -63,7 +63,7 @@ pub(super) fn check_line_length(text: &str, limits: &Limits) -> Option<Finding> 
             return Some(too_large(
                 Span::empty(start),
                 format!(
-                    "A line is {} bytes long; the limit is {} bytes ({}). Pretty-print the document so it spans more lines.",
+                    "A line is {} bytes long; the line-length limit is {} bytes ({}). Pretty-print the document so it spans more lines.",
                     line.len(),
                     limits.max_line_bytes,
                     human_bytes(limits.max_line_bytes)
@@ -75,22 +75,29 @@ pub(super) fn check_line_length(text: &str, limits: &Limits) -> Option<Finding> 
     None
 }
 
+/// Reading stops at the first value past the limit, so what was found is
+/// "more than the limit": counting on would mean reading on.
 pub(super) fn too_deep(at: usize, limits: &Limits) -> Finding {
     too_large(
         Span::empty(at),
         format!(
-            "The document nests more than {} levels deep here; the limit is {}. Flatten the structure.",
-            limits.max_depth, limits.max_depth
+            "The document nests more than {} levels deep here (reading stopped at this value, where level {} would begin); the nesting-depth limit is {}. Flatten the structure.",
+            limits.max_depth,
+            limits.max_depth + 1,
+            limits.max_depth
         ),
     )
 }
 
+/// Like [`too_deep`], a count that stops one past the limit.
 pub(super) fn too_many_nodes(at: usize, limits: &Limits) -> Finding {
     too_large(
         Span::empty(at),
         format!(
-            "The document holds more than {} values; the limit is {}. Split the document.",
-            limits.max_nodes, limits.max_nodes
+            "The document holds more than {} values (reading stopped at value {}, here); the limit on values is {}. Split the document.",
+            limits.max_nodes,
+            limits.max_nodes + 1,
+            limits.max_nodes
         ),
     )
 }

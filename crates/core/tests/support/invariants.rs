@@ -1,0 +1,89 @@
+//! What every check keeps, whatever the text: shared by the property and
+//! limit tests (`mod support`) and the fuzz targets (`fuzz/src/lib.rs`
+//! includes this file), so a fuzzer and a test can never hold different
+//! ideas of "correct".
+
+use opb_core::parse::{parse, Node, Value};
+use opb_core::text::LineIndex;
+use opb_core::{Analysis, Checked, Counts, Options};
+
+/// Checks the invariants of `checked`, the result of checking `text` under
+/// `options`; panics with the first one broken:
+/// - every range lies inside the text, on character boundaries, and its
+///   lines and columns are those of its byte offsets;
+/// - every pointer resolves in the parsed document (the offending value, or
+///   the object that lacks a field), reading through repeated keys (see
+///   [`resolves`]); without a document, it is the root;
+/// - a limit (IN006) stops everything else;
+/// - the counts are those of the diagnostics.
+pub fn assert_checked(text: &str, options: &Options, checked: &Checked) {
+    let index = LineIndex::new(text);
+    let root = parse(text, checked.syntax, &options.limits).root;
+    for d in &checked.diagnostics {
+        let (start, end) = (d.range.start.offset, d.range.end.offset);
+        assert!(start <= end && end <= text.len(), "{} range {start}..{end} outside a text of {} bytes", d.code, text.len());
+        assert!(
+            text.is_char_boundary(start) && text.is_char_boundary(end),
+            "{} range {start}..{end} splits a character",
+            d.code
+        );
+        assert_eq!(d.range.start, index.position(start), "{} start position", d.code);
+        assert_eq!(d.range.end, index.position(end), "{} end position", d.code);
+        match &root {
+            Some(root) => assert!(
+                resolves(root, &d.pointer),
+                "{} pointer {:?} resolves in the document ({})",
+                d.code,
+                d.pointer,
+                d.message
+            ),
+            None => assert_eq!(d.pointer, "", "{}: no document, so the pointer is the root", d.code),
+        }
+        assert!(!d.message.is_empty(), "{} has a message", d.code);
+    }
+    if checked.diagnostics.iter().any(|d| d.code == "IN006") {
+        assert!(
+            checked.diagnostics.iter().all(|d| d.code == "IN006"),
+            "a limit stops everything else: {:?}",
+            checked.diagnostics.iter().map(|d| d.code).collect::<Vec<_>>()
+        );
+    }
+    assert_eq!(checked.counts, Counts::of(&checked.diagnostics), "counts");
+}
+
+/// [`assert_checked`] on an analysis, and its explain view serialises (as
+/// the CLI's `explain --format json` and the playground read it).
+pub fn assert_analysis(text: &str, options: &Options, analysis: &Analysis) {
+    assert_checked(text, options, &analysis.checked);
+    if let Err(error) = serde_json::to_string(analysis) {
+        panic!("the analysis serialises: {error}");
+    }
+}
+
+/// Whether `pointer` names a value of the tree. Where an object repeats a
+/// key, lookups read the first member, but rules still look at every value
+/// in the text (IN005 underlines the second, SEC001 finds a credential in
+/// it), so a token may step into any member with its key.
+pub fn resolves(root: &Node, pointer: &str) -> bool {
+    let Some(tokens) = pointer.strip_prefix('/') else { return pointer.is_empty() };
+    let mut current = vec![root];
+    for token in tokens.split('/') {
+        let token = token.replace("~1", "/").replace("~0", "~");
+        current = current
+            .into_iter()
+            .flat_map(|node| -> Vec<&Node> {
+                match &node.value {
+                    Value::Object(object) => {
+                        object.members.iter().filter(|m| m.key == token).map(|m| &m.value).collect()
+                    }
+                    Value::Array(items) => token.parse::<usize>().ok().and_then(|i| items.get(i)).into_iter().collect(),
+                    _ => Vec::new(),
+                }
+            })
+            .collect();
+        if current.is_empty() {
+            return false;
+        }
+    }
+    true
+}
