@@ -7,11 +7,15 @@
 //! bridge; it is built with the `web` feature, which Trunk turns on.
 
 pub mod checker;
+pub mod embed;
 pub mod examples;
+pub mod files;
 pub mod format;
+pub mod link;
 pub mod markdown;
 pub mod positions;
 pub mod route;
+pub mod storage;
 
 #[cfg(feature = "web")]
 pub mod ui;

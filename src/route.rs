@@ -18,6 +18,16 @@ impl Route {
             _ => Route::Diagnostics,
         }
     }
+
+    /// The route as a share link's `view`: the hash without `#`, none for
+    /// the default panel. [`Route::from_hash`] reads it back.
+    pub fn view(&self) -> Option<String> {
+        match self {
+            Route::Diagnostics => None,
+            Route::Rules(None) => Some("rules".to_owned()),
+            Route::Rules(Some(code)) => Some(format!("rules/{code}")),
+        }
+    }
 }
 
 #[cfg(test)]
@@ -33,5 +43,12 @@ mod tests {
         assert_eq!(Route::from_hash("#rules/"), Route::Rules(None));
         assert_eq!(Route::from_hash("#rules/PB213"), Route::Rules(Some("PB213".into())));
         assert_eq!(Route::from_hash("#/rules/IN001"), Route::Rules(Some("IN001".into())));
+    }
+
+    #[test]
+    fn views_read_back_as_the_same_route() {
+        for route in [Route::Diagnostics, Route::Rules(None), Route::Rules(Some("PB213".into()))] {
+            assert_eq!(Route::from_hash(&route.view().unwrap_or_default()), route);
+        }
     }
 }

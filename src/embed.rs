@@ -1,0 +1,268 @@
+//! Embedding in docs sites: the page's options (`?embed=1&theme=dark`), the
+//! `<iframe>` snippet, the `postMessage` protocol, and the text of an
+//! `<opb-viewer>` element.
+
+use crate::checker::Report;
+use opb_core::{Kind, Severity};
+use serde::Serialize;
+use serde_json::{json, Value};
+
+/// The colour scheme a page asks for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Theme {
+    Light,
+    Dark,
+    /// The reader's system setting (`prefers-color-scheme`).
+    #[default]
+    Auto,
+}
+
+impl Theme {
+    pub fn parse(word: &str) -> Option<Theme> {
+        match word.trim().to_ascii_lowercase().as_str() {
+            "light" => Some(Theme::Light),
+            "dark" => Some(Theme::Dark),
+            "auto" => Some(Theme::Auto),
+            _ => None,
+        }
+    }
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Theme::Light => "light",
+            Theme::Dark => "dark",
+            Theme::Auto => "auto",
+        }
+    }
+
+    /// The theme to draw, given whether the system prefers dark.
+    pub fn resolve(self, system_dark: bool) -> Theme {
+        match self {
+            Theme::Auto if system_dark => Theme::Dark,
+            Theme::Auto => Theme::Light,
+            chosen => chosen,
+        }
+    }
+}
+
+/// What the page's query string asks for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct PageOptions {
+    /// `embed=1`: the viewer alone, for an `<iframe>`.
+    pub embed: bool,
+    /// `theme=light|dark|auto`, when given.
+    pub theme: Option<Theme>,
+}
+
+impl PageOptions {
+    /// Reads `location.search` (with or without its `?`). Unknown
+    /// parameters and values are ignored.
+    pub fn from_query(search: &str) -> PageOptions {
+        let mut options = PageOptions::default();
+        for pair in search.trim_start_matches('?').split('&') {
+            let (key, value) = pair.split_once('=').unwrap_or((pair, ""));
+            match key {
+                "embed" => options.embed = matches!(value, "" | "1" | "true" | "yes"),
+                "theme" => options.theme = Theme::parse(value),
+                _ => {}
+            }
+        }
+        options
+    }
+}
+
+/// The address of the embedded viewer of a document: `page` is the
+/// playground's address without query or fragment.
+pub fn embed_src(page: &str, fragment: &str, theme: Theme) -> String {
+    format!("{page}?embed=1&theme={}{fragment}", theme.as_str())
+}
+
+/// The `<iframe>` a docs site pastes to show a document.
+pub fn iframe_snippet(src: &str, title: &str) -> String {
+    format!(
+        r#"<iframe src="{}" title="{}" width="100%" height="560" loading="lazy" style="border: 1px solid #e3e6ec; border-radius: 10px"></iframe>"#,
+        attribute(src),
+        attribute(title),
+    )
+}
+
+/// Text as an HTML attribute value between double quotes.
+fn attribute(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for c in text.chars() {
+        match c {
+            '&' => out.push_str("&amp;"),
+            '"' => out.push_str("&quot;"),
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            c => out.push(c),
+        }
+    }
+    out
+}
+
+/// The message type a host page sends to set the document.
+pub const SET_DOCUMENT: &str = "opb:set-document";
+/// The message type the viewer sends after each check.
+pub const RESULT: &str = "opb:result";
+/// The message type the viewer sends once it listens.
+pub const READY: &str = "opb:ready";
+
+/// A document a host page sent.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SetDocument {
+    pub code: String,
+    pub kind: Option<Kind>,
+}
+
+/// Why a host's message was not taken.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum BadMessage {
+    /// Not an `opb:` message: another script's, ignored in silence.
+    NotOurs,
+    /// An `opb:set-document` without a string `code`, or with a `kind`
+    /// opb does not know; the text says which.
+    Invalid(String),
+}
+
+/// Reads a message a host page posted.
+pub fn read_message(data: &Value) -> Result<SetDocument, BadMessage> {
+    if data.get("type").and_then(Value::as_str) != Some(SET_DOCUMENT) {
+        return Err(BadMessage::NotOurs);
+    }
+    let code = data
+        .get("code")
+        .and_then(Value::as_str)
+        .ok_or_else(|| BadMessage::Invalid(format!("`{SET_DOCUMENT}` needs the document's text in `code`, a string")))?;
+    let kind = match data.get("kind") {
+        None | Some(Value::Null) => None,
+        Some(Value::String(word)) => Some(Kind::parse(word).ok_or_else(|| {
+            BadMessage::Invalid(format!("`kind` is `{word}`; opb reads `playbook` or `plugin-manifest`"))
+        })?),
+        Some(_) => return Err(BadMessage::Invalid("`kind` must be a string: `playbook` or `plugin-manifest`".to_owned())),
+    };
+    Ok(SetDocument { code: code.to_owned(), kind })
+}
+
+/// One diagnostic as the result message carries it: positions 1-based, in
+/// lines and characters.
+#[derive(Serialize)]
+struct MessageDiagnostic<'r> {
+    code: &'r str,
+    name: &'r str,
+    severity: Severity,
+    message: &'r str,
+    pointer: &'r str,
+    line: usize,
+    column: usize,
+    end_line: usize,
+    end_column: usize,
+}
+
+/// The `opb:result` message for a check.
+pub fn result_message(report: &Report) -> Value {
+    let checked = &report.analysis.checked;
+    let diagnostics: Vec<MessageDiagnostic<'_>> = checked
+        .diagnostics
+        .iter()
+        .map(|d| MessageDiagnostic {
+            code: d.code,
+            name: d.name,
+            severity: d.severity,
+            message: &d.message,
+            pointer: &d.pointer,
+            line: d.range.start.line,
+            column: d.range.start.column,
+            end_line: d.range.end.line,
+            end_column: d.range.end.column,
+        })
+        .collect();
+    json!({
+        "type": RESULT,
+        "kind": checked.kind.map(Kind::as_str),
+        "counts": checked.counts,
+        "diagnostics": diagnostics,
+    })
+}
+
+/// The document an `<opb-viewer>` element's text holds: HTML authors indent
+/// it with the markup, so the indentation all its lines share is removed,
+/// and so are the blank lines around it.
+pub fn element_text(text: &str) -> String {
+    let lines: Vec<&str> = text.lines().collect();
+    let first = lines.iter().position(|l| !l.trim().is_empty());
+    let last = lines.iter().rposition(|l| !l.trim().is_empty());
+    let (Some(first), Some(last)) = (first, last) else { return String::new() };
+    let body = lines.get(first..=last).unwrap_or_default();
+    let indent = body
+        .iter()
+        .filter(|l| !l.trim().is_empty())
+        .map(|l| l.len() - l.trim_start_matches([' ', '\t']).len())
+        .min()
+        .unwrap_or(0);
+    let mut out: String = body
+        .iter()
+        .map(|l| l.get(indent..).unwrap_or_else(|| l.trim_start()))
+        .collect::<Vec<_>>()
+        .join("\n");
+    out.push('\n');
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::checker;
+
+    #[test]
+    fn query_strings_are_read_leniently() {
+        assert_eq!(PageOptions::from_query(""), PageOptions::default());
+        assert_eq!(PageOptions::from_query("?embed=1&theme=dark"), PageOptions { embed: true, theme: Some(Theme::Dark) });
+        assert_eq!(PageOptions::from_query("?theme=purple&embed=0"), PageOptions { embed: false, theme: None });
+        assert_eq!(PageOptions::from_query("embed"), PageOptions { embed: true, theme: None });
+    }
+
+    #[test]
+    fn auto_follows_the_system() {
+        assert_eq!(Theme::Auto.resolve(true), Theme::Dark);
+        assert_eq!(Theme::Auto.resolve(false), Theme::Light);
+        assert_eq!(Theme::Light.resolve(true), Theme::Light);
+    }
+
+    #[test]
+    fn the_snippet_escapes_its_attributes() {
+        let snippet = iframe_snippet(&embed_src("https://opb.example/", "#pako:abc", Theme::Auto), "a \"b\" <c>");
+        assert!(snippet.starts_with(r#"<iframe src="https://opb.example/?embed=1&amp;theme=auto#pako:abc" title="a &quot;b&quot; &lt;c&gt;""#), "{snippet}");
+    }
+
+    #[test]
+    fn host_messages_are_read_or_refused_with_a_reason() {
+        let ok = read_message(&json!({"type": "opb:set-document", "code": "a: 1", "kind": "plugin-manifest"}));
+        assert_eq!(ok, Ok(SetDocument { code: "a: 1".into(), kind: Some(Kind::PluginManifest) }));
+        assert_eq!(read_message(&json!({"type": "other"})), Err(BadMessage::NotOurs));
+        assert_eq!(read_message(&json!("text")), Err(BadMessage::NotOurs));
+        assert!(matches!(read_message(&json!({"type": "opb:set-document", "code": 3})), Err(BadMessage::Invalid(_))));
+        assert!(matches!(read_message(&json!({"type": "opb:set-document", "code": "", "kind": "x"})), Err(BadMessage::Invalid(_))));
+    }
+
+    #[test]
+    fn the_result_counts_and_lists_the_diagnostics() {
+        let report = checker::check("{\"openplaybook\": \"1.6\", \"steps\": 1}", None);
+        let message = result_message(&report);
+        assert_eq!(message["type"], RESULT);
+        assert_eq!(message["kind"], "playbook");
+        let listed = message["diagnostics"].as_array().map_or(0, Vec::len);
+        let counts = &message["counts"];
+        let counted = ["error", "warning", "info"].iter().map(|s| counts[s].as_u64().unwrap_or(0)).sum::<u64>();
+        assert!(listed > 0);
+        assert_eq!(listed as u64, counted);
+        assert!(message["diagnostics"][0]["line"].as_u64().is_some());
+    }
+
+    #[test]
+    fn element_text_loses_the_markup_indentation() {
+        let text = "\n      id: x\n      steps:\n        - id: a\n    ";
+        assert_eq!(element_text(text), "id: x\nsteps:\n  - id: a\n");
+        assert_eq!(element_text("  \n "), "");
+    }
+}
