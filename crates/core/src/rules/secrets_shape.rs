@@ -97,12 +97,11 @@ pub fn high_entropy_run(text: &str) -> Option<&str> {
 pub fn redact(message: &str) -> std::borrow::Cow<'_, str> {
     let mut rest = message;
     let mut out: Option<String> = None;
-    while let Some(part) = find_credential(rest).map(|c| c.text).or_else(|| high_entropy_run(rest)) {
-        let Some(at) = rest.find(part) else { break };
+    while let Some((at, len)) = earliest_credential(rest) {
         let out = out.get_or_insert_with(String::new);
         out.push_str(&rest[..at]);
-        out.push_str(&preview(part));
-        rest = &rest[at + part.len()..];
+        out.push_str(&preview(&rest[at..at + len]));
+        rest = &rest[at + len..];
     }
     match out {
         Some(mut out) => {
@@ -111,6 +110,22 @@ pub fn redact(message: &str) -> std::borrow::Cow<'_, str> {
         }
         None => message.into(),
     }
+}
+
+/// The credential-shaped part of `text` that starts first (the longest of
+/// those that start there), as its offset and length. Every shape is looked
+/// for, not only the first that matches somewhere: a message cut at a later
+/// match would show an earlier one in full.
+fn earliest_credential(text: &str) -> Option<(usize, usize)> {
+    let offset = |part: &str| part.as_ptr() as usize - text.as_ptr() as usize;
+    PREFIXED
+        .iter()
+        .filter_map(|family| find_prefixed(text, family))
+        .chain([find_aws_key_id(text), find_private_key(text), find_bearer(text), find_jwt(text)].into_iter().flatten())
+        .map(|credential| credential.text)
+        .chain(high_entropy_run(text))
+        .map(|part| (offset(part), part.len()))
+        .min_by_key(|&(at, len)| (at, std::cmp::Reverse(len)))
 }
 
 /// The first four characters of a value and an ellipsis: all a message may
@@ -135,6 +150,10 @@ fn is_alphanumeric_or_dash(b: u8) -> bool {
 
 fn is_base64url(b: u8) -> bool {
     b.is_ascii_alphanumeric() || b == b'_' || b == b'-'
+}
+
+fn is_base64(b: u8) -> bool {
+    b.is_ascii_alphanumeric() || matches!(b, b'+' | b'/' | b'=')
 }
 
 fn is_token_char(b: u8) -> bool {
@@ -175,15 +194,28 @@ fn find_aws_key_id(text: &str) -> Option<Credential<'_>> {
     })
 }
 
-/// `-----BEGIN <label> PRIVATE KEY-----` (RSA, EC, OPENSSH, ENCRYPTED, or none).
+/// `-----BEGIN <label> PRIVATE KEY-----` (RSA, EC, OPENSSH, ENCRYPTED, or
+/// none). The credential is the whole block: the header, the base64 lines
+/// of the key after it, and the `-----END …-----` line when it is there (a
+/// message may quote a block cut short).
 fn find_private_key(text: &str) -> Option<Credential<'_>> {
     const BEGIN: &str = "-----BEGIN ";
+    const END: &str = "-----END ";
+    let bytes = text.as_bytes();
     text.match_indices(BEGIN).find_map(|(at, _)| {
         let label_start = at + BEGIN.len();
         let label_len = text[label_start..].find("-----")?;
         let label = &text[label_start..label_start + label_len];
-        (label == "PRIVATE KEY" || label.ends_with(" PRIVATE KEY"))
-            .then(|| Credential { kind: "a private key", text: &text[at..label_start + label_len + 5] })
+        if !(label == "PRIVATE KEY" || label.ends_with(" PRIVATE KEY")) {
+            return None;
+        }
+        let header_end = label_start + label_len + 5;
+        let body_end = header_end + run_len(bytes, header_end, |b| is_base64(b) || b == b'\n' || b == b'\r');
+        let end = text[body_end..]
+            .strip_prefix(END)
+            .and_then(|after| after.find("-----"))
+            .map_or(body_end, |close| body_end + END.len() + close + 5);
+        Some(Credential { kind: "a private key", text: &text[at..end] })
     })
 }
 
