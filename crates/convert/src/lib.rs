@@ -34,6 +34,9 @@ pub enum ConvertError {
     DuplicateKey { pointer: String, key: String },
     /// A number JSON cannot write (`.inf`, `.nan`).
     NotRepresentable { pointer: String, raw: String },
+    /// A key longer, as YAML writes it, than the 1024 characters YAML
+    /// allows a key written before its `:`.
+    KeyTooLong { pointer: String, length: usize },
 }
 
 impl std::fmt::Display for ConvertError {
@@ -50,6 +53,11 @@ impl std::fmt::Display for ConvertError {
             ConvertError::NotRepresentable { pointer, raw } => write!(
                 f,
                 "The number `{raw}` at `{pointer}` has no JSON form. Write it as a string or a finite number first."
+            ),
+            ConvertError::KeyTooLong { pointer, length } => write!(
+                f,
+                "A key in {} is {length} characters long as YAML writes it; YAML reads a key of at most 1024. Shorten the key first.",
+                object_at(pointer)
             ),
         }
     }

@@ -41,6 +41,9 @@ fn to_yaml<'a>(node: &'a Node, ptr: &Ptr) -> Result<Yaml<'a>, ConvertError> {
             let mut mapping = Mapping::with_capacity(object.members.len());
             for member in &object.members {
                 let key = Yaml::Value(Scalar::String(Cow::Borrowed(&member.key)));
+                if let Some(length) = too_long_key(&key, &member.key) {
+                    return Err(ConvertError::KeyTooLong { pointer: ptr.as_str().to_owned(), length });
+                }
                 let value = to_yaml(&member.value, &ptr.key(&member.key))?;
                 if mapping.insert(key, value).is_some() {
                     return Err(ConvertError::DuplicateKey {
@@ -52,6 +55,24 @@ fn to_yaml<'a>(node: &'a Node, ptr: &Ptr) -> Result<Yaml<'a>, ConvertError> {
             Yaml::Mapping(mapping)
         }
     })
+}
+
+/// The most characters YAML reads in a key written before its `:` (YAML 1.2
+/// §7.4.2). saphyr's emitter writes every string key that way, so a longer
+/// one would not read back.
+const MAX_KEY_CHARS: usize = 1024;
+
+/// The written length of a key YAML cannot hold, if it is one. Escapes in
+/// quotes take at most four characters per byte, so only keys over a
+/// quarter of the limit are written out to be measured.
+fn too_long_key(key: &Yaml<'_>, text: &str) -> Option<usize> {
+    if text.len() <= MAX_KEY_CHARS / 4 - 2 {
+        return None;
+    }
+    let mut written = String::new();
+    YamlEmitter::new(&mut written).dump(key).ok()?;
+    let length = written.strip_prefix("---\n").unwrap_or(&written).trim_end_matches('\n').chars().count();
+    (length > MAX_KEY_CHARS).then_some(length)
 }
 
 fn plain(text: &str) -> Yaml<'_> {

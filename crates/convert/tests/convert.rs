@@ -157,3 +157,24 @@ fn yaml_comments_are_counted_not_confused_with_text() {
     let none = convert("{\"a\": \"# x\"}", Syntax::Json, Syntax::Yaml, &Limits::default()).expect("converts");
     assert_eq!(none.comments_dropped, 0);
 }
+
+/// Found by the core's property tests (JSON and YAML of the same data
+/// agree): a key longer than YAML's 1024-character limit on implicit keys
+/// was written as one, and the YAML did not read back.
+#[test]
+fn a_key_yaml_cannot_hold_is_refused() {
+    let limits = Limits::default();
+    let long = "k".repeat(1100);
+    let text = format!("{{\"steps\": [{{\"{long}\": 1}}]}}");
+    let refused = convert(&text, Syntax::Json, Syntax::Yaml, &limits);
+    assert_eq!(refused, Err(ConvertError::KeyTooLong { pointer: "/steps/0".into(), length: 1100 }));
+    let message = refused.unwrap_err().to_string();
+    assert!(message.contains("1100 characters") && message.contains("1024"), "{message}");
+    // Escapes count as written: 600 tabs are 1202 characters in quotes.
+    let tabs = format!("{{\"{}\": 1}}", "\\t".repeat(600));
+    assert!(matches!(convert(&tabs, Syntax::Json, Syntax::Yaml, &limits), Err(ConvertError::KeyTooLong { .. })));
+    // A long key within the limit is written and reads back.
+    let fits = format!("{{\"{}\": 1}}", "k".repeat(1000));
+    let yaml = convert(&fits, Syntax::Json, Syntax::Yaml, &limits).expect("converts").text;
+    assert!(opb_core::parse::parse(&yaml, Syntax::Yaml, &limits).root.is_some(), "{yaml}");
+}
