@@ -13,15 +13,16 @@ import { yaml } from "@codemirror/lang-yaml";
 import { lintGutter, setDiagnostics } from "@codemirror/lint";
 import { tags } from "@lezer/highlight";
 
+// Colours are custom properties (style/share.css), so the themes set them.
 const highlight = HighlightStyle.define([
-  { tag: [tags.propertyName, tags.definition(tags.propertyName)], color: "#4338ca" },
-  { tag: tags.string, color: "#047857" },
-  { tag: [tags.number, tags.integer, tags.float], color: "#b45309" },
-  { tag: [tags.bool, tags.null, tags.atom, tags.keyword], color: "#7c3aed" },
-  { tag: [tags.comment, tags.lineComment], color: "#64748b", fontStyle: "italic" },
-  { tag: [tags.meta, tags.labelName, tags.typeName], color: "#0e7490" },
-  { tag: [tags.punctuation, tags.separator, tags.bracket, tags.squareBracket, tags.brace], color: "#64748b" },
-  { tag: tags.invalid, color: "#dc2626" },
+  { tag: [tags.propertyName, tags.definition(tags.propertyName)], color: "var(--syn-property, #4338ca)" },
+  { tag: tags.string, color: "var(--syn-string, #047857)" },
+  { tag: [tags.number, tags.integer, tags.float], color: "var(--syn-number, #b45309)" },
+  { tag: [tags.bool, tags.null, tags.atom, tags.keyword], color: "var(--syn-atom, #7c3aed)" },
+  { tag: [tags.comment, tags.lineComment], color: "var(--syn-comment, #64748b)", fontStyle: "italic" },
+  { tag: [tags.meta, tags.labelName, tags.typeName], color: "var(--syn-meta, #0e7490)" },
+  { tag: [tags.punctuation, tags.separator, tags.bracket, tags.squareBracket, tags.brace], color: "var(--syn-punctuation, #64748b)" },
+  { tag: tags.invalid, color: "var(--syn-invalid, #dc2626)" },
 ]);
 
 const theme = EditorView.theme({

@@ -9,16 +9,16 @@ use super::split::{self, Splitter};
 use super::toolbar::{Notice, Toolbar};
 use crate::checker::{self, Report};
 use crate::examples;
+// Share links, persistence, files, themes (src/ui/share).
+use super::share::{banner::TrustBanner, files::{FileDrop, OpenFileButton}, links::{self, DocumentState, Incoming, Links}};
+use super::share::{menu::ShareMenu, notices::ShareNotices, theme::{self, ThemeState, ThemeToggle}};
+use crate::embed::PageOptions;
 use crate::format::{human_size, renamed, syntax_label};
 use crate::route::Route;
 use gloo_timers::callback::Timeout;
 use leptos::prelude::*;
 use opb_core::{Kind, Limits, Syntax};
 use std::sync::Arc;
-
-fn current_route() -> Route {
-    Route::from_hash(&window().location().hash().unwrap_or_default())
-}
 
 /// Texts from this length (UTF-16 units) on take long enough to check that
 /// the status bar says a check is coming.
@@ -42,16 +42,18 @@ fn now_ms() -> f64 {
 #[component]
 pub fn App() -> impl IntoView {
     let all_examples = examples::all();
-    let first = examples::named(examples::DEFAULT)
-        .or_else(|| all_examples.first().cloned())
-        .unwrap_or(examples::Example { name: "untitled.yaml", text: String::new() });
+    // The document a visit opens: a link's, the last visit's, or the default
+    // example (src/ui/share/links.rs).
+    let start = links::start();
+    let first = start.incoming.clone();
+    let example_named = |name: &str, text: &str| examples::named(name).filter(|e| e.text == text).map(|e| e.name.to_owned());
 
     let editor = EditorHandle::default();
     let report = RwSignal::new(None::<Arc<Report>>);
-    let kind_choice = RwSignal::new(None::<Kind>);
-    let name = RwSignal::new(first.name.to_owned());
-    let selected_example = RwSignal::new(first.name.to_owned());
-    let edited = RwSignal::new(false);
+    let kind_choice = RwSignal::new(first.kind);
+    let name = RwSignal::new(first.name.clone());
+    let selected_example = RwSignal::new(example_named(&first.name, &first.text).unwrap_or_default());
+    let edited = RwSignal::new(first.edited);
     let cursor = RwSignal::new((1u32, 1u32));
     let elapsed = RwSignal::new(None::<f64>);
     // How many checks have run: tests wait on it; `checking` is set while a
@@ -60,13 +62,11 @@ pub fn App() -> impl IntoView {
     let checking = RwSignal::new(false);
     let notice = RwSignal::new(None::<Notice>);
     let share = RwSignal::new(split::DEFAULT);
-    let route = RwSignal::new(current_route());
+    let route = RwSignal::new(start.route.clone());
     let pending = StoredValue::new_local(None::<Timeout>);
     let notice_timer = StoredValue::new_local(None::<Timeout>);
     // Set while the app itself replaces the text, so that is not an edit.
     let replacing = StoredValue::new(false);
-
-    let _ = window_event_listener(leptos::ev::hashchange, move |_| route.set(current_route()));
 
     let run_check = move || {
         pending.set_value(None);
@@ -144,16 +144,47 @@ pub fn App() -> impl IntoView {
         }
     };
 
+    // Share links, persistence, files, themes (src/ui/share).
+    let open_document = move |incoming: Incoming| {
+        selected_example.set(example_named(&incoming.name, &incoming.text).unwrap_or_default());
+        name.set(incoming.name);
+        notice.set(None);
+        kind_choice.set(incoming.kind);
+        replace(&incoming.text);
+        edited.set(incoming.edited);
+    };
+    let document_state = DocumentState { editor, report, kind_choice, name, edited, route };
+    let links = Links::new(document_state, Callback::new(open_document), &start);
+    let open_file = move |opened: Result<crate::files::Opened, String>| match opened {
+        Ok(file) => open_document(Incoming { text: file.text, name: file.name, kind: None, edited: false }),
+        Err(reason) => say(Notice { error: true, text: reason }),
+    };
+    let editor_text = Callback::new(move |()| editor.text());
+    let theme_state = document().document_element().map(|root| {
+        ThemeState::new(theme::initial(PageOptions::from_query(&window().location().search().unwrap_or_default()).theme), root, true)
+    });
+
     let syntax = Signal::derive(move || {
         report.with(|r| r.as_ref().map(|r| r.analysis.checked.syntax)).unwrap_or(Syntax::Json)
     });
     let diagnostics_count = move || report.with(|r| r.as_ref().map_or(0, |r| r.located.len()));
-    let initial_syntax = first.syntax();
+    let initial_syntax = Syntax::from_path(&first.name).unwrap_or_else(|| Syntax::sniff(&first.text));
     let initial_text = first.text.clone();
 
     view! {
         <div class="app">
-            <Header name=name edited=edited report=report kind_choice=kind_choice />
+            <div class="app-top">
+                <Header name=name edited=edited report=report kind_choice=kind_choice />
+                <div class="document-actions">
+                    <OpenFileButton on_open=open_file />
+                    <ShareMenu links=links report=report name=name text=editor_text />
+                    {theme_state.map(|state| view! { <ThemeToggle state=state /> })}
+                </div>
+                <ShareNotices links=links name=name text=editor_text />
+                {move || links.arrived.get().then(|| view! {
+                    <TrustBanner report=report on_dismiss=move |()| links.arrived.set(false) />
+                })}
+            </div>
             <main class="workspace" style=move || format!("--split: {:.2}%", share.get())>
                 <section class="pane editor-pane" aria-label="Editor">
                     <Toolbar
@@ -165,14 +196,16 @@ pub fn App() -> impl IntoView {
                         on_format=move |()| transform(None)
                         on_convert=move |to| transform(Some(to))
                     />
-                    <Editor
-                        handle=editor
-                        initial=initial_text
-                        syntax=initial_syntax
-                        on_change=on_change
-                        on_cursor=move |position| cursor.set(position)
-                        on_ready=move |()| run_check()
-                    />
+                    <FileDrop on_open=open_file>
+                        <Editor
+                            handle=editor
+                            initial=initial_text
+                            syntax=initial_syntax
+                            on_change=on_change
+                            on_cursor=move |position| cursor.set(position)
+                            on_ready=move |()| run_check()
+                        />
+                    </FileDrop>
                 </section>
                 <Splitter share=share />
                 <section class="pane side-pane" aria-label="Panels">

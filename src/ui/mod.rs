@@ -8,5 +8,6 @@ pub mod header;
 pub mod markdown;
 pub mod panic;
 pub mod rules_panel;
+pub mod share;
 pub mod split;
 pub mod toolbar;

@@ -1,0 +1,77 @@
+//! The `?embed=1` page, for docs sites' `<iframe>`s: the document from the
+//! address's fragment, shown by the standalone viewer, and the
+//! `postMessage` protocol with the host page (see README): the host may
+//! send `{type: "opb:set-document", code, kind?}`; the page sends
+//! `{type: "opb:ready"}` once it listens and `{type: "opb:result", kind,
+//! counts, diagnostics}` after each check.
+
+use super::standalone::{follow, Shown, StandaloneViewer};
+use super::theme::ThemeState;
+use crate::embed::{read_message, result_message, BadMessage, PageOptions, READY};
+use crate::link::Fragment;
+use leptos::prelude::*;
+use serde_json::{json, Value};
+use wasm_bindgen::JsValue;
+use web_sys::MessageEvent;
+
+/// Posts `message` to the host page. The messages carry only what the host
+/// gave (the document in the frame's address, or in a message) and what
+/// the core says about it, so any origin may read them.
+fn post(message: &Value) {
+    let Ok(Some(parent)) = window().parent() else { return };
+    if let Ok(data) = js_sys::JSON::parse(&message.to_string()) {
+        let _ = parent.post_message(&data, "*");
+    }
+}
+
+/// The data of a message from the host page, as JSON; none for messages
+/// from anyone else.
+fn from_host(event: &MessageEvent) -> Option<Value> {
+    let parent: JsValue = window().parent().ok().flatten()?.into();
+    let source: JsValue = event.source()?.into();
+    if source != parent {
+        return None;
+    }
+    let text = js_sys::JSON::stringify(&event.data()).ok()?.as_string()?;
+    serde_json::from_str(&text).ok()
+}
+
+fn playground_address() -> String {
+    let location = window().location();
+    format!("{}{}", location.origin().unwrap_or_default(), location.pathname().unwrap_or_default())
+}
+
+#[component]
+pub fn Embed(options: PageOptions) -> impl IntoView {
+    if let Some(root) = document().document_element() {
+        let _ = ThemeState::new(options.theme.unwrap_or_default(), root.clone(), false);
+        let _ = root.set_attribute("data-embed", "");
+    }
+    let hash = window().location().hash().unwrap_or_default();
+    let (initial, problem) = match Fragment::read(&hash) {
+        Fragment::Share(share) => (Some(Shown { code: share.code, kind: share.kind }), None),
+        Fragment::Broken(error) => (None, Some(error.to_string())),
+        Fragment::Route(_) => (
+            None,
+            Some("This embed's address carries no document: its fragment should start with `#pako:` (copy the embed code from the playground's Share menu), or the page embedding it can send one.".to_owned()),
+        ),
+    };
+    let document = RwSignal::new(initial);
+    let problem = RwSignal::new(problem);
+    let report = follow(document, |report| post(&result_message(report)));
+
+    let _ = window_event_listener(leptos::ev::message, move |event: MessageEvent| {
+        let Some(data) = from_host(&event) else { return };
+        match read_message(&data) {
+            Ok(set) => {
+                problem.set(None);
+                document.set(Some(Shown { code: set.code, kind: set.kind }));
+            }
+            Err(BadMessage::NotOurs) => {}
+            Err(BadMessage::Invalid(reason)) => post(&json!({ "type": "opb:error", "message": reason })),
+        }
+    });
+    post(&json!({ "type": READY }));
+
+    view! { <StandaloneViewer document=document report=report playground=playground_address() problem=problem /> }
+}

@@ -1,0 +1,105 @@
+//! The viewer without the editor, as docs sites show it (the `?embed=1`
+//! page and the `<opb-viewer>` element): a compact bar with the document's
+//! kind, counts and an "Open in playground" link, the trust banner, then
+//! the diagnostics.
+
+use super::banner::TrustBanner;
+use crate::checker::{self, Report};
+use crate::format::kind_label;
+use crate::link::{fragment_for, NoLink};
+use crate::route::Route;
+use crate::ui::diagnostics::{count_of, DiagnosticsPanel, Jump, SeverityIcon, SEVERITIES};
+use leptos::prelude::*;
+use opb_core::Kind;
+use std::sync::Arc;
+
+/// A document shown without an editor.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Shown {
+    pub code: String,
+    pub kind: Option<Kind>,
+}
+
+/// Checks each document set in `document` into `report`, calling
+/// `after_check` with each new report.
+pub fn follow(document: RwSignal<Option<Shown>>, after_check: impl Fn(&Report) + 'static) -> RwSignal<Option<Arc<Report>>> {
+    let report = RwSignal::new(None::<Arc<Report>>);
+    Effect::new(move |_| {
+        let checked = document.with(|d| d.as_ref().map(|d| Arc::new(checker::check(&d.code, d.kind))));
+        if let Some(checked) = &checked {
+            after_check(checked);
+        }
+        report.set(checked);
+    });
+    report
+}
+
+/// The playground's address for the document, or the playground alone when
+/// no link can hold it.
+fn playground_href(playground: &str, document: Option<&Shown>) -> String {
+    document
+        .and_then(|d| fragment_for(playground, &d.code, d.kind, &Route::Diagnostics).ok())
+        .map_or_else(|| playground.to_owned(), |fragment| format!("{playground}{fragment}"))
+}
+
+#[component]
+pub fn StandaloneViewer(
+    document: RwSignal<Option<Shown>>,
+    report: RwSignal<Option<Arc<Report>>>,
+    /// The playground's address (no query, no fragment).
+    playground: String,
+    /// Why there is no document, when there is none.
+    #[prop(into)]
+    problem: Signal<Option<String>>,
+) -> impl IntoView {
+    let href = move || document.with(|d| playground_href(&playground, d.as_ref()));
+    let too_large = move || {
+        document.with(|d| {
+            d.as_ref().is_some_and(|d| matches!(fragment_for("", &d.code, d.kind, &Route::Diagnostics), Err(NoLink::TooLong { .. })))
+        })
+    };
+    let kind = move || {
+        report.with(|r| r.as_ref().and_then(|r| r.analysis.checked.kind)).map_or("Document", kind_label)
+    };
+    let counts = SEVERITIES.map(|severity| {
+        let count = move || report.with(|r| r.as_deref().map_or(0, |r| count_of(r, severity)));
+        view! {
+            <span class="count" data-severity=severity.as_str() data-count=count class:zero=move || count() == 0>
+                <SeverityIcon severity=severity />
+                {count}
+                <span class="visually-hidden">{format!(" {}", severity.as_str())}</span>
+            </span>
+        }
+    });
+    view! {
+        <div class="standalone" data-testid="standalone">
+            <header class="standalone-bar">
+                <svg class="brand-mark" viewBox="0 0 24 24" aria-hidden="true">
+                    <rect x="2" y="2" width="20" height="20" rx="6" />
+                    <path d="M7 8.5h4M7 12h10M7 15.5h6" />
+                </svg>
+                <span class="standalone-kind" data-testid="kind">{kind}</span>
+                <div class="counts" aria-label="Diagnostics by severity">{counts}</div>
+                <a
+                    class="button open-playground"
+                    data-testid="open-in-playground"
+                    href=href
+                    target="_blank"
+                    rel="noopener"
+                    title=move || if too_large() { "The document is too large for a link: the playground opens empty" } else { "Open this document in the opb playground" }
+                >
+                    "Open in playground ↗"
+                </a>
+            </header>
+            <main class="standalone-body">
+                {move || problem.get().map(|p| view! { <p class="share-notice error" role="alert" data-testid="embed-problem">{p}</p> })}
+                {move || document.with(Option::is_some).then(|| view! {
+                    <TrustBanner report=report />
+                    <section class="standalone-panel" aria-label="Diagnostics">
+                        <DiagnosticsPanel report=report on_jump=|_: Jump| {} />
+                    </section>
+                })}
+            </main>
+        </div>
+    }
+}
