@@ -518,3 +518,16 @@ fn every_credential_in_a_message_is_hidden() {
         assert!(!d.message.contains("9afnNS3Z") && !d.message.contains("abcdefghij"), "{}", d.message);
     }
 }
+
+/// Found by `no_message_shows_more_than_four_characters_of_a_credential`:
+/// an AWS access key id followed by `_` in a message (PM105 suggests the
+/// plugin's name and `_` as a tool id prefix) was not recognised, and shown.
+#[test]
+fn an_aws_key_id_before_an_underscore_is_hidden() {
+    let manifest = "name: AKIAZ7Q4M2XK9R3T6W1P\ntools:\n  - id: search\n    command: [run]\n";
+    let checked = check(manifest, &options(Syntax::Yaml));
+    assert!(checked.diagnostics.iter().any(|d| d.code == "PM105"), "{:#?}", checked.diagnostics);
+    for d in &checked.diagnostics {
+        assert!(!d.message.contains("Z7Q4M2XK"), "{}", d.message);
+    }
+}

@@ -10,7 +10,7 @@ pub mod drift;
 pub mod input;
 pub mod manifest;
 pub mod playbook;
-pub(crate) mod secrets_shape;
+pub mod secrets_shape;
 mod shape;
 
 pub(crate) use shape::{check_fields, expect, Field, Ty};

@@ -112,6 +112,35 @@ pub fn redact(message: &str) -> std::borrow::Cow<'_, str> {
     }
 }
 
+/// `text` with every credential-shaped part hidden past its first four
+/// characters, each hidden character replaced by as many `*` as it has
+/// bytes (blanks and line breaks kept), so byte offsets and lines into the
+/// text stay valid. For showing source text, as the CLI shows the lines a diagnostic
+/// points at: a credential must not reach a CI log through its snippet.
+pub fn mask(text: &str) -> std::borrow::Cow<'_, str> {
+    let mut rest = text;
+    let mut out: Option<String> = None;
+    while let Some((at, len)) = earliest_credential(rest) {
+        let out = out.get_or_insert_with(|| String::with_capacity(text.len()));
+        out.push_str(&rest[..at]);
+        for (i, c) in rest[at..at + len].chars().enumerate() {
+            match c {
+                c if c.is_ascii_whitespace() => out.push(c),
+                c if i < 4 => out.push(c),
+                c => out.extend(std::iter::repeat_n('*', c.len_utf8())),
+            }
+        }
+        rest = &rest[at + len..];
+    }
+    match out {
+        Some(mut out) => {
+            out.push_str(rest);
+            out.into()
+        }
+        None => text.into(),
+    }
+}
+
 /// The credential-shaped part of `text` that starts first (the longest of
 /// those that start there), as its offset and length. Every shape is looked
 /// for, not only the first that matches somewhere: a message cut at a later
@@ -188,8 +217,10 @@ fn find_aws_key_id(text: &str) -> Option<Credential<'_>> {
         let body_start = at + 4;
         let body = run_len(bytes, body_start, |b| b.is_ascii_uppercase() || b.is_ascii_digit());
         let end = body_start + body;
-        let ends_word = bytes.get(end).is_none_or(|&b| !is_word(b));
-        (at_word_start(bytes, at) && body == 16 && ends_word)
+        // A `_` may follow (a message suggesting `AKIA…_tool`); a letter
+        // may not (a longer word that merely starts so).
+        let ends_id = bytes.get(end).is_none_or(|&b| !b.is_ascii_alphanumeric());
+        (at_word_start(bytes, at) && body == 16 && ends_id)
             .then(|| Credential { kind: "an AWS access key id", text: &text[at..end] })
     })
 }
@@ -210,13 +241,30 @@ fn find_private_key(text: &str) -> Option<Credential<'_>> {
             return None;
         }
         let header_end = label_start + label_len + 5;
-        let body_end = header_end + run_len(bytes, header_end, |b| is_base64(b) || b == b'\n' || b == b'\r');
+        let body_end = header_end + key_body_len(bytes, header_end);
         let end = text[body_end..]
             .strip_prefix(END)
             .and_then(|after| after.find("-----"))
             .map_or(body_end, |close| body_end + END.len() + close + 5);
         Some(Credential { kind: "a private key", text: &text[at..end] })
     })
+}
+
+/// The length of a private key's body from `from`: base64 characters, line
+/// breaks, and the indentation that starts a line (a key in a YAML block).
+fn key_body_len(bytes: &[u8], from: usize) -> usize {
+    let mut len = 0;
+    let mut at_line_start = false;
+    while let Some(&b) = bytes.get(from + len) {
+        let line_break = b == b'\n' || b == b'\r';
+        let indentation = at_line_start && (b == b' ' || b == b'\t');
+        if !(is_base64(b) || line_break || indentation) {
+            break;
+        }
+        at_line_start = line_break || indentation;
+        len += 1;
+    }
+    len
 }
 
 /// `Bearer` (any case), blanks, then a token of at least
@@ -318,6 +366,20 @@ fn class_changes(bytes: &[u8]) -> usize {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn masking_keeps_every_offset() {
+        let text = "key: ghp_0123456789abcdefABCDEF0123456789abcd # é\nother: plain\n";
+        let masked = mask(text);
+        assert_eq!(masked, "key: ghp_************************************ # é\nother: plain\n");
+        assert_eq!(masked.len(), text.len());
+        let block = "-----BEGIN PRIVATE KEY-----\nMIIEvQIBADANBgkqhkiG9w0BAQEFAASC\n-----END PRIVATE KEY-----";
+        let masked = mask(block);
+        assert_eq!(masked.len(), block.len());
+        assert_eq!(masked.lines().count(), 3);
+        assert!(!masked.contains("MIIE") && !masked.contains("END"), "{masked}");
+        assert_eq!(mask("nothing secret here"), "nothing secret here");
+    }
 
     #[test]
     fn messages_never_carry_a_credential() {
