@@ -56,8 +56,8 @@ pub fn read(path: &Path, args: &ReadArgs) -> Result<Input, Unreadable> {
 
 fn io_reason(error: &io::Error) -> String {
     match error.kind() {
-        io::ErrorKind::NotFound => "no such file".to_owned(),
-        io::ErrorKind::PermissionDenied => "permission denied".to_owned(),
+        io::ErrorKind::NotFound => "no such file; check the path".to_owned(),
+        io::ErrorKind::PermissionDenied => "permission denied; check the file's permissions".to_owned(),
         io::ErrorKind::IsADirectory => "it is a directory; name the files inside it".to_owned(),
         _ => error.to_string(),
     }

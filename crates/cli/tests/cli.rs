@@ -49,7 +49,7 @@ mod exit_status {
     fn a_missing_file_exits_2_and_says_which() {
         let assert = opb().args(["check", CLEAN, "no/such/file.json"]).assert().code(2);
         let stderr = String::from_utf8_lossy(&assert.get_output().stderr).into_owned();
-        assert_eq!(stderr, "error: cannot read no/such/file.json: no such file\n");
+        assert_eq!(stderr, "error: cannot read no/such/file.json: no such file; check the path\n");
         // The readable file is still checked.
         let stdout = String::from_utf8_lossy(&assert.get_output().stdout).into_owned();
         assert!(stdout.contains("failed-charge-recovery.json: no problems"), "{stdout}");
@@ -220,7 +220,7 @@ mod sarif {
         assert_valid(&sarif);
         let invocation = &sarif["runs"][0]["invocations"][0];
         assert_eq!(invocation["executionSuccessful"], false);
-        assert_eq!(invocation["toolExecutionNotifications"][0]["message"]["text"], "cannot read missing.json: no such file");
+        assert_eq!(invocation["toolExecutionNotifications"][0]["message"]["text"], "cannot read missing.json: no such file; check the path");
     }
 }
 
@@ -242,7 +242,7 @@ mod reading {
     #[test]
     fn stdin_can_be_named_once() {
         let assert = opb().args(["check", "-", "-"]).write_stdin("a: 1").assert().code(2);
-        assert_eq!(String::from_utf8_lossy(&assert.get_output().stderr), "error: standard input (`-`) can be named only once\n");
+        assert_eq!(String::from_utf8_lossy(&assert.get_output().stderr), "error: standard input (`-`) can be named only once; name the other files by path\n");
     }
 
     #[test]
@@ -377,7 +377,7 @@ mod explain {
         let output = String::from_utf8_lossy(&assert.get_output().stdout).into_owned();
         assert!(output.starts_with("opb cannot explain <stdin>"), "{output}");
         let assert = opb().args(["explain", "missing.yaml"]).assert().code(2);
-        assert_eq!(String::from_utf8_lossy(&assert.get_output().stderr), "error: cannot read missing.yaml: no such file\n");
+        assert_eq!(String::from_utf8_lossy(&assert.get_output().stderr), "error: cannot read missing.yaml: no such file; check the path\n");
     }
 }
 
@@ -413,7 +413,7 @@ mod risk_paths {
         let assert = opb().args(["explain", "--paths", CLEAN_MANIFEST]).assert().code(2);
         assert_eq!(
             String::from_utf8_lossy(&assert.get_output().stderr),
-            "error: no risk paths in examples/acme-github.oz0-plugin.yaml: it is a plugin manifest, and only a playbook's steps form paths\n"
+            "error: no risk paths in examples/acme-github.oz0-plugin.yaml: it is a plugin manifest, and only a playbook's steps form paths; `opb explain examples/acme-github.oz0-plugin.yaml` describes its tools\n"
         );
     }
 
@@ -483,7 +483,7 @@ mod registry {
         let assert = opb().args(["check", "--registry", "no/such/registry.yaml", CLEAN]).assert().code(2);
         assert_eq!(
             String::from_utf8_lossy(&assert.get_output().stderr),
-            "error: the registry: cannot read no/such/registry.yaml: no such file\n"
+            "error: the registry: cannot read no/such/registry.yaml: no such file; check the path\n"
         );
         assert!(assert.get_output().stdout.is_empty(), "nothing is checked without the registry asked for");
     }

@@ -1,4 +1,5 @@
-//! Diagnostics for people: each one with its source line and a caret under
+//! Diagnostics for people: each one with its source line (credentials in it
+//! masked past their first four characters) and a caret under
 //! the range, rustc-style, then a summary line per file and a total.
 //!
 //! Rendered with annotate-snippets, the renderer rustc itself uses: it takes
@@ -10,6 +11,7 @@ use super::{CheckedFile, Role, Totals};
 use crate::style;
 use crate::words::plural;
 use annotate_snippets::{AnnotationKind, Group, Level, Origin, Renderer, Snippet};
+use opb_core::rules::secrets_shape::mask;
 use opb_core::text::{floor_char_boundary, LineIndex};
 use opb_core::{Counts, Diagnostic, Kind, Severity};
 use std::fmt::Write;
@@ -37,7 +39,10 @@ pub fn render(files: &[CheckedFile], totals: &Totals) -> String {
 fn render_diagnostic(renderer: &Renderer, file: &CheckedFile, index: &LineIndex<'_>, d: &Diagnostic) -> String {
     let excerpt = Excerpt::around(&file.input.text, index, d);
     // The root's pointer is empty: no label then.
-    let pointer = (!d.pointer.is_empty()).then(|| annotate_snippets::normalize_untrusted_str(&d.pointer));
+    // A pointer names keys as written, a credential used as a key too: the
+    // label people read is masked like the source (JSON and SARIF keep the
+    // exact pointer, for tools).
+    let pointer = (!d.pointer.is_empty()).then(|| annotate_snippets::normalize_untrusted_str(&mask(&d.pointer)));
     let id = format!("{} {}", d.code, d.name);
     let help = format!("`opb rules {}` explains this rule and how to fix it", d.code);
     let title = level(d.severity).primary_title(d.message.as_str()).id(id.as_str());
@@ -70,6 +75,9 @@ struct Excerpt {
 
 /// Bytes of context kept on each side of a range within a long line.
 const CONTEXT: usize = 120;
+/// Bytes read on each side of an excerpt to recognise the credentials in
+/// it: more than any token, key or JWT is long.
+const MASK_MARGIN: usize = 4096;
 /// Marks where a long line was cut, as the renderer marks its own cuts.
 const CUT: &str = "...";
 
@@ -83,7 +91,13 @@ impl Excerpt {
         let to = if last - end > CONTEXT { floor_char_boundary(text, end + CONTEXT) } else { last };
         let head = if cut_before { CUT } else { "" };
         let tail = if to < last { CUT } else { "" };
-        let body = text.get(from..to).unwrap_or_default();
+        // Credentials are masked in the source shown, as in messages. The
+        // masking reads a margin around the excerpt, so a credential that
+        // starts before a cut is still recognised.
+        let window = floor_char_boundary(text, from.saturating_sub(MASK_MARGIN))
+            ..ceil_char_boundary(text, to.saturating_add(MASK_MARGIN));
+        let masked = mask(text.get(window.clone()).unwrap_or_default());
+        let body = masked.get(from - window.start..to - window.start).unwrap_or_default();
         let shift = head.len();
         Excerpt {
             text: format!("{head}{body}{tail}"),

@@ -42,7 +42,7 @@ pub struct Totals {
 
 pub fn run(args: &CheckArgs, output: &mut Output) -> Status {
     if args.paths.iter().chain(&args.registry).filter(|p| p.as_os_str() == "-").count() > 1 {
-        output.error("standard input (`-`) can be named only once");
+        output.error("standard input (`-`) can be named only once; name the other files by path");
         return Status::Failed;
     }
     let mut files = Vec::new();

@@ -23,7 +23,7 @@ pub struct Versions<'a> {
 
 pub fn run(args: &DiffArgs, output: &mut Output) -> Status {
     if args.old.as_os_str() == "-" && args.new.as_os_str() == "-" {
-        output.error("standard input (`-`) can be named only once");
+        output.error("standard input (`-`) can be named only once; name the other files by path");
         return Status::Failed;
     }
     let read = |path| -> Result<(Input, Analysis), String> {

@@ -48,8 +48,10 @@ pub fn run(args: &ExplainArgs, output: &mut Output) -> Status {
 fn risk_paths(name: &str, analysis: &Analysis, format: ExplainFormat, output: &mut Output) -> Status {
     let (Some(paths), Some(Explain::Playbook(explain))) = (opb_core::risk_paths(analysis), &analysis.explain) else {
         let why = match analysis.explain {
-            Some(Explain::PluginManifest(_)) => "it is a plugin manifest, and only a playbook's steps form paths",
-            _ => "it could not be read as a playbook",
+            Some(Explain::PluginManifest(_)) => {
+                format!("it is a plugin manifest, and only a playbook's steps form paths; `opb explain {name}` describes its tools")
+            }
+            _ => format!("it could not be read as a playbook; `opb check {name}` shows why"),
         };
         output.error(format_args!("no risk paths in {name}: {why}"));
         return Status::Failed;
@@ -72,7 +74,9 @@ fn human(name: &str, analysis: &Analysis) -> String {
         Some(Explain::PluginManifest(explain)) => manifest::render(name, explain, &mut layout),
         None => layout.paragraph(
             0,
-            &format!("opb cannot explain {name}: it could not read it as a playbook or a plugin manifest."),
+            &format!(
+                "opb cannot explain {name}: it could not read it as a playbook or a plugin manifest. `opb check {name}` shows why; if it is one of them, say which with `--kind playbook` or `--kind plugin`."
+            ),
         ),
     }
     layout.blank();
