@@ -1,0 +1,51 @@
+//! Every input a fuzz target stopped on (`fuzz/artifacts/<target>/`), kept in
+//! `fixtures/fuzz/` and checked the way that target checks it. A new crash
+//! is added here first, failing, and then fixed; docs/fuzzing.md lists them.
+
+#[path = "support/invariants.rs"]
+mod invariants;
+
+use invariants::{assert_analysis, assert_checked};
+use opb_core::{analyze, check, Kind, Options, Syntax};
+use std::path::Path;
+
+fn fixture(name: &str) -> String {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/fuzz").join(name);
+    std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
+}
+
+/// What the check targets do: every kind, detected or forced.
+fn check_every_kind(text: &str, syntax: Option<Syntax>) {
+    for kind in [None, Some(Kind::Playbook), Some(Kind::PluginManifest)] {
+        let options = Options { syntax, kind, ..Options::default() };
+        assert_checked(text, &options, &check(text, &options));
+        assert_analysis(text, &options, &analyze(text, &options));
+    }
+}
+
+/// check_yaml: a mapping repeats `headers`; IN005 reports a repeated key
+/// inside the second `headers`, which lookups (reading the first) never
+/// reach. The pointer names the value in the text all the same: the
+/// invariant now resolves pointers through repeated keys, as rules read
+/// them (no change to the core).
+#[test]
+fn a_finding_inside_a_shadowed_repeated_key() {
+    let text = fixture("check_yaml-shadowed-headers.yaml");
+    let checked = check(&text, &Options { syntax: Some(Syntax::Yaml), ..Options::default() });
+    assert!(
+        checked.diagnostics.iter().any(|d| d.code == "IN005" && d.pointer == "/tools/0/headers/X-H2"),
+        "{:#?}",
+        checked.diagnostics
+    );
+    check_every_kind(&text, Some(Syntax::Yaml));
+}
+
+/// check_detect: the same through SEC001, a credential in the second of two
+/// `tools` lists.
+#[test]
+fn a_credential_inside_a_shadowed_repeated_key() {
+    let text = fixture("check_detect-shadowed-tools.yaml");
+    let checked = check(&text, &Options::default());
+    assert!(checked.diagnostics.iter().any(|d| d.code == "SEC001"), "{:#?}", checked.diagnostics);
+    check_every_kind(&text, None);
+}
