@@ -42,7 +42,7 @@ pub fn Header(
     });
     view! {
         <header class="topbar">
-            <a class="brand" href="#" aria-label="opb playground">
+            <a class="brand" href="#">
                 <svg class="brand-mark" viewBox="0 0 24 24" aria-hidden="true">
                     <rect x="2" y="2" width="20" height="20" rx="6" />
                     <path d="M7 8.5h4M7 12h10M7 15.5h6" />

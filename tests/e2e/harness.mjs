@@ -62,3 +62,37 @@ export async function screenshot(page, name) {
   await mkdir(screenshots, { recursive: true });
   await page.screenshot({ path: join(screenshots, `${name}.png`) });
 }
+
+// A docs site on another origin, for the embedding tests: requests to the
+// address the example pages in docs/ name for the playground
+// (http://127.0.0.1:8080/, what scripts/run.sh serves) are answered from
+// dist/ with CORS headers (the <opb-viewer> module is loaded cross-origin),
+// and http://docs.example/ serves docs/. Every other request is refused
+// and recorded in the returned list.
+export const docsSite = "http://docs.example/";
+export const examplePlayground = "http://127.0.0.1:8080/";
+
+export async function routeSites(page) {
+  const refused = [];
+  await page.route("**/*", async (route) => {
+    const url = new URL(route.request().url());
+    const site = url.href.startsWith(examplePlayground) ? dist : url.href.startsWith(docsSite) ? join(root, "docs") : null;
+    if (site === null) {
+      refused.push(url.href);
+      return route.abort();
+    }
+    const file = join(site, url.pathname === "/" ? "index.html" : normalize(decodeURIComponent(url.pathname)));
+    if (!file.startsWith(site)) return route.fulfill({ status: 403 });
+    try {
+      const body = await readFile(file);
+      return route.fulfill({
+        status: 200,
+        body,
+        headers: { "content-type": types[extname(file)] ?? "application/octet-stream", "access-control-allow-origin": "*" },
+      });
+    } catch {
+      return route.fulfill({ status: 404, body: "not found" });
+    }
+  });
+  return refused;
+}

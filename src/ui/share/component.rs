@@ -52,16 +52,20 @@ pub fn mount_viewer(
     owner.with(|| {
         let document = RwSignal::new(first);
         let problem = RwSignal::new(problem_text);
-        let report = follow(document, move |report| {
-            if let Ok(message) = js_sys::JSON::parse(&result_message(report).to_string()) {
-                let _ = on_result.call1(&JsValue::NULL, &message);
-            }
-        });
-        let state = ThemeState::new(theme.as_deref().and_then(Theme::parse).unwrap_or_default(), root.clone().into(), false);
+        let theme = RwSignal::new(theme.as_deref().and_then(Theme::parse).unwrap_or_default());
+        let target: web_sys::Element = root.clone().into();
+        // Effects are made inside the mount, which sets up the executor
+        // they run on.
         let mounted = leptos::mount::mount_to(root, move || {
+            ThemeState::drawing(theme, target, false);
+            let report = follow(document, move |report| {
+                if let Ok(message) = js_sys::JSON::parse(&result_message(report).to_string()) {
+                    let _ = on_result.call1(&JsValue::NULL, &message);
+                }
+            });
             view! { <StandaloneViewer document=document report=report playground=playground problem=problem /> }
         });
-        ViewerElement { owner: owner.clone(), document, theme: state.choice, problem, _mounted: Box::new(mounted) }
+        ViewerElement { owner: owner.clone(), document, theme, problem, _mounted: Box::new(mounted) }
     })
 }
 

@@ -41,24 +41,37 @@ fn playground_address() -> String {
     format!("{}{}", location.origin().unwrap_or_default(), location.pathname().unwrap_or_default())
 }
 
-#[component]
-pub fn Embed(options: PageOptions) -> impl IntoView {
-    if let Some(root) = document().document_element() {
-        let _ = ThemeState::new(options.theme.unwrap_or_default(), root.clone(), false);
-        let _ = root.set_attribute("data-embed", "");
-    }
-    let hash = window().location().hash().unwrap_or_default();
-    let (initial, problem) = match Fragment::read(&hash) {
+/// The document the frame's address carries, or why there is none.
+fn from_address() -> (Option<Shown>, Option<String>) {
+    match Fragment::read(&window().location().hash().unwrap_or_default()) {
         Fragment::Share(share) => (Some(Shown { code: share.code, kind: share.kind }), None),
         Fragment::Broken(error) => (None, Some(error.to_string())),
         Fragment::Route(_) => (
             None,
             Some("This embed's address carries no document: its fragment should start with `#pako:` (copy the embed code from the playground's Share menu), or the page embedding it can send one.".to_owned()),
         ),
-    };
+    }
+}
+
+#[component]
+pub fn Embed(options: PageOptions) -> impl IntoView {
+    if let Some(root) = document().document_element() {
+        let _ = ThemeState::new(options.theme.unwrap_or_default(), root.clone(), false);
+        let _ = root.set_attribute("data-embed", "");
+    }
+    let (initial, problem) = from_address();
     let document = RwSignal::new(initial);
     let problem = RwSignal::new(problem);
     let report = follow(document, |report| post(&result_message(report)));
+    // A host may point the frame at another document by its fragment alone,
+    // which reloads nothing.
+    let _ = window_event_listener(leptos::ev::hashchange, move |_| {
+        let (shown, why) = from_address();
+        problem.set(why);
+        if shown.is_some() {
+            document.set(shown);
+        }
+    });
 
     let _ = window_event_listener(leptos::ev::message, move |event: MessageEvent| {
         let Some(data) = from_host(&event) else { return };

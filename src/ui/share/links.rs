@@ -190,8 +190,9 @@ impl Links {
             last_write: StoredValue::new(0.0),
         };
         // The first check is of the document the page opened with, which
-        // the address and storage already hold; every later one follows a
-        // change, as does every panel change after it.
+        // the address already holds; every later one follows a change, as
+        // does every panel change after it. Storage is written after every
+        // check, the first included.
         Effect::new(move |had_report: Option<bool>| {
             doc.route.track();
             let has_report = doc.report.with(Option::is_some);
@@ -200,12 +201,10 @@ impl Links {
             }
             has_report
         });
-        Effect::new(move |seen: Option<bool>| {
-            doc.report.track();
-            if seen == Some(true) {
+        Effect::new(move |_| {
+            if doc.report.with(Option::is_some) {
                 links.save();
             }
-            true
         });
         let _ = window_event_listener(leptos::ev::hashchange, move |_| links.on_hash_change());
         links

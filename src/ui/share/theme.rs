@@ -30,9 +30,14 @@ impl ThemeState {
     /// Draws `initial` on `target` from now on, following the system while
     /// the choice is [`Theme::Auto`].
     pub fn new(initial: Theme, target: Element, persist: bool) -> ThemeState {
+        ThemeState::drawing(RwSignal::new(initial), target, persist)
+    }
+
+    /// Draws the theme `choice` holds on `target`.
+    pub fn drawing(choice: RwSignal<Theme>, target: Element, persist: bool) -> ThemeState {
         let list = window().match_media(DARK_QUERY).ok().flatten();
         let system_dark = RwSignal::new(list.as_ref().is_some_and(MediaQueryList::matches));
-        let state = ThemeState { choice: RwSignal::new(initial), system_dark, persist };
+        let state = ThemeState { choice, system_dark, persist };
         if let Some(list) = list {
             let callback = Closure::<dyn Fn(MediaQueryListEvent)>::new(move |event: MediaQueryListEvent| {
                 system_dark.try_set(event.matches());

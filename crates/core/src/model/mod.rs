@@ -5,6 +5,7 @@ pub mod boundary;
 pub mod compare;
 pub mod diff;
 pub mod graph;
+pub mod layout;
 pub mod manifest;
 pub mod paths;
 pub mod playbook;

@@ -1,0 +1,140 @@
+// Embedding, end to end in Chromium: the docs pages of docs/ on another
+// origin (http://docs.example/, see harness.routeSites) show a playbook by
+// iframe (?embed=1, with the postMessage protocol) and by the <opb-viewer>
+// element; the embed page alone, with its themes.
+
+import { test, before, after } from "node:test";
+import assert from "node:assert/strict";
+import { deflateSync } from "node:zlib";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { serve, launch, screenshot, dist, routeSites, docsSite } from "./harness.mjs";
+
+let server;
+let browser;
+
+before(async () => {
+  server = await serve();
+  browser = await launch();
+});
+
+after(async () => {
+  await browser?.close();
+  await server?.close();
+});
+
+function pako(share) {
+  return "#pako:" + deflateSync(Buffer.from(JSON.stringify(share), "utf8"), { level: 9 }).toString("base64url");
+}
+
+async function newPage(viewport = { width: 1100, height: 900 }, colorScheme = "light") {
+  const context = await browser.newContext({ viewport, colorScheme });
+  const page = await context.newPage();
+  page.errors = [];
+  page.on("pageerror", (error) => page.errors.push(error.message));
+  page.on("console", (message) => {
+    if (message.type() === "error") page.errors.push(message.text());
+  });
+  return page;
+}
+
+const BROKEN = readFileSync(join(dist, "..", "examples/refund-triage.broken.yaml"), "utf8");
+
+test("the embed page shows the viewer alone, themed, with a link to the playground", async () => {
+  const page = await newPage({ width: 900, height: 760 });
+  await page.goto(`${server.url}?embed=1&theme=light${pako({ code: BROKEN })}`);
+  await page.waitForSelector('[data-testid="standalone"] li.diagnostic');
+  assert.equal(await page.locator(".cm-editor").count(), 0, "no editor");
+  assert.equal(await page.locator('[data-testid="share"]').count(), 0, "no playground controls");
+  assert.equal(await page.getAttribute("html", "data-theme"), "light");
+  assert.match(await page.textContent('[data-testid="trust-banner"]'), /Reaches money/);
+  const href = await page.getAttribute('[data-testid="open-in-playground"]', "href");
+  assert.ok(href.startsWith(server.url + "#pako:"), href);
+  await screenshot(page, "embed-light");
+
+  await page.goto(`${server.url}?embed=1&theme=dark${pako({ code: BROKEN })}`);
+  await page.waitForSelector('[data-testid="standalone"] li.diagnostic');
+  assert.equal(await page.getAttribute("html", "data-theme"), "dark");
+  await screenshot(page, "embed-dark");
+
+  // The link opens the same document in the playground.
+  const playground = await newPage();
+  await playground.goto(href);
+  await playground.waitForFunction(() => Number(document.querySelector(".statusbar")?.dataset.checks) > 0);
+  assert.equal(await playground.evaluate(() => localStorage.getItem("opb.document.text")), BROKEN);
+  assert.deepEqual([...page.errors, ...playground.errors], []);
+  await page.context().close();
+  await playground.context().close();
+});
+
+test("an embed without a document, or with a broken one, says why", async () => {
+  const page = await newPage();
+  await page.goto(`${server.url}?embed=1`);
+  await page.waitForSelector('[data-testid="embed-problem"]');
+  assert.match(await page.textContent('[data-testid="embed-problem"]'), /carries no document/);
+  await page.goto(`${server.url}?embed=1#pako:eNrLSM3JyQcABiwCF`);
+  await page.waitForSelector('[data-testid="embed-problem"]');
+  assert.match(await page.textContent('[data-testid="embed-problem"]'), /cut short|damaged/);
+  await page.context().close();
+});
+
+test("a docs page embeds the viewer by iframe and talks to it with postMessage", async () => {
+  const page = await newPage();
+  const refused = await routeSites(page);
+  await page.goto(docsSite + "embed-example.html");
+  await page.waitForFunction(() => /playbook: 0 errors/.test(document.getElementById("result").textContent), null, { timeout: 20_000 });
+  const frame = page.frameLocator("#viewer");
+  await frame.locator('[data-testid="trust-banner"]').waitFor();
+  assert.equal(await frame.locator(".cm-editor").count(), 0, "the embed has no editor");
+
+  await page.click("#send");
+  await page.waitForFunction(() => /playbook: [1-9]\d* errors/.test(document.getElementById("result").textContent));
+  assert.match(await page.textContent("#result"), /first: [A-Z]+\d{3} at line \d+/);
+  await frame.locator('li.diagnostic[data-code="PB213"]').waitFor();
+
+  // A message of another shape is answered with the reason.
+  const answer = await page.evaluate(
+    () =>
+      new Promise((resolve) => {
+        window.addEventListener("message", (event) => event.data?.type === "opb:error" && resolve(event.data.message));
+        document.getElementById("viewer").contentWindow.postMessage({ type: "opb:set-document", code: 42 }, "*");
+      }),
+  );
+  assert.match(answer, /needs the document's text in `code`/);
+  await screenshot(page, "embed-iframe-page");
+  assert.deepEqual(refused, [], "the pages asked for nothing else");
+  assert.deepEqual(page.errors, []);
+  await page.context().close();
+});
+
+test("the <opb-viewer> element renders the viewer on a plain HTML page", async () => {
+  const page = await newPage();
+  const refused = await routeSites(page);
+  await page.goto(docsSite + "web-component-example.html");
+  const viewer = page.locator("opb-viewer");
+  await viewer.locator('[data-testid="trust-banner"] [data-fact="money"]').waitFor({ timeout: 20_000 });
+  const banner = await viewer.locator('[data-testid="trust-banner"]').textContent();
+  assert.match(banner, /Reaches money/);
+  assert.match(banner, /refund.*after gate.*approve/s);
+  assert.equal(await viewer.locator('.count[data-severity="error"]').getAttribute("data-count"), "0");
+  assert.equal(await page.evaluate(() => document.querySelector("opb-viewer").shadowRoot.querySelector(".opb-root").dataset.theme), "light");
+  const href = await viewer.locator('[data-testid="open-in-playground"]').getAttribute("href");
+  assert.ok(href.startsWith("http://127.0.0.1:8080/#pako:"), href);
+
+  // A changed text is checked again, and the element says so.
+  const result = await page.evaluate(
+    () =>
+      new Promise((resolve) => {
+        const element = document.querySelector("opb-viewer");
+        element.addEventListener("opb-result", (event) => resolve(event.detail), { once: true });
+        element.textContent = 'openplaybook: "1.6"\nid: x\nsteps: []\n';
+      }),
+  );
+  assert.equal(result.type, "opb:result");
+  assert.equal(result.kind, "playbook");
+  assert.ok(result.counts.error > 0, JSON.stringify(result.counts));
+  await screenshot(page, "web-component");
+  assert.deepEqual(refused, []);
+  assert.deepEqual(page.errors, []);
+  await page.context().close();
+});

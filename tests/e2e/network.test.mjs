@@ -1,0 +1,131 @@
+// No network: in every mode the page asks for its own files only, and
+// nothing at all once it has loaded them, whatever the reader does.
+// Requests are intercepted: one to anywhere else is refused and recorded.
+
+import { test, before, after } from "node:test";
+import assert from "node:assert/strict";
+import { deflateSync } from "node:zlib";
+import { existsSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { serve, launch, dist, routeSites, docsSite, examplePlayground } from "./harness.mjs";
+
+const BROKEN = readFileSync(join(dist, "..", "examples/refund-triage.broken.yaml"), "utf8");
+let server;
+let browser;
+
+before(async () => {
+  server = await serve();
+  browser = await launch();
+});
+
+after(async () => {
+  await browser?.close();
+  await server?.close();
+});
+
+function pako(share) {
+  return "#pako:" + deflateSync(Buffer.from(JSON.stringify(share), "utf8"), { level: 9 }).toString("base64url");
+}
+
+// A page whose every request is recorded; those not to `allowed` origins
+// are refused.
+async function watched(allowed) {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 860 }, acceptDownloads: true });
+  await context.grantPermissions(["clipboard-read", "clipboard-write"]);
+  const page = await context.newPage();
+  const requests = [];
+  page.on("request", (request) => requests.push(request));
+  await page.route("**/*", (route) => {
+    const url = route.request().url();
+    return allowed.some((origin) => url.startsWith(origin)) ? route.fallback() : route.abort();
+  });
+  return { page, requests };
+}
+
+// Every request so far is a GET of one of the build's files.
+function ownFiles(requests, origin) {
+  for (const request of requests) {
+    const url = new URL(request.url());
+    assert.equal(request.method(), "GET", request.url());
+    assert.equal(url.origin + "/", origin, `asked another site: ${request.url()}`);
+    const path = url.pathname === "/" ? "index.html" : url.pathname.slice(1);
+    assert.ok(existsSync(join(dist, path)), `not one of the build's files: ${request.url()}`);
+  }
+}
+
+async function settled(page) {
+  await page.evaluate(() => document.fonts.ready);
+  await page.waitForLoadState("networkidle");
+}
+
+test("the playground asks for its own files, then nothing, whatever the reader does", async () => {
+  const { page, requests } = await watched([server.url]);
+  await page.goto(server.url + pako({ code: BROKEN }));
+  await page.waitForSelector("li.diagnostic");
+  await settled(page);
+  ownFiles(requests, server.url);
+  const loaded = requests.length;
+
+  await page.click(".cm-content");
+  await page.keyboard.type("# typing\n");
+  await page.click('[data-testid="tab-rules"]');
+  await page.click('a.rule-row >> nth=3');
+  await page.click('[data-testid="tab-diagnostics"]');
+  await page.selectOption('[data-testid="examples"]', "acme-github.oz0-plugin.yaml");
+  await page.click('[data-testid="convert"]');
+  await page.click('[data-testid="theme-toggle"]');
+  await page.click('[data-testid="share"]');
+  await page.click('[data-testid="copy-link"]');
+  await page.click('[data-testid="copy-embed"]');
+  await Promise.all([page.waitForEvent("download"), page.click('[data-testid="download-json"]')]);
+  await page.click('[data-testid="export-svg"]');
+  await page.evaluate((hash) => (location.hash = hash), pako({ code: "id: other\n" }));
+  await page.waitForTimeout(1_000);
+  await page.reload();
+  await page.waitForSelector(".cm-content");
+  await settled(page);
+  // A reload loads the page's files again; they are its own.
+  ownFiles(requests, server.url);
+  const reloadedAt = requests.findIndex((r, i) => i >= loaded && r.isNavigationRequest());
+  assert.ok(reloadedAt >= loaded, "the reload is the first request after loading");
+  assert.deepEqual(
+    requests.slice(loaded, reloadedAt).map((r) => r.url()),
+    [],
+    "no request between loading and the reload",
+  );
+  await page.context().close();
+});
+
+test("the embed page asks for its own files, then nothing, even when sent documents", async () => {
+  const { page, requests } = await watched([server.url]);
+  await page.goto(`${server.url}?embed=1${pako({ code: BROKEN })}`);
+  await page.waitForSelector("li.diagnostic");
+  await settled(page);
+  ownFiles(requests, server.url);
+  const loaded = requests.length;
+  await page.evaluate(() => window.postMessage({ type: "opb:set-document", code: "id: x\n" }, "*"));
+  await page.click('button.filter[data-severity="error"]');
+  await page.waitForTimeout(500);
+  assert.deepEqual(requests.slice(loaded).map((r) => r.url()), []);
+  await page.context().close();
+});
+
+test("the <opb-viewer> element asks for the playground's files only, then nothing", async () => {
+  const context = await browser.newContext();
+  const page = await context.newPage();
+  const requests = [];
+  page.on("request", (request) => requests.push(request.url()));
+  const refused = await routeSites(page);
+  await page.goto(docsSite + "web-component-example.html");
+  await page.locator("opb-viewer [data-testid='trust-banner']").waitFor({ timeout: 20_000 });
+  await settled(page);
+  assert.deepEqual(refused, []);
+  for (const url of requests) {
+    assert.ok(url.startsWith(docsSite) || url.startsWith(examplePlayground), url);
+  }
+  const loaded = requests.length;
+  await page.evaluate(() => (document.querySelector("opb-viewer").textContent = "id: changed\n"));
+  await page.waitForTimeout(500);
+  assert.deepEqual(requests.slice(loaded), []);
+  await context.close();
+});

@@ -1,0 +1,269 @@
+// Share links, persistence, files and themes, end to end in Chromium: a link
+// made in the page opens the same document on the same panel in a fresh
+// page; links built outside the app open; a broken link and a reload never
+// lose the editor's text; opening a link keeps the work it replaces.
+
+import { test, before, after } from "node:test";
+import assert from "node:assert/strict";
+import { deflateSync } from "node:zlib";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { serve, launch, screenshot, dist } from "./harness.mjs";
+
+const examplesDir = join(dist, "..", "examples");
+let server;
+let browser;
+
+before(async () => {
+  server = await serve();
+  browser = await launch();
+});
+
+after(async () => {
+  await browser?.close();
+  await server?.close();
+});
+
+// A fresh browser context (its own storage), a page in it, and the errors
+// the page reports.
+async function open(url, { context, viewport = { width: 1440, height: 900 } } = {}) {
+  context ??= await browser.newContext({ viewport });
+  const page = await context.newPage();
+  page.errors = [];
+  page.on("pageerror", (error) => page.errors.push(error.message));
+  page.on("console", (message) => {
+    if (message.type() === "error") page.errors.push(message.text());
+  });
+  await page.goto(url ?? server.url);
+  await page.waitForSelector(".cm-content");
+  await page.waitForFunction(() => Number(document.querySelector(".statusbar")?.dataset.checks) > 0);
+  return page;
+}
+
+async function checks(page) {
+  return Number(await page.getAttribute(".statusbar", "data-checks"));
+}
+
+// The editor's whole text, as the page saved it after its last check
+// (the editor draws only the lines in view).
+async function editorText(page) {
+  await page.waitForFunction(() => localStorage.getItem("opb.document.text") !== null);
+  return page.evaluate(() => localStorage.getItem("opb.document.text"));
+}
+
+async function paste(page, text) {
+  const before = await checks(page);
+  await page.click(".cm-content");
+  await page.keyboard.press("Control+A");
+  await page.evaluate((text) => {
+    const data = new DataTransfer();
+    data.setData("text/plain", text);
+    document
+      .querySelector(".cm-content")
+      .dispatchEvent(new ClipboardEvent("paste", { clipboardData: data, bubbles: true, cancelable: true }));
+  }, text);
+  await page.waitForFunction((before) => Number(document.querySelector(".statusbar").dataset.checks) > before, before);
+}
+
+// Waits until the address holds a share of the editor's current document.
+async function addressFollows(page) {
+  await page.waitForFunction(() => location.hash.startsWith("#pako:"), null, { timeout: 5_000 });
+}
+
+function pako(share) {
+  return "#pako:" + deflateSync(Buffer.from(JSON.stringify(share), "utf8"), { level: 9 }).toString("base64url");
+}
+
+const PLAYBOOK = readFileSync(join(dist, "..", "src/examples/minimal-playbook.yaml"), "utf8");
+
+function assertClean(page) {
+  assert.deepEqual(page.errors, [], "no errors in the page");
+}
+
+test("a share link made in the page opens the same text on the same panel in a fresh page", async () => {
+  const page = await open();
+  const text = PLAYBOOK.replace("Customer lookup", "Customer lookup — shared 😀");
+  await paste(page, text);
+  await page.click('[data-testid="tab-rules"]');
+  await page.click('a.rule-row[href="#rules/PB213"]');
+  await page.waitForSelector('article.rule-page[data-rule="PB213"]');
+  await page.waitForFunction(() => location.hash.startsWith("#pako:"), null, { timeout: 5_000 });
+
+  await page.click('[data-testid="share"]');
+  const link = await page.inputValue('[data-testid="share-link"]');
+  assert.match(link, /^http:\/\/127\.0\.0\.1:\d+\/#pako:[A-Za-z0-9_-]+$/);
+  assert.equal(link, page.url(), "the address follows the document");
+  await screenshot(page, "share-01-menu");
+
+  const fresh = await open(link);
+  assert.equal(await editorText(fresh), text);
+  assert.equal(await fresh.getAttribute('[data-testid="tab-rules"]', "aria-selected"), "true");
+  await fresh.waitForSelector('article.rule-page[data-rule="PB213"]');
+  assert.match(await fresh.textContent('[data-testid="trust-banner"]'), /What this document can do/);
+  await screenshot(fresh, "share-02-opened-link");
+  assertClean(page);
+  assertClean(fresh);
+  await page.context().close();
+  await fresh.context().close();
+});
+
+test("links built outside the app (zlib + base64url, and plain base64url) open their document", async () => {
+  const manifest = readFileSync(join(examplesDir, "acme-github.oz0-plugin.yaml"), "utf8");
+  const page = await open(server.url + pako({ code: manifest, kind: "plugin-manifest" }));
+  assert.equal(await editorText(page), manifest);
+  assert.equal(await page.getAttribute('[data-testid="kind"]', "data-kind"), "plugin-manifest");
+  assert.match(await page.textContent('[data-testid="kind"]'), /chosen/);
+  assert.match(await page.textContent('[data-testid="trust-banner"]'), /Runs/);
+  await page.context().close();
+
+  const plain = "#base64:" + Buffer.from(JSON.stringify({ code: PLAYBOOK }), "utf8").toString("base64url");
+  const second = await open(server.url + plain);
+  assert.equal(await editorText(second), PLAYBOOK);
+  assertClean(second);
+  await second.context().close();
+});
+
+test("a corrupt or truncated link says so and keeps the editor's text", async () => {
+  const page = await open();
+  await paste(page, PLAYBOOK.replace("lou", "rae"));
+  const mine = await editorText(page);
+  await addressFollows(page);
+
+  // In the open page: the address is changed to a damaged link.
+  const good = pako({ code: "id: other\n" });
+  await page.evaluate((hash) => (location.hash = hash), good.slice(0, good.length - 6));
+  await page.waitForSelector('[data-testid="share-notice"].error');
+  assert.match(await page.textContent(".cm-content"), /agent: rae/, "the editor still shows the text");
+  assert.match(await page.textContent('[data-testid="share-notice"]'), /could not be opened.*cut short|could not be opened.*damaged/s);
+  assert.equal(await editorText(page), mine);
+  await screenshot(page, "share-03-bad-link");
+
+  // A new visit with a damaged link opens the last document instead.
+  const visit = await open(server.url + "#pako:not*base64", { context: page.context() });
+  assert.match(await visit.textContent('[data-testid="share-notice"]'), /character 4 of its data is \*/);
+  assert.equal(await editorText(visit), mine);
+  assertClean(page);
+  assertClean(visit);
+  await page.context().close();
+});
+
+test("a reload restores the text, with its name and kind", async () => {
+  const page = await open();
+  await paste(page, PLAYBOOK + "# my note\n");
+  await page.click('[data-testid="kind-switch"] [data-kind="playbook"]');
+  await page.waitForTimeout(100);
+  // Reload without the fragment: the text comes back from storage alone.
+  await page.goto(server.url);
+  await page.waitForFunction(() => Number(document.querySelector(".statusbar")?.dataset.checks) > 0);
+  assert.match(await editorText(page), /# my note/);
+  assert.equal(await page.textContent('[data-testid="document-name"]'), "untitled.yaml");
+  assert.equal(await page.getAttribute('[data-testid="kind-switch"] [data-kind="playbook"]', "aria-checked"), "true");
+  assert.equal(await page.locator('[data-testid="trust-banner"]').count(), 0, "one's own document is not a stranger's");
+  assertClean(page);
+  await page.context().close();
+});
+
+test("opening a link keeps the work it replaces, to restore it", async () => {
+  const page = await open();
+  await paste(page, PLAYBOOK + "# unsaved work\n");
+  const mine = await editorText(page);
+  await page.evaluate((hash) => (location.hash = hash), pako({ code: "{\"id\": \"theirs\"}" }));
+  await page.waitForFunction(() => document.querySelector(".cm-content").textContent.includes("theirs"));
+  assert.match(await page.textContent('[data-testid="share-notice"]'), /previous document.*is kept/);
+  await page.click('[data-testid="restore-previous"]');
+  await page.waitForFunction(() => document.querySelector(".cm-content").textContent.includes("unsaved work"));
+  assert.equal(await editorText(page), mine);
+  // The linked document is kept in turn.
+  assert.match(await page.textContent('[data-testid="share-notice"]'), /Restored your previous document/);
+  assertClean(page);
+  await page.context().close();
+});
+
+test("a document with a credential asks before its link is copied, and the banner shows 4 characters of it", async () => {
+  const context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
+  await context.grantPermissions(["clipboard-read", "clipboard-write"]);
+  const token = "ghp_0123456789abcdefghijABCDEFGHIJ012345";
+  const text = PLAYBOOK.replace("connections: []", `connections: []\n  secrets:\n    - name: ${token}\n      purpose: auth`);
+  const page = await open(server.url + pako({ code: text }), { context });
+  const banner = await page.textContent('[data-testid="trust-banner"]');
+  assert.match(banner, /ghp_…/);
+  assert.ok(!banner.includes(token.slice(0, 8)), banner);
+  assert.match(banner, /look(s)? like a credential/);
+
+  await page.click('[data-testid="share"]');
+  await page.click('[data-testid="copy-link"]');
+  await page.waitForSelector('[data-testid="credential-confirm"]');
+  assert.match(await page.textContent('[data-testid="credential-confirm"]'), /SEC001/);
+  await screenshot(page, "share-04-credential-confirm");
+  await page.click('[data-testid="confirm-copy"]');
+  await page.waitForSelector('[data-testid="share-status"]');
+  assert.match(await page.textContent('[data-testid="share-status"]'), /Copied the link/);
+  assert.equal(await page.evaluate(() => navigator.clipboard.readText()), await page.inputValue('[data-testid="share-link"]'));
+  assertClean(page);
+  await context.close();
+});
+
+test("a document too large for a link says so and offers downloads", async () => {
+  const page = await open();
+  let seed = 3;
+  const words = Array.from({ length: 4000 }, () => (seed = (seed * 48271) % 2147483647).toString(36));
+  await paste(page, JSON.stringify({ openplaybook: "1.6", id: "big", description: words.join(" "), steps: [] }, null, 2));
+  await page.click('[data-testid="share"]');
+  assert.match(await page.textContent('[data-testid="link-too-large"]'), /too large for a link.*8,000/s);
+  assert.equal(await page.locator('[data-testid="share-link"]').count(), 0);
+  const [download] = await Promise.all([page.waitForEvent("download"), page.click('[data-testid="download-yaml"]')]);
+  assert.equal(download.suggestedFilename(), "failed-charge-recovery.yaml", "JSON pasted over the JSON example keeps its name");
+  assert.match(readFileSync(await download.path(), "utf8"), /^openplaybook: "?1\.6"?/);
+  await screenshot(page, "share-05-too-large");
+  assertClean(page);
+  await page.context().close();
+});
+
+test("files open from the picker and by a drop on the editor", async () => {
+  const page = await open();
+  const manifest = readFileSync(join(examplesDir, "shady-tools.broken.oz0-plugin.yaml"), "utf8");
+  await page.setInputFiles('[data-testid="file-input"]', { name: "shady.oz0-plugin.yaml", mimeType: "text/yaml", buffer: Buffer.from(manifest) });
+  await page.waitForFunction(() => document.querySelector('[data-testid="document-name"]').textContent === "shady.oz0-plugin.yaml");
+  assert.equal(await editorText(page), manifest);
+
+  await page.evaluate((text) => {
+    const data = new DataTransfer();
+    data.items.add(new File([text], "dropped.yaml", { type: "text/yaml" }));
+    const target = document.querySelector(".file-drop");
+    target.dispatchEvent(new DragEvent("dragover", { dataTransfer: data, bubbles: true, cancelable: true }));
+    target.dispatchEvent(new DragEvent("drop", { dataTransfer: data, bubbles: true, cancelable: true }));
+  }, PLAYBOOK);
+  await page.waitForFunction(() => document.querySelector('[data-testid="document-name"]').textContent === "dropped.yaml");
+  assert.equal(await editorText(page), PLAYBOOK);
+
+  await page.setInputFiles('[data-testid="file-input"]', { name: "binary.json", mimeType: "application/json", buffer: Buffer.from([0x7b, 0xff, 0xfe]) });
+  await page.waitForSelector('[data-testid="notice"].error');
+  assert.match(await page.textContent('[data-testid="notice"]'), /not UTF-8/);
+  assert.equal(await editorText(page), PLAYBOOK, "a bad file leaves the document");
+  assertClean(page);
+  await page.context().close();
+});
+
+test("light and dark themes follow the system, and the toggle overrides it", async () => {
+  const light = await open(undefined, { context: await browser.newContext({ viewport: { width: 1440, height: 900 }, colorScheme: "light" }) });
+  const text = readFileSync(join(examplesDir, "refund-triage.broken.yaml"), "utf8");
+  await paste(light, text);
+  assert.equal(await light.getAttribute("html", "data-theme"), "light");
+  await screenshot(light, "theme-light");
+  await light.context().close();
+
+  const dark = await open(undefined, { context: await browser.newContext({ viewport: { width: 1440, height: 900 }, colorScheme: "dark" }) });
+  await paste(dark, text);
+  assert.equal(await dark.getAttribute("html", "data-theme"), "dark");
+  const background = await dark.evaluate(() => getComputedStyle(document.body).backgroundColor);
+  assert.notEqual(background, "rgb(243, 244, 247)", "the dark theme darkens the page");
+  await screenshot(dark, "theme-dark");
+  // auto → light → dark → auto
+  await dark.click('[data-testid="theme-toggle"]');
+  assert.equal(await dark.getAttribute("html", "data-theme"), "light");
+  await dark.click('[data-testid="theme-toggle"]');
+  assert.equal(await dark.getAttribute("html", "data-theme"), "dark");
+  assert.equal(await dark.getAttribute('[data-testid="theme-toggle"]', "data-theme-choice"), "dark");
+  assertClean(dark);
+  await dark.context().close();
+});
