@@ -28,12 +28,12 @@ pub(super) fn order(graph: &Proper) -> Vec<Vec<usize>> {
         // which lets symmetric orders that are stuck swap over.
         let lean = if sweep % 4 >= 2 { Lean::Right } else { Lean::Left };
         if sweep % 2 == 0 {
-            for r in 1..layers.len() {
-                reorder(&mut layers[r], &mut pos, &graph.up, lean);
+            for layer in layers.iter_mut().skip(1) {
+                reorder(layer, &mut pos, &graph.up, lean);
             }
         } else {
-            for r in (0..layers.len().saturating_sub(1)).rev() {
-                reorder(&mut layers[r], &mut pos, &graph.down, lean);
+            for layer in layers.iter_mut().rev().skip(1) {
+                reorder(layer, &mut pos, &graph.down, lean);
             }
         }
         if small {
