@@ -49,3 +49,16 @@ fn a_credential_inside_a_shadowed_repeated_key() {
     assert!(checked.diagnostics.iter().any(|d| d.code == "SEC001"), "{:#?}", checked.diagnostics);
     check_every_kind(&text, None);
 }
+
+/// check_yaml: an alias naming no anchor stops the read (IN001), and the
+/// finding carried the pointer of where the alias stood, in a document that
+/// was never built. Like every parse error, it points at the root.
+#[test]
+fn an_undefined_alias_points_at_the_root() {
+    let text = fixture("check_yaml-undefined-alias.yaml");
+    let checked = check(&text, &Options { syntax: Some(Syntax::Yaml), ..Options::default() });
+    let in001 = checked.diagnostics.iter().find(|d| d.code == "IN001").expect("IN001");
+    assert!(in001.message.contains("alias"), "{}", in001.message);
+    assert_eq!(in001.pointer, "");
+    check_every_kind(&text, Some(Syntax::Yaml));
+}

@@ -531,3 +531,18 @@ fn an_aws_key_id_before_an_underscore_is_hidden() {
         assert!(!d.message.contains("Z7Q4M2XK"), "{}", d.message);
     }
 }
+
+/// Found by `no_message_shows_more_than_four_characters_of_a_credential`:
+/// PM105 suggested the plugin's name with `_` for `-` as a tool id prefix,
+/// a form of a credential name (a Slack token) that redaction cannot
+/// recognise.
+#[test]
+fn a_credential_name_is_not_spelled_out_in_another_form() {
+    let manifest = "name: xoxb-2048193756-9Hq3Lm7Zt2Vx8Kd4\ntools:\n  - id: search\n    command: [run]\n";
+    let checked = check(manifest, &options(Syntax::Yaml));
+    let pm105 = checked.diagnostics.iter().find(|d| d.code == "PM105").expect("PM105");
+    assert!(pm105.message.contains("start it with the plugin's name and `_`"), "{}", pm105.message);
+    for d in &checked.diagnostics {
+        assert!(!d.message.contains("9Hq3Lm7Z"), "{}", d.message);
+    }
+}

@@ -207,7 +207,9 @@ impl Builder<'_, '_> {
             return Err(Finding {
                 rule: &IN001,
                 message: "This alias names no anchor defined before it.".into(),
-                pointer: self.pointer().into_string(),
+                // The read stops here and no document is built: like every
+                // parse error, this one points at the root.
+                pointer: String::new(),
                 span,
             });
         };

@@ -160,7 +160,15 @@ fn check_prefix(view: &ManifestView<'_>, id: &str, ptr: &crate::Ptr, node: &crat
             .is_some_and(|rest| rest.is_empty() || rest.starts_with(['_', '-']))
     };
     if !starts(&full) && !starts(segment) {
-        let choices = if full == segment { format!("`{full}_`") } else { format!("`{full}_` or `{segment}_`") };
+        // The prefixes spell the name with `_` for `-`, a form redaction
+        // cannot recognise: a name that is a credential is not spelled out.
+        let choices = if crate::rules::secrets_shape::redact(name) != name {
+            "the plugin's name and `_`".to_owned()
+        } else if full == segment {
+            format!("`{full}_`")
+        } else {
+            format!("`{full}_` or `{segment}_`")
+        };
         report.push(
             &PM105,
             ptr,
