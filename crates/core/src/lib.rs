@@ -65,6 +65,10 @@ pub struct Analysis {
     pub checked: Checked,
     /// The explain view of the kind, when the text parsed to an object.
     pub explain: Option<model::Explain>,
+    /// Where the items of the document's lists are in the text, for viewers
+    /// that link what they show to it; the JSON view names items by pointer.
+    #[serde(skip)]
+    pub anchors: model::anchors::Anchors,
 }
 
 /// A parsed text, ready for rules and explain.
@@ -169,5 +173,6 @@ pub fn analyze(text: &str, options: &Options) -> Analysis {
         (Some(root), Some(kind)) => model::explain(root, kind, &checked.diagnostics),
         _ => None,
     };
-    Analysis { checked, explain }
+    let anchors = root.as_ref().map(model::anchors::Anchors::new).unwrap_or_default();
+    Analysis { checked, explain, anchors }
 }

@@ -1,6 +1,7 @@
 //! Typed views over a parsed document, and the explain views built from
 //! them for the viewer and the CLI.
 
+pub mod anchors;
 pub mod boundary;
 pub mod compare;
 pub mod diff;

@@ -57,6 +57,20 @@ pub fn one_of(values: &[&str]) -> String {
     }
 }
 
+/// What a tool of each risk class may do, in one sentence, for legends. The
+/// seed names the four classes and nothing more; these readings follow the
+/// names, and its one rule about them: read tools change nothing and never
+/// ask for approval.
+pub fn risk_meaning(class: &str) -> Option<&'static str> {
+    Some(match class {
+        "read" => "Only reads data: it changes nothing and never needs a person's approval.",
+        "internal" => "Changes your own systems and records (notes, tickets, pages), out of customers' sight.",
+        "customer_comms" => "Speaks to customers (an email, a message): once sent, it cannot be taken back.",
+        "money" => "Moves money or changes what someone pays: charges, refunds, payouts.",
+        _ => return None,
+    })
+}
+
 /// A risk class's rank, higher is more consequential.
 pub fn risk_rank(class: &str) -> Option<usize> {
     RISK_CLASSES.iter().position(|c| *c == class)
@@ -64,6 +78,12 @@ pub fn risk_rank(class: &str) -> Option<usize> {
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn every_risk_class_has_a_meaning() {
+        assert!(super::RISK_CLASSES.iter().all(|c| super::risk_meaning(c).is_some()));
+        assert_eq!(super::risk_meaning("write"), None);
+    }
+
     #[test]
     fn one_of_reads_naturally() {
         assert_eq!(super::one_of(&["a", "b", "c"]), "`a`, `b` or `c`");
