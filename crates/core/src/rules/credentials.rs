@@ -129,16 +129,17 @@ fn pointer(path: &[Token<'_>], last: Option<Token<'_>>) -> Ptr {
 
 /// The message for a string that looks like a credential, or `None`.
 fn suspicion(text: &str, field: Option<Field<'_>>) -> Option<String> {
-    let what = field.map_or_else(|| "The document".to_owned(), Field::describe);
     if let Some(credential) = find_credential(text) {
+        let what = field.map_or_else(|| "The document".to_owned(), Field::describe);
         return Some(format!(
             "{what} holds what looks like {} (`{}`). A document is read by everyone it is shared with: it names credentials, never carries them. Remove the value, revoke it, and declare a secret by name instead.",
             credential.kind,
             preview(credential.text)
         ));
     }
-    let field = field.filter(|f| named_like_a_secret(f.key()))?;
+    // The run first: it is rare, and the field's name is normalized to test it.
     let run = high_entropy_run(text)?;
+    let field = field.filter(|f| named_like_a_secret(f.key()))?;
     Some(format!(
         "{} holds a long random-looking string (`{}`), the shape of a credential in a field named like one. A document names credentials, never carries them. Remove the value, revoke it if it is real, and declare a secret by name instead.",
         field.describe(),

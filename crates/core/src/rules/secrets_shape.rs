@@ -6,6 +6,9 @@
 //! Messages never echo a credential: [`preview`] shows its first four
 //! characters and nothing more.
 
+use aho_corasick::AhoCorasick;
+use std::sync::OnceLock;
+
 /// A credential-shaped part of a text.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Credential<'s> {
@@ -55,13 +58,80 @@ const MIN_JWT_SEGMENT: usize = 10;
 /// JWT. High-entropy runs are a separate, context-dependent test
 /// ([`high_entropy_run`]).
 pub fn find_credential(text: &str) -> Option<Credential<'_>> {
-    PREFIXED
-        .iter()
-        .find_map(|family| find_prefixed(text, family))
-        .or_else(|| find_aws_key_id(text))
-        .or_else(|| find_private_key(text))
-        .or_else(|| find_bearer(text))
-        .or_else(|| find_jwt(text))
+    // Families rank in the order above; within one, the first occurrence.
+    let mut best: Option<(usize, Credential<'_>)> = None;
+    for (rank, credential) in anchored(text) {
+        if best.is_none_or(|(top, _)| rank < top) {
+            best = Some((rank, credential));
+        }
+    }
+    best.map(|(_, credential)| credential)
+}
+
+/// Where a credential of a known shape may start: the literal it begins
+/// with, and the family it would be, by rank (the prefixes of [`PREFIXED`]
+/// in order, then an AWS key id, a private key, a bearer token, a JWT).
+#[derive(Clone, Copy)]
+enum Anchor {
+    Prefixed(&'static Prefixed),
+    AwsKeyId,
+    PrivateKey,
+    Bearer,
+    Jwt,
+}
+
+const AWS_KEY_ID: &str = "AKIA";
+const PRIVATE_KEY_BEGIN: &str = "-----BEGIN ";
+const BEARER: &str = "bearer";
+const JWT: &str = "eyJ";
+
+/// The literals every known shape starts with, found in one pass over a
+/// text. Every string of a document and every message is searched, so one
+/// automaton replaces a search per shape. Matching ignores ASCII case (for
+/// `Bearer`); the other literals are compared exactly after a match.
+fn anchors() -> &'static (AhoCorasick, Vec<(&'static str, Anchor)>) {
+    static ANCHORS: OnceLock<(AhoCorasick, Vec<(&'static str, Anchor)>)> = OnceLock::new();
+    ANCHORS.get_or_init(|| {
+        let anchors: Vec<(&'static str, Anchor)> = PREFIXED
+            .iter()
+            .map(|family| (family.prefix, Anchor::Prefixed(family)))
+            .chain([
+                (AWS_KEY_ID, Anchor::AwsKeyId),
+                (PRIVATE_KEY_BEGIN, Anchor::PrivateKey),
+                (BEARER, Anchor::Bearer),
+                (JWT, Anchor::Jwt),
+            ])
+            .collect();
+        let automaton = AhoCorasick::builder()
+            .ascii_case_insensitive(true)
+            .build(anchors.iter().map(|(literal, _)| literal))
+            .expect("a dozen short literals always build");
+        (automaton, anchors)
+    })
+}
+
+/// Every credential of a known shape in `text` with its family's rank,
+/// each family's in the order they start.
+fn anchored(text: &str) -> impl Iterator<Item = (usize, Credential<'_>)> + '_ {
+    let (automaton, anchors) = anchors();
+    // Overlapping, so a literal inside another's match is still seen; the
+    // literals cannot overlap themselves where a credential could start.
+    automaton.find_overlapping_iter(text).filter_map(move |found| {
+        let rank = found.pattern().as_usize();
+        let (literal, anchor) = anchors.get(rank)?;
+        let at = found.start();
+        if !matches!(anchor, Anchor::Bearer) && text.as_bytes().get(at..found.end()) != Some(literal.as_bytes()) {
+            return None;
+        }
+        let credential = match anchor {
+            Anchor::Prefixed(family) => prefixed_at(text, family, at),
+            Anchor::AwsKeyId => aws_key_id_at(text, at),
+            Anchor::PrivateKey => private_key_at(text, at),
+            Anchor::Bearer => bearer_at(text, at),
+            Anchor::Jwt => jwt_at(text, at),
+        }?;
+        Some((rank, credential))
+    })
 }
 
 /// Whether a text starts with the word `Bearer` (any case).
@@ -147,11 +217,8 @@ pub fn mask(text: &str) -> std::borrow::Cow<'_, str> {
 /// match would show an earlier one in full.
 fn earliest_credential(text: &str) -> Option<(usize, usize)> {
     let offset = |part: &str| part.as_ptr() as usize - text.as_ptr() as usize;
-    PREFIXED
-        .iter()
-        .filter_map(|family| find_prefixed(text, family))
-        .chain([find_aws_key_id(text), find_private_key(text), find_bearer(text), find_jwt(text)].into_iter().flatten())
-        .map(|credential| credential.text)
+    anchored(text)
+        .map(|(_, credential)| credential.text)
         .chain(high_entropy_run(text))
         .map(|part| (offset(part), part.len()))
         .min_by_key(|&(at, len)| (at, std::cmp::Reverse(len)))
@@ -200,54 +267,48 @@ fn run_len(bytes: &[u8], from: usize, accept: fn(u8) -> bool) -> usize {
     bytes.get(from..).map_or(0, |rest| rest.iter().take_while(|&&b| accept(b)).count())
 }
 
-fn find_prefixed<'s>(text: &'s str, family: &Prefixed) -> Option<Credential<'s>> {
+/// A token of `family` whose prefix starts at `at`.
+fn prefixed_at<'s>(text: &'s str, family: &Prefixed, at: usize) -> Option<Credential<'s>> {
     let bytes = text.as_bytes();
-    text.match_indices(family.prefix).find_map(|(at, _)| {
-        let body_start = at + family.prefix.len();
-        let body = run_len(bytes, body_start, family.body);
-        (at_word_start(bytes, at) && body >= family.min_body)
-            .then(|| Credential { kind: family.kind, text: &text[at..body_start + body] })
-    })
+    let body_start = at + family.prefix.len();
+    let body = run_len(bytes, body_start, family.body);
+    (at_word_start(bytes, at) && body >= family.min_body)
+        .then(|| Credential { kind: family.kind, text: &text[at..body_start + body] })
 }
 
-/// `AKIA` and exactly 16 uppercase letters or digits.
-fn find_aws_key_id(text: &str) -> Option<Credential<'_>> {
+/// `AKIA` at `at` and exactly 16 uppercase letters or digits.
+fn aws_key_id_at(text: &str, at: usize) -> Option<Credential<'_>> {
     let bytes = text.as_bytes();
-    text.match_indices("AKIA").find_map(|(at, _)| {
-        let body_start = at + 4;
-        let body = run_len(bytes, body_start, |b| b.is_ascii_uppercase() || b.is_ascii_digit());
-        let end = body_start + body;
-        // A `_` may follow (a message suggesting `AKIA…_tool`); a letter
-        // may not (a longer word that merely starts so).
-        let ends_id = bytes.get(end).is_none_or(|&b| !b.is_ascii_alphanumeric());
-        (at_word_start(bytes, at) && body == 16 && ends_id)
-            .then(|| Credential { kind: "an AWS access key id", text: &text[at..end] })
-    })
+    let body_start = at + AWS_KEY_ID.len();
+    let body = run_len(bytes, body_start, |b| b.is_ascii_uppercase() || b.is_ascii_digit());
+    let end = body_start + body;
+    // A `_` may follow (a message suggesting `AKIA…_tool`); a letter
+    // may not (a longer word that merely starts so).
+    let ends_id = bytes.get(end).is_none_or(|&b| !b.is_ascii_alphanumeric());
+    (at_word_start(bytes, at) && body == 16 && ends_id)
+        .then(|| Credential { kind: "an AWS access key id", text: &text[at..end] })
 }
 
-/// `-----BEGIN <label> PRIVATE KEY-----` (RSA, EC, OPENSSH, ENCRYPTED, or
-/// none). The credential is the whole block: the header, the base64 lines
-/// of the key after it, and the `-----END …-----` line when it is there (a
-/// message may quote a block cut short).
-fn find_private_key(text: &str) -> Option<Credential<'_>> {
-    const BEGIN: &str = "-----BEGIN ";
+/// `-----BEGIN <label> PRIVATE KEY-----` at `at` (RSA, EC, OPENSSH,
+/// ENCRYPTED, or no label). The credential is the whole block: the header,
+/// the base64 lines of the key after it, and the `-----END …-----` line
+/// when it is there (a message may quote a block cut short).
+fn private_key_at(text: &str, at: usize) -> Option<Credential<'_>> {
     const END: &str = "-----END ";
     let bytes = text.as_bytes();
-    text.match_indices(BEGIN).find_map(|(at, _)| {
-        let label_start = at + BEGIN.len();
-        let label_len = text[label_start..].find("-----")?;
-        let label = &text[label_start..label_start + label_len];
-        if !(label == "PRIVATE KEY" || label.ends_with(" PRIVATE KEY")) {
-            return None;
-        }
-        let header_end = label_start + label_len + 5;
-        let body_end = header_end + key_body_len(bytes, header_end);
-        let end = text[body_end..]
-            .strip_prefix(END)
-            .and_then(|after| after.find("-----"))
-            .map_or(body_end, |close| body_end + END.len() + close + 5);
-        Some(Credential { kind: "a private key", text: &text[at..end] })
-    })
+    let label_start = at + PRIVATE_KEY_BEGIN.len();
+    let label_len = text.get(label_start..)?.find("-----")?;
+    let label = &text[label_start..label_start + label_len];
+    if !(label == "PRIVATE KEY" || label.ends_with(" PRIVATE KEY")) {
+        return None;
+    }
+    let header_end = label_start + label_len + 5;
+    let body_end = header_end + key_body_len(bytes, header_end);
+    let end = text[body_end..]
+        .strip_prefix(END)
+        .and_then(|after| after.find("-----"))
+        .map_or(body_end, |close| body_end + END.len() + close + 5);
+    Some(Credential { kind: "a private key", text: &text[at..end] })
 }
 
 /// The length of a private key's body from `from`: base64 characters, line
@@ -267,67 +328,61 @@ fn key_body_len(bytes: &[u8], from: usize) -> usize {
     len
 }
 
-/// `Bearer` (any case), blanks, then a token of at least
+/// `Bearer` (any case) at `at`, blanks, then a token of at least
 /// [`MIN_BEARER_TOKEN`] characters (RFC 6750 `b64token`). A template such
 /// as `Bearer ${TOKEN}` is not a token.
-fn find_bearer(text: &str) -> Option<Credential<'_>> {
+fn bearer_at(text: &str, at: usize) -> Option<Credential<'_>> {
     let bytes = text.as_bytes();
-    (0..bytes.len()).find_map(|at| {
-        let word = bytes.get(at..at + 6)?;
-        if !word.eq_ignore_ascii_case(b"bearer") || !at_word_start(bytes, at) {
-            return None;
-        }
-        let blanks = run_len(bytes, at + 6, |b| b == b' ' || b == b'\t');
-        let token_start = at + 6 + blanks;
-        let token = run_len(bytes, token_start, |b| {
-            b.is_ascii_alphanumeric() || matches!(b, b'-' | b'.' | b'_' | b'~' | b'+' | b'/' | b'=')
-        });
-        (blanks > 0 && token >= MIN_BEARER_TOKEN)
-            .then(|| Credential { kind: "a bearer token", text: &text[at..token_start + token] })
-    })
+    if !bytes.get(at..at + BEARER.len())?.eq_ignore_ascii_case(BEARER.as_bytes()) || !at_word_start(bytes, at) {
+        return None;
+    }
+    let blanks = run_len(bytes, at + 6, |b| b == b' ' || b == b'\t');
+    let token_start = at + 6 + blanks;
+    let token = run_len(bytes, token_start, |b| {
+        b.is_ascii_alphanumeric() || matches!(b, b'-' | b'.' | b'_' | b'~' | b'+' | b'/' | b'=')
+    });
+    (blanks > 0 && token >= MIN_BEARER_TOKEN)
+        .then(|| Credential { kind: "a bearer token", text: &text[at..token_start + token] })
 }
 
-/// Three base64url segments joined by dots, the first starting `eyJ` (the
-/// encoding of `{"`).
-fn find_jwt(text: &str) -> Option<Credential<'_>> {
+/// Three base64url segments joined by dots from `at`, the first starting
+/// `eyJ` (the encoding of `{"`).
+fn jwt_at(text: &str, at: usize) -> Option<Credential<'_>> {
     let bytes = text.as_bytes();
-    text.match_indices("eyJ").find_map(|(at, _)| {
-        if at > 0 && (is_base64url(bytes[at - 1]) || bytes[at - 1] == b'.') {
-            return None;
-        }
-        let mut end = at;
-        for segment in 0..3 {
-            if segment > 0 {
-                if bytes.get(end) != Some(&b'.') {
-                    return None;
-                }
-                end += 1;
-            }
-            let len = run_len(bytes, end, is_base64url);
-            if len < MIN_JWT_SEGMENT {
+    if at > 0 && (is_base64url(bytes[at - 1]) || bytes[at - 1] == b'.') {
+        return None;
+    }
+    let mut end = at;
+    for segment in 0..3 {
+        if segment > 0 {
+            if bytes.get(end) != Some(&b'.') {
                 return None;
             }
-            end += len;
+            end += 1;
         }
-        Some(Credential { kind: "a JSON Web Token", text: &text[at..end] })
-    })
+        let len = run_len(bytes, end, is_base64url);
+        if len < MIN_JWT_SEGMENT {
+            return None;
+        }
+        end += len;
+    }
+    Some(Credential { kind: "a JSON Web Token", text: &text[at..end] })
 }
 
 fn is_high_entropy(run: &str) -> bool {
     let bytes = run.as_bytes();
     let has = |test: fn(&u8) -> bool| bytes.iter().any(test);
-    let entropy = shannon_entropy(bytes);
-    let hexadecimal = bytes.iter().all(u8::is_ascii_hexdigit);
-    if hexadecimal {
-        return bytes.len() >= 32 && has(u8::is_ascii_digit) && has(u8::is_ascii_alphabetic) && entropy >= 3.0;
-    }
     let length = bytes.len();
+    // The entropy last: nearly every run fails a cheaper test first.
+    if bytes.iter().all(u8::is_ascii_hexdigit) {
+        return length >= 32 && has(u8::is_ascii_digit) && has(u8::is_ascii_alphabetic) && shannon_entropy(bytes) >= 3.0;
+    }
     length >= 20
         && has(u8::is_ascii_uppercase)
         && has(u8::is_ascii_lowercase)
         && has(u8::is_ascii_digit)
-        && entropy >= 0.8 * (length.min(64) as f64).log2()
         && class_changes(bytes) * 10 >= (length - 1) * 4
+        && shannon_entropy(bytes) >= 0.8 * (length.min(64) as f64).log2()
 }
 
 /// Shannon entropy in bits per byte.
