@@ -15,7 +15,7 @@ use crate::parse::{self, Limits, Node, Syntax};
 use crate::rules::{self, input::IN006};
 use crate::text::LineIndex;
 use crate::{diagnostic, Counts, Diagnostic};
-use std::collections::HashMap;
+use foldhash::{HashMap, HashMapExt};
 
 /// A registry, read.
 #[derive(Debug, Clone)]

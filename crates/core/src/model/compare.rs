@@ -8,7 +8,7 @@ use super::boundary::ToolFacts;
 use super::playbook::ToolView;
 use super::spec;
 use serde::Serialize;
-use std::collections::HashSet;
+use foldhash::{HashSet, HashSetExt};
 
 /// Which way a change moves what a tool may do, read from the first
 /// definition to the second.

@@ -6,7 +6,7 @@ use petgraph::algo::kosaraju_scc;
 use petgraph::graph::{DiGraph, NodeIndex};
 use petgraph::visit::EdgeRef;
 use serde::Serialize;
-use std::collections::HashMap;
+use foldhash::{HashMap, HashMapExt};
 
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Graph {

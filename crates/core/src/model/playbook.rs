@@ -4,7 +4,7 @@
 
 use crate::finding::Ptr;
 use crate::parse::{Node, Value};
-use std::collections::HashMap;
+use foldhash::{HashMap, HashMapExt};
 
 /// An OpenPlaybook document as the rules and explain see it.
 #[derive(Debug)]

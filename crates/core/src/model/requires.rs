@@ -14,7 +14,7 @@ pub mod view;
 
 use super::playbook::{mcp_name, ConnectionView, McpName, McpServerView, Named, PlaybookView, StepView, ToolView};
 use super::spec;
-use std::collections::{HashMap, HashSet};
+use foldhash::{HashMap, HashMapExt, HashSet, HashSetExt};
 
 /// What a tool name needs from `requires` before a harness can run it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]

@@ -18,7 +18,7 @@ use crate::rules::credentials::SEC001;
 use crate::rules::secrets_shape::redact;
 use crate::{Counts, Diagnostic, Kind};
 use serde::Serialize;
-use std::collections::HashSet;
+use foldhash::{HashSet, HashSetExt};
 
 /// The risk classes a reader is warned about, most consequential first.
 pub const WARNED_CLASSES: [&str; 2] = ["money", "customer_comms"];

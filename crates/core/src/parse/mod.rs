@@ -13,6 +13,7 @@ pub use limits::Limits;
 pub use tree::{Member, Node, Number, Object, Value};
 
 use crate::finding::Finding;
+use foldhash::{HashSet, HashSetExt};
 use serde::Serialize;
 
 /// The concrete syntax a text is written in.
@@ -83,7 +84,7 @@ fn report_duplicate_keys(members: &[Member], ptr: &crate::finding::Ptr, findings
     if members.len() < 2 {
         return;
     }
-    let mut seen = std::collections::HashSet::with_capacity(members.len());
+    let mut seen = HashSet::with_capacity(members.len());
     for member in members {
         if !seen.insert(member.key.as_str()) {
             findings.push(Finding {

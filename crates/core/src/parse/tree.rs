@@ -71,8 +71,19 @@ impl Object {
 
     /// The first occurrence of each key, in source order.
     pub fn unique_members(&self) -> impl Iterator<Item = &Member> {
-        let mut seen = std::collections::HashSet::with_capacity(self.members.len());
-        self.members.iter().filter(move |m| seen.insert(m.key.as_str()))
+        // Most objects have a few members: comparing with the ones before is
+        // cheaper than hashing every key.
+        const SMALL: usize = 12;
+        let members = &self.members;
+        let mut seen = foldhash::HashSet::default();
+        members
+            .iter()
+            .enumerate()
+            .filter(move |&(i, member)| match members.len() {
+                0..=SMALL => !members[..i].iter().any(|earlier| earlier.key == member.key),
+                _ => seen.insert(member.key.as_str()),
+            })
+            .map(|(_, member)| member)
     }
 }
 

@@ -11,7 +11,7 @@ use crate::finding::{Finding, Ptr};
 use crate::rules::input::{IN001, IN004};
 use crate::text::{CharOffsets, Span};
 use saphyr_parser::{Event, Parser, ScalarStyle, Tag};
-use std::collections::HashMap;
+use foldhash::{HashMap, HashMapExt};
 
 pub(super) fn parse(text: &str, limits: &Limits) -> Parsed {
     let mut builder = Builder {

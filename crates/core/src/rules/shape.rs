@@ -32,6 +32,13 @@ impl Ty {
         }
     }
 
+    /// Whether `node` has this type, items included: what [`expect`]
+    /// reports nothing for.
+    fn is_met_by(self, node: &Node) -> bool {
+        self.accepts(node)
+            && (self != Ty::StringArray || node.as_array().unwrap_or_default().iter().all(|item| item.as_str().is_some()))
+    }
+
     fn accepts(self, node: &Node) -> bool {
         match (self, &node.value) {
             (Ty::Any, _) => true,
@@ -92,12 +99,14 @@ pub fn expect(report: &mut Report, node: &Node, ptr: &Ptr, ty: Ty, what: &str) -
 /// know whether the field is optional.
 pub fn check_fields(report: &mut Report, node: &Node, ptr: &Ptr, fields: &[Field], what: &str) {
     let Some(object) = node.as_object() else { return };
+    // Most fields are right: the pointer and the message are built only for
+    // a field that is reported.
     for member in object.unique_members() {
-        let member_ptr = ptr.key(&member.key);
         match fields.iter().find(|f| f.name == member.key) {
             Some(field) => {
-                if !member.value.is_null() {
-                    expect(report, &member.value, &member_ptr, field.ty, &format!("`{}` of {what}", field.name));
+                if !member.value.is_null() && !field.ty.is_met_by(&member.value) {
+                    let what = format!("`{}` of {what}", field.name);
+                    expect(report, &member.value, &ptr.key(&member.key), field.ty, &what);
                 }
             }
             None => {
@@ -106,7 +115,7 @@ pub fn check_fields(report: &mut Report, node: &Node, ptr: &Ptr, fields: &[Field
                     .unwrap_or_default();
                 report.push(
                     &IN007,
-                    &member_ptr,
+                    &ptr.key(&member.key),
                     At::Key(member),
                     format!("`{}` is not a field of {what} that opb knows; it is kept and shown.{hint}", member.key),
                 );

@@ -5,7 +5,7 @@ use crate::model::playbook::{PlaybookView, ToolView};
 use crate::model::requires::{self, CrossCheck, Need};
 use crate::model::spec;
 use serde::{Serialize, Serializer};
-use std::collections::HashMap;
+use foldhash::HashMap;
 use std::ops::Deref;
 use std::sync::Arc;
 

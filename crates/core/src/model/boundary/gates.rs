@@ -5,7 +5,7 @@
 use crate::model::graph::{Graph, GraphEdge};
 use crate::model::playbook::StepView;
 use serde::Serialize;
-use std::collections::{HashMap, HashSet};
+use foldhash::{HashMap, HashMapExt, HashSet, HashSetExt};
 
 /// A gate step that leads directly into a step.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]

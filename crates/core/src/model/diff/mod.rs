@@ -16,6 +16,7 @@ mod playbook;
 use super::compare::{Direction, ToolChange};
 use super::Explain;
 use crate::Kind;
+use foldhash::{HashMap, HashMapExt};
 use serde::Serialize;
 
 /// Which way a change moves what the document may do.
@@ -318,7 +319,7 @@ type Keyed<'a, T> = (&'a str, Option<&'a T>, Option<&'a T>);
 /// each key once, the first item of a key standing for it.
 fn keyed<'a, T>(old: &'a [T], new: &'a [T], key: impl Fn(&T) -> Option<&str>) -> Vec<Keyed<'a, T>> {
     let index = |items: &'a [T]| {
-        let mut map: std::collections::HashMap<&'a str, &'a T> = std::collections::HashMap::with_capacity(items.len());
+        let mut map: HashMap<&'a str, &'a T> = HashMap::with_capacity(items.len());
         let mut order = Vec::with_capacity(items.len());
         for item in items {
             if let Some(k) = key(item) {

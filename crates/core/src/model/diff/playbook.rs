@@ -8,7 +8,7 @@ use crate::model::graph::Graph;
 use crate::model::requires::view::RequiresExplain;
 use crate::model::spec;
 use crate::model::PlaybookExplain;
-use std::collections::{HashMap, HashSet};
+use foldhash::{HashMap, HashMapExt, HashSet, HashSetExt};
 
 pub(super) fn diff(old: &PlaybookExplain, new: &PlaybookExplain) -> Vec<Change> {
     let mut changes = Vec::new();

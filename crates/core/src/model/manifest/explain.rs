@@ -11,7 +11,7 @@ use super::{ManifestView, Runs, ToolView};
 use crate::parse::{Node, Object};
 use crate::{Counts, Diagnostic, Severity};
 use serde::Serialize;
-use std::collections::{HashMap, HashSet};
+use foldhash::{HashMap, HashMapExt, HashSet, HashSetExt};
 
 /// "five minutes unless set" (seed 003, `timeout`).
 const DEFAULT_TIMEOUT: &str = "5m";

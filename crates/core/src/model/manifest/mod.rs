@@ -16,7 +16,7 @@ use crate::finding::Ptr;
 use crate::model::playbook::Named;
 use crate::parse::{Member, Node, Value};
 use package::{Ecosystem, Package, PackageError};
-use std::collections::{HashMap, HashSet};
+use foldhash::{HashMap, HashMapExt, HashSet};
 
 /// A plugin manifest as the rules and explain see it.
 #[derive(Debug)]

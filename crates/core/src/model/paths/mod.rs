@@ -33,7 +33,7 @@ use super::boundary::{Resolution, StepBoundary};
 use super::spec;
 use super::PlaybookExplain;
 use serde::Serialize;
-use std::collections::HashMap;
+use foldhash::{HashMap, HashMapExt};
 
 /// How far the walk over paths may go.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
@@ -284,7 +284,7 @@ struct Net<'e> {
 }
 
 fn acting_tools(step: &StepBoundary) -> Vec<ActingTool> {
-    let mut seen = std::collections::HashSet::new();
+    let mut seen = foldhash::HashSet::default();
     step.tools
         .iter()
         .filter_map(|tool| match &tool.resolution {

@@ -5,7 +5,7 @@
 use super::{allowing_steps, connection_provider, mcp_uses, CrossCheck};
 use crate::model::playbook::{ConnectionView, McpServerView, PlaybookView};
 use serde::Serialize;
-use std::collections::{HashMap, HashSet};
+use foldhash::{HashMap, HashMapExt, HashSet, HashSetExt};
 
 /// What a harness must provide before the playbook runs, cross-referenced.
 #[derive(Debug, Clone, PartialEq, Serialize)]

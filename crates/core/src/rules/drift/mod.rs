@@ -21,7 +21,7 @@ use crate::model::compare::{compare, Definition, Direction, ListChange, ListFiel
 use crate::model::playbook::{PlaybookView, ToolView};
 use crate::parse::Node;
 use crate::registry::{Registry, RegistryTool};
-use std::collections::HashSet;
+use foldhash::{HashSet, HashSetExt};
 
 pub static DR001: Rule = Rule {
     code: "DR001",

@@ -4,7 +4,7 @@
 
 use super::listed;
 use crate::parse::{Node, Object, Value};
-use std::collections::{HashMap, HashSet};
+use foldhash::{HashMap, HashMapExt, HashSet, HashSetExt};
 
 /// The schema fields of a tool definition (seed 000).
 const SCHEMAS: [&str; 4] = ["inputSchema", "outputSchema", "harnessInputSchema", "harnessOutputSchema"];

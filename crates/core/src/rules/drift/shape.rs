@@ -4,7 +4,7 @@
 use crate::finding::{At, Ptr, Report};
 use crate::parse::Node;
 use crate::rules::{Group, Rule, Severity};
-use std::collections::HashMap;
+use foldhash::{HashMap, HashMapExt};
 
 pub static DR009: Rule = Rule {
     code: "DR009",

@@ -10,7 +10,8 @@ use crate::parse::Node;
 use crate::rules::{Group, Rule, Severity};
 use petgraph::algo::kosaraju_scc;
 use petgraph::graph::{DiGraph, NodeIndex};
-use std::collections::{HashMap, HashSet, VecDeque};
+use foldhash::{HashMap, HashMapExt, HashSet, HashSetExt};
+use std::collections::VecDeque;
 
 /// The seed's bounds: 1 to 200 characters of purpose, 16 secret arguments
 /// per function, 8 skills in a manual.

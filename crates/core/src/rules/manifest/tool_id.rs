@@ -3,7 +3,7 @@
 use crate::finding::{At, Report};
 use crate::model::manifest::ManifestView;
 use crate::rules::{Group, Rule, Severity};
-use std::collections::HashMap;
+use foldhash::{HashMap, HashMapExt};
 
 pub static PM101: Rule = Rule {
     code: "PM101",

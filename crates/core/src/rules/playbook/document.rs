@@ -6,7 +6,7 @@ use crate::model::spec::CURRENT_VERSION;
 use crate::parse::{Node, Value};
 use crate::rules::input::IN004;
 use crate::rules::{check_fields, Field, Group, Rule, Severity, Ty};
-use std::collections::HashSet;
+use foldhash::{HashSet, HashSetExt};
 
 pub static PB101: Rule = Rule {
     code: "PB101",

@@ -15,7 +15,7 @@ use crate::model::playbook::{PlaybookView, StepView};
 use crate::model::spec::{one_of, STEP_KINDS};
 use crate::parse::Node;
 use crate::rules::{check_fields, Field, Group, Rule, Severity, Ty};
-use std::collections::HashMap;
+use foldhash::{HashMap, HashMapExt};
 
 pub static PB201: Rule = Rule {
     code: "PB201",

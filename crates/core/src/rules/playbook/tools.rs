@@ -13,7 +13,7 @@ use crate::model::playbook::{PlaybookView, ToolView};
 use crate::parse::Node;
 use crate::rules::input::IN004;
 use crate::rules::{Group, Rule, Severity};
-use std::collections::{HashMap, HashSet};
+use foldhash::{HashMap, HashMapExt, HashSet};
 
 pub static PB312: Rule = Rule {
     code: "PB312",

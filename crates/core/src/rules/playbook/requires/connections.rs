@@ -7,7 +7,7 @@ use crate::model::playbook::{ConnectionView, PlaybookView};
 use crate::model::requires::{ConnectorRef, CrossCheck, UnknownCapability};
 use crate::model::spec::{one_of, AUTH_KINDS, PROVIDERS};
 use crate::rules::{check_fields, Field, Group, Rule, Severity, Ty};
-use std::collections::{HashMap, HashSet};
+use foldhash::{HashMap, HashMapExt, HashSet};
 
 pub static PB401: Rule = Rule {
     code: "PB401",

@@ -8,7 +8,7 @@ use crate::model::requires::{CrossCheck, ForeignToolName, McpRef};
 use crate::rules::playbook::steps::PB205;
 use crate::rules::secrets_shape::{find_credential, high_entropy_run, preview, starts_with_bearer};
 use crate::rules::{check_fields, Field, Group, Rule, Severity, Ty};
-use std::collections::HashSet;
+use foldhash::{HashSet, HashSetExt};
 
 pub static PB410: Rule = Rule {
     code: "PB410",

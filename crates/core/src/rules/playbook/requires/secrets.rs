@@ -4,7 +4,7 @@ use super::{is_blank, missing_at};
 use crate::finding::{At, Report};
 use crate::model::playbook::{PlaybookView, SecretView};
 use crate::rules::{check_fields, Field, Group, Rule, Severity, Ty};
-use std::collections::HashMap;
+use foldhash::{HashMap, HashMapExt};
 
 pub static PB417: Rule = Rule {
     code: "PB417",

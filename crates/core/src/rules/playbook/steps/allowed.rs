@@ -7,7 +7,7 @@ use crate::model::playbook::{mcp_name, McpName, PlaybookView, StepView};
 use crate::model::spec::one_of;
 use crate::parse::{Node, Value};
 use crate::rules::{Group, Rule, Severity};
-use std::collections::{HashMap, HashSet};
+use foldhash::{HashMap, HashMapExt, HashSet};
 
 pub static PB205: Rule = Rule {
     code: "PB205",

@@ -11,7 +11,7 @@ use crate::parse::{Node, Value};
 use crate::rules::input::IN004;
 use crate::rules::{Group, Rule, Severity};
 use crate::rules::shape::edit_distance;
-use std::collections::{HashMap, HashSet};
+use foldhash::{HashMap, HashMapExt, HashSet};
 
 pub static PB213: Rule = Rule {
     code: "PB213",

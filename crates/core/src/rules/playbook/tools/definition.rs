@@ -9,7 +9,7 @@ use crate::model::spec::{one_of, PROVIDERS, RISK_CLASSES, SCOPES, SOURCES};
 use crate::parse::Node;
 use crate::rules::playbook::steps::PB205;
 use crate::rules::{check_fields, Field, Group, Rule, Severity, Ty};
-use std::collections::HashMap;
+use foldhash::HashMap;
 
 pub static PB301: Rule = Rule {
     code: "PB301",
