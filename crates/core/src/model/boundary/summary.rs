@@ -3,53 +3,71 @@
 //! description, quoted; and it names what the document leaves unknown.
 
 use super::{AllowedTool, ListForm, Requirement, Resolution, StepBoundary, ToolFacts};
-use std::collections::HashSet;
+use foldhash::{HashSet, HashSetExt};
+use std::fmt::Write;
 
 /// Descriptions longer than this are cut at a word boundary: a summary is a
 /// few lines, the full text is in the tool's entry.
 const DESCRIPTION_LIMIT: usize = 120;
 
+/// Every sentence is written into one buffer: a summary is built for each
+/// step of documents with thousands of steps, and each phrase as its own
+/// `String` made explain allocation-bound.
 pub(super) fn summarize(step: &StepBoundary) -> String {
-    let mut sentences: Vec<String> = Vec::new();
+    let mut out = String::with_capacity(160);
     match step.kind.as_deref() {
-        Some("agent") => sentences.extend(capabilities(step)),
+        Some("agent") => capabilities(step, &mut out),
         Some("gate") => {
-            sentences.push("Waits for a person to decide before the playbook goes on.".to_owned());
+            out.push_str("Waits for a person to decide before the playbook goes on.");
             if step.allowed_tools != ListForm::Absent {
-                sentences.push("It lists allowedTools, but only an agent step calls tools.".to_owned());
+                out.push_str(" It lists allowedTools, but only an agent step calls tools.");
             }
         }
         Some(kind) => {
-            sentences.push(format!("Is of kind “{kind}”, which this reader does not know, so it cannot say what the step does."));
-            sentences.extend(capabilities(step));
+            let _ = write!(out, "Is of kind “{kind}”, which this reader does not know, so it cannot say what the step does.");
+            capabilities(step, &mut out);
         }
         None => {
-            sentences.push("Has no kind, so this reader cannot say what the step does.".to_owned());
-            sentences.extend(capabilities(step));
+            out.push_str("Has no kind, so this reader cannot say what the step does.");
+            capabilities(step, &mut out);
         }
     }
-    sentences.extend(entry_sentence(step));
-    sentences.join(" ")
+    entry_sentence(step, &mut out);
+    out
+}
+
+/// Starts a new sentence: a blank after the one before, if any.
+fn sentence(out: &mut String) -> &mut String {
+    if !out.is_empty() {
+        out.push(' ');
+    }
+    out
 }
 
 /// What the step's `allowedTools` let it call.
-fn capabilities(step: &StepBoundary) -> Vec<String> {
+fn capabilities(step: &StepBoundary, out: &mut String) {
     match step.allowed_tools {
-        ListForm::Absent => vec!["May call no tool: it has no allowedTools.".to_owned()],
-        ListForm::NotAList => vec!["Its allowedTools is not a list, so this reader cannot say which tools it may call.".to_owned()],
+        ListForm::Absent => sentence(out).push_str("May call no tool: it has no allowedTools."),
+        ListForm::NotAList => {
+            sentence(out).push_str("Its allowedTools is not a list, so this reader cannot say which tools it may call.")
+        }
         ListForm::List => {
-            let mut seen = HashSet::new();
+            let mut seen = HashSet::with_capacity(step.tools.len());
             let valid: Vec<&AllowedTool> =
                 step.tools.iter().filter(|t| t.resolution.name().is_some_and(|name| seen.insert(name))).collect();
-            let mut sentences = Vec::new();
             if valid.is_empty() {
                 let why = if step.tools.is_empty() { ": its allowedTools list is empty." } else { "." };
-                sentences.push(format!("May call no tool{why}"));
+                let _ = write!(sentence(out), "May call no tool{why}");
             } else {
-                sentences.push(format!("{}. Every other tool call is refused.", capitalize(&clauses(&valid).join("; "))));
+                let out = sentence(out);
+                let first = out.len();
+                clauses(&valid, out);
+                capitalize_at(out, first);
+                out.push_str(". Every other tool call is refused.");
             }
-            sentences.extend(step.tools.iter().filter_map(invalid_sentence));
-            sentences
+            for tool in &step.tools {
+                invalid_sentence(tool, out);
+            }
         }
     }
 }
@@ -71,8 +89,8 @@ fn effect(facts: &ToolFacts) -> Effect {
 }
 
 /// One clause per kind of access, most harmless first, then the tools only a
-/// registry can explain.
-fn clauses(tools: &[&AllowedTool]) -> Vec<String> {
+/// registry can explain; clauses are separated by `; `.
+fn clauses(tools: &[&AllowedTool], out: &mut String) {
     let embedded: Vec<&ToolFacts> = tools
         .iter()
         .filter_map(|t| match &t.resolution {
@@ -80,7 +98,8 @@ fn clauses(tools: &[&AllowedTool]) -> Vec<String> {
             _ => None,
         })
         .collect();
-    let mut clauses = Vec::new();
+    let start = out.len();
+    let mut group = Vec::with_capacity(embedded.len());
     for (effect_wanted, approval) in [
         (Effect::Reads, false),
         (Effect::Reads, true),
@@ -89,57 +108,67 @@ fn clauses(tools: &[&AllowedTool]) -> Vec<String> {
         (Effect::Undeclared, true),
         (Effect::Undeclared, false),
     ] {
-        let group: Vec<&ToolFacts> = embedded
-            .iter()
-            .copied()
-            .filter(|f| effect(f) == effect_wanted && (f.requires_approval == Some(true)) == approval)
-            .collect();
+        group.clear();
+        group.extend(
+            embedded.iter().copied().filter(|f| effect(f) == effect_wanted && (f.requires_approval == Some(true)) == approval),
+        );
         if !group.is_empty() {
-            clauses.push(access_clause(effect_wanted, approval, &group));
+            if out.len() > start {
+                out.push_str("; ");
+            }
+            access_clause(effect_wanted, approval, &group, out);
         }
     }
-    let registry: Vec<String> = tools
+    let registry: Vec<(&str, Option<&Requirement>)> = tools
         .iter()
         .filter_map(|t| match &t.resolution {
-            Resolution::RegistryOnly { name, needs, .. } => Some(format!("{name}{}", place(needs.as_ref()))),
+            Resolution::RegistryOnly { name, needs, .. } => Some((name.as_str(), needs.as_ref())),
             _ => None,
         })
         .collect();
     if !registry.is_empty() {
-        let also = if clauses.is_empty() { "" } else { "also " };
+        let also = if out.len() > start { "also " } else { "" };
+        if out.len() > start {
+            out.push_str("; ");
+        }
+        let _ = write!(out, "may {also}call ");
+        write_list(out, &registry, "and", |out, (name, needs)| {
+            out.push_str(name);
+            place(*needs, out);
+        });
         let what = if registry.len() == 1 { "it does" } else { "they do" };
-        clauses.push(format!(
-            "may {also}call {}, which the document does not define, so only a runtime's registry can say what {what}",
-            list(&registry)
-        ));
+        let _ = write!(out, ", which the document does not define, so only a runtime's registry can say what {what}");
     }
-    clauses
 }
 
-fn access_clause(effect: Effect, approval: bool, tools: &[&ToolFacts]) -> String {
+fn access_clause(effect: Effect, approval: bool, tools: &[&ToolFacts], out: &mut String) {
     let (modal, scoped_verb, unscoped_verb) = match effect {
         Effect::Reads => ("can", "read", "read data with"),
         Effect::Writes => ("may", "write to", "change data with"),
         Effect::Undeclared => ("may", "", "call"),
     };
-    let mut phrases = Vec::new();
+    out.push_str(modal);
+    // The group is not empty, so at least one phrase follows.
+    let mut phrases = 0;
     if effect != Effect::Undeclared {
-        let scoped: Vec<String> = tools.iter().filter_map(|f| scoped_item(f, effect)).collect();
+        let scoped: Vec<(&ToolFacts, &[String])> =
+            tools.iter().filter_map(|f| Some((*f, scopes(f, effect)?))).collect();
         if !scoped.is_empty() {
-            phrases.push(format!("{scoped_verb} {}", list(&scoped)));
+            let _ = write!(out, " {scoped_verb} ");
+            write_list(out, &scoped, "and", |out, (facts, scopes)| scoped_item(facts, scopes, out));
+            phrases += 1;
         }
     }
-    let unscoped: Vec<String> = tools
-        .iter()
-        .filter(|f| effect == Effect::Undeclared || scoped_item(f, effect).is_none())
-        .map(|f| described_item(f))
-        .collect();
+    let unscoped: Vec<&ToolFacts> =
+        tools.iter().copied().filter(|f| effect == Effect::Undeclared || scopes(f, effect).is_none()).collect();
     if !unscoped.is_empty() {
-        phrases.push(format!("{unscoped_verb} {}", list(&unscoped)));
+        out.push_str(if phrases > 0 { ", and " } else { " " });
+        let _ = write!(out, "{unscoped_verb} ");
+        write_list(out, &unscoped, "and", |out, facts| described_item(facts, out));
+        phrases += 1;
     }
-    let mut clause = format!("{modal} {}", phrases.join(", and "));
     if effect == Effect::Undeclared {
-        clause.push_str(", whose side effects the document does not declare");
+        out.push_str(", whose side effects the document does not declare");
     }
     let tail = match (approval, effect) {
         (true, _) => "after a person approves each call",
@@ -147,49 +176,64 @@ fn access_clause(effect: Effect, approval: bool, tools: &[&ToolFacts]) -> String
         (false, _) => "",
     };
     if !tail.is_empty() {
-        let separator = if phrases.len() > 1 || effect == Effect::Undeclared { ", " } else { " " };
-        clause.push_str(separator);
-        clause.push_str(tail);
+        let separator = if phrases > 1 || effect == Effect::Undeclared { ", " } else { " " };
+        out.push_str(separator);
+        out.push_str(tail);
     }
-    clause
 }
 
-/// `customers and charges via Stripe (charge.history)`: the data scopes the
-/// tool declares for this effect, when it declares any.
-fn scoped_item(facts: &ToolFacts, effect: Effect) -> Option<String> {
+/// The data scopes a tool declares for this effect, when it declares any
+/// that is not blank.
+fn scopes(facts: &ToolFacts, effect: Effect) -> Option<&[String]> {
     let scopes = match effect {
         Effect::Reads => &facts.data_scope_resources,
         Effect::Writes => &facts.data_scope_writes,
         Effect::Undeclared => return None,
     };
-    let scopes: Vec<String> = scopes.iter().map(|s| s.trim().replace('_', " ")).filter(|s| !s.is_empty()).collect();
-    if scopes.is_empty() {
-        return None;
-    }
-    let name = facts.name.as_deref().unwrap_or_default();
-    Some(format!("{}{} ({name})", list(&scopes), place(facts.needs.as_ref())))
+    scopes.iter().any(|s| !s.trim().is_empty()).then_some(scopes.as_slice())
+}
+
+/// `customers and charges via Stripe (charge.history)`: the data scopes the
+/// tool declares for this effect.
+fn scoped_item(facts: &ToolFacts, scopes: &[String], out: &mut String) {
+    let scopes: Vec<&str> = scopes.iter().map(|s| s.trim()).filter(|s| !s.is_empty()).collect();
+    write_list(out, &scopes, "and", |out, scope| {
+        for (i, part) in scope.split('_').enumerate() {
+            if i > 0 {
+                out.push(' ');
+            }
+            out.push_str(part);
+        }
+    });
+    place(facts.needs.as_ref(), out);
+    let _ = write!(out, " ({})", facts.name.as_deref().unwrap_or_default());
 }
 
 /// `charge.history via Stripe (“List recent charges.”)`: the tool by name,
 /// with the author's description when there is one.
-fn described_item(facts: &ToolFacts) -> String {
-    let name = facts.name.as_deref().unwrap_or_default();
-    let place = place(facts.needs.as_ref());
+fn described_item(facts: &ToolFacts, out: &mut String) {
+    out.push_str(facts.name.as_deref().unwrap_or_default());
+    place(facts.needs.as_ref(), out);
     let description = facts.description.as_deref().map(shorten);
     // A final period would sit before the closing parenthesis and the
     // sentence's own punctuation.
-    match description.as_deref().map(|d| d.strip_suffix('.').unwrap_or(d)).filter(|d| !d.is_empty()) {
-        Some(description) => format!("{name}{place} (“{description}”)"),
-        None => format!("{name}{place}"),
+    if let Some(description) = description.as_deref().map(|d| d.strip_suffix('.').unwrap_or(d)).filter(|d| !d.is_empty()) {
+        let _ = write!(out, " (“{description}”)");
     }
 }
 
 /// Where a tool runs: ` via Stripe`, ` on MCP server acme`.
-fn place(needs: Option<&Requirement>) -> String {
+fn place(needs: Option<&Requirement>, out: &mut String) {
     match needs {
-        Some(Requirement::Connection { provider, .. }) => format!(" via {}", provider_name(provider)),
-        Some(Requirement::McpServer { server, .. }) => format!(" on MCP server {server}"),
-        None => String::new(),
+        Some(Requirement::Connection { provider, .. }) => {
+            out.push_str(" via ");
+            out.push_str(provider_name(provider));
+        }
+        Some(Requirement::McpServer { server, .. }) => {
+            out.push_str(" on MCP server ");
+            out.push_str(server);
+        }
+        None => {}
     }
 }
 
@@ -222,48 +266,61 @@ pub(crate) fn provider_name(provider: &str) -> &str {
     }
 }
 
-fn invalid_sentence(tool: &AllowedTool) -> Option<String> {
-    let Resolution::Invalid { name, value_type, reason } = &tool.resolution else { return None };
-    let subject = match name.as_deref() {
-        Some(name) if !name.is_empty() => format!("“{name}” in allowedTools"),
-        _ => format!("Entry {} of allowedTools ({value_type})", tool.index + 1),
-    };
-    Some(format!("{subject} is not a valid tool name: {reason}."))
+fn invalid_sentence(tool: &AllowedTool, out: &mut String) {
+    let Resolution::Invalid { name, value_type, reason } = &tool.resolution else { return };
+    let out = sentence(out);
+    match name.as_deref() {
+        Some(name) if !name.is_empty() => {
+            let _ = write!(out, "“{name}” in allowedTools");
+        }
+        _ => {
+            let _ = write!(out, "Entry {} of allowedTools ({value_type})", tool.index + 1);
+        }
+    }
+    let _ = write!(out, " is not a valid tool name: {reason}.");
 }
 
 /// Who leads into the step, when a gate is among them, and whether a person
 /// has always decided before it runs.
-fn entry_sentence(step: &StepBoundary) -> Option<String> {
+fn entry_sentence(step: &StepBoundary, out: &mut String) {
     if step.gated_by.is_empty() {
-        return None;
+        return;
     }
-    let gates: Vec<String> = step
-        .gated_by
-        .iter()
-        .map(|g| {
-            let labels: Vec<String> = g.labels.iter().map(|l| format!("“{l}”")).collect();
-            match labels.as_slice() {
-                [] => format!("the gate “{}”", g.gate),
-                _ => format!("the gate “{}” (on {})", g.gate, list_with(&labels, "or")),
+    let out = sentence(out);
+    let gates = |out: &mut String, conjunction: &str| {
+        write_list(out, &step.gated_by, conjunction, |out, gate| {
+            let _ = write!(out, "the gate “{}”", gate.gate);
+            if !gate.labels.is_empty() {
+                out.push_str(" (on ");
+                write_list(out, &gate.labels, "or", |out, label| {
+                    let _ = write!(out, "“{label}”");
+                });
+                out.push(')');
             }
         })
-        .collect();
+    };
     if step.entered_from.is_empty() && !step.is_start {
-        return Some(format!("Reached only from {}, so a person decides right before it runs.", list_with(&gates, "or")));
+        out.push_str("Reached only from ");
+        gates(out, "or");
+        out.push_str(", so a person decides right before it runs.");
+        return;
     }
-    let mut reached = format!("Reached from {}", list_with(&gates, "and"));
+    out.push_str("Reached from ");
+    gates(out, "and");
     if !step.entered_from.is_empty() {
-        let others: Vec<String> = step.entered_from.iter().map(|id| format!("“{id}”")).collect();
-        reached.push_str(&format!(" and from {}", list(&others)));
+        out.push_str(" and from ");
+        write_list(out, &step.entered_from, "and", |out, id| {
+            let _ = write!(out, "“{id}”");
+        });
     }
     if step.is_start {
-        reached.push_str(", and the playbook starts here");
+        out.push_str(", and the playbook starts here");
     }
-    Some(if step.behind_gate {
-        format!("{reached}; every path to it passes a gate.")
+    out.push_str(if step.behind_gate {
+        "; every path to it passes a gate."
     } else {
-        format!("{reached}; some path to it passes no gate, so it can run without a person deciding.")
-    })
+        "; some path to it passes no gate, so it can run without a person deciding."
+    });
 }
 
 /// A description as one line, cut at a word boundary when long. Only its
@@ -287,24 +344,31 @@ fn shorten(description: &str) -> String {
     line
 }
 
-fn list(items: &[String]) -> String {
-    list_with(items, "and")
-}
-
-/// `a`, `a and b`, `a, b and c`.
-fn list_with(items: &[String], conjunction: &str) -> String {
-    match items {
-        [] => String::new(),
-        [only] => only.clone(),
-        [init @ .., last] => format!("{} {conjunction} {last}", init.join(", ")),
+/// `a`, `a and b`, `a, b and c`, each item written by `item`.
+fn write_list<T>(out: &mut String, items: &[T], conjunction: &str, mut item: impl FnMut(&mut String, &T)) {
+    let last = items.len().saturating_sub(1);
+    for (i, value) in items.iter().enumerate() {
+        if i > 0 {
+            if i == last {
+                out.push(' ');
+                out.push_str(conjunction);
+                out.push(' ');
+            } else {
+                out.push_str(", ");
+            }
+        }
+        item(out, value);
     }
 }
 
-fn capitalize(text: &str) -> String {
-    let mut chars = text.chars();
-    match chars.next() {
-        Some(first) => first.to_uppercase().chain(chars).collect(),
-        None => String::new(),
+/// Upper-cases the character that starts at byte `at`.
+fn capitalize_at(out: &mut String, at: usize) {
+    let Some(first) = out.get(at..).and_then(|rest| rest.chars().next()) else { return };
+    if first.is_ascii() {
+        out[at..at + 1].make_ascii_uppercase();
+    } else {
+        let upper: String = first.to_uppercase().collect();
+        out.replace_range(at..at + first.len_utf8(), &upper);
     }
 }
 
