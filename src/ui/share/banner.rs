@@ -200,7 +200,11 @@ fn summary_view(summary: TrustSummary) -> impl IntoView {
             {facts}
             <li class="trust-fact" data-fact="requires">
                 <span class="trust-fact-title">"Requires"</span>
-                {if requires.is_empty() { view! { <span class="trust-muted">"no secrets, connections or servers"</span> }.into_any() } else { requires.collect_view().into_any() }}
+                {if requires.is_empty() {
+                    view! { <span class="trust-muted">"no secrets, connections or servers"</span> }.into_any()
+                } else {
+                    view! { <span class="trust-needs">{requires.collect_view()}</span> }.into_any()
+                }}
             </li>
             {(summary.credentials > 0).then(|| view! {
                 <li class="trust-fact danger" data-fact="credentials" role="alert">
