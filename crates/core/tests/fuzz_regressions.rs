@@ -62,3 +62,18 @@ fn an_undefined_alias_points_at_the_root() {
     assert_eq!(in001.pointer, "");
     check_every_kind(&text, Some(Syntax::Yaml));
 }
+
+/// share_decode (a `#base64:` link of this document, opened as a
+/// playbook): a mapping used as a key (`? …`) repeats `steps`. IN004
+/// already reports the key; IN005 inside it pointed at `/steps` of the
+/// object around it, which has none. A key has no pointer, so what is inside
+/// one is not reported again.
+#[test]
+fn a_repeated_key_inside_a_mapping_key_is_not_reported_again() {
+    let text = fixture("share_decode-duplicate-inside-a-key.yaml");
+    let options = Options { kind: Some(Kind::Playbook), ..Options::default() };
+    let checked = check(&text, &options);
+    assert!(checked.diagnostics.iter().any(|d| d.code == "IN004"), "{:#?}", checked.diagnostics);
+    assert!(!checked.diagnostics.iter().any(|d| d.code == "IN005"), "{:#?}", checked.diagnostics);
+    check_every_kind(&text, None);
+}

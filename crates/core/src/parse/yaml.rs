@@ -113,6 +113,12 @@ impl Builder<'_, '_> {
         )
     }
 
+    /// Whether the value being read is (part of) a mapping key: an open
+    /// mapping is waiting for its key.
+    fn building_key(&self) -> bool {
+        self.frames.iter().any(|frame| matches!(frame, Frame::Mapping { key: None, .. }))
+    }
+
     /// The pointer of the value about to be placed, for findings on it.
     fn pointer(&self) -> Ptr {
         let mut ptr = Ptr::root();
@@ -194,7 +200,12 @@ impl Builder<'_, '_> {
             Frame::Mapping { start, anchor, members, key, count, height } => {
                 let last = members.last().map(|m| m.value.span.end).max(key.as_ref().map(|(_, s)| s.end));
                 let end = closing_end(end_span, last, start);
-                report_duplicate_keys(&members, &self.pointer(), &mut self.findings);
+                // A mapping used as a key (or inside one) has no pointer, and
+                // IN004 already reports the key: its repeated keys are not
+                // reported again.
+                if !self.building_key() {
+                    report_duplicate_keys(&members, &self.pointer(), &mut self.findings);
+                }
                 let node = Node { span: Span::new(start, end), value: Value::Object(Object { members }) };
                 (Complete { node, count, height }, anchor)
             }
