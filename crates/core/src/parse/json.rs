@@ -1,4 +1,6 @@
-//! Strict JSON, read with `jsonc-parser` with every lax option off.
+//! Strict JSON, read with `jsonc-parser` with every lax option off. Most
+//! texts are read first by the faster [`super::json_strict`] reader; this
+//! path reads the rest and words every error.
 
 use super::limits::{too_deep, too_many_nodes, Limits};
 use super::tree::{Member, Node, Number, Object, Value};
@@ -29,6 +31,11 @@ pub(super) fn parse(text: &str, limits: &Limits) -> Parsed {
     // A byte-order mark is not JSON, but editors write one; skip it so the
     // offsets still point into the original text.
     let bom = if text.starts_with('\u{feff}') { 3 } else { 0 };
+    super::json_strict::read(text, bom, limits).unwrap_or_else(|| read_with_jsonc(text, bom, limits))
+}
+
+/// Reads with jsonc-parser: what the strict reader leaves, and every error.
+pub(super) fn read_with_jsonc(text: &str, bom: usize, limits: &Limits) -> Parsed {
     let collect = CollectOptions { comments: CommentCollectionStrategy::Off, tokens: false };
     let result = match jsonc_parser::parse_to_ast(&text[bom..], &collect, &strict_options()) {
         Ok(result) => result,

@@ -5,6 +5,7 @@
 //! it could build (or none) plus findings (IN001, IN005, IN006).
 
 mod json;
+mod json_strict;
 mod limits;
 mod tree;
 mod yaml;
