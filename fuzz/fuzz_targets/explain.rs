@@ -1,6 +1,6 @@
-//! Any bytes through parse, check and explain (the viewer's path), with the
-//! kind detected and forced either way; the explain view must serialise.
-//! The graph layout joins this target when the core has one.
+//! Any bytes through parse, check, explain and the graph layout (the
+//! viewer's path), with the kind detected and forced either way; the
+//! explain view must serialise and the drawing hold together.
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
