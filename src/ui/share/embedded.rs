@@ -66,6 +66,9 @@ pub fn Embed(options: PageOptions) -> impl IntoView {
     // A host may point the frame at another document by its fragment alone,
     // which reloads nothing.
     let _ = window_event_listener(leptos::ev::hashchange, move |_| {
+        if matches!(Fragment::read(&window().location().hash().unwrap_or_default()), Fragment::Route(_)) {
+            return;
+        }
         let (shown, why) = from_address();
         problem.set(why);
         if shown.is_some() {

@@ -9,7 +9,7 @@ use wasm_bindgen::prelude::*;
 use web_sys::{Element, HtmlCanvasElement, HtmlImageElement, Url, XmlSerializer};
 
 /// Where the viewer's graph is drawn.
-pub const GRAPH_SELECTOR: &str = "[data-testid=\"graph\"] svg, svg.graph";
+pub const GRAPH_SELECTOR: &str = "svg.graph";
 
 /// The CSS properties that make an SVG look as it does on the page.
 const STYLED: [&str; 14] = [

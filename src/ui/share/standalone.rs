@@ -58,6 +58,9 @@ pub fn StandaloneViewer(
             d.as_ref().is_some_and(|d| matches!(fragment_for("", &d.code, d.kind, &Route::Diagnostics), Err(NoLink::TooLong { .. })))
         })
     };
+    // The panels are made once a document is there, not again for each new
+    // document: they follow `report` themselves.
+    let has_document = Memo::new(move |_| document.with(Option::is_some));
     let kind = move || {
         report.with(|r| r.as_ref().and_then(|r| r.analysis.checked.kind)).map_or("Document", kind_label)
     };
@@ -93,7 +96,7 @@ pub fn StandaloneViewer(
             </header>
             <main class="standalone-body">
                 {move || problem.get().map(|p| view! { <p class="share-notice error" role="alert" data-testid="embed-problem">{p}</p> })}
-                {move || document.with(Option::is_some).then(|| view! {
+                {move || has_document.get().then(|| view! {
                     <TrustBanner report=report />
                     <section class="standalone-panel" aria-label="Diagnostics">
                         <DiagnosticsPanel report=report on_jump=|_: Jump| {} />
