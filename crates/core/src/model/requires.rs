@@ -130,12 +130,20 @@ pub struct CrossCheck<'v, 'a> {
 
 /// Each step's string `allowedTools` entries, the first of each name only.
 pub fn tool_refs<'v, 'a>(view: &'v PlaybookView<'a>) -> impl Iterator<Item = ToolRef<'v, 'a>> {
+    // Read several times per step by the rules and explain: a short list is
+    // compared with the entries before, only a long one is hashed.
+    const SHORT: usize = 12;
     view.steps.iter().flat_map(|step| {
+        let entries = &step.allowed_tools;
         let mut seen = HashSet::new();
-        step.allowed_tools
+        entries
             .iter()
-            .filter(move |entry| seen.insert(entry.name))
-            .map(move |entry| ToolRef { step, entry })
+            .enumerate()
+            .filter(move |&(i, entry)| match entries.len() {
+                0..=SHORT => !entries[..i].iter().any(|earlier| earlier.name == entry.name),
+                _ => seen.insert(entry.name),
+            })
+            .map(move |(_, entry)| ToolRef { step, entry })
     })
 }
 
