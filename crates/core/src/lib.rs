@@ -71,11 +71,10 @@ pub struct Analysis {
     pub anchors: model::anchors::Anchors,
 }
 
-/// A parsed text, ready for rules and explain.
+/// A text being checked: what parsing and the rules found.
 struct Document<'t> {
     text: &'t str,
     syntax: Syntax,
-    root: Option<Node>,
     kind: Option<Kind>,
     kind_detected: bool,
     report: Report,
@@ -83,7 +82,9 @@ struct Document<'t> {
     stopped: bool,
 }
 
-fn read<'t>(text: &'t str, options: &Options) -> Document<'t> {
+/// Parses a text and detects its kind; the tree is returned beside the
+/// document, so what the rules build from it can outlive them.
+fn read<'t>(text: &'t str, options: &Options) -> (Document<'t>, Option<Node>) {
     let syntax = options.syntax.unwrap_or_else(|| Syntax::sniff(text));
     let parsed = parse::parse(text, syntax, &options.limits);
     let stopped = parsed.findings.iter().any(|f| std::ptr::eq(f.rule, &rules::input::IN006));
@@ -94,42 +95,42 @@ fn read<'t>(text: &'t str, options: &Options) -> Document<'t> {
         Some(kind) => (Some(kind), false),
         None => (detected, detected.is_some()),
     };
-    let mut document = Document { text, syntax, root: parsed.root, kind, kind_detected, report, stopped };
-    if let Some(root) = &document.root {
-        if rules::input::check_root(root, kind, &mut document.report) {
-            rules::check(root, kind, &options.limits, &mut document.report);
-            document.stopped = document.report.has(&rules::input::IN006);
-            if let (Some(registry), Some(Kind::Playbook), false) = (&options.registry, kind, document.stopped) {
-                rules::drift::check(root, registry, &mut document.report);
-            }
-        }
-    }
-    if document.stopped {
-        document.report.retain(|f| std::ptr::eq(f.rule, &rules::input::IN006));
-    }
-    document
+    (Document { text, syntax, kind, kind_detected, report, stopped }, parsed.root)
 }
 
 impl Document<'_> {
-    fn checked(self) -> (Checked, Option<Node>) {
+    /// Runs the rules of the document's kind over `root`; returns a
+    /// playbook's model for explain.
+    fn check<'a>(&mut self, root: &'a Node, options: &Options) -> Option<model::PlaybookModel<'a>> {
+        if !rules::input::check_root(root, self.kind, &mut self.report) {
+            return None;
+        }
+        let model = rules::check(root, self.kind, &options.limits, &mut self.report);
+        self.stopped = self.report.has(&rules::input::IN006);
+        if let (Some(registry), Some(Kind::Playbook), false) = (&options.registry, self.kind, self.stopped) {
+            rules::drift::check(root, registry, &mut self.report);
+        }
+        model
+    }
+
+    fn checked(mut self) -> Checked {
+        if self.stopped {
+            self.report.retain(|f| std::ptr::eq(f.rule, &rules::input::IN006));
+        }
         let index = LineIndex::new(self.text);
         let diagnostics = diagnostic::resolve(self.report.into_findings(), &index);
         let counts = Counts::of(&diagnostics);
-        let checked = Checked {
-            kind: self.kind,
-            kind_detected: self.kind_detected,
-            syntax: self.syntax,
-            diagnostics,
-            counts,
-        };
-        let root = if self.stopped { None } else { self.root };
-        (checked, root)
+        Checked { kind: self.kind, kind_detected: self.kind_detected, syntax: self.syntax, diagnostics, counts }
     }
 }
 
 /// Checks a text: parse, detect the kind, run every rule of that kind.
 pub fn check(text: &str, options: &Options) -> Checked {
-    read(text, options).checked().0
+    let (mut document, root) = read(text, options);
+    if let Some(root) = &root {
+        document.check(root, options);
+    }
+    document.checked()
 }
 
 /// The risk paths of an analysed playbook, under the default limits; none
@@ -168,11 +169,16 @@ pub fn diff(old: &Analysis, new: &Analysis) -> Result<model::diff::Diff, model::
 
 /// Checks a text and builds its explain view.
 pub fn analyze(text: &str, options: &Options) -> Analysis {
-    let (checked, root) = read(text, options).checked();
-    let explain = match (&root, checked.kind) {
-        (Some(root), Some(kind)) => model::explain(root, kind, &checked.diagnostics),
+    let (mut document, root) = read(text, options);
+    let model = root.as_ref().and_then(|root| document.check(root, options));
+    let stopped = document.stopped;
+    let checked = document.checked();
+    // A text a limit stopped is not explained: only IN006 is reported.
+    let root = root.as_ref().filter(|_| !stopped);
+    let explain = match (root, checked.kind) {
+        (Some(root), Some(kind)) => model::explain(root, kind, &checked.diagnostics, model),
         _ => None,
     };
-    let anchors = root.as_ref().map(model::anchors::Anchors::new).unwrap_or_default();
+    let anchors = root.map(model::anchors::Anchors::new).unwrap_or_default();
     Analysis { checked, explain, anchors }
 }

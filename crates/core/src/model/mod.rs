@@ -55,10 +55,25 @@ pub struct PlaybookMetadata {
     pub version_assumed: bool,
 }
 
-fn playbook_explain(root: &Node, diagnostics: &[Diagnostic]) -> PlaybookExplain {
-    let view = playbook::PlaybookView::new(root);
+/// A playbook's typed view and step graph, built once per analysis: the
+/// rules read them, then explain (each was a tenth of the time when both
+/// built their own).
+pub(crate) struct PlaybookModel<'a> {
+    pub(crate) view: playbook::PlaybookView<'a>,
+    pub(crate) graph: graph::Graph,
+}
+
+impl<'a> PlaybookModel<'a> {
+    pub(crate) fn new(root: &'a Node) -> Self {
+        let view = playbook::PlaybookView::new(root);
+        let graph = graph::build(&view);
+        PlaybookModel { view, graph }
+    }
+}
+
+fn playbook_explain(root: &Node, model: PlaybookModel<'_>, diagnostics: &[Diagnostic]) -> PlaybookExplain {
+    let PlaybookModel { view, graph } = model;
     let check = requires::cross_check(&view);
-    let graph = graph::build(&view);
     let (steps, tools) = boundary::explain(&view, &graph, &check, diagnostics);
     let text = |key: &str| root.get(key).and_then(Node::as_str).map(str::to_owned);
     PlaybookExplain {
@@ -76,11 +91,12 @@ fn playbook_explain(root: &Node, diagnostics: &[Diagnostic]) -> PlaybookExplain 
     }
 }
 
-/// Builds the explain view of a document read as `kind`.
-pub fn explain(root: &Node, kind: Kind, diagnostics: &[Diagnostic]) -> Option<Explain> {
+/// Builds the explain view of a document read as `kind`; a playbook's from
+/// the model its rules read (none when a limit stopped them).
+pub(crate) fn explain(root: &Node, kind: Kind, diagnostics: &[Diagnostic], model: Option<PlaybookModel<'_>>) -> Option<Explain> {
     root.as_object()?;
     match kind {
-        Kind::Playbook => Some(Explain::Playbook(playbook_explain(root, diagnostics))),
+        Kind::Playbook => model.map(|model| Explain::Playbook(playbook_explain(root, model, diagnostics))),
         Kind::PluginManifest => Some(Explain::PluginManifest(manifest::explain::build(root, diagnostics))),
     }
 }

@@ -134,14 +134,24 @@ pub fn lookup(code_or_name: &str) -> Option<&'static Rule> {
     all().find(|r| r.code.eq_ignore_ascii_case(code_or_name) || r.name == code_or_name)
 }
 
-/// Runs every rule of `kind` over a document whose root is an object.
-pub(crate) fn check(root: &crate::parse::Node, kind: Option<crate::Kind>, limits: &crate::Limits, report: &mut crate::finding::Report) {
-    match kind {
+/// Runs every rule of `kind` over a document whose root is an object;
+/// returns a playbook's model for explain (see [`playbook::check`]).
+pub(crate) fn check<'a>(
+    root: &'a crate::parse::Node,
+    kind: Option<crate::Kind>,
+    limits: &crate::Limits,
+    report: &mut crate::finding::Report,
+) -> Option<crate::model::PlaybookModel<'a>> {
+    let model = match kind {
         Some(crate::Kind::Playbook) => playbook::check(root, limits, report),
-        Some(crate::Kind::PluginManifest) => manifest::check(root, limits, report),
-        None => {}
-    }
+        Some(crate::Kind::PluginManifest) => {
+            manifest::check(root, limits, report);
+            None
+        }
+        None => None,
+    };
     if kind.is_some() && !report.has(&input::IN006) {
         credentials::check(root, report);
     }
+    model
 }

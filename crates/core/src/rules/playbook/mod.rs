@@ -11,22 +11,25 @@ pub(crate) use requires::PB411;
 use super::input::over_count_limit;
 use super::Rule;
 use crate::finding::Report;
-use crate::model::playbook::PlaybookView;
+use crate::model::PlaybookModel;
 use crate::parse::Node;
 use crate::Limits;
 
 /// Every PB rule, in catalogue order.
 pub static RULES: &[&[&Rule]] = &[document::RULES, steps::RULES, tools::RULES, requires::RULES];
 
-pub(crate) fn check(root: &Node, limits: &Limits, report: &mut Report) {
+/// Runs every PB rule; returns the playbook's model, for explain to read
+/// without building it again, unless a count limit stopped the check.
+pub(crate) fn check<'a>(root: &'a Node, limits: &Limits, report: &mut Report) -> Option<PlaybookModel<'a>> {
     if over_count_limits(root, limits, report) {
-        return;
+        return None;
     }
-    let view = PlaybookView::new(root);
-    document::check(&view, report);
-    steps::check(&view, report);
-    tools::check(&view, report);
-    requires::check(&view, report);
+    let model = PlaybookModel::new(root);
+    document::check(&model.view, report);
+    steps::check(&model.view, &model.graph, report);
+    tools::check(&model.view, report);
+    requires::check(&model.view, report);
+    Some(model)
 }
 
 /// IN006 for more steps or tools than the limits allow; nothing else is then

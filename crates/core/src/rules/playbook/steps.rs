@@ -11,6 +11,7 @@ pub use allowed::{PB205, PB209, PB210, PB211, PB212, PB219};
 pub use flow::{PB213, PB214, PB215, PB216, PB217};
 
 use crate::finding::{At, Report};
+use crate::model::graph::Graph;
 use crate::model::playbook::{PlaybookView, StepView};
 use crate::model::spec::{one_of, STEP_KINDS};
 use crate::parse::Node;
@@ -120,7 +121,7 @@ const STEP_FIELDS: &[Field] = &[
     Field::new("next", Ty::Any),
 ];
 
-pub(super) fn check(view: &PlaybookView<'_>, report: &mut Report) {
+pub(super) fn check(view: &PlaybookView<'_>, graph: &Graph, report: &mut Report) {
     let ids_sound = check_ids(view, report);
     let names = allowed::Context::new(view);
     for step in &view.steps {
@@ -129,7 +130,7 @@ pub(super) fn check(view: &PlaybookView<'_>, report: &mut Report) {
         check_kind(step, &what, report);
         allowed::check(&names, step, &what, report);
     }
-    flow::check(view, ids_sound, report);
+    flow::check(view, graph, ids_sound, report);
 }
 
 /// How messages name a step: by its id, or by its place when it has none.

@@ -4,7 +4,7 @@
 use super::super::document::join_and;
 use super::describe;
 use crate::finding::{At, Ptr, Report};
-use crate::model::graph::{self, Graph, GraphEdge};
+use crate::model::graph::{Graph, GraphEdge};
 use crate::model::playbook::{PlaybookView, StepView};
 use crate::model::spec::one_of;
 use crate::parse::{Node, Value};
@@ -80,20 +80,19 @@ const GUESS_BUDGET: usize = 100_000;
 /// Ids longer than this are not compared for a step meant.
 const GUESSED_LEN: usize = 64;
 
-pub(super) fn check(view: &PlaybookView<'_>, ids_sound: bool, report: &mut Report) {
+pub(super) fn check(view: &PlaybookView<'_>, graph: &Graph, ids_sound: bool, report: &mut Report) {
     let steps = Steps::new(view);
     let mut links = Links { shapes_sound: true, guessed_all: true, budget: GUESS_BUDGET, meant: HashMap::new(), roots: Vec::new() };
     for step in &view.steps {
         links.shapes_sound &= check_next_shape(step, report);
         check_targets(step, &steps, &mut links, report);
     }
-    let graph = graph::build(view);
     let start = check_start(view, &steps, &mut links, report);
     if let (Some(start), true) = (start, ids_sound && links.shapes_sound && links.guessed_all) {
         links.roots.insert(0, start);
-        check_unreachable(&steps, &graph, start, &links.roots, report);
+        check_unreachable(&steps, graph, start, &links.roots, report);
     }
-    check_cycles(&steps, &graph, report);
+    check_cycles(&steps, graph, report);
     check_end(view, report);
 }
 
@@ -200,8 +199,9 @@ fn known_ids(ids: &[&str]) -> String {
 /// of labels to step ids, or null. Returns whether its form is sound.
 fn check_next_shape(step: &StepView<'_>, report: &mut Report) -> bool {
     let Some(next) = step.node.get("next") else { return true };
-    let ptr = step.ptr.key("next");
-    let what = describe(step);
+    // Built only for a finding: most steps have a sound `next`.
+    let ptr = || step.ptr.key("next");
+    let what = || describe(step);
     let mut sound = true;
     match &next.value {
         Value::Null | Value::String(_) => {}
@@ -210,9 +210,9 @@ fn check_next_shape(step: &StepView<'_>, report: &mut Report) -> bool {
                 sound = false;
                 report.push(
                     &IN004,
-                    &ptr.index(i),
+                    &ptr().index(i),
                     At::Value(item),
-                    format!("Each entry of `next` of {what} must be a step id (a string); entry {i} is {}.", item.type_name()),
+                    format!("Each entry of `next` of {} must be a step id (a string); entry {i} is {}.", what(), item.type_name()),
                 );
             }
         }
@@ -221,9 +221,9 @@ fn check_next_shape(step: &StepView<'_>, report: &mut Report) -> bool {
                 sound = false;
                 report.push(
                     &IN004,
-                    &ptr.key(&member.key),
+                    &ptr().key(&member.key),
                     At::Value(&member.value),
-                    format!("Branch `{}` of `next` of {what} must name a step id (a string), not {}.", member.key, member.value.type_name()),
+                    format!("Branch `{}` of `next` of {} must name a step id (a string), not {}.", member.key, what(), member.value.type_name()),
                 );
             }
         }
@@ -231,10 +231,11 @@ fn check_next_shape(step: &StepView<'_>, report: &mut Report) -> bool {
             sound = false;
             report.push(
                 &IN004,
-                &ptr,
+                &ptr(),
                 At::Value(next),
                 format!(
-                    "`next` of {what} must be a step id, a list of step ids, or an object of branch labels to step ids, not {}.",
+                    "`next` of {} must be a step id, a list of step ids, or an object of branch labels to step ids, not {}.",
+                    what(),
                     next.type_name()
                 ),
             );
@@ -245,8 +246,8 @@ fn check_next_shape(step: &StepView<'_>, report: &mut Report) -> bool {
 
 /// PB213 for each `next` target that names no step.
 fn check_targets<'a>(step: &StepView<'a>, steps: &Steps<'_, 'a>, links: &mut Links<'a>, report: &mut Report) {
-    let what = describe(step);
     for next in step.next.iter().filter(|n| !steps.contains(n.target)) {
+        let what = describe(step);
         let meant = steps.guess(next.target, links);
         links.roots.extend(meant);
         let hint = steps.hint(meant);
