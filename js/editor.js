@@ -4,8 +4,8 @@
 // offsets, CodeMirror's unit; the Rust side converts from the core's bytes.
 
 import { basicSetup } from "codemirror";
-import { EditorView, keymap } from "@codemirror/view";
-import { EditorState, Compartment, EditorSelection } from "@codemirror/state";
+import { EditorView, Decoration, keymap } from "@codemirror/view";
+import { EditorState, Compartment, EditorSelection, StateEffect, StateField } from "@codemirror/state";
 import { indentWithTab, isolateHistory } from "@codemirror/commands";
 import { HighlightStyle, syntaxHighlighting } from "@codemirror/language";
 import { json } from "@codemirror/lang-json";
@@ -42,6 +42,23 @@ const theme = EditorView.theme({
   ".cm-foldGutter span": { color: "var(--muted)" },
 });
 
+// The viewer's selection (src/ui/viewer): the lines of the selected step or
+// tool carry a background. Edits move the mark with the text until the next
+// check sets it again.
+const setLinked = StateEffect.define();
+const linkedLines = StateField.define({
+  create: () => Decoration.none,
+  update(lines, transaction) {
+    let next = lines.map(transaction.changes);
+    for (const effect of transaction.effects) if (effect.is(setLinked)) next = effect.value;
+    return next;
+  },
+  provide: (field) => EditorView.decorations.from(field),
+});
+const linkedLine = Decoration.line({ class: "cm-opb-linked" });
+// A selected item longer than this many lines is marked on its first ones.
+const LINKED_LINES = 2000;
+
 function language(name) {
   return name === "json" ? json() : yaml();
 }
@@ -62,6 +79,7 @@ class Editor {
           this.languageSlot.of(language(options.language)),
           syntaxHighlighting(highlight),
           lintGutter(),
+          linkedLines,
           theme,
           // An explicit tabindex tells assistive technology (and axe-core)
           // that the scrolling editor holds a focusable element.
@@ -126,6 +144,26 @@ class Editor {
       effects: EditorView.scrollIntoView(EditorSelection.range(anchor, head), { y: "center" }),
     });
     this.view.focus();
+  }
+
+  // Marks the lines of [from, to) as the viewer's selection (from < 0
+  // clears the mark); with `reveal`, scrolls them into view without moving
+  // the cursor or the focus.
+  highlight(from, to, reveal) {
+    const doc = this.view.state.doc;
+    let lines = Decoration.none;
+    if (from >= 0) {
+      const first = doc.lineAt(Math.min(from, doc.length)).number;
+      const last = Math.min(doc.lineAt(Math.min(Math.max(to, from), doc.length)).number, first + LINKED_LINES - 1);
+      const ranges = [];
+      for (let n = first; n <= last; n++) ranges.push(linkedLine.range(doc.line(n).from));
+      lines = Decoration.set(ranges);
+    }
+    const effects = [setLinked.of(lines)];
+    if (reveal && from >= 0) {
+      effects.push(EditorView.scrollIntoView(Math.min(from, doc.length), { y: "start", yMargin: 48 }));
+    }
+    this.view.dispatch({ effects });
   }
 
   destroy() {

@@ -1,5 +1,6 @@
 //! The address of the panel area: `#diagnostics`, `#rules` or
-//! `#rules/<CODE>`, so a rule's documentation has a link of its own.
+//! `#rules/<CODE>`, so a rule's documentation has a link of its own, and the
+//! viewer's `#graph`, `#tools`, `#requires` and `#manifest`.
 
 /// The panel tab the address shows.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -7,6 +8,11 @@ pub enum Route {
     Diagnostics,
     /// The rules tab, on one rule's page when a code (or name) is given.
     Rules(Option<String>),
+    // The viewer (src/ui/viewer).
+    Graph,
+    Tools,
+    Requires,
+    Manifest,
 }
 
 impl Route {
@@ -15,7 +21,13 @@ impl Route {
         match path.split_once('/') {
             Some(("rules", code)) if !code.is_empty() => Route::Rules(Some(code.to_owned())),
             _ if path == "rules" || path.starts_with("rules/") => Route::Rules(None),
-            _ => Route::Diagnostics,
+            _ => match path {
+                "graph" => Route::Graph,
+                "tools" => Route::Tools,
+                "requires" => Route::Requires,
+                "manifest" => Route::Manifest,
+                _ => Route::Diagnostics,
+            },
         }
     }
 
@@ -26,6 +38,10 @@ impl Route {
             Route::Diagnostics => None,
             Route::Rules(None) => Some("rules".to_owned()),
             Route::Rules(Some(code)) => Some(format!("rules/{code}")),
+            Route::Graph => Some("graph".to_owned()),
+            Route::Tools => Some("tools".to_owned()),
+            Route::Requires => Some("requires".to_owned()),
+            Route::Manifest => Some("manifest".to_owned()),
         }
     }
 }
@@ -43,11 +59,15 @@ mod tests {
         assert_eq!(Route::from_hash("#rules/"), Route::Rules(None));
         assert_eq!(Route::from_hash("#rules/PB213"), Route::Rules(Some("PB213".into())));
         assert_eq!(Route::from_hash("#/rules/IN001"), Route::Rules(Some("IN001".into())));
+        assert_eq!(Route::from_hash("#graph"), Route::Graph);
+        assert_eq!(Route::from_hash("#manifest"), Route::Manifest);
+        assert_eq!(Route::from_hash("#graph/x"), Route::Diagnostics);
     }
 
     #[test]
     fn views_read_back_as_the_same_route() {
-        for route in [Route::Diagnostics, Route::Rules(None), Route::Rules(Some("PB213".into()))] {
+        let viewer = [Route::Graph, Route::Tools, Route::Requires, Route::Manifest];
+        for route in [Route::Diagnostics, Route::Rules(None), Route::Rules(Some("PB213".into()))].into_iter().chain(viewer) {
             assert_eq!(Route::from_hash(&route.view().unwrap_or_default()), route);
         }
     }

@@ -15,6 +15,8 @@ use super::share::{menu::ShareMenu, notices::ShareNotices, theme::{self, ThemeSt
 use crate::embed::PageOptions;
 use crate::format::{human_size, renamed, syntax_label};
 use crate::route::Route;
+// The viewer: graph, tools, requires, manifest (src/ui/viewer).
+use super::viewer::{Viewer, ViewerPanel, ViewerTabs};
 use gloo_timers::callback::Timeout;
 use leptos::prelude::*;
 use opb_core::{Kind, Limits, Syntax};
@@ -50,6 +52,12 @@ pub fn App() -> impl IntoView {
 
     let editor = EditorHandle::default();
     let report = RwSignal::new(None::<Arc<Report>>);
+    let viewer = Viewer::new(report.into(), editor);
+    // A jump to a diagnostic moves the editor and selects its step or tool.
+    let jump = move |jump: Jump| {
+        editor.select(jump.from, jump.to);
+        viewer.follow_jump(jump);
+    };
     let kind_choice = RwSignal::new(first.kind);
     let name = RwSignal::new(first.name.clone());
     let selected_example = RwSignal::new(example_named(&first.name, &first.text).unwrap_or_default());
@@ -219,6 +227,7 @@ pub fn App() -> impl IntoView {
                             "Diagnostics"
                             <span class="tab-count">{diagnostics_count}</span>
                         </a>
+                        <ViewerTabs viewer=viewer route=route />
                         <a
                             role="tab"
                             href="#rules"
@@ -231,7 +240,11 @@ pub fn App() -> impl IntoView {
                     <div class="tab-panel" role="tabpanel">
                         {move || match route.get() {
                             Route::Diagnostics => view! {
-                                <DiagnosticsPanel report=report on_jump=move |jump: Jump| editor.select(jump.from, jump.to) />
+                                <DiagnosticsPanel report=report on_jump=jump />
+                            }
+                            .into_any(),
+                            route @ (Route::Graph | Route::Tools | Route::Requires | Route::Manifest) => view! {
+                                <ViewerPanel viewer=viewer route=route on_jump=jump />
                             }
                             .into_any(),
                             Route::Rules(code) => view! { <RulesPanel selected=Signal::stored(code) /> }.into_any(),

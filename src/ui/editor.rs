@@ -31,6 +31,9 @@ extern "C" {
     fn select(this: &CodeMirror, from: u32, to: u32);
 
     #[wasm_bindgen(method)]
+    fn highlight(this: &CodeMirror, from: f64, to: f64, reveal: bool);
+
+    #[wasm_bindgen(method)]
     fn destroy(this: &CodeMirror);
 }
 
@@ -75,6 +78,14 @@ impl EditorHandle {
     pub fn show(&self, located: &[Located]) {
         let list: Array = located.iter().map(diagnostic_object).collect();
         self.0.with_value(|m| m.as_ref().map(|m| m.view.set_diagnostics(&list)));
+    }
+
+    /// Marks the lines of a range (UTF-16 offsets) as the viewer's
+    /// selection, or clears the mark; `reveal` scrolls them into view
+    /// without moving the cursor or the focus.
+    pub fn highlight(&self, range: Option<(u32, u32)>, reveal: bool) {
+        let (from, to) = range.map_or((-1.0, -1.0), |(from, to)| (f64::from(from), f64::from(to)));
+        self.0.with_value(|m| m.as_ref().map(|m| m.view.highlight(from, to, reveal)));
     }
 
     /// Selects a range (UTF-16 offsets), scrolls it into view and focuses.

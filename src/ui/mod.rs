@@ -11,3 +11,4 @@ pub mod rules_panel;
 pub mod share;
 pub mod split;
 pub mod toolbar;
+pub mod viewer;

@@ -1,0 +1,309 @@
+//! The step graph as the viewer draws it: what each node shows and how big
+//! that makes it, split into the part that decides the layout (compared as
+//! a whole, so the layout reruns only when it changes) and the marks drawn
+//! over it (errors, unreachable, cycles). The layout itself is the core's.
+
+use opb_core::model::boundary::{ListForm, StepBoundary};
+use opb_core::model::graph::Graph;
+use opb_core::model::layout::{self, GraphLayout, NodeSpec, Shape, Size, Spacing};
+use opb_core::model::PlaybookExplain;
+use std::collections::{HashMap, HashSet};
+
+/// Graphs with more steps than this are not drawn: the browser would spend
+/// seconds on the SVG, and nobody reads a diagram that large.
+pub const MAX_DRAWN_STEPS: usize = 2_000;
+
+pub const AGENT_HEIGHT: f64 = 58.0;
+pub const GATE_HEIGHT: f64 = 84.0;
+pub const OTHER_HEIGHT: f64 = 52.0;
+pub const TERMINAL: Size = Size::new(58.0, 24.0);
+const LABEL_HEIGHT: f64 = 20.0;
+
+/// Step ids are set in the monospace font, 12.5 px, whose glyphs are 0.6 em wide.
+pub const ID_PX: f64 = 12.5;
+/// Second lines, in the sans font.
+pub const SUB_PX: f64 = 12.0;
+pub const BADGE_PX: f64 = 10.5;
+pub const LABEL_PX: f64 = 11.5;
+pub const PADDING: f64 = 14.0;
+/// The coloured bar on an agent step's left edge.
+pub const BAR: f64 = 5.0;
+
+const AGENT_WIDTH: (f64, f64) = (176.0, 300.0);
+const GATE_WIDTH: (f64, f64) = (150.0, 230.0);
+const LABEL_MAX: f64 = 150.0;
+
+/// How wide `text` is set in the monospace font at `px`.
+fn mono_width(text: &str, px: f64) -> f64 {
+    text.chars().count() as f64 * px * 0.6
+}
+
+/// An estimate of how wide `text` is set in the sans font at `px`: close
+/// enough to size boxes, which keep some room to spare.
+fn sans_width(text: &str, px: f64) -> f64 {
+    let em: f64 = text
+        .chars()
+        .map(|c| match c {
+            'i' | 'l' | 'j' | '.' | ',' | ':' | ';' | '\'' | '|' | '!' | 'I' | 'f' | 't' | 'r' | ' ' => 0.3,
+            'm' | 'w' | 'M' | 'W' => 0.86,
+            'A'..='Z' => 0.68,
+            '0'..='9' => 0.6,
+            _ => 0.56,
+        })
+        .sum();
+    em * px
+}
+
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub enum Font {
+    Mono,
+    Sans,
+}
+
+pub fn text_width(text: &str, px: f64, font: Font) -> f64 {
+    match font {
+        Font::Mono => mono_width(text, px),
+        Font::Sans => sans_width(text, px),
+    }
+}
+
+/// `text` cut with an ellipsis to fit `max` pixels, and its width.
+pub fn fit(text: &str, max: f64, px: f64, font: Font) -> (String, f64) {
+    let width = text_width(text, px, font);
+    if width <= max {
+        return (text.to_owned(), width);
+    }
+    let mut cut = String::new();
+    for c in text.chars() {
+        cut.push(c);
+        if text_width(&cut, px, font) + text_width("…", px, font) > max {
+            cut.pop();
+            break;
+        }
+    }
+    cut.push('…');
+    let width = text_width(&cut, px, font);
+    (cut, width)
+}
+
+/// The badge an agent step carries: its highest risk class, and whether
+/// some of its tools' risk is unknown.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Badge {
+    /// `read`, `internal`, `customer_comms`, `money`, `unknown` (only tools
+    /// of unknown risk) or `none` (no tool at all).
+    pub risk: String,
+    pub text: String,
+    pub partly_unknown: bool,
+}
+
+impl Badge {
+    pub fn of(step: &StepBoundary) -> Badge {
+        let risk = match (&step.highest_risk_class, step.risk_partly_unknown) {
+            (Some(class), _) => class.clone(),
+            (None, true) => "unknown".to_owned(),
+            (None, false) => "none".to_owned(),
+        };
+        let mut text = risk_label(&risk).to_uppercase();
+        let partly_unknown = step.highest_risk_class.is_some() && step.risk_partly_unknown;
+        if partly_unknown {
+            text.push_str(" +?");
+        }
+        Badge { risk, text, partly_unknown }
+    }
+
+    pub fn width(&self) -> f64 {
+        sans_width(&self.text, BADGE_PX) * 1.12 + 14.0
+    }
+}
+
+/// A risk class as people read it.
+pub fn risk_label(risk: &str) -> &str {
+    match risk {
+        "customer_comms" => "customer comms",
+        "none" => "no tools",
+        other => other,
+    }
+}
+
+/// What one node shows, fitted to its box.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Look {
+    Agent { title: String, agent: String, badge: Badge },
+    Gate { title: String },
+    /// A step of another kind, or none: `caption` says which.
+    Other { title: String, caption: String },
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct Node {
+    pub id: String,
+    pub look: Look,
+    pub size: Size,
+}
+
+impl Node {
+    fn of(id: &str, step: Option<&StepBoundary>) -> Node {
+        let kind = step.and_then(|s| s.kind.as_deref());
+        match kind {
+            Some("gate") => {
+                let (title, width) = fit(id, GATE_WIDTH.1 * 0.56, ID_PX, Font::Mono);
+                let size = Size::new((width / 0.56 + 8.0).clamp(GATE_WIDTH.0, GATE_WIDTH.1), GATE_HEIGHT);
+                Node { id: id.to_owned(), look: Look::Gate { title }, size }
+            }
+            Some("agent") => {
+                let badge = step.map_or_else(
+                    || Badge { risk: "none".into(), text: "NO TOOLS".into(), partly_unknown: false },
+                    Badge::of,
+                );
+                let inner = AGENT_WIDTH.1 - 2.0 * PADDING - BAR;
+                let (title, title_width) = fit(id, inner - badge.width() - 10.0, ID_PX, Font::Mono);
+                let agent_text = match step.and_then(|s| s.agent.as_deref()) {
+                    Some(agent) => format!("agent {agent}"),
+                    None => "no agent named".to_owned(),
+                };
+                let (agent, agent_width) = fit(&agent_text, inner, SUB_PX, Font::Sans);
+                let content = (title_width + 10.0 + badge.width()).max(agent_width);
+                let size = Size::new((content + 2.0 * PADDING + BAR).clamp(AGENT_WIDTH.0, AGENT_WIDTH.1), AGENT_HEIGHT);
+                Node { id: id.to_owned(), look: Look::Agent { title, agent, badge }, size }
+            }
+            other => {
+                let inner = AGENT_WIDTH.1 - 2.0 * PADDING;
+                let (title, title_width) = fit(id, inner, ID_PX, Font::Mono);
+                let caption_text = match other {
+                    Some(kind) => format!("kind “{kind}”"),
+                    None => "no kind".to_owned(),
+                };
+                let (caption, caption_width) = fit(&caption_text, inner, SUB_PX, Font::Sans);
+                let width = (title_width.max(caption_width) + 2.0 * PADDING).clamp(AGENT_WIDTH.0 - 30.0, AGENT_WIDTH.1);
+                Node { id: id.to_owned(), look: Look::Other { title, caption }, size: Size::new(width, OTHER_HEIGHT) }
+            }
+        }
+    }
+
+    fn spec(&self) -> NodeSpec {
+        let shape = match self.look {
+            Look::Gate { .. } => Shape::Diamond,
+            _ => Shape::Rect,
+        };
+        NodeSpec { size: self.size, shape }
+    }
+}
+
+/// A branch label as drawn, and its box size.
+pub fn label(text: &str) -> (String, Size) {
+    let (fitted, width) = fit(text, LABEL_MAX, LABEL_PX, Font::Sans);
+    (fitted, Size::new(width + 16.0, LABEL_HEIGHT))
+}
+
+/// Everything that decides the layout: the graph and each node's look.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Geometry {
+    pub graph: Graph,
+    pub nodes: Vec<Node>,
+}
+
+impl Geometry {
+    /// The geometry of a playbook's graph; none when it has too many steps
+    /// to draw.
+    pub fn of(explain: &PlaybookExplain) -> Option<Geometry> {
+        if explain.graph.nodes.len() > MAX_DRAWN_STEPS {
+            return None;
+        }
+        let steps: HashMap<usize, &StepBoundary> = explain.steps.iter().map(|s| (s.index, s)).collect();
+        let nodes = explain.graph.nodes.iter().map(|n| Node::of(&n.id, steps.get(&n.step).copied())).collect();
+        Some(Geometry { graph: explain.graph.clone(), nodes })
+    }
+
+    pub fn lay_out(&self) -> GraphLayout {
+        let specs: Vec<NodeSpec> = self.nodes.iter().map(Node::spec).collect();
+        layout::playbook(&self.graph, &specs, |text| label(text).1, TERMINAL, &Spacing::default())
+    }
+}
+
+/// What is drawn over a node, read from the explain view on every check.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Marks {
+    pub errors: usize,
+    pub unreachable: bool,
+    pub in_cycle: bool,
+    /// The node's tooltip: kind, agent, purpose and the core's summary.
+    pub title: String,
+    /// How the node is read out: its id, kind and risk.
+    pub label: String,
+}
+
+impl Marks {
+    pub fn of(explain: &PlaybookExplain) -> Vec<Marks> {
+        let steps: HashMap<usize, &StepBoundary> = explain.steps.iter().map(|s| (s.index, s)).collect();
+        let unreachable: HashSet<&str> = explain.graph.unreachable.iter().map(String::as_str).collect();
+        let cyclic: HashSet<&str> = explain.graph.cycles.iter().flatten().map(String::as_str).collect();
+        explain
+            .graph
+            .nodes
+            .iter()
+            .map(|node| {
+                let step = steps.get(&node.step).copied();
+                let kind = match step.and_then(|s| s.kind.as_deref()) {
+                    Some("agent") => "agent step".to_owned(),
+                    Some("gate") => "gate".to_owned(),
+                    Some(kind) => format!("step of kind {kind}"),
+                    None => "step without a kind".to_owned(),
+                };
+                let risk = step
+                    .filter(|s| s.kind.as_deref() == Some("agent") && s.allowed_tools == ListForm::List)
+                    .map(|s| format!(", highest risk {}", risk_label(&Badge::of(s).risk)))
+                    .unwrap_or_default();
+                let errors = step.map_or(0, |s| s.errors);
+                let unreachable_here = unreachable.contains(node.id.as_str());
+                let mut label = format!("{}: {kind}{risk}", node.id);
+                if unreachable_here {
+                    label.push_str(", unreachable");
+                }
+                if errors > 0 {
+                    label.push_str(&format!(", {errors} error{}", if errors == 1 { "" } else { "s" }));
+                }
+                let purpose = step.and_then(|s| s.purpose.as_deref()).map(|p| format!("\n{p}")).unwrap_or_default();
+                let summary = step.map(|s| format!("\n\n{}", s.summary)).unwrap_or_default();
+                Marks {
+                    errors,
+                    unreachable: unreachable_here,
+                    in_cycle: cyclic.contains(node.id.as_str()),
+                    title: format!("{} ({kind}){purpose}{summary}", node.id),
+                    label,
+                }
+            })
+            .collect()
+    }
+}
+
+/// SVG path data for a route: consecutive points joined by curves that
+/// leave and arrive vertically (the core's routes bend only between ranks),
+/// or one cubic for a self-loop.
+pub fn path_data(route: &layout::EdgeRoute) -> String {
+    let mut d = String::new();
+    let Some(first) = route.points.first() else { return d };
+    d.push_str(&format!("M{:.1} {:.1}", first.x, first.y));
+    if route.self_loop {
+        if let [_, a, b, c] = route.points[..] {
+            d.push_str(&format!(" C{:.1} {:.1} {:.1} {:.1} {:.1} {:.1}", a.x, a.y, b.x, b.y, c.x, c.y));
+        }
+        return d;
+    }
+    for pair in route.points.windows(2) {
+        let [p, q] = pair else { continue };
+        if (p.x - q.x).abs() < 0.05 {
+            d.push_str(&format!(" L{:.1} {:.1}", q.x, q.y));
+        } else {
+            let mid = (p.y + q.y) / 2.0;
+            d.push_str(&format!(" C{:.1} {mid:.1} {:.1} {mid:.1} {:.1} {:.1}", p.x, q.x, q.x, q.y));
+        }
+    }
+    d
+}
+
+/// Diamond outline inside a box.
+pub fn diamond(width: f64, height: f64) -> String {
+    let (w, h) = (width / 2.0, height / 2.0);
+    format!("M{w:.1} 0 L{width:.1} {h:.1} L{w:.1} {height:.1} L0 {h:.1} Z")
+}

@@ -1,0 +1,472 @@
+//! The step graph: an SVG drawn with Leptos elements from the core's
+//! layout. Zoom with the wheel or the buttons, pan by dragging, fit to the
+//! view; Tab reaches each step, Enter selects it, Escape clears.
+
+use super::camera::{Camera, ViewBox};
+use super::drawing::{self, diamond, path_data, Geometry, Look, Marks, BAR, ID_PX, PADDING};
+use super::selection::{Selection, Target};
+use super::explain::playbook_step;
+use crate::checker::Report;
+use leptos::ev::{KeyboardEvent, MouseEvent, PointerEvent, WheelEvent};
+use leptos::prelude::*;
+use opb_core::model::layout::{GraphLayout, NodeBox, Point};
+use opb_core::model::{Explain, PlaybookExplain};
+use std::collections::HashSet;
+use std::sync::Arc;
+use wasm_bindgen::JsCast;
+
+/// The zoom the view keeps within, in screen pixels per layout unit.
+const MIN_SCALE: f64 = 0.05;
+const MAX_SCALE: f64 = 3.0;
+/// A first view never shrinks the graph below this: a long playbook opens
+/// readable at its start rather than as a thumbnail.
+const FIRST_VIEW_SCALE: f64 = 0.6;
+/// A press that moves less than this many pixels is a click, not a drag.
+const DRAG_THRESHOLD: f64 = 4.0;
+const BUTTON_ZOOM: f64 = 1.25;
+/// The corner radius of a step's box.
+const CORNER: f64 = 10.0;
+
+/// A drag in progress.
+#[derive(Clone, Copy)]
+struct Drag {
+    pointer: i32,
+    from: (f64, f64),
+    view: ViewBox,
+    moved: bool,
+}
+
+fn playbook(report: &Option<Arc<Report>>) -> Option<&PlaybookExplain> {
+    match report.as_deref()?.analysis.explain.as_ref()? {
+        Explain::Playbook(explain) => Some(explain),
+        Explain::PluginManifest(_) => None,
+    }
+}
+
+#[component]
+pub fn GraphView(#[prop(into)] report: Signal<Option<Arc<Report>>>, selection: Selection) -> impl IntoView {
+    let geometry = Memo::new(move |_| report.with(|r| playbook(r).and_then(Geometry::of)));
+    let marks = Memo::new(move |_| report.with(|r| playbook(r).map(Marks::of).unwrap_or_default()));
+    let placed = Memo::new(move |_| geometry.with(|g| g.as_ref().map(|g| Arc::new(g.lay_out()))));
+    let steps = Memo::new(move |_| report.with(|r| playbook(r).map_or(0, |p| p.graph.nodes.len())));
+
+    let camera = Camera::default();
+    // Whether the reader has zoomed or panned since the view was last fitted:
+    // until then a changed layout is fitted again.
+    let moved_by_reader = StoredValue::new(false);
+    let drag = StoredValue::new(None::<Drag>);
+    let dragged = StoredValue::new(false);
+    let shown_ids = StoredValue::new(HashSet::<String>::new());
+
+    // `whole`: the whole graph, however small that makes it; otherwise a
+    // first view that stays readable, starting at the top.
+    let fit = move |whole: bool| {
+        let Some(layout) = placed.get_untracked() else { return };
+        moved_by_reader.set_value(false);
+        let Some((_, _, cw, ch)) = camera.rect() else {
+            camera.set(ViewBox { x: 0.0, y: 0.0, w: layout.width, h: layout.height });
+            return;
+        };
+        let fits = (cw / layout.width).min(ch / layout.height).min(1.0);
+        let scale = if whole { fits.max(MIN_SCALE) } else { fits.max(FIRST_VIEW_SCALE).min(1.0) };
+        let (w, h) = (cw / scale, ch / scale);
+        let y = if h >= layout.height { (layout.height - h) / 2.0 } else { 0.0 };
+        camera.set(ViewBox { x: (layout.width - w) / 2.0, y, w, h });
+    };
+
+    // A new layout keeps the reader's view, unless they have not moved it
+    // or the document is another one (no step in common).
+    Effect::new(move |_| {
+        let ids: HashSet<String> = geometry.with(|g| g.iter().flat_map(|g| &g.nodes).map(|n| n.id.clone()).collect());
+        placed.track();
+        let unrelated = shown_ids.with_value(|shown| shown.is_disjoint(&ids));
+        shown_ids.set_value(ids);
+        if unrelated || !moved_by_reader.get_value() {
+            request_animation_frame(move || fit(false));
+        }
+    });
+
+    // A step selected elsewhere (a table row, a diagnostic) is brought into view.
+    Effect::new(move |_| {
+        let Some(Target::Step(id)) = selection.get() else { return };
+        let target = placed.with_untracked(|p| {
+            let index = geometry.with_untracked(|g| g.as_ref()?.nodes.iter().position(|n| n.id == id))?;
+            p.as_ref()?.nodes.get(index).copied()
+        });
+        if let Some(node) = target {
+            let vb = camera.current();
+            if !vb.contains(&node) {
+                let c = node.center();
+                camera.set(ViewBox { x: c.x - vb.w / 2.0, y: c.y - vb.h / 2.0, ..vb });
+            }
+        }
+    });
+
+    // Zooms by `factor` around a drawing point (the view's centre by
+    // default); `gesture` for a run of wheel steps.
+    let zoom_at = move |at: Option<Point>, factor: f64, gesture: bool| {
+        let Some((_, _, cw, ch)) = camera.rect() else { return };
+        let vb = camera.current();
+        let current = (cw / vb.w).min(ch / vb.h);
+        let next = (current * factor).clamp(MIN_SCALE, MAX_SCALE);
+        let k = current / next;
+        let at = at.unwrap_or(Point { x: vb.x + vb.w / 2.0, y: vb.y + vb.h / 2.0 });
+        moved_by_reader.set_value(true);
+        let zoomed = ViewBox { x: at.x - (at.x - vb.x) * k, y: at.y - (at.y - vb.y) * k, w: vb.w * k, h: vb.h * k };
+        if gesture {
+            camera.glide(zoomed, true);
+        } else {
+            camera.set(zoomed);
+        }
+    };
+
+    let on_wheel = move |ev: WheelEvent| {
+        ev.prevent_default();
+        let lines = if ev.delta_mode() == 1 { 16.0 } else { 1.0 };
+        let factor = (-ev.delta_y() * lines * 0.0015).exp();
+        zoom_at(camera.to_drawing(f64::from(ev.client_x()), f64::from(ev.client_y())), factor, true);
+    };
+    let on_down = move |ev: PointerEvent| {
+        if ev.button() != 0 {
+            return;
+        }
+        camera.commit();
+        drag.set_value(Some(Drag {
+            pointer: ev.pointer_id(),
+            from: (f64::from(ev.client_x()), f64::from(ev.client_y())),
+            view: camera.current(),
+            moved: false,
+        }));
+    };
+    let on_move = move |ev: PointerEvent| {
+        let Some(mut d) = drag.get_value() else { return };
+        let (dx, dy) = (f64::from(ev.client_x()) - d.from.0, f64::from(ev.client_y()) - d.from.1);
+        if !d.moved {
+            if dx.hypot(dy) < DRAG_THRESHOLD {
+                return;
+            }
+            d.moved = true;
+            // Captured only once it is a drag, so a click still reaches the node.
+            if let Some(element) = ev.current_target().and_then(|t| t.dyn_into::<web_sys::Element>().ok()) {
+                let _ = element.set_pointer_capture(d.pointer);
+            }
+            drag.set_value(Some(d));
+        }
+        let Some((_, _, cw, ch)) = camera.rect() else { return };
+        let s = (cw / d.view.w).min(ch / d.view.h);
+        moved_by_reader.set_value(true);
+        camera.glide(ViewBox { x: d.view.x - dx / s, y: d.view.y - dy / s, ..d.view }, false);
+    };
+    let on_up = move |ev: PointerEvent| {
+        if let Some(d) = drag.get_value() {
+            if d.moved {
+                dragged.set_value(true);
+                if let Some(element) = ev.current_target().and_then(|t| t.dyn_into::<web_sys::Element>().ok()) {
+                    let _ = element.release_pointer_capture(d.pointer);
+                }
+            }
+        }
+        drag.set_value(None);
+        camera.commit();
+    };
+    // A click on the empty canvas clears the selection; the end of a drag
+    // is not a click.
+    let on_canvas_click = move |_: MouseEvent| {
+        if dragged.get_value() {
+            dragged.set_value(false);
+            return;
+        }
+        selection.choose(None);
+    };
+    let on_key = move |ev: KeyboardEvent| {
+        match ev.key().as_str() {
+            "Escape" => selection.choose(None),
+            "+" | "=" => zoom_at(None, BUTTON_ZOOM, false),
+            "-" | "_" => zoom_at(None, 1.0 / BUTTON_ZOOM, false),
+            "0" => fit(true),
+            _ => return,
+        }
+        ev.prevent_default();
+    };
+
+    let drawing = move || {
+        let (Some(layout), Some(geometry)) = (placed.get(), geometry.get()) else {
+            let count = steps.get();
+            let text = if count > drawing::MAX_DRAWN_STEPS {
+                format!("This playbook has {count} steps, more than the {} a diagram can show. The Tools and Requires tabs cover them all.", drawing::MAX_DRAWN_STEPS)
+            } else {
+                "There is no step graph to draw: this is not a playbook that could be read.".to_owned()
+            };
+            return view! { <p class="panel-empty">{text}</p> }.into_any();
+        };
+        if geometry.nodes.is_empty() {
+            return view! { <p class="panel-empty">"This playbook has no steps with an id, so there is nothing to draw."</p> }.into_any();
+        }
+        scene(layout, geometry, marks, selection, dragged).into_any()
+    };
+
+    view! {
+        <div class="graph-view">
+            <div class="graph-toolbar">
+                <div class="graph-zoom" role="group" aria-label="Zoom">
+                    <button class="icon-button" data-testid="zoom-out" title="Zoom out (−)" aria-label="Zoom out" on:click=move |_| zoom_at(None, 1.0 / BUTTON_ZOOM, false)>"−"</button>
+                    <span class="zoom-level" data-testid="zoom-level">{move || format!("{:.0}%", camera.scale() * 100.0)}</span>
+                    <button class="icon-button" data-testid="zoom-in" title="Zoom in (+)" aria-label="Zoom in" on:click=move |_| zoom_at(None, BUTTON_ZOOM, false)>"+"</button>
+                    <button class="button fit-button" data-testid="fit" title="Fit the whole graph (0)" on:click=move |_| fit(true)>"Fit"</button>
+                </div>
+                <RiskLegend />
+            </div>
+            <div
+                class="graph-canvas"
+                data-testid="graph"
+                node_ref=camera.canvas
+                tabindex="0"
+                role="group"
+                aria-label="Step graph: drag to pan, scroll or press + and − to zoom, 0 to fit, Tab to each step"
+                on:wheel=on_wheel
+                on:pointerdown=on_down
+                on:pointermove=on_move
+                on:pointerup=on_up
+                on:pointercancel=on_up
+                on:keydown=on_key
+                on:click=on_canvas_click
+            >
+                <svg
+                    class="graph"
+                    node_ref=camera.svg
+                    viewBox=move || camera.view.get().attribute()
+                    preserveAspectRatio="xMidYMid meet"
+                    role="group"
+                    aria-label="The playbook's steps and how they connect"
+                >
+                    <defs>
+                        <marker id="opb-arrow" class="arrow" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="7" markerHeight="7" orient="auto-start-reverse">
+                            <path d="M0 1 L10 5 L0 9 Z" />
+                        </marker>
+                        <marker id="opb-arrow-back" class="arrow back" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="7" markerHeight="7" orient="auto-start-reverse">
+                            <path d="M0 1 L10 5 L0 9 Z" />
+                        </marker>
+                        <marker id="opb-arrow-related" class="arrow related" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="7" markerHeight="7" orient="auto-start-reverse">
+                            <path d="M0 1 L10 5 L0 9 Z" />
+                        </marker>
+                    </defs>
+                    {drawing}
+                </svg>
+            </div>
+        </div>
+    }
+}
+
+/// The legend of the graph's colours and lines.
+#[component]
+fn RiskLegend() -> impl IntoView {
+    let classes = ["read", "internal", "customer_comms", "money"];
+    view! {
+        <ul class="graph-legend" aria-label="Legend">
+            {classes.map(|risk| view! {
+                <li><span class="legend-swatch" data-risk=risk></span>{drawing::risk_label(risk).to_owned()}</li>
+            })}
+            <li><span class="legend-line back" aria-hidden="true"></span>"loops back"</li>
+        </ul>
+    }
+}
+
+/// The nodes, edges and markers of one layout.
+fn scene(
+    layout: Arc<GraphLayout>,
+    geometry: Geometry,
+    marks: Memo<Vec<Marks>>,
+    selection: Selection,
+    dragged: StoredValue<bool>,
+) -> impl IntoView {
+    let edges = geometry
+        .graph
+        .edges
+        .iter()
+        .zip(&layout.edges)
+        .filter(|(_, route)| !route.points.is_empty())
+        .map(|(edge, route)| {
+            let (from, to) = (edge.from.clone(), edge.to.clone());
+            let related = move || selection.with(|t| matches!(t, Some(Target::Step(id)) if *id == from || *id == to));
+            let label = edge.label.as_deref().zip(route.label).map(|(text, at)| {
+                let (text, size) = drawing::label(text);
+                view! {
+                    <g class="edge-label" transform=format!("translate({:.1},{:.1})", at.x - size.width / 2.0, at.y - size.height / 2.0)>
+                        <rect width=size.width height=size.height rx="6" />
+                        <text x=size.width / 2.0 y=size.height / 2.0>{text}</text>
+                    </g>
+                }
+            });
+            let marker = if edge.back { "url(#opb-arrow-back)" } else { "url(#opb-arrow)" };
+            let related_marker = "url(#opb-arrow-related)";
+            let related_for_marker = related.clone();
+            view! {
+                <g
+                    class="edge"
+                    class:back=edge.back
+                    class:related=related
+                    data-from=edge.from.clone()
+                    data-to=edge.to.clone()
+                    data-label=edge.label.clone()
+                    data-back=edge.back.to_string()
+                >
+                    <path d=path_data(route) marker-end=move || if related_for_marker() { related_marker } else { marker } />
+                    {label}
+                </g>
+            }
+        })
+        .collect_view();
+
+    let terminals = layout
+        .start
+        .iter()
+        .map(|t| (t, "start", "Start"))
+        .chain(layout.ends.iter().map(|t| (t, "end", "End")))
+        .map(|(terminal, which, text)| {
+            let b = terminal.at;
+            view! {
+                <g class="edge terminal-edge"><path d=path_data(&terminal.edge) marker-end="url(#opb-arrow)" /></g>
+                <g class="terminal" data-terminal=which data-step=terminal.step.clone() transform=format!("translate({:.1},{:.1})", b.x, b.y)>
+                    <rect width=b.width height=b.height rx=b.height / 2.0 />
+                    <text x=b.width / 2.0 y=b.height / 2.0>{text}</text>
+                </g>
+            }
+        })
+        .collect_view();
+
+    let nodes = geometry
+        .nodes
+        .iter()
+        .zip(&layout.nodes)
+        .enumerate()
+        .map(|(i, (node, b))| node_view(i, node, *b, marks, selection, dragged))
+        .collect_view();
+
+    view! {
+        <g class="edges">{edges}</g>
+        <g class="terminals">{terminals}</g>
+        <g class="nodes">{nodes}</g>
+    }
+}
+
+fn node_view(
+    i: usize,
+    node: &drawing::Node,
+    b: NodeBox,
+    marks: Memo<Vec<Marks>>,
+    selection: Selection,
+    dragged: StoredValue<bool>,
+) -> impl IntoView {
+    let target = Target::Step(node.id.clone());
+    let selected = {
+        let target = target.clone();
+        move || selection.is(&target)
+    };
+    let mark = move |f: fn(&Marks) -> bool| move || marks.with(|m| m.get(i).is_some_and(f));
+    let choose = {
+        let target = target.clone();
+        move || selection.choose(Some(target.clone()))
+    };
+    let on_click = {
+        let choose = choose.clone();
+        move |ev: MouseEvent| {
+            ev.stop_propagation();
+            if dragged.get_value() {
+                dragged.set_value(false);
+                return;
+            }
+            choose();
+        }
+    };
+    let on_key = move |ev: KeyboardEvent| {
+        if matches!(ev.key().as_str(), "Enter" | " ") {
+            ev.prevent_default();
+            ev.stop_propagation();
+            choose();
+        }
+    };
+    let (w, h) = (b.width, b.height);
+    let kind = match node.look {
+        Look::Agent { .. } => "agent",
+        Look::Gate { .. } => "gate",
+        Look::Other { .. } => "other",
+    };
+    let body = match &node.look {
+        Look::Agent { title, agent, badge } => {
+            let badge_w = badge.width();
+            let badge_x = w - PADDING - badge_w;
+            view! {
+                <rect class="node-shape" width=w height=h rx=CORNER />
+                <path class="risk-bar" data-risk=badge.risk.clone() d=risk_bar(h) />
+                <text class="node-title" x=BAR + PADDING y="24">{title.clone()}</text>
+                <text class="node-sub" x=BAR + PADDING y="43">{agent.clone()}</text>
+                <g class="risk-badge" class:partly-unknown=badge.partly_unknown data-risk=badge.risk.clone() transform=format!("translate({badge_x:.1},11)")>
+                    <rect width=badge_w height="18" rx="9" />
+                    <text x=badge_w / 2.0 y="9.5">{badge.text.clone()}</text>
+                </g>
+            }
+            .into_any()
+        }
+        Look::Gate { title } => view! {
+            <path class="node-shape" d=diamond(w, h) />
+            <text class="node-caption" x=w / 2.0 y=h / 2.0 - 10.0>"GATE"</text>
+            <text class="node-title centered" x=w / 2.0 y=h / 2.0 + ID_PX * 0.55>{title.clone()}</text>
+        }
+        .into_any(),
+        Look::Other { title, caption } => view! {
+            <rect class="node-shape" width=w height=h rx=CORNER />
+            <text class="node-title" x=PADDING y="22">{title.clone()}</text>
+            <text class="node-sub" x=PADDING y="40">{caption.clone()}</text>
+        }
+        .into_any(),
+    };
+    let label = move || marks.with(|m| m.get(i).map(|m| m.label.clone()).unwrap_or_default());
+    let title = move || marks.with(|m| m.get(i).map(|m| m.title.clone()).unwrap_or_default());
+    let errors = move || marks.with(|m| m.get(i).map_or(0, |m| m.errors));
+    view! {
+        <g
+            class="node"
+            class:selected=selected.clone()
+            class:unreachable=mark(|m| m.unreachable)
+            class:cyclic=mark(|m| m.in_cycle)
+            data-step-id=node.id.clone()
+            data-kind=kind
+            transform=format!("translate({:.1},{:.1})", b.x, b.y)
+            tabindex="0"
+            role="button"
+            aria-label=label
+            aria-pressed=move || selected().to_string()
+            on:click=on_click
+            on:keydown=on_key
+        >
+            <title>{title}</title>
+            {body}
+            {move || (errors() > 0).then(|| {
+                let count = errors();
+                view! {
+                    <g class="error-mark" data-errors=count transform=format!("translate({:.1},-7)", w - 7.0)>
+                        <circle r="10" />
+                        <text>{if count > 9 { "9+".to_owned() } else { count.to_string() }}</text>
+                    </g>
+                }
+            })}
+        </g>
+    }
+}
+
+/// The selected step's boundary, for the panel below the graph.
+pub fn selected_step(report: &Option<Arc<Report>>, selection: &Option<Target>) -> Option<opb_core::model::boundary::StepBoundary> {
+    let (Some(Target::Step(id)), Some(explain)) = (selection, playbook(report)) else { return None };
+    playbook_step(explain, id).cloned()
+}
+
+/// The coloured bar along an agent step's left edge, inside its rounded
+/// corners (radius `CORNER`): the part of the box left of `BAR`.
+fn risk_bar(height: f64) -> String {
+    let inset = CORNER - (CORNER * CORNER - (CORNER - BAR) * (CORNER - BAR)).sqrt();
+    format!(
+        "M{BAR} {inset:.2} A{CORNER} {CORNER} 0 0 0 0 {CORNER} V{:.2} A{CORNER} {CORNER} 0 0 0 {BAR} {:.2} Z",
+        height - CORNER,
+        height - inset
+    )
+}
