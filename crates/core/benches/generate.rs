@@ -103,3 +103,40 @@ fn tool_name(tool: usize, servers: usize) -> String {
         _ => format!("mcp.server{}.tool{tool}", tool % servers),
     }
 }
+
+/// A valid plugin manifest of `tools` tools, as pretty-printed JSON, every
+/// fifth tool run each way the seed knows: a command with approvals and a
+/// manual, a registry package, a remote URL with a header from a secret and
+/// annotated functions, a container image, and a flow.
+pub fn manifest(tools: usize) -> String {
+    let mut out = String::from(
+        "{\n  \"name\": \"generated\",\n  \"version\": \"1.0.0\",\n  \"skills\": [ { \"name\": \"guide\" } ],\n  \"requires\": { \"secrets\": [\"SEARCH_TOKEN\"] },\n  \"flows\": [\n",
+    );
+    let flows: Vec<usize> = (0..tools).filter(|t| t % 5 == 4).collect();
+    for (i, t) in flows.iter().enumerate() {
+        let _ = write!(
+            out,
+            "    {{ \"name\": \"flow{t}\", \"description\": \"Label and route issue batch {t}.\", \"input_schema\": {{ \"type\": \"object\", \"properties\": {{ \"issue\": {{ \"type\": \"integer\" }} }}, \"required\": [\"issue\"] }}, \"output_schema\": {{ \"type\": \"object\", \"properties\": {{ \"label\": {{ \"type\": \"string\" }} }} }} }}{}\n",
+            if i + 1 < flows.len() { "," } else { "" }
+        );
+    }
+    out.push_str("  ],\n  \"tools\": [\n");
+    for t in 0..tools {
+        let body = match t % 5 {
+            0 => format!(
+                "\"mcp\": [\"python\", \"-m\", \"server{t}.main\"],\n      \"timeout\": \"35m\",\n      \"limits\": {{ \"memory_mb\": 2048, \"pids\": 512 }},\n      \"requires_approval\": [\"generated_tool{t}.merge\"],\n      \"manual\": [\"guide\"],\n      \"approval\": {{ \"deadline\": \"48h\", \"edit\": false, \"confirm\": \"pull_number\", \"not_starter\": true, \"escalation\": [ {{ \"at\": 0.5, \"to\": \"owner\" }}, {{ \"at\": \"90%\", \"to\": \"admins\" }} ], \"deciders\": {{ \"role\": \"operator\", \"teams\": [\"platform\"] }} }}"
+            ),
+            1 => format!("\"package\": \"pypi:mcp-server-fetch{t}==2025.4.7\",\n      \"env\": {{ \"FETCH_USER_AGENT\": \"bot{t}/1.0\" }}"),
+            2 => format!(
+                "\"url\": \"https://search{t}.example.com/mcp\",\n      \"headers\": {{ \"Authorization\": \"Bearer ${{SEARCH_TOKEN}}\" }},\n      \"functions\": {{ \"search\": {{ \"annotations\": {{ \"readOnlyHint\": true }}, \"usage\": {{ \"service\": \"search\", \"unit\": \"query\", \"units\": 1, \"cost_usd\": 0.002 }}, \"ai_label\": \"/query\" }} }}"
+            ),
+            3 => format!(
+                "\"package\": \"oci:ghcr.io/acme/scanner{t}@sha256:3f1c9a7e2b4d6f8a0c2e4f6a8b0d2f4a6c8e0a2c4e6a8c0e2a4c6e8a0c2e4f6a\",\n      \"container\": {{ \"memory_mb\": 1024, \"cpus\": 2, \"pids\": 256 }},\n      \"isolation\": \"gvisor\""
+            ),
+            _ => format!("\"flow\": \"flow{t}\""),
+        };
+        let _ = write!(out, "    {{\n      \"id\": \"generated_tool{t}\",\n      {body}\n    }}{}\n", if t + 1 < tools { "," } else { "" });
+    }
+    out.push_str("  ]\n}\n");
+    out
+}
