@@ -5,13 +5,12 @@
 
 mod human;
 mod markdown;
-mod words;
 
 use crate::args::{DiffArgs, DiffFormat, FailOn};
 use crate::input::{self, Input};
 use crate::output::Output;
 use crate::Status;
-use opb_core::model::diff::{Diff, Impact};
+use opb_core::model::diff::{words, Diff, Impact};
 use opb_core::{Analysis, Options};
 use serde::Serialize;
 

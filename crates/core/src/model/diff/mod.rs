@@ -12,6 +12,7 @@
 
 mod manifest;
 mod playbook;
+pub mod words;
 
 use super::compare::{Direction, ToolChange};
 use super::Explain;

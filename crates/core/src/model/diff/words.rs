@@ -1,9 +1,10 @@
 //! Each change as a short sentence, made of plain words and names from the
-//! documents, so the human and Markdown renderers say the same thing and
-//! each marks names its own way.
+//! documents, so every renderer (the CLI's human and Markdown output, the
+//! playground's compare view) says the same thing and marks names its own
+//! way.
 
-use opb_core::model::compare::{Direction, ListChange, ToolChange, ValueChange};
-use opb_core::model::diff::{Change, Detail, FromTo, Section, Subject};
+use super::{Change, Detail, FromTo, Section, Subject};
+use crate::model::compare::{Direction, ListChange, ToolChange, ValueChange};
 
 /// A piece of a sentence.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -224,7 +225,7 @@ pub fn change(change: &Change) -> Vec<Part> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use opb_core::model::diff::Impact;
+    use crate::model::diff::Impact;
 
     #[test]
     fn a_sentence_keeps_names_apart_from_words() {
