@@ -157,8 +157,12 @@ pub fn starts_with_bearer(text: &str) -> bool {
 /// Logical names (`acme`, `orders_db`, `github-enterprise`, an upper-case
 /// `ACME_MCP_TOKEN`) are not high-entropy.
 pub fn high_entropy_run(text: &str) -> Option<&str> {
-    text.split(|c: char| !(c.is_ascii() && is_token_char(c as u8)))
-        .find(|run| is_high_entropy(run))
+    // Token characters are ASCII, so the runs split from the bytes are the
+    // runs split from the characters, found without decoding UTF-8 (every
+    // string of a document and every message passes here).
+    let run = text.as_bytes().split(|&b| !is_token_char(b)).find(|run| is_high_entropy(run))?;
+    let at = run.as_ptr() as usize - text.as_ptr() as usize;
+    text.get(at..at + run.len())
 }
 
 /// A message with every credential-shaped part cut to its [`preview`]. Every
@@ -369,16 +373,18 @@ fn jwt_at(text: &str, at: usize) -> Option<Credential<'_>> {
     Some(Credential { kind: "a JSON Web Token", text: &text[at..end] })
 }
 
-fn is_high_entropy(run: &str) -> bool {
-    let bytes = run.as_bytes();
+fn is_high_entropy(bytes: &[u8]) -> bool {
     let has = |test: fn(&u8) -> bool| bytes.iter().any(test);
     let length = bytes.len();
-    // The entropy last: nearly every run fails a cheaper test first.
+    // The length first, then the entropy last: nearly every run fails a
+    // cheaper test first. No run shorter than 20 passes either test below.
+    if length < 20 {
+        return false;
+    }
     if bytes.iter().all(u8::is_ascii_hexdigit) {
         return length >= 32 && has(u8::is_ascii_digit) && has(u8::is_ascii_alphabetic) && shannon_entropy(bytes) >= 3.0;
     }
-    length >= 20
-        && has(u8::is_ascii_uppercase)
+    has(u8::is_ascii_uppercase)
         && has(u8::is_ascii_lowercase)
         && has(u8::is_ascii_digit)
         && class_changes(bytes) * 10 >= (length - 1) * 4
