@@ -1,6 +1,8 @@
-//! parse + check + explain of generated playbooks of 10 to 10,000 steps,
-//! beside a bare `serde_json::from_str::<serde_json::Value>` of the same
-//! bytes. Run: `cargo bench -p opb-core --bench analyze`.
+//! parse + check + explain of generated playbooks (10 to 10,000 steps) and
+//! plugin manifests (20 to 2,000 tools), each beside a bare
+//! `serde_json::from_str::<serde_json::Value>` of the same bytes.
+//! Run: `cargo bench -p opb-core --bench analyze` (or
+//! `scripts/bench-report.sh` for the table in the README).
 
 mod generate;
 
@@ -8,24 +10,33 @@ use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Through
 use opb_core::{analyze, Options, Syntax};
 use std::hint::black_box;
 
-fn playbooks(c: &mut Criterion) {
+/// Benchmarks `analyze` and the bare serde_json parse of each document in
+/// one group, named by its size, so the report can pair them.
+fn measure(c: &mut Criterion, group: &str, documents: impl IntoIterator<Item = (usize, String)>) {
     let options = Options { syntax: Some(Syntax::Json), ..Options::default() };
-    let mut group = c.benchmark_group("playbook");
-    for steps in [10, 100, 1_000, 10_000] {
-        let text = generate::playbook(steps);
+    let mut group = c.benchmark_group(group);
+    for (size, text) in documents {
         group.throughput(Throughput::Bytes(text.len() as u64));
-        if steps >= 1_000 {
-            group.sample_size(20);
-        }
-        group.bench_with_input(BenchmarkId::new("analyze", steps), &text, |b, text| {
+        // Large documents take milliseconds each: fewer samples keep the
+        // run short while the estimate stays within a few percent.
+        group.sample_size(if text.len() > 200_000 { 20 } else { 100 });
+        group.bench_with_input(BenchmarkId::new("analyze", size), &text, |b, text| {
             b.iter(|| analyze(black_box(text), &options))
         });
-        group.bench_with_input(BenchmarkId::new("serde_json_value", steps), &text, |b, text| {
+        group.bench_with_input(BenchmarkId::new("serde_json_value", size), &text, |b, text| {
             b.iter(|| serde_json::from_str::<serde_json::Value>(black_box(text)).map(|v| v.is_object()))
         });
     }
     group.finish();
 }
 
-criterion_group!(benches, playbooks);
+fn playbooks(c: &mut Criterion) {
+    measure(c, "playbook", [10, 100, 1_000, 10_000].map(|steps| (steps, generate::playbook(steps))));
+}
+
+fn manifests(c: &mut Criterion) {
+    measure(c, "manifest", [20, 200, 2_000].map(|tools| (tools, generate::manifest(tools))));
+}
+
+criterion_group!(benches, playbooks, manifests);
 criterion_main!(benches);

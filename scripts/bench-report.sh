@@ -1,0 +1,90 @@
+#!/usr/bin/env bash
+# The core's speed figures (native, release), as the README's Performance
+# section shows them: parse + check + explain (`opb_core::analyze`) of
+# generated playbooks and plugin manifests beside a bare
+# `serde_json::from_str::<serde_json::Value>` of the same bytes, the fitted
+# scaling exponent, and the graph layout of 1,000 nodes.
+#
+# Usage: scripts/bench-report.sh            run the benchmarks, then print
+#        scripts/bench-report.sh --no-run   print the last run's figures
+#
+# The benchmarks are criterion's (crates/core/benches/analyze.rs and
+# layout.rs); this reads their estimates (the median of the samples) from
+# target/criterion/*/new/estimates.json.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+if [[ "${1:-}" != "--no-run" ]]; then
+  cargo bench -p opb-core --bench analyze
+  cargo bench -p opb-core --bench layout -- '/1000$'
+fi
+
+target=$(cargo metadata --format-version 1 --no-deps |
+  python3 -c 'import json, sys; print(json.load(sys.stdin)["target_directory"])')
+
+python3 - "$target/criterion" <<'PY'
+import json, math, sys
+from pathlib import Path
+
+criterion = Path(sys.argv[1])
+
+def estimate(bench):
+    """The median time in seconds and the bytes of one benchmark, or None."""
+    new = criterion / bench / "new"
+    try:
+        median = json.loads((new / "estimates.json").read_text())["median"]["point_estimate"]
+        throughput = json.loads((new / "benchmark.json").read_text()).get("throughput") or {}
+    except FileNotFoundError:
+        return None
+    return median / 1e9, throughput.get("Bytes")
+
+def ms(seconds):
+    return f"{seconds * 1e3:,.2f} ms"
+
+def exponent(points):
+    """Least-squares slope of log(time) against log(size)."""
+    xs = [math.log(size) for size, _ in points]
+    ys = [math.log(time) for _, time in points]
+    mx, my = sum(xs) / len(xs), sum(ys) / len(ys)
+    return sum((x - mx) * (y - my) for x, y in zip(xs, ys)) / sum((x - mx) ** 2 for x in xs)
+
+verdicts = []
+for group, unit, sizes, fitted in [
+    ("playbook", "steps", [10, 100, 1_000, 10_000], [100, 1_000, 10_000]),
+    ("manifest", "tools", [20, 200, 2_000], [200, 2_000]),
+]:
+    print(f"\n{group}s: parse + check + explain (analyze) vs serde_json::Value")
+    print(f"| {unit} | bytes | analyze | MB/s | serde_json | ratio |")
+    print("|---:|---:|---:|---:|---:|---:|")
+    times, serde_times, ratios = {}, {}, {}
+    for size in sizes:
+        ours = estimate(f"{group}/analyze/{size}")
+        serde = estimate(f"{group}/serde_json_value/{size}")
+        if ours is None or serde is None:
+            print(f"| {size:,} | (not measured) | | | | |")
+            continue
+        (time, size_bytes), (serde_time, _) = ours, serde
+        times[size], serde_times[size], ratios[size] = time, serde_time, time / serde_time
+        print(f"| {size:,} | {size_bytes:,} | {ms(time)} | {size_bytes / time / 1e6:.1f} | {ms(serde_time)} | {time / serde_time:.2f}× |")
+    if all(size in times for size in fitted):
+        ours = exponent([(size, times[size]) for size in fitted])
+        serde = exponent([(size, serde_times[size]) for size in fitted])
+        span = f"{fitted[0]:,} → {fitted[-1]:,} {unit}"
+        print(f"fitted exponent of time vs size, {span}: {ours:.3f} (serde_json alone: {serde:.3f})")
+        largest = fitted[-1]
+        verdicts.append((f"{group} {largest:,} {unit}: ratio {ratios[largest]:.2f}× (target ≤ 3×)", ratios[largest] <= 3))
+        verdicts.append((f"{group} exponent {ours:.3f} (target < 1.15)", ours < 1.15))
+
+print("\nlayout (model::layout) of 1,000 nodes")
+print("| graph | time |")
+print("|---|---:|")
+for shape in ["chain", "random_dag_local", "random_dag_uniform"]:
+    found = estimate(f"layout/{shape}/1000")
+    print(f"| {shape} | {ms(found[0]) if found else '(not measured)'} |")
+    if found:
+        verdicts.append((f"layout {shape} 1,000 nodes: {ms(found[0])} (target < 50 ms)", found[0] < 0.05))
+
+print()
+for text, met in verdicts:
+    print(f"{'met    ' if met else 'NOT MET'}  {text}")
+PY
