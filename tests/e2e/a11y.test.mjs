@@ -8,10 +8,10 @@ import assert from "node:assert/strict";
 import { deflateSync } from "node:zlib";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { serve, launch, screenshot, dist } from "./harness.mjs";
+import { serve, launch, screenshot, root } from "./harness.mjs";
 
-const axeSource = readFileSync(join(dist, "..", "node_modules/axe-core/axe.min.js"), "utf8");
-const BROKEN = readFileSync(join(dist, "..", "examples/refund-triage.broken.yaml"), "utf8");
+const axeSource = readFileSync(join(root, "node_modules/axe-core/axe.min.js"), "utf8");
+const BROKEN = readFileSync(join(root, "examples/refund-triage.broken.yaml"), "utf8");
 let server;
 let browser;
 

@@ -8,7 +8,7 @@ import assert from "node:assert/strict";
 import { deflateSync } from "node:zlib";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { serve, launch, screenshot, dist, routeSites, docsSite } from "./harness.mjs";
+import { serve, launch, screenshot, routeSites, docsSite, root } from "./harness.mjs";
 
 let server;
 let browser;
@@ -38,12 +38,25 @@ async function newPage(viewport = { width: 1100, height: 900 }, colorScheme = "l
   return page;
 }
 
-const BROKEN = readFileSync(join(dist, "..", "examples/refund-triage.broken.yaml"), "utf8");
+const BROKEN = readFileSync(join(root, "examples/refund-triage.broken.yaml"), "utf8");
 
 test("the embed page shows the viewer alone, themed, with a link to the playground", async () => {
   const page = await newPage({ width: 900, height: 760 });
-  await page.goto(`${server.url}?embed=1&theme=light${pako({ code: BROKEN })}`);
+  const address = `${server.url}?embed=1&theme=light${pako({ code: BROKEN })}`;
+  await page.goto(address);
+  // The graph first, then the other views by their tabs, which leave the
+  // address (and so the document in its fragment) alone.
+  await page.waitForSelector('[data-testid="standalone"] [data-step-id="decide"]');
+  assert.equal(await page.getAttribute('[data-testid="tab-graph"]', "aria-selected"), "true");
+  await page.click('[data-step-id="decide"]');
+  await page.waitForSelector('[data-testid="step-panel"][data-step="decide"]');
+  await page.click('[data-testid="step-panel"] a.tool-name');
+  await page.waitForSelector('[data-testid="standalone"] tr[data-tool].selected');
+  assert.equal(await page.getAttribute('[data-testid="tab-tools"]', "aria-selected"), "true");
+  await page.click('[data-testid="tab-requires"]');
+  await page.click('[data-testid="tab-diagnostics"]');
   await page.waitForSelector('[data-testid="standalone"] li.diagnostic');
+  assert.equal(page.url(), address, "the tabs do not touch the address");
   assert.equal(await page.locator(".cm-editor").count(), 0, "no editor");
   assert.equal(await page.locator('[data-testid="share"]').count(), 0, "no playground controls");
   assert.equal(await page.getAttribute("html", "data-theme"), "light");
@@ -53,7 +66,7 @@ test("the embed page shows the viewer alone, themed, with a link to the playgrou
   await screenshot(page, "embed-light");
 
   await page.goto(`${server.url}?embed=1&theme=dark${pako({ code: BROKEN })}`);
-  await page.waitForSelector('[data-testid="standalone"] li.diagnostic');
+  await page.waitForSelector('[data-testid="standalone"] [data-step-id="decide"]');
   assert.equal(await page.getAttribute("html", "data-theme"), "dark");
   await screenshot(page, "embed-dark");
 
@@ -90,6 +103,7 @@ test("a docs page embeds the viewer by iframe and talks to it with postMessage",
   await page.click("#send");
   await page.waitForFunction(() => /playbook: [1-9]\d* errors/.test(document.getElementById("result").textContent));
   assert.match(await page.textContent("#result"), /first: [A-Z]+\d{3} at line \d+/);
+  await frame.locator('[data-testid="tab-diagnostics"]').click();
   await frame.locator('li.diagnostic[data-code="PB213"]').waitFor();
 
   // A message of another shape is answered with the reason.

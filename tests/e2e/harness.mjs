@@ -8,8 +8,9 @@ import { extname, join, normalize, resolve, dirname } from "node:path";
 import { fileURLToPath } from "node:url";
 import { chromium } from "playwright-core";
 
-const root = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
-export const dist = join(root, "dist");
+export const root = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
+// OPB_DIST: another build directory than dist/ (trunk build --dist DIR).
+export const dist = process.env.OPB_DIST ? resolve(process.env.OPB_DIST) : join(root, "dist");
 export const screenshots = join(root, "tests/e2e/screenshots");
 
 const types = {

@@ -7,9 +7,9 @@ import assert from "node:assert/strict";
 import { deflateSync } from "node:zlib";
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { serve, launch, dist, routeSites, docsSite, examplePlayground } from "./harness.mjs";
+import { serve, launch, dist, routeSites, docsSite, examplePlayground, root } from "./harness.mjs";
 
-const BROKEN = readFileSync(join(dist, "..", "examples/refund-triage.broken.yaml"), "utf8");
+const BROKEN = readFileSync(join(root, "examples/refund-triage.broken.yaml"), "utf8");
 let server;
 let browser;
 

@@ -6,9 +6,9 @@ import { test, before, after, beforeEach, afterEach } from "node:test";
 import assert from "node:assert/strict";
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { serve, launch, screenshot, dist } from "./harness.mjs";
+import { serve, launch, screenshot, root } from "./harness.mjs";
 
-const examplesDir = join(dist, "..", "examples");
+const examplesDir = join(root, "examples");
 let server;
 let browser;
 let page;

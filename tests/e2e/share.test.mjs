@@ -8,9 +8,9 @@ import assert from "node:assert/strict";
 import { deflateSync } from "node:zlib";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { serve, launch, screenshot, dist } from "./harness.mjs";
+import { serve, launch, screenshot, root } from "./harness.mjs";
 
-const examplesDir = join(dist, "..", "examples");
+const examplesDir = join(root, "examples");
 let server;
 let browser;
 
@@ -74,7 +74,7 @@ function pako(share) {
   return "#pako:" + deflateSync(Buffer.from(JSON.stringify(share), "utf8"), { level: 9 }).toString("base64url");
 }
 
-const PLAYBOOK = readFileSync(join(dist, "..", "src/examples/minimal-playbook.yaml"), "utf8");
+const PLAYBOOK = readFileSync(join(root, "src/examples/minimal-playbook.yaml"), "utf8");
 
 function assertClean(page) {
   assert.deepEqual(page.errors, [], "no errors in the page");

@@ -1,7 +1,9 @@
 //! The viewer without the editor, as docs sites show it (the `?embed=1`
 //! page and the `<opb-viewer>` element): a compact bar with the document's
 //! kind, counts and an "Open in playground" link, the trust banner, then
-//! the diagnostics.
+//! the viewer's tabs (graph, tools, requires, or a manifest's tools) and the
+//! diagnostics. The tabs have no address here: the embed's fragment holds
+//! the document, and `<opb-viewer>` must not touch its host page's.
 
 use super::banner::TrustBanner;
 use crate::checker::{self, Report};
@@ -9,7 +11,11 @@ use crate::format::kind_label;
 use crate::link::{fragment_for, NoLink};
 use crate::route::Route;
 use crate::ui::diagnostics::{count_of, DiagnosticsPanel, Jump, SeverityIcon, SEVERITIES};
+use crate::ui::editor::EditorHandle;
+use crate::ui::viewer::nav::{self, LocalTabs};
+use crate::ui::viewer::{Viewer, ViewerPanel, ViewerTabs};
 use leptos::prelude::*;
+use opb_core::model::Explain;
 use opb_core::Kind;
 use std::sync::Arc;
 
@@ -61,6 +67,26 @@ pub fn StandaloneViewer(
     // The panels are made once a document is there, not again for each new
     // document: they follow `report` themselves.
     let has_document = Memo::new(move |_| document.with(Option::is_some));
+    let chosen = RwSignal::new(Route::Graph);
+    provide_context(LocalTabs(chosen));
+    // No editor: the viewer's marks in the text have nowhere to go.
+    let viewer = Viewer::new(report.into(), EditorHandle::default());
+    // The tab shown: the chosen one when the document has it, else the
+    // first of the document's kind (a manifest has one view, a playbook three).
+    let tab = Memo::new(move |_| {
+        let manifest = report.with(|r| {
+            matches!(r.as_deref().and_then(|r| r.analysis.explain.as_ref()), Some(Explain::PluginManifest(_)))
+        });
+        match chosen.get() {
+            Route::Graph | Route::Tools | Route::Requires if manifest => Route::Manifest,
+            Route::Manifest if !manifest => Route::Graph,
+            route => route,
+        }
+    });
+    let panel = move || match tab.get() {
+        Route::Diagnostics => view! { <DiagnosticsPanel report=report on_jump=|_: Jump| {} /> }.into_any(),
+        route => view! { <ViewerPanel viewer=viewer route=route on_jump=move |jump: Jump| viewer.follow_jump(jump) /> }.into_any(),
+    };
     let kind = move || {
         report.with(|r| r.as_ref().and_then(|r| r.analysis.checked.kind)).map_or("Document", kind_label)
     };
@@ -98,8 +124,20 @@ pub fn StandaloneViewer(
                 {move || problem.get().map(|p| view! { <p class="share-notice error" role="alert" data-testid="embed-problem">{p}</p> })}
                 {move || has_document.get().then(|| view! {
                     <TrustBanner report=report />
-                    <section class="standalone-panel" aria-label="Diagnostics">
-                        <DiagnosticsPanel report=report on_jump=|_: Jump| {} />
+                    <section class="standalone-panel">
+                        <nav class="tabs" role="tablist" aria-label="Views">
+                            <ViewerTabs viewer=viewer route=tab />
+                            <a
+                                role="tab"
+                                href="#diagnostics"
+                                on:click=nav::link(Route::Diagnostics)
+                                data-testid="tab-diagnostics"
+                                aria-selected=move || (tab.get() == Route::Diagnostics).to_string()
+                            >
+                                "Diagnostics"
+                            </a>
+                        </nav>
+                        <div class="tab-panel" role="tabpanel">{panel}</div>
                     </section>
                 })}
             </main>

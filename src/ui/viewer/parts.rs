@@ -3,6 +3,8 @@
 
 use super::drawing::risk_label;
 use super::selection::{Selection, Target};
+use super::nav;
+use crate::route::Route;
 use leptos::prelude::*;
 
 /// A risk class as a coloured badge with its name, so it reads without
@@ -26,6 +28,7 @@ pub fn RiskBadge(risk: Option<String>, #[prop(optional)] partly_unknown: bool) -
 #[component]
 pub fn StepLink(id: String, selection: Selection) -> impl IntoView {
     let target = Target::Step(id.clone());
+    let to_graph = nav::link(Route::Graph);
     view! {
         <a
             class="step-link"
@@ -35,6 +38,7 @@ pub fn StepLink(id: String, selection: Selection) -> impl IntoView {
             on:click=move |ev| {
                 // Inside a clickable row, the link alone acts.
                 ev.stop_propagation();
+                to_graph(ev);
                 selection.choose(Some(target.clone()));
             }
         >

@@ -6,6 +6,8 @@
 use super::explain::playbook_step;
 use super::parts::{approval, code_list, effects, step_links, RiskBadge, StepLink};
 use super::selection::{Selection, Target};
+use super::nav;
+use crate::route::Route;
 use crate::checker::{Located, Report};
 use crate::ui::diagnostics::{message, Jump, SeverityIcon};
 use leptos::prelude::*;
@@ -227,10 +229,11 @@ fn allowed_row(tool: &AllowedTool, selection: Selection) -> impl IntoView {
                 }
             });
             let target = Target::Tool(name.clone());
+            let to_tools = nav::link(Route::Tools);
             view! {
                 <tr data-tool=name.clone() data-resolution="embedded">
                     <td>
-                        <a class="tool-name" href="#tools" on:click=move |_| selection.choose(Some(target.clone()))>{name.clone()}</a>
+                        <a class="tool-name" href="#tools" on:click=move |ev| { to_tools(ev); selection.choose(Some(target.clone())) }>{name.clone()}</a>
                         <span class="resolution embedded">"embedded"</span>
                         {missing(facts.needs.as_ref()).map(|m| view! { <span class="resolution invalid">{m}</span> })}
                         <div class="tool-permissions">"permissions " {code_list(&facts.permissions, "none listed")}</div>

@@ -1,0 +1,159 @@
+// Rendering safety, end to end in Chromium: a playbook and a manifest whose
+// strings are markup (a script, an image with onerror, an SVG with a script
+// and onload, a javascript: link) and bidirectional-override characters
+// are shown as inert text in every panel, the graph, the trust banner and
+// the embed. Nothing runs (each payload would set window.__pwned), no
+// element is made from document text, and the text reads back literally.
+
+import { test, before, after } from "node:test";
+import assert from "node:assert/strict";
+import { deflateSync } from "node:zlib";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { serve, launch, screenshot, root } from "./harness.mjs";
+
+let server;
+let browser;
+
+before(async () => {
+  server = await serve();
+  browser = await launch();
+});
+
+after(async () => {
+  await browser?.close();
+  await server?.close();
+});
+
+const PAYLOADS = {
+  script: `<script>window.__pwned = "script"</script>`,
+  img: `<img src=x onerror="window.__pwned = 'img'">`,
+  svg: `<svg onload="window.__pwned = 'svg'"><script>window.__pwned = "svg script"</script></svg>`,
+  link: `javascript:window.__pwned = "link"`,
+  // RIGHT-TO-LEFT OVERRIDE ... POP DIRECTIONAL FORMATTING, and an isolate.
+  bidi: "admin\u202E txt.exe\u202C \u2067isolated\u2069",
+};
+
+// Selectors of anything a payload could have made, and the marks of a run.
+const MADE = 'img[src="x"], [onerror], [onload], a[href^="javascript:"], iframe, object, embed, script:not([src])';
+
+const examples = join(root, "examples");
+
+// The example playbook with a payload in each kind of string the viewer
+// shows: a step id (graph node, step panel, tools' "used by"), the agent, a
+// purpose, a gate's branch label, a tool's name and description, its
+// permissions, a connection's provider, an MCP server and a secret.
+function hostilePlaybook() {
+  const replace = (text, from, to) => text.replaceAll(JSON.stringify(from), JSON.stringify(to));
+  let text = readFileSync(join(examples, "failed-charge-recovery.json"), "utf8");
+  text = replace(text, "send", PAYLOADS.img);
+  text = replace(text, "lou", PAYLOADS.script);
+  text = replace(text, "Send the approved email.", PAYLOADS.svg);
+  text = replace(text, "approved", PAYLOADS.bidi);
+  text = replace(text, "today.surface", PAYLOADS.link);
+  text = replace(text, "Put a card on the team's Today page.", PAYLOADS.svg);
+  text = replace(text, "email:send", PAYLOADS.img);
+  text = replace(text, "resend", PAYLOADS.script);
+  text = replace(text, "acme", PAYLOADS.bidi);
+  text = replace(text, "ACME_MCP_TOKEN", PAYLOADS.img);
+  return text;
+}
+
+function hostileManifest() {
+  const text = readFileSync(join(examples, "acme-github.oz0-plugin.yaml"), "utf8");
+  return text
+    .replace("name: acme-github", `name: ${JSON.stringify(PAYLOADS.img)}`)
+    .replace("description: Label and route a new issue.", `description: ${JSON.stringify(PAYLOADS.svg)}`)
+    .replace("- id: acme_fetch", `- id: ${JSON.stringify(PAYLOADS.script)}`)
+    .replace("url: https://search.example.com/mcp", `url: ${JSON.stringify(PAYLOADS.link)}`)
+    .replace("- id: acme_scanner", `- id: ${JSON.stringify(PAYLOADS.bidi)}`);
+}
+
+async function newPage(url) {
+  const context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
+  const page = await context.newPage();
+  page.errors = [];
+  page.on("pageerror", (error) => page.errors.push(error.message));
+  page.on("dialog", (dialog) => {
+    page.errors.push(`a dialog opened: ${dialog.message()}`);
+    dialog.dismiss();
+  });
+  await page.goto(url);
+  return page;
+}
+
+function pako(share) {
+  return "#pako:" + deflateSync(Buffer.from(JSON.stringify(share), "utf8"), { level: 9 }).toString("base64url");
+}
+
+// Checks that nothing ran and no element came from the document, and that
+// `scope`'s text shows the given payloads literally.
+async function assertInert(page, where, scope, shown) {
+  assert.equal(await page.evaluate(() => window.__pwned), undefined, `${where}: a payload ran`);
+  const made = await page.$$eval(MADE, (elements) => elements.map((e) => e.outerHTML.slice(0, 120)));
+  assert.deepEqual(made, [], `${where}: elements made from document text`);
+  const text = await page.textContent(scope);
+  for (const name of shown) {
+    assert.ok(text.includes(PAYLOADS[name]), `${where}: the ${name} payload is not shown as text`);
+  }
+}
+
+async function openTab(page, name) {
+  await page.click(`[data-testid="tab-${name}"]`);
+  await page.waitForSelector(`[data-testid="tab-${name}"][aria-selected="true"]`);
+}
+
+test("a playbook's markup and bidi strings are inert text in every panel and the graph", async () => {
+  const page = await newPage(server.url + pako({ code: hostilePlaybook() }));
+  await page.waitForSelector('[data-testid="trust-banner"]');
+  await assertInert(page, "trust banner", '[data-testid="trust-banner"]', ["img"]);
+  await page.click('.trust-dismiss');
+
+  await openTab(page, "diagnostics");
+  await assertInert(page, "diagnostics", ".side-pane", []);
+
+  await openTab(page, "graph");
+  const node = page.locator(`[data-step-id="${PAYLOADS.img.replaceAll('"', '\\"')}"]`);
+  await node.waitFor();
+  assert.equal(await node.getAttribute("data-step-id"), PAYLOADS.img, "the id is an attribute value, not markup");
+  await assertInert(page, "graph", '[data-testid="graph"]', ["img", "bidi"]);
+  await node.click();
+  await page.waitForSelector('[data-testid="step-panel"]');
+  await assertInert(page, "step panel", '[data-testid="step-panel"]', ["img", "script", "svg", "img"]);
+  await screenshot(page, "hostile-graph");
+
+  await openTab(page, "tools");
+  await assertInert(page, "tools", ".side-pane", ["link", "svg", "img"]);
+  await openTab(page, "requires");
+  await assertInert(page, "requires", ".side-pane", ["script", "bidi", "img"]);
+  await screenshot(page, "hostile-requires");
+  assert.deepEqual(page.errors, []);
+  await page.context().close();
+});
+
+test("a manifest's markup strings are inert text in the manifest view", async () => {
+  const page = await newPage(server.url + pako({ code: hostileManifest() }));
+  await page.waitForSelector('[data-testid="trust-banner"]');
+  await page.click('.trust-dismiss');
+  await openTab(page, "manifest");
+  await assertInert(page, "manifest", ".side-pane", ["img", "script", "link", "bidi"]);
+  await page.click("tr[data-tool] .tool-name >> nth=1");
+  await assertInert(page, "manifest tool", ".side-pane", ["script"]);
+  await screenshot(page, "hostile-manifest");
+  assert.deepEqual(page.errors, []);
+  await page.context().close();
+});
+
+test("the embed shows the same strings as inert text", async () => {
+  const page = await newPage(`${server.url}?embed=1${pako({ code: hostilePlaybook() })}`);
+  await page.waitForSelector('[data-testid="standalone"] [data-step-id]');
+  await assertInert(page, "embed banner", '[data-testid="trust-banner"]', ["img"]);
+  await assertInert(page, "embed graph", '[data-testid="graph"]', ["img", "bidi"]);
+  for (const tab of ["tools", "requires", "diagnostics"]) {
+    await openTab(page, tab);
+    await assertInert(page, `embed ${tab}`, '[data-testid="standalone"]', []);
+  }
+  await screenshot(page, "hostile-embed");
+  assert.deepEqual(page.errors, []);
+  await page.context().close();
+});
