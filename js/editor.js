@@ -83,7 +83,7 @@ class Editor {
           theme,
           // An explicit tabindex tells assistive technology (and axe-core)
           // that the scrolling editor holds a focusable element.
-          EditorView.contentAttributes.of({ "aria-label": "Document", tabindex: "0" }),
+          EditorView.contentAttributes.of({ "aria-label": options.label ?? "Document", tabindex: "0" }),
           EditorView.updateListener.of((update) => {
             if (update.docChanged) onChange(update.state.doc.length);
             if (update.selectionSet || update.docChanged) {

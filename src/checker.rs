@@ -3,7 +3,8 @@
 //! itself; it calls the core and converts positions.
 
 use crate::positions::Utf16Offsets;
-use opb_core::{Analysis, Diagnostic, Kind, Options};
+use opb_core::{Analysis, Diagnostic, Kind, Options, Registry};
+use std::sync::Arc;
 
 /// A diagnostic and its range in UTF-16 offsets.
 #[derive(Debug, Clone, PartialEq)]
@@ -24,7 +25,13 @@ pub struct Report {
 
 /// Checks `text`, read as `kind` when the reader chose one.
 pub fn check(text: &str, kind: Option<Kind>) -> Report {
-    let mut analysis = opb_core::analyze(text, &Options { kind, ..Options::default() });
+    check_with(text, kind, None)
+}
+
+/// Checks `text`, comparing its embedded tools with `registry` when one is
+/// loaded (the DR rules).
+pub fn check_with(text: &str, kind: Option<Kind>, registry: Option<Arc<Registry>>) -> Report {
+    let mut analysis = opb_core::analyze(text, &Options { kind, registry, ..Options::default() });
     let diagnostics = std::mem::take(&mut analysis.checked.diagnostics);
     let offsets: Vec<usize> = diagnostics
         .iter()

@@ -1,6 +1,7 @@
 //! The address of the panel area: `#diagnostics`, `#rules` or
 //! `#rules/<CODE>`, so a rule's documentation has a link of its own, and the
-//! viewer's `#graph`, `#tools`, `#requires` and `#manifest`.
+//! viewer's `#graph`, `#tools`, `#requires` and `#manifest`, a playbook's
+//! `#paths` (risk paths), and `#compare` (the diff with an older version).
 
 /// The panel tab the address shows.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -13,6 +14,10 @@ pub enum Route {
     Tools,
     Requires,
     Manifest,
+    /// A playbook's risk paths (src/ui/viewer/risk_paths.rs).
+    Paths,
+    /// The diff of an older version with the editor's text (src/ui/compare.rs).
+    Compare,
 }
 
 impl Route {
@@ -26,6 +31,8 @@ impl Route {
                 "tools" => Route::Tools,
                 "requires" => Route::Requires,
                 "manifest" => Route::Manifest,
+                "paths" => Route::Paths,
+                "compare" => Route::Compare,
                 _ => Route::Diagnostics,
             },
         }
@@ -42,6 +49,8 @@ impl Route {
             Route::Tools => Some("tools".to_owned()),
             Route::Requires => Some("requires".to_owned()),
             Route::Manifest => Some("manifest".to_owned()),
+            Route::Paths => Some("paths".to_owned()),
+            Route::Compare => Some("compare".to_owned()),
         }
     }
 }
@@ -61,12 +70,14 @@ mod tests {
         assert_eq!(Route::from_hash("#/rules/IN001"), Route::Rules(Some("IN001".into())));
         assert_eq!(Route::from_hash("#graph"), Route::Graph);
         assert_eq!(Route::from_hash("#manifest"), Route::Manifest);
+        assert_eq!(Route::from_hash("#paths"), Route::Paths);
+        assert_eq!(Route::from_hash("#compare"), Route::Compare);
         assert_eq!(Route::from_hash("#graph/x"), Route::Diagnostics);
     }
 
     #[test]
     fn views_read_back_as_the_same_route() {
-        let viewer = [Route::Graph, Route::Tools, Route::Requires, Route::Manifest];
+        let viewer = [Route::Graph, Route::Tools, Route::Requires, Route::Manifest, Route::Paths, Route::Compare];
         for route in [Route::Diagnostics, Route::Rules(None), Route::Rules(Some("PB213".into()))].into_iter().chain(viewer) {
             assert_eq!(Route::from_hash(&route.view().unwrap_or_default()), route);
         }

@@ -13,6 +13,9 @@ pub mod keys {
     pub const PREVIOUS_TEXT: &str = "opb.previous.text";
     pub const PREVIOUS_META: &str = "opb.previous.meta";
     pub const THEME: &str = "opb.theme";
+    /// The tool registry the document is compared with, and its name.
+    pub const REGISTRY_TEXT: &str = "opb.registry.text";
+    pub const REGISTRY_NAME: &str = "opb.registry.name";
 }
 
 /// What is kept beside a document's text.

@@ -17,6 +17,9 @@ use crate::format::{human_size, renamed, syntax_label};
 use crate::route::Route;
 // The viewer: graph, tools, requires, manifest (src/ui/viewer).
 use super::viewer::{Viewer, ViewerPanel, ViewerTabs};
+use super::viewer::risk_paths::{RiskPathsPanel, RiskPathsState, RiskPathsTab};
+use super::registry::{RegistryControl, RegistryState};
+use super::compare::{ComparePanel, CompareState};
 use gloo_timers::callback::Timeout;
 use leptos::prelude::*;
 use opb_core::{Kind, Limits, Syntax};
@@ -54,6 +57,10 @@ pub fn App() -> impl IntoView {
     let editor = EditorHandle::default();
     let report = RwSignal::new(None::<Arc<Report>>);
     let viewer = Viewer::new(report.into(), editor);
+    let risk_paths = RiskPathsState::new(viewer);
+    let registry = RegistryState::restore();
+    provide_context(registry);
+    let compare = CompareState::default();
     // A jump to a diagnostic moves the editor and selects its step or tool.
     let jump = move |jump: Jump| {
         editor.select(jump.from, jump.to);
@@ -81,7 +88,7 @@ pub fn App() -> impl IntoView {
         pending.set_value(None);
         let Some(text) = editor.text() else { return };
         let started = now_ms();
-        let checked = checker::check(&text, kind_choice.get_untracked());
+        let checked = checker::check_with(&text, kind_choice.get_untracked(), registry.current());
         elapsed.set(Some(now_ms() - started));
         editor.show(&checked.located);
         let syntax = checked.analysis.checked.syntax;
@@ -129,6 +136,13 @@ pub fn App() -> impl IntoView {
             run_check();
         }
         choice
+    });
+    // A registry loaded or removed changes the findings.
+    Effect::new(move |previous: Option<()>| {
+        registry.track();
+        if previous.is_some() {
+            run_check();
+        }
     });
 
     let load_example = move |example_name: String| {
@@ -193,6 +207,7 @@ pub fn App() -> impl IntoView {
                 <Header name=name edited=edited report=report kind_choice=kind_choice />
                 <div class="document-actions">
                     <OpenFileButton on_open=open_file />
+                    <RegistryControl state=registry />
                     <ShareMenu links=links report=report name=name text=editor_text />
                     {theme_state.map(|state| view! { <ThemeToggle state=state /> })}
                 </div>
@@ -236,6 +251,16 @@ pub fn App() -> impl IntoView {
                             <span class="tab-count">{diagnostics_count}</span>
                         </a>
                         <ViewerTabs viewer=viewer route=route />
+                        <RiskPathsTab state=risk_paths route=route />
+                        <a
+                            role="tab"
+                            href="#compare"
+                            data-testid="tab-compare"
+                            title="Compare the document with an older version of it"
+                            aria-selected=move || (route.get() == Route::Compare).to_string()
+                        >
+                            "Compare"
+                        </a>
                         <a
                             role="tab"
                             href="#rules"
@@ -255,6 +280,8 @@ pub fn App() -> impl IntoView {
                                 <ViewerPanel viewer=viewer route=route on_jump=jump />
                             }
                             .into_any(),
+                            Route::Paths => view! { <RiskPathsPanel state=risk_paths /> }.into_any(),
+                            Route::Compare => view! { <ComparePanel state=compare report=report current=editor_text /> }.into_any(),
                             Route::Rules(code) => view! { <RulesPanel selected=Signal::stored(code) /> }.into_any(),
                         }}
                     </div>

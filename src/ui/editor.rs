@@ -110,13 +110,16 @@ fn set(object: &Object, key: &str, value: JsValue) {
     let _ = Reflect::set(object, &key.into(), &value);
 }
 
-/// The editor, mounted into a `data-testid="editor"` container. `on_change`
-/// runs after every edit with the text's new length (UTF-16 units),
-/// `on_cursor` with the cursor's line and column, `on_ready` once the editor
-/// holds `initial`.
+/// The editor, mounted into a `data-testid="editor"` container (or
+/// `testid`, for a second editor), its text read out as `label`.
+/// `on_change` runs after every edit with the text's new length (UTF-16
+/// units), `on_cursor` with the cursor's line and column, `on_ready` once
+/// the editor holds `initial`.
 #[component]
 pub fn Editor(
     handle: EditorHandle,
+    #[prop(default = "editor")] testid: &'static str,
+    #[prop(default = "Document")] label: &'static str,
     initial: String,
     syntax: Syntax,
     #[prop(into)] on_change: Callback<u32>,
@@ -133,6 +136,7 @@ pub fn Editor(
         set(&options, "language", if syntax == Syntax::Json { "json" } else { "yaml" }.into());
         set(&options, "onChange", on_change_js.as_ref().clone());
         set(&options, "onCursor", on_cursor_js.as_ref().clone());
+        set(&options, "label", label.into());
         match create_code_mirror(&element, &options) {
             Ok(view) => {
                 handle.0.set_value(Some(Mounted { view, _on_change: on_change_js, _on_cursor: on_cursor_js }));
@@ -151,7 +155,7 @@ pub fn Editor(
         });
     });
     view! {
-        <div class="editor" data-testid="editor" node_ref=container>
+        <div class="editor" data-testid=testid node_ref=container>
             {move || failure.get().map(|reason| view! {
                 <p class="editor-failure" role="alert">"The editor could not start: " {reason}</p>
             })}

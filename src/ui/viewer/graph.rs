@@ -6,6 +6,7 @@ use super::camera::{Camera, ViewBox};
 use super::drawing::{self, diamond, path_data, Geometry, Look, Marks, BAR, ID_PX, PADDING};
 use super::selection::{Selection, Target};
 use super::explain::playbook_step;
+use super::risk_paths::OnPath;
 use crate::checker::Report;
 use leptos::ev::{KeyboardEvent, MouseEvent, PointerEvent, WheelEvent};
 use leptos::prelude::*;
@@ -43,8 +44,14 @@ fn playbook(report: &Option<Arc<Report>>) -> Option<&PlaybookExplain> {
     }
 }
 
+/// `path`: a risk path to pick out, the rest of the graph dimmed.
 #[component]
-pub fn GraphView(#[prop(into)] report: Signal<Option<Arc<Report>>>, selection: Selection) -> impl IntoView {
+pub fn GraphView(
+    #[prop(into)] report: Signal<Option<Arc<Report>>>,
+    selection: Selection,
+    #[prop(optional, into)] path: Option<Signal<Option<Arc<OnPath>>>>,
+) -> impl IntoView {
+    let path = path.unwrap_or_else(|| Signal::stored(None));
     let geometry = Memo::new(move |_| report.with(|r| playbook(r).and_then(Geometry::of)));
     let marks = Memo::new(move |_| report.with(|r| playbook(r).map(Marks::of).unwrap_or_default()));
     let placed = Memo::new(move |_| geometry.with(|g| g.as_ref().map(|g| Arc::new(g.lay_out()))));
@@ -202,7 +209,7 @@ pub fn GraphView(#[prop(into)] report: Signal<Option<Arc<Report>>>, selection: S
         if geometry.nodes.is_empty() {
             return view! { <p class="panel-empty">"This playbook has no steps with an id, so there is nothing to draw."</p> }.into_any();
         }
-        scene(layout, geometry, marks, selection, dragged).into_any()
+        scene(layout, geometry, marks, selection, dragged, path).into_any()
     };
 
     view! {
@@ -278,7 +285,18 @@ fn scene(
     marks: Memo<Vec<Marks>>,
     selection: Selection,
     dragged: StoredValue<bool>,
+    path: Signal<Option<Arc<OnPath>>>,
 ) -> impl IntoView {
+    // Whether a shown path has the item (`Some(true)`), lacks it (dimmed) or
+    // no path is shown.
+    let on = move |has: Box<dyn Fn(&OnPath) -> bool + Send + Sync>| {
+        let has: Arc<dyn Fn(&OnPath) -> bool + Send + Sync> = has.into();
+        let lacks = has.clone();
+        (
+            move || path.with(|p| p.as_deref().is_some_and(|p| has(p))),
+            move || path.with(|p| p.as_deref().is_some_and(|p| !lacks(p))),
+        )
+    };
     let edges = geometry
         .graph
         .edges
@@ -299,12 +317,18 @@ fn scene(
             });
             let marker = if edge.back { "url(#opb-arrow-back)" } else { "url(#opb-arrow)" };
             let related_marker = "url(#opb-arrow-related)";
+            let (on_path, off_path) = {
+                let (from, to) = (edge.from.clone(), edge.to.clone());
+                on(Box::new(move |p| p.has_edge(&from, &to)))
+            };
             let related_for_marker = related.clone();
             view! {
                 <g
                     class="edge"
                     class:back=edge.back
                     class:related=related
+                    class:on-path=on_path
+                    class:off-path=off_path
                     data-from=edge.from.clone()
                     data-to=edge.to.clone()
                     data-label=edge.label.clone()
@@ -324,9 +348,13 @@ fn scene(
         .chain(layout.ends.iter().map(|t| (t, "end", "End")))
         .map(|(terminal, which, text)| {
             let b = terminal.at;
+            let (on_path, off_path) = {
+                let step = terminal.step.clone();
+                on(Box::new(move |p| if which == "start" { p.starts_at(&step) } else { p.ends_at(&step) }))
+            };
             view! {
-                <g class="edge terminal-edge"><path d=path_data(&terminal.edge) marker-end="url(#opb-arrow)" /></g>
-                <g class="terminal" data-terminal=which data-step=terminal.step.clone() transform=format!("translate({:.1},{:.1})", b.x, b.y)>
+                <g class="edge terminal-edge" class:on-path=on_path.clone() class:off-path=off_path.clone()><path d=path_data(&terminal.edge) marker-end="url(#opb-arrow)" /></g>
+                <g class="terminal" class:on-path=on_path class:off-path=off_path data-terminal=which data-step=terminal.step.clone() transform=format!("translate({:.1},{:.1})", b.x, b.y)>
                     <rect width=b.width height=b.height rx=b.height / 2.0 />
                     <text x=b.width / 2.0 y=b.height / 2.0>{text}</text>
                 </g>
@@ -339,7 +367,11 @@ fn scene(
         .iter()
         .zip(&layout.nodes)
         .enumerate()
-        .map(|(i, (node, b))| node_view(i, node, *b, marks, selection, dragged))
+        .map(|(i, (node, b))| {
+            let id = node.id.clone();
+            let shown = on(Box::new(move |p| p.has_step(&id)));
+            node_view(i, node, *b, marks, selection, dragged, shown)
+        })
         .collect_view();
 
     view! {
@@ -356,6 +388,7 @@ fn node_view(
     marks: Memo<Vec<Marks>>,
     selection: Selection,
     dragged: StoredValue<bool>,
+    (on_path, off_path): (impl Fn() -> bool + Send + Sync + 'static, impl Fn() -> bool + Send + Sync + 'static),
 ) -> impl IntoView {
     let target = Target::Step(node.id.clone());
     let selected = {
@@ -429,6 +462,8 @@ fn node_view(
             class:selected=selected.clone()
             class:unreachable=mark(|m| m.unreachable)
             class:cyclic=mark(|m| m.in_cycle)
+            class:on-path=on_path
+            class:off-path=off_path
             data-step-id=node.id.clone()
             data-kind=kind
             transform=format!("translate({:.1},{:.1})", b.x, b.y)

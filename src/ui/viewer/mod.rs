@@ -12,6 +12,7 @@ pub mod manifest_view;
 pub mod nav;
 mod parts;
 pub mod requires_panel;
+pub mod risk_paths;
 pub mod selection;
 pub mod step_panel;
 pub mod tools_panel;

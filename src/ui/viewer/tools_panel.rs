@@ -4,11 +4,13 @@
 
 use super::parts::{approval, effects, step_links, RiskBadge};
 use super::selection::{Selection, Target};
-use crate::checker::Report;
+use crate::checker::{Located, Report};
+use crate::ui::registry::{drift_by_tool, DriftCell, RegistryNote, RegistryState};
 use leptos::prelude::*;
 use opb_core::model::boundary::{Family, Requirement, ToolExplain};
 use opb_core::model::spec::{risk_meaning, RISK_CLASSES};
 use opb_core::model::Explain;
+use std::collections::HashMap;
 use std::sync::Arc;
 
 /// The tools in the order the table shows them: the most consequential risk
@@ -22,8 +24,11 @@ pub fn by_risk(tools: &[ToolExplain]) -> Vec<&ToolExplain> {
 
 #[component]
 pub fn ToolsPanel(#[prop(into)] report: Signal<Option<Arc<Report>>>, selection: Selection) -> impl IntoView {
+    // A loaded registry adds a column: each tool's drift from it.
+    let registry = use_context::<RegistryState>();
     let table = move || {
         let report = report.get();
+        let compared = registry.and_then(|r| r.name()).zip(report.as_deref().map(drift_by_tool));
         let Some(Explain::Playbook(explain)) = report.as_deref().and_then(|r| r.analysis.explain.as_ref()) else {
             return view! { <p class="panel-empty">"The tools table is for playbooks that can be read."</p> }.into_any();
         };
@@ -33,8 +38,14 @@ pub fn ToolsPanel(#[prop(into)] report: Signal<Option<Arc<Report>>>, selection: 
             }
             .into_any();
         }
-        let rows = by_risk(&explain.tools).into_iter().map(|tool| row(tool, selection)).collect_view();
+        let drift = compared.as_ref().map(|(_, drift)| drift);
+        let rows = by_risk(&explain.tools).into_iter().map(|tool| row(tool, selection, drift)).collect_view();
+        let note = compared.as_ref().map(|(name, drift)| {
+            let count = |severity: &str| drift.values().flatten().filter(|l| l.diagnostic.severity.as_str() == severity).count();
+            view! { <RegistryNote name=name.clone() warnings=count("warning") infos=count("info") /> }
+        });
         view! {
+            {note}
             <div class="table-scroll">
                 <table class="tools-table" data-testid="tools-table">
                     <thead>
@@ -104,7 +115,7 @@ fn source(tool: &ToolExplain) -> impl IntoView {
     }
 }
 
-fn row(tool: &ToolExplain, selection: Selection) -> impl IntoView {
+fn row(tool: &ToolExplain, selection: Selection, drift: Option<&HashMap<String, Vec<&Located>>>) -> impl IntoView {
     let facts = &tool.facts;
     let name = facts.name.clone().unwrap_or_else(|| format!("tools[{}]", tool.index));
     let target = Target::Tool(name.clone());
@@ -118,6 +129,10 @@ fn row(tool: &ToolExplain, selection: Selection) -> impl IntoView {
             <td>
                 <button class="tool-name link-button" title="Show its definition in the editor">{name.clone()}</button>
                 {facts.description.clone().map(|d| view! { <div class="tool-description">{d}</div> })}
+                {drift.map(|drift| {
+                    let findings = drift.get(&name).map(|found| found.iter().map(|l| (*l).clone()).collect()).unwrap_or_default();
+                    view! { <div class="drift" data-testid="drift"><DriftCell findings=findings /></div> }
+                })}
                 {(tool.errors > 0).then(|| view! {
                     <span class="resolution invalid">{format!("{} error{}", tool.errors, if tool.errors == 1 { "" } else { "s" })}</span>
                 })}

@@ -1,0 +1,248 @@
+// End-to-end tests of issue 9 in the playground: the risk paths panel, drift
+// against a loaded registry, and compare mode, with the core's fixtures
+// (crates/core/tests/fixtures/{paths,registry,diff}). Screenshots go to
+// tests/e2e/screenshots/.
+
+import { test, before, after, beforeEach, afterEach } from "node:test";
+import assert from "node:assert/strict";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { serve, launch, screenshot, dist } from "./harness.mjs";
+
+const fixtures = join(dist, "..", "crates/core/tests/fixtures");
+const fixture = (path) => readFileSync(join(fixtures, path), "utf8");
+const example = (name) => readFileSync(join(dist, "..", "examples", name), "utf8");
+
+let server;
+let browser;
+let page;
+let pageErrors;
+
+before(async () => {
+  server = await serve();
+  browser = await launch();
+});
+
+after(async () => {
+  await browser?.close();
+  await server?.close();
+});
+
+beforeEach(async () => {
+  page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
+  pageErrors = [];
+  page.on("pageerror", (error) => pageErrors.push(error.message));
+  page.on("console", (message) => {
+    if (message.type() === "error") pageErrors.push(message.text());
+  });
+  await page.goto(server.url);
+  await page.waitForSelector('[data-testid="editor"] .cm-content');
+  await page.waitForFunction(() => Number(document.querySelector(".statusbar")?.dataset.checks) > 0);
+});
+
+afterEach(async () => {
+  assert.equal(await page.locator("#panic-banner").count(), 0, "no panic banner");
+  assert.deepEqual(pageErrors, [], "no errors in the page");
+  await page.close();
+});
+
+async function checks() {
+  return page.evaluate(() => Number(document.querySelector(".statusbar").dataset.checks));
+}
+
+// Runs `action` and waits for the check it causes (the status bar counts checks).
+async function nextCheck(action) {
+  const before = await checks();
+  await action();
+  await page.waitForFunction((before) => Number(document.querySelector(".statusbar").dataset.checks) > before, before);
+}
+
+// Pastes `text` over everything in the editor inside `container`.
+async function pasteInto(container, text) {
+  const content = `[data-testid="${container}"] .cm-content`;
+  await page.click(content);
+  await page.keyboard.press("Control+A");
+  await page.evaluate(
+    ([content, text]) => {
+      const data = new DataTransfer();
+      data.setData("text/plain", text);
+      document.querySelector(content).dispatchEvent(new ClipboardEvent("paste", { clipboardData: data, bubbles: true, cancelable: true }));
+    },
+    [content, text],
+  );
+}
+
+async function pasteDocument(text) {
+  await nextCheck(() => pasteInto("editor", text));
+}
+
+async function openTab(name) {
+  await page.click(`[data-testid="tab-${name}"]`);
+  await page.waitForFunction((name) => document.querySelector(`[data-testid="tab-${name}"]`)?.getAttribute("aria-selected") === "true", name);
+}
+
+async function classesOf(selector) {
+  return page.$eval(selector, (element) => [...element.classList]);
+}
+
+async function dark() {
+  await page.evaluate(() => (document.documentElement.dataset.theme = "dark"));
+}
+
+test("risk paths: the only path to a money tool that skips the gate is flagged, and choosing it picks it out in the graph", async () => {
+  await pasteDocument(fixture("paths/money-skips-gate.yaml"));
+  assert.equal((await page.textContent('[data-testid="tab-paths"] .tab-count')).trim(), "1", "the tab counts one flagged path");
+  await openTab("paths");
+  await page.waitForSelector('[data-testid="risk-path"]');
+
+  const paths = await page.$$eval('[data-testid="risk-path"]', (cards) =>
+    cards.map((c) => ({ steps: c.dataset.steps, flagged: c.dataset.flagged, gated: c.dataset.gated, risk: c.dataset.risk, text: c.textContent })),
+  );
+  assert.equal(paths.length, 2);
+  assert.deepEqual(
+    paths.map((p) => [p.steps, p.flagged, p.gated, p.risk]),
+    [
+      ["triage refund done", "true", "false", "money"],
+      ["triage review tell done", "false", "true", "customer_comms"],
+    ],
+  );
+  assert.match(paths[0].text, /FLAGGED/);
+  assert.match(paths[0].text, /No gate before refund, which may act with refund\.create \(money, changes data\)/);
+  assert.match(paths[1].text, /review \(gate\)/);
+  assert.match(await page.textContent('[data-testid="paths-summary"]'), /2 paths from triage to an end, riskiest first\. 1 is flagged/);
+  // Flagged paths come first, under their own heading.
+  assert.match(await page.textContent(".paths-section h3"), /Flagged/);
+
+  // Nothing is dimmed until a path is chosen.
+  assert.equal(await page.locator("svg.graph .off-path").count(), 0);
+  await page.click('[data-testid="risk-path"][data-steps="triage refund done"]');
+  assert.equal(await page.getAttribute('[data-testid="risk-path"][data-steps="triage refund done"]', "aria-pressed"), "true");
+  for (const step of ["triage", "refund", "done"]) {
+    assert.ok((await classesOf(`svg.graph [data-step-id="${step}"]`)).includes("on-path"), `${step} is on the path`);
+  }
+  for (const step of ["review", "tell"]) {
+    assert.ok((await classesOf(`svg.graph [data-step-id="${step}"]`)).includes("off-path"), `${step} is dimmed`);
+  }
+  assert.ok((await classesOf('svg.graph .edge[data-from="triage"][data-to="refund"]')).includes("on-path"));
+  assert.ok((await classesOf('svg.graph .edge[data-from="refund"][data-to="done"]')).includes("on-path"));
+  assert.ok((await classesOf('svg.graph .edge[data-from="triage"][data-to="review"]')).includes("off-path"));
+  assert.ok((await classesOf('svg.graph .terminal[data-terminal="start"]')).includes("on-path"));
+  await screenshot(page, "risk-paths-flagged");
+  await dark();
+  await screenshot(page, "risk-paths-flagged-dark");
+
+  // The choice survives an edit that keeps the path, and "Show all" clears it.
+  await nextCheck(async () => {
+    await page.click('[data-testid="editor"] .cm-content');
+    await page.keyboard.press("Control+End");
+    await page.keyboard.type("\n# a comment\n");
+  });
+  assert.ok((await classesOf('svg.graph [data-step-id="refund"]')).includes("on-path"), "still chosen after an edit");
+  await page.click('[data-testid="paths-clear"]');
+  assert.equal(await page.locator("svg.graph .on-path, svg.graph .off-path").count(), 0);
+});
+
+test("risk paths: a loop is walked once, and a plugin manifest has no paths tab", async () => {
+  await pasteDocument(fixture("paths/retry-loop.json"));
+  await openTab("paths");
+  await page.waitForSelector('[data-testid="risk-path"]');
+  const loops = await page.$$eval('[data-testid="risk-path"]', (cards) => cards.map((c) => /goes round a loop/.test(c.textContent)));
+  assert.ok(loops.includes(true) && loops.includes(false), "a path that goes round the loop beside one that does not");
+  await screenshot(page, "risk-paths-loop");
+
+  await pasteDocument(example("acme-github.oz0-plugin.yaml"));
+  assert.equal(await page.locator('[data-testid="tab-paths"]').count(), 0);
+});
+
+test("registry: one widened permission and one lowered risk class show as a warning and an info, per tool, until removed", async () => {
+  await pasteDocument(example("failed-charge-recovery.json"));
+  const codes = () => page.$$eval(".diagnostic", (items) => items.map((i) => i.dataset.code));
+  assert.ok(!(await codes()).some((c) => c.startsWith("DR")), "no drift before a registry is loaded");
+
+  // Bad registry text is refused with the core's reason, and nothing is loaded.
+  await page.click('[data-testid="registry-button"]');
+  await page.fill('[data-testid="registry-text"]', '{"tools": "not a list"}');
+  await page.click('[data-testid="registry-load"]');
+  await page.waitForSelector('[data-testid="registry-error"]');
+  assert.match(await page.textContent('[data-testid="registry-error"]'), /cannot be used/);
+  await screenshot(page, "registry-refused");
+
+  await page.fill('[data-testid="registry-text"]', fixture("registry/runtime.registry.yaml"));
+  await nextCheck(() => page.click('[data-testid="registry-load"]'));
+  assert.equal(await page.locator('[data-testid="registry-dialog"]').count(), 0, "the dialog closes");
+  assert.match(await page.textContent('[data-testid="registry-chip"]'), /Registry: pasted registry/);
+
+  const found = await page.$$eval(".diagnostic", (items) => items.map((i) => [i.dataset.code, i.dataset.severity, i.textContent]));
+  const widened = found.find(([code]) => code === "DR004");
+  assert.ok(widened, "DR004 permissions-widened");
+  assert.equal(widened[1], "warning");
+  assert.match(widened[2], /charge\.history/);
+  assert.match(widened[2], /charges:write/);
+  const lowered = found.find(([code, , text]) => code === "DR003" && /email\.send/.test(text));
+  assert.ok(lowered, "DR003 for email.send's lowered risk class");
+  assert.equal(lowered[1], "info");
+  // A squiggle in the editor for each.
+  assert.ok((await page.locator('[data-testid="editor"] .cm-lintRange-warning').count()) >= 1);
+
+  await openTab("tools");
+  assert.match(await page.textContent('[data-testid="registry-note"]'), /Compared with the registry pasted registry: \d+ warnings?, \d+ infos?/);
+  const drift = async (tool) =>
+    page.$$eval(`tr[data-tool="${tool}"] .drift-badge`, (badges) => badges.map((b) => [b.dataset.code ?? "", b.dataset.severity ?? "", b.textContent]));
+  assert.deepEqual(await drift("charge.history"), [["DR004", "warning", "permissions widened"]]);
+  assert.ok((await drift("email.send")).some(([code, severity, text]) => code === "DR003" && severity === "info" && text === "risk changed"));
+  assert.deepEqual(await drift("customer.get"), [["", "", "matches the registry"]], "a tool that agrees says so");
+  assert.ok((await drift("mcp.acme.search_orders")).some(([code, , text]) => code === "DR001" && text === "missing from the registry"));
+  await screenshot(page, "registry-tools");
+  await dark();
+  await screenshot(page, "registry-tools-dark");
+
+  // Kept for the next visit.
+  await page.reload();
+  await page.waitForFunction(() => Number(document.querySelector(".statusbar")?.dataset.checks) > 0);
+  await page.waitForSelector('[data-testid="registry-chip"]');
+  await openTab("diagnostics");
+  assert.ok((await codes()).includes("DR004"), "the registry is still loaded after a reload");
+
+  // Removed: the findings and the chip go.
+  await nextCheck(() => page.click('[data-testid="registry-remove"]'));
+  assert.ok(!(await codes()).some((c) => c.startsWith("DR")));
+  assert.equal(await page.locator('[data-testid="registry-chip"]').count(), 0);
+  await page.waitForSelector('[data-testid="registry-button"]');
+});
+
+test("compare: a version where one step gains a customer_comms tool shows that change first", async () => {
+  await pasteDocument(fixture("diff/comms.old.json"));
+  await openTab("compare");
+  await page.waitForSelector('[data-testid="compare-editor"] .cm-content');
+  // The old version starts as a copy of the current text.
+  assert.match(await page.textContent('[data-testid="compare-summary"]'), /No change/);
+  assert.equal(await page.getAttribute('[data-testid="compare-editor"] .cm-content', "aria-label"), "Old version");
+
+  await pasteDocument(fixture("diff/comms.new.json"));
+  await page.waitForSelector('[data-testid="change"]');
+  const changes = await page.$$eval('[data-testid="change"]', (items) => items.map((i) => [i.dataset.impact, i.textContent]));
+  assert.match(await page.textContent('[data-testid="compare-summary"]'), /2 changes: 2 widen what it may do/);
+  assert.deepEqual(changes.map(([impact]) => impact), ["widens", "widens"]);
+  assert.match(changes[0][1], /Step record.*may now call email\.send \(customer_comms\)/);
+  assert.match(changes[1][1], /highest risk raised: internal → customer_comms/);
+  await screenshot(page, "compare-widened");
+  await dark();
+  await screenshot(page, "compare-widened-dark");
+
+  // The old side is editable too: the same text there leaves nothing to list.
+  await pasteInto("compare-editor", fixture("diff/comms.new.json"));
+  await page.waitForFunction(() => /No change/.test(document.querySelector('[data-testid="compare-summary"]')?.textContent ?? ""));
+
+  // A version that cannot be read says why instead of listing changes.
+  await pasteInto("compare-editor", "{ not json");
+  await page.waitForSelector('[data-testid="compare-error"]');
+  assert.match(await page.textContent('[data-testid="compare-error"]'), /the old version cannot be read/);
+
+  // "Copy the current text" starts again from the editor's text, and the old version survives leaving the tab.
+  await page.click('[data-testid="compare-copy"]');
+  await page.waitForFunction(() => /No change/.test(document.querySelector('[data-testid="compare-summary"]')?.textContent ?? ""));
+  await openTab("diagnostics");
+  await openTab("compare");
+  await page.waitForSelector('[data-testid="compare-summary"]');
+  assert.match(await page.textContent('[data-testid="compare-summary"]'), /No change/);
+});
