@@ -11,6 +11,10 @@
 # The benchmarks are criterion's (crates/core/benches/analyze.rs and
 # layout.rs); this reads their estimates (the median of the samples) from
 # target/criterion/*/new/estimates.json.
+#
+# Then, when valgrind is installed, the same documents' instruction counts
+# (callgrind, crates/core/examples/instructions.rs): the figure that does
+# not move with the other work on a shared machine.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -87,4 +91,47 @@ for shape in ["chain", "random_dag_local", "random_dag_uniform"]:
 print()
 for text, met in verdicts:
     print(f"{'met    ' if met else 'NOT MET'}  {text}")
+PY
+
+if ! command -v valgrind >/dev/null; then
+  echo; echo "valgrind not found: no instruction counts"
+  exit 0
+fi
+cargo build --release -p opb-core --example instructions
+python3 - "$target/release/examples/instructions" <<'PY'
+import math, re, subprocess, sys, tempfile
+
+program = sys.argv[1]
+
+def instructions(kind, size, what):
+    """Instructions of one call, and the document's bytes."""
+    with tempfile.NamedTemporaryFile(suffix=".callgrind") as out:
+        run = subprocess.run(
+            ["valgrind", "--tool=callgrind", f"--callgrind-out-file={out.name}",
+             "--toggle-collect=instructions::run_*", program, kind, str(size), what],
+            capture_output=True, text=True, check=True)
+    count = re.search(r"refs:\s+([\d,]+)", run.stderr).group(1)
+    return int(count.replace(",", "")), int(run.stdout)
+
+def exponent(points):
+    xs = [math.log(size) for size, _ in points]
+    ys = [math.log(count) for _, count in points]
+    mx, my = sum(xs) / len(xs), sum(ys) / len(ys)
+    return sum((x - mx) * (y - my) for x, y in zip(xs, ys)) / sum((x - mx) ** 2 for x in xs)
+
+for kind, unit, sizes, fitted in [
+    ("playbook", "steps", [10, 100, 1_000, 10_000], [100, 1_000, 10_000]),
+    ("manifest", "tools", [20, 200, 2_000], [200, 2_000]),
+]:
+    print(f"\n{kind}s: instructions (callgrind) of analyze vs serde_json::Value")
+    print(f"| {unit} | bytes | analyze | per byte | serde_json | ratio |")
+    print("|---:|---:|---:|---:|---:|---:|")
+    counts = {}
+    for size in sizes:
+        ours, size_bytes = instructions(kind, size, "analyze")
+        serde, _ = instructions(kind, size, "serde_json")
+        counts[size] = ours
+        print(f"| {size:,} | {size_bytes:,} | {ours / 1e6:,.1f} M | {ours / size_bytes:.0f} | {serde / 1e6:,.1f} M | {ours / serde:.2f}× |")
+    span = f"{fitted[0]:,} → {fitted[-1]:,} {unit}"
+    print(f"fitted exponent of instructions vs size, {span}: {exponent([(s, counts[s]) for s in fitted]):.3f}")
 PY
