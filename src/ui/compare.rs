@@ -50,15 +50,15 @@ pub fn ComparePanel(
         move |_| state.old.with(|text| text.as_deref().map(|t| Arc::new(checker::check(t, None)))),
         |_, _| true,
     );
-    // The old version's own diagnostics, as squiggles in its editor.
-    Effect::new(move |_| {
-        old_report.with(|r| {
-            if let Some(r) = r {
-                editor.show(&r.located);
-                editor.set_syntax(r.analysis.checked.syntax);
-            }
-        });
-    });
+    // The old version's own diagnostics, as squiggles in its editor: once
+    // it is ready, then after each check.
+    let show_old = move |r: &Option<Arc<Report>>| {
+        if let Some(r) = r {
+            editor.show(&r.located);
+            editor.set_syntax(r.analysis.checked.syntax);
+        }
+    };
+    Effect::new(move |_| old_report.with(show_old));
     let on_change = move |_: u32| {
         pending.set_value(Some(Timeout::new(DEBOUNCE_MS, move || {
             pending.set_value(None);
@@ -103,7 +103,7 @@ pub fn ComparePanel(
                     syntax=syntax
                     on_change=on_change
                     on_cursor=|_| {}
-                    on_ready=|()| {}
+                    on_ready=move |()| old_report.with_untracked(show_old)
                 />
             </div>
             <div class="compare-changes" data-testid="compare-changes" aria-live="polite">{changes}</div>

@@ -210,6 +210,18 @@ test("registry: one widened permission and one lowered risk class show as a warn
   await page.waitForSelector('[data-testid="registry-button"]');
 });
 
+test("registry: opened from a file, named by it; a file that is not text is refused", async () => {
+  await pasteDocument(example("failed-charge-recovery.json"));
+  await page.click('[data-testid="registry-button"]');
+  await page.setInputFiles('[data-testid="registry-file"]', { name: "bad.yaml", mimeType: "application/yaml", buffer: Buffer.from([0x2d, 0x20, 0xff, 0xfe]) });
+  await page.waitForSelector('[data-testid="registry-error"]');
+  assert.match(await page.textContent('[data-testid="registry-error"]'), /bad\.yaml is not UTF-8 text/);
+
+  await nextCheck(() => page.setInputFiles('[data-testid="registry-file"]', join(fixtures, "registry/runtime.registry.yaml")));
+  assert.match(await page.textContent('[data-testid="registry-chip"]'), /Registry: runtime\.registry\.yaml/);
+  assert.ok((await page.$$eval(".diagnostic", (items) => items.map((i) => i.dataset.code))).includes("DR004"));
+});
+
 test("compare: a version where one step gains a customer_comms tool shows that change first", async () => {
   await pasteDocument(fixture("diff/comms.old.json"));
   await openTab("compare");
