@@ -29,11 +29,11 @@ function pako(share) {
   return "#pako:" + deflateSync(Buffer.from(JSON.stringify(share), "utf8"), { level: 9 }).toString("base64url");
 }
 
-async function open(url, { viewport = { width: 1440, height: 900 }, colorScheme = "light" } = {}) {
+async function open(url, { viewport = { width: 1440, height: 900 }, colorScheme = "light", ready = "li.diagnostic, .all-clear" } = {}) {
   const context = await browser.newContext({ viewport, colorScheme });
   const page = await context.newPage();
   await page.goto(url);
-  await page.waitForSelector("li.diagnostic, .all-clear");
+  await page.waitForSelector(ready);
   return page;
 }
 
@@ -59,8 +59,13 @@ test("axe-core: the playground, light and dark, with the Share menu open", async
 
 test("axe-core: the embed page", async () => {
   for (const theme of ["light", "dark"]) {
-    const page = await open(`${server.url}?embed=1&theme=${theme}${pako({ code: BROKEN })}`, { viewport: { width: 900, height: 700 } });
-    assert.deepEqual(await violations(page), [], theme);
+    const page = await open(`${server.url}?embed=1&theme=${theme}${pako({ code: BROKEN })}`, { viewport: { width: 900, height: 700 }, ready: "[data-step-id]" });
+    assert.deepEqual(await violations(page), [], `${theme}, graph`);
+    for (const tab of ["tools", "requires", "diagnostics"]) {
+      await page.click(`[data-testid="tab-${tab}"]`);
+      await page.waitForSelector(`[data-testid="tab-${tab}"][aria-selected="true"]`);
+      assert.deepEqual(await violations(page), [], `${theme}, ${tab}`);
+    }
     await page.context().close();
   }
 });

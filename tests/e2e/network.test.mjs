@@ -99,6 +99,7 @@ test("the playground asks for its own files, then nothing, whatever the reader d
 test("the embed page asks for its own files, then nothing, even when sent documents", async () => {
   const { page, requests } = await watched([server.url]);
   await page.goto(`${server.url}?embed=1${pako({ code: BROKEN })}`);
+  await page.click('[data-testid="tab-diagnostics"]');
   await page.waitForSelector("li.diagnostic");
   await settled(page);
   ownFiles(requests, server.url);

@@ -432,7 +432,9 @@ fn node_view(
                 <rect class="node-shape" width=w height=h rx=CORNER />
                 <path class="risk-bar" data-risk=badge.risk.clone() d=risk_bar(h) />
                 <text class="node-title" x=BAR + PADDING y="24">{title.clone()}</text>
+                " "
                 <text class="node-sub" x=BAR + PADDING y="43">{agent.clone()}</text>
+                " "
                 <g class="risk-badge" class:partly-unknown=badge.partly_unknown data-risk=badge.risk.clone() transform=format!("translate({badge_x:.1},11)")>
                     <rect width=badge_w height="18" rx="9" />
                     <text x=badge_w / 2.0 y="9.5">{badge.text.clone()}</text>
@@ -443,17 +445,36 @@ fn node_view(
         Look::Gate { title } => view! {
             <path class="node-shape" d=diamond(w, h) />
             <text class="node-caption" x=w / 2.0 y=h / 2.0 - 10.0>"GATE"</text>
+            " "
             <text class="node-title centered" x=w / 2.0 y=h / 2.0 + ID_PX * 0.55>{title.clone()}</text>
         }
         .into_any(),
         Look::Other { title, caption } => view! {
             <rect class="node-shape" width=w height=h rx=CORNER />
             <text class="node-title" x=PADDING y="22">{title.clone()}</text>
+            " "
             <text class="node-sub" x=PADDING y="40">{caption.clone()}</text>
         }
         .into_any(),
     };
-    let label = move || marks.with(|m| m.get(i).map(|m| m.label.clone()).unwrap_or_default());
+    // The accessible name starts with the text the node shows, so speech
+    // input users can say what they see (WCAG 2.5.3): its texts and its
+    // error count, then the rest.
+    let shown = match &node.look {
+        Look::Agent { title, agent, badge } => format!("{title} {agent} {}", badge.text),
+        Look::Gate { title } => format!("GATE {title}"),
+        Look::Other { title, caption } => format!("{title} {caption}"),
+    };
+    let label = move || {
+        marks.with(|m| {
+            m.get(i)
+                .map(|m| match m.errors {
+                    0 => format!("{shown}. {}", m.label),
+                    errors => format!("{shown} {errors}. {}", m.label),
+                })
+                .unwrap_or_default()
+        })
+    };
     let title = move || marks.with(|m| m.get(i).map(|m| m.title.clone()).unwrap_or_default());
     let errors = move || marks.with(|m| m.get(i).map_or(0, |m| m.errors));
     view! {
@@ -475,7 +496,10 @@ fn node_view(
             on:keydown=on_key
         >
             <title>{title}</title>
+            // Spaces between the node's texts (SVG draws none of them) keep
+            // its words apart for assistive technology.
             {body}
+            " "
             {move || (errors() > 0).then(|| {
                 let count = errors();
                 view! {
