@@ -7,11 +7,11 @@ import { test, before, after, beforeEach, afterEach } from "node:test";
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { serve, launch, screenshot, dist } from "./harness.mjs";
+import { serve, launch, screenshot, root } from "./harness.mjs";
 
-const fixtures = join(dist, "..", "crates/core/tests/fixtures");
+const fixtures = join(root, "crates/core/tests/fixtures");
 const fixture = (path) => readFileSync(join(fixtures, path), "utf8");
-const example = (name) => readFileSync(join(dist, "..", "examples", name), "utf8");
+const example = (name) => readFileSync(join(root, "examples", name), "utf8");
 
 let server;
 let browser;
