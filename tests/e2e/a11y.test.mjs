@@ -3,34 +3,19 @@
 // page and a 375-px-wide phone screen; the diagnostics are reachable by
 // Tab, and Escape closes the Share menu.
 
-import { test, before, after } from "node:test";
+import { test } from "node:test";
 import assert from "node:assert/strict";
-import { deflateSync } from "node:zlib";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { serve, launch, screenshot, root } from "./harness.mjs";
+import { screenshot, root, session, pako } from "./harness.mjs";
 
 const axeSource = readFileSync(join(root, "node_modules/axe-core/axe.min.js"), "utf8");
 const BROKEN = readFileSync(join(root, "examples/refund-triage.broken.yaml"), "utf8");
-let server;
-let browser;
+const opb = session();
 
-before(async () => {
-  server = await serve();
-  browser = await launch();
-});
-
-after(async () => {
-  await browser?.close();
-  await server?.close();
-});
-
-function pako(share) {
-  return "#pako:" + deflateSync(Buffer.from(JSON.stringify(share), "utf8"), { level: 9 }).toString("base64url");
-}
 
 async function open(url, { viewport = { width: 1440, height: 900 }, colorScheme = "light", ready = "li.diagnostic, .all-clear" } = {}) {
-  const context = await browser.newContext({ viewport, colorScheme });
+  const context = await opb.browser.newContext({ viewport, colorScheme });
   const page = await context.newPage();
   await page.goto(url);
   await page.waitForSelector(ready);
@@ -48,7 +33,7 @@ async function violations(page) {
 
 test("axe-core: the playground, light and dark, with the Share menu open", async () => {
   for (const colorScheme of ["light", "dark"]) {
-    const page = await open(server.url + pako({ code: BROKEN }), { colorScheme });
+    const page = await open(opb.server.url + pako({ code: BROKEN }), { colorScheme });
     assert.deepEqual(await violations(page), [], `${colorScheme}, trust banner shown`);
     await page.click('[data-testid="share"]');
     await page.waitForSelector('[data-testid="share-panel"]');
@@ -59,7 +44,7 @@ test("axe-core: the playground, light and dark, with the Share menu open", async
 
 test("axe-core: the embed page", async () => {
   for (const theme of ["light", "dark"]) {
-    const page = await open(`${server.url}?embed=1&theme=${theme}${pako({ code: BROKEN })}`, { viewport: { width: 900, height: 700 }, ready: "[data-step-id]" });
+    const page = await open(`${opb.server.url}?embed=1&theme=${theme}${pako({ code: BROKEN })}`, { viewport: { width: 900, height: 700 }, ready: "[data-step-id]" });
     assert.deepEqual(await violations(page), [], `${theme}, graph`);
     for (const tab of ["tools", "requires", "diagnostics"]) {
       await page.click(`[data-testid="tab-${tab}"]`);
@@ -71,7 +56,7 @@ test("axe-core: the embed page", async () => {
 });
 
 test("a 375-px-wide screen: no sideways scrolling, every control reachable, axe-core clean", async () => {
-  const page = await open(server.url + pako({ code: BROKEN }), { viewport: { width: 375, height: 812 } });
+  const page = await open(opb.server.url + pako({ code: BROKEN }), { viewport: { width: 375, height: 812 } });
   assert.ok(await page.evaluate(() => document.documentElement.scrollWidth <= 375), "nothing wider than the screen");
   for (const id of ["share", "open-file", "theme-toggle", "kind-switch", "examples"]) {
     const box = await page.locator(`[data-testid="${id}"]`).boundingBox();
@@ -87,7 +72,7 @@ test("a 375-px-wide screen: no sideways scrolling, every control reachable, axe-
 });
 
 test("keyboard: Tab reaches the diagnostics; Escape closes the Share menu", async () => {
-  const page = await open(server.url);
+  const page = await open(opb.server.url);
   await page.click('[data-testid="examples"]');
   await page.keyboard.press("Escape");
   await page.selectOption('[data-testid="examples"]', "refund-triage.broken.yaml");

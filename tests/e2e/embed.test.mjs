@@ -3,38 +3,19 @@
 // iframe (?embed=1, with the postMessage protocol) and by the <opb-viewer>
 // element; the embed page alone, with its themes.
 
-import { test, before, after } from "node:test";
+import { test } from "node:test";
 import assert from "node:assert/strict";
-import { deflateSync } from "node:zlib";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { serve, launch, screenshot, routeSites, docsSite, root } from "./harness.mjs";
+import { screenshot, routeSites, docsSite, root, session, pako, collectErrors } from "./harness.mjs";
 
-let server;
-let browser;
+const opb = session();
 
-before(async () => {
-  server = await serve();
-  browser = await launch();
-});
-
-after(async () => {
-  await browser?.close();
-  await server?.close();
-});
-
-function pako(share) {
-  return "#pako:" + deflateSync(Buffer.from(JSON.stringify(share), "utf8"), { level: 9 }).toString("base64url");
-}
 
 async function newPage(viewport = { width: 1100, height: 900 }, colorScheme = "light") {
-  const context = await browser.newContext({ viewport, colorScheme });
+  const context = await opb.browser.newContext({ viewport, colorScheme });
   const page = await context.newPage();
-  page.errors = [];
-  page.on("pageerror", (error) => page.errors.push(error.message));
-  page.on("console", (message) => {
-    if (message.type() === "error") page.errors.push(message.text());
-  });
+  collectErrors(page);
   return page;
 }
 
@@ -42,7 +23,7 @@ const BROKEN = readFileSync(join(root, "examples/refund-triage.broken.yaml"), "u
 
 test("the embed page shows the viewer alone, themed, with a link to the playground", async () => {
   const page = await newPage({ width: 900, height: 760 });
-  const address = `${server.url}?embed=1&theme=light${pako({ code: BROKEN })}`;
+  const address = `${opb.server.url}?embed=1&theme=light${pako({ code: BROKEN })}`;
   await page.goto(address);
   // The graph first, then the other views by their tabs, which leave the
   // address (and so the document in its fragment) alone.
@@ -62,10 +43,10 @@ test("the embed page shows the viewer alone, themed, with a link to the playgrou
   assert.equal(await page.getAttribute("html", "data-theme"), "light");
   assert.match(await page.textContent('[data-testid="trust-banner"]'), /Reaches money/);
   const href = await page.getAttribute('[data-testid="open-in-playground"]', "href");
-  assert.ok(href.startsWith(server.url + "#pako:"), href);
+  assert.ok(href.startsWith(opb.server.url + "#pako:"), href);
   await screenshot(page, "embed-light");
 
-  await page.goto(`${server.url}?embed=1&theme=dark${pako({ code: BROKEN })}`);
+  await page.goto(`${opb.server.url}?embed=1&theme=dark${pako({ code: BROKEN })}`);
   await page.waitForSelector('[data-testid="standalone"] [data-step-id="decide"]');
   assert.equal(await page.getAttribute("html", "data-theme"), "dark");
   await screenshot(page, "embed-dark");
@@ -82,10 +63,10 @@ test("the embed page shows the viewer alone, themed, with a link to the playgrou
 
 test("an embed without a document, or with a broken one, says why", async () => {
   const page = await newPage();
-  await page.goto(`${server.url}?embed=1`);
+  await page.goto(`${opb.server.url}?embed=1`);
   await page.waitForSelector('[data-testid="embed-problem"]');
   assert.match(await page.textContent('[data-testid="embed-problem"]'), /carries no document/);
-  await page.goto(`${server.url}?embed=1#pako:eNrLSM3JyQcABiwCF`);
+  await page.goto(`${opb.server.url}?embed=1#pako:eNrLSM3JyQcABiwCF`);
   await page.waitForSelector('[data-testid="embed-problem"]');
   assert.match(await page.textContent('[data-testid="embed-problem"]'), /cut short|damaged/);
   await page.context().close();

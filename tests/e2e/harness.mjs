@@ -2,6 +2,9 @@
 // localhost port with node's http module, and starts Debian's Chromium
 // through playwright-core with the flags it needs here (GUIDE §4).
 
+import { before, after, beforeEach, afterEach } from "node:test";
+import assert from "node:assert/strict";
+import { deflateSync } from "node:zlib";
 import { createServer } from "node:http";
 import { readFile, mkdir } from "node:fs/promises";
 import { extname, join, normalize, resolve, dirname } from "node:path";
@@ -96,4 +99,78 @@ export async function routeSites(page) {
     }
   });
   return refused;
+}
+
+// The build's server and Chromium, started before a test file's tests and
+// closed after them: `opb.server` and `opb.browser` meanwhile.
+export function session() {
+  const opb = {};
+  before(async () => {
+    opb.server = await serve();
+    opb.browser = await launch();
+  });
+  after(async () => {
+    await opb.browser?.close();
+    await opb.server?.close();
+  });
+  return opb;
+}
+
+// Keeps what goes wrong in the page (uncaught errors, console errors) in
+// `page.errors`, for the tests to assert there is none.
+export function collectErrors(page) {
+  page.errors = [];
+  page.on("pageerror", (error) => page.errors.push(error.message));
+  page.on("console", (message) => {
+    if (message.type() === "error") page.errors.push(message.text());
+  });
+  return page;
+}
+
+// Opens the playground at `url` and waits for its first check.
+export async function openPlayground(page, url) {
+  await page.goto(url);
+  await page.waitForSelector('[data-testid="editor"] .cm-content');
+  await page.waitForFunction(() => Number(document.querySelector(".statusbar")?.dataset.checks) > 0);
+  return page;
+}
+
+// For test files whose every test starts on a fresh playground (1440 × 900)
+// that has checked its example: `use` receives that page before each test;
+// after each, there must be no panic banner and no error in the page.
+export function playgroundForEachTest(opb, use) {
+  let page;
+  beforeEach(async () => {
+    page = collectErrors(await opb.browser.newPage({ viewport: { width: 1440, height: 900 } }));
+    await openPlayground(page, opb.server.url);
+    use(page);
+  });
+  afterEach(async () => {
+    assert.equal(await page.locator("#panic-banner").count(), 0, "no panic banner");
+    assert.deepEqual(page.errors, [], "no errors in the page");
+    await page.close();
+  });
+}
+
+// The `#pako:` share-link fragment of `share` ({code, kind?, view?}), as the
+// playground writes it.
+export function pako(share) {
+  return "#pako:" + deflateSync(Buffer.from(JSON.stringify(share), "utf8"), { level: 9 }).toString("base64url");
+}
+
+// Selects everything in one of the playground's editors (by its test id:
+// the main "editor" unless told) and pastes `text` over it, as a person
+// pressing Ctrl+A then Ctrl+V would (the check follows).
+export async function pasteOver(page, text, editor = "editor") {
+  const content = `[data-testid="${editor}"] .cm-content`;
+  await page.click(content);
+  await page.keyboard.press("Control+A");
+  await page.evaluate(
+    ([content, text]) => {
+      const data = new DataTransfer();
+      data.setData("text/plain", text);
+      document.querySelector(content).dispatchEvent(new ClipboardEvent("paste", { clipboardData: data, bubbles: true, cancelable: true }));
+    },
+    [content, text],
+  );
 }

@@ -5,25 +5,13 @@
 // the embed. Nothing runs (each payload would set window.__pwned), no
 // element is made from document text, and the text reads back literally.
 
-import { test, before, after } from "node:test";
+import { test } from "node:test";
 import assert from "node:assert/strict";
-import { deflateSync } from "node:zlib";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { serve, launch, screenshot, root } from "./harness.mjs";
+import { screenshot, root, session, pako } from "./harness.mjs";
 
-let server;
-let browser;
-
-before(async () => {
-  server = await serve();
-  browser = await launch();
-});
-
-after(async () => {
-  await browser?.close();
-  await server?.close();
-});
+const opb = session();
 
 const PAYLOADS = {
   script: `<script>window.__pwned = "script"</script>`,
@@ -70,7 +58,7 @@ function hostileManifest() {
 }
 
 async function newPage(url) {
-  const context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
+  const context = await opb.browser.newContext({ viewport: { width: 1440, height: 900 } });
   const page = await context.newPage();
   page.errors = [];
   page.on("pageerror", (error) => page.errors.push(error.message));
@@ -82,9 +70,6 @@ async function newPage(url) {
   return page;
 }
 
-function pako(share) {
-  return "#pako:" + deflateSync(Buffer.from(JSON.stringify(share), "utf8"), { level: 9 }).toString("base64url");
-}
 
 // Checks that nothing ran and no element came from the document, and that
 // `scope`'s text shows the given payloads literally.
@@ -104,7 +89,7 @@ async function openTab(page, name) {
 }
 
 test("a playbook's markup and bidi strings are inert text in every panel and the graph", async () => {
-  const page = await newPage(server.url + pako({ code: hostilePlaybook() }));
+  const page = await newPage(opb.server.url + pako({ code: hostilePlaybook() }));
   await page.waitForSelector('[data-testid="trust-banner"]');
   await assertInert(page, "trust banner", '[data-testid="trust-banner"]', ["img"]);
   await page.click('.trust-dismiss');
@@ -132,7 +117,7 @@ test("a playbook's markup and bidi strings are inert text in every panel and the
 });
 
 test("a manifest's markup strings are inert text in the manifest view", async () => {
-  const page = await newPage(server.url + pako({ code: hostileManifest() }));
+  const page = await newPage(opb.server.url + pako({ code: hostileManifest() }));
   await page.waitForSelector('[data-testid="trust-banner"]');
   await page.click('.trust-dismiss');
   await openTab(page, "manifest");
@@ -145,7 +130,7 @@ test("a manifest's markup strings are inert text in the manifest view", async ()
 });
 
 test("the embed shows the same strings as inert text", async () => {
-  const page = await newPage(`${server.url}?embed=1${pako({ code: hostilePlaybook() })}`);
+  const page = await newPage(`${opb.server.url}?embed=1${pako({ code: hostilePlaybook() })}`);
   await page.waitForSelector('[data-testid="standalone"] [data-step-id]');
   await assertInert(page, "embed banner", '[data-testid="trust-banner"]', ["img"]);
   await assertInert(page, "embed graph", '[data-testid="graph"]', ["img", "bidi"]);

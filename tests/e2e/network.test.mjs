@@ -2,35 +2,20 @@
 // nothing at all once it has loaded them, whatever the reader does.
 // Requests are intercepted: one to anywhere else is refused and recorded.
 
-import { test, before, after } from "node:test";
+import { test } from "node:test";
 import assert from "node:assert/strict";
-import { deflateSync } from "node:zlib";
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { serve, launch, dist, routeSites, docsSite, examplePlayground, root } from "./harness.mjs";
+import { dist, routeSites, docsSite, examplePlayground, root, session, pako } from "./harness.mjs";
 
 const BROKEN = readFileSync(join(root, "examples/refund-triage.broken.yaml"), "utf8");
-let server;
-let browser;
+const opb = session();
 
-before(async () => {
-  server = await serve();
-  browser = await launch();
-});
-
-after(async () => {
-  await browser?.close();
-  await server?.close();
-});
-
-function pako(share) {
-  return "#pako:" + deflateSync(Buffer.from(JSON.stringify(share), "utf8"), { level: 9 }).toString("base64url");
-}
 
 // A page whose every request is recorded; those not to `allowed` origins
 // are refused.
 async function watched(allowed) {
-  const context = await browser.newContext({ viewport: { width: 1280, height: 860 }, acceptDownloads: true });
+  const context = await opb.browser.newContext({ viewport: { width: 1280, height: 860 }, acceptDownloads: true });
   await context.grantPermissions(["clipboard-read", "clipboard-write"]);
   const page = await context.newPage();
   const requests = [];
@@ -59,11 +44,11 @@ async function settled(page) {
 }
 
 test("the playground asks for its own files, then nothing, whatever the reader does", async () => {
-  const { page, requests } = await watched([server.url]);
-  await page.goto(server.url + pako({ code: BROKEN }));
+  const { page, requests } = await watched([opb.server.url]);
+  await page.goto(opb.server.url + pako({ code: BROKEN }));
   await page.waitForSelector("li.diagnostic");
   await settled(page);
-  ownFiles(requests, server.url);
+  ownFiles(requests, opb.server.url);
   const loaded = requests.length;
 
   await page.click(".cm-content");
@@ -85,7 +70,7 @@ test("the playground asks for its own files, then nothing, whatever the reader d
   await page.waitForSelector(".cm-content");
   await settled(page);
   // A reload loads the page's files again; they are its own.
-  ownFiles(requests, server.url);
+  ownFiles(requests, opb.server.url);
   const reloadedAt = requests.findIndex((r, i) => i >= loaded && r.isNavigationRequest());
   assert.ok(reloadedAt >= loaded, "the reload is the first request after loading");
   assert.deepEqual(
@@ -97,12 +82,12 @@ test("the playground asks for its own files, then nothing, whatever the reader d
 });
 
 test("the embed page asks for its own files, then nothing, even when sent documents", async () => {
-  const { page, requests } = await watched([server.url]);
-  await page.goto(`${server.url}?embed=1${pako({ code: BROKEN })}`);
+  const { page, requests } = await watched([opb.server.url]);
+  await page.goto(`${opb.server.url}?embed=1${pako({ code: BROKEN })}`);
   await page.click('[data-testid="tab-diagnostics"]');
   await page.waitForSelector("li.diagnostic");
   await settled(page);
-  ownFiles(requests, server.url);
+  ownFiles(requests, opb.server.url);
   const loaded = requests.length;
   await page.evaluate(() => window.postMessage({ type: "opb:set-document", code: "id: x\n" }, "*"));
   await page.click('button.filter[data-severity="error"]');
@@ -112,7 +97,7 @@ test("the embed page asks for its own files, then nothing, even when sent docume
 });
 
 test("the <opb-viewer> element asks for the playground's files only, then nothing", async () => {
-  const context = await browser.newContext();
+  const context = await opb.browser.newContext();
   const page = await context.newPage();
   const requests = [];
   page.on("request", (request) => requests.push(request.url()));

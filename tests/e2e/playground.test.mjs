@@ -2,45 +2,17 @@
 // used as a person would (select all and paste, type, click), and the tests
 // assert on what the page shows. Screenshots go to tests/e2e/screenshots/.
 
-import { test, before, after, beforeEach, afterEach } from "node:test";
+import { test } from "node:test";
 import assert from "node:assert/strict";
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { serve, launch, screenshot, root } from "./harness.mjs";
+import { screenshot, root, session, playgroundForEachTest, pasteOver } from "./harness.mjs";
 
 const examplesDir = join(root, "examples");
-let server;
-let browser;
 let page;
-let pageErrors;
+const opb = session();
+playgroundForEachTest(opb, (p) => (page = p));
 
-before(async () => {
-  server = await serve();
-  browser = await launch();
-});
-
-after(async () => {
-  await browser?.close();
-  await server?.close();
-});
-
-beforeEach(async () => {
-  page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
-  pageErrors = [];
-  page.on("pageerror", (error) => pageErrors.push(error.message));
-  page.on("console", (message) => {
-    if (message.type() === "error") pageErrors.push(message.text());
-  });
-  await page.goto(server.url);
-  await page.waitForSelector(".cm-content");
-  await page.waitForFunction(() => Number(document.querySelector(".statusbar")?.dataset.checks) > 0);
-});
-
-afterEach(async () => {
-  assert.equal(await page.locator("#panic-banner").count(), 0, "no panic banner");
-  assert.deepEqual(pageErrors, [], "no errors in the page");
-  await page.close();
-});
 
 async function waitForText(selector, pattern, timeout = 15_000) {
   await page.waitForFunction(
@@ -82,17 +54,7 @@ async function nextCheck(action, timeout = 30_000) {
 // Selects everything in the editor and pastes `text` over it, as a person
 // pressing Ctrl+A then Ctrl+V would.
 async function pasteDocument(text) {
-  return nextCheck(async () => {
-    await page.click(".cm-content");
-    await page.keyboard.press("Control+A");
-    await page.evaluate((text) => {
-      const data = new DataTransfer();
-      data.setData("text/plain", text);
-      document
-        .querySelector(".cm-content")
-        .dispatchEvent(new ClipboardEvent("paste", { clipboardData: data, bubbles: true, cancelable: true }));
-    }, text);
-  });
+  return nextCheck(() => pasteOver(page, text));
 }
 
 async function loadExample(name) {

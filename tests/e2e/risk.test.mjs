@@ -3,48 +3,20 @@
 // (crates/core/tests/fixtures/{paths,registry,diff}). Screenshots go to
 // tests/e2e/screenshots/.
 
-import { test, before, after, beforeEach, afterEach } from "node:test";
+import { test } from "node:test";
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { serve, launch, screenshot, root } from "./harness.mjs";
+import { screenshot, root, session, playgroundForEachTest, pasteOver } from "./harness.mjs";
 
 const fixtures = join(root, "crates/core/tests/fixtures");
 const fixture = (path) => readFileSync(join(fixtures, path), "utf8");
 const example = (name) => readFileSync(join(root, "examples", name), "utf8");
 
-let server;
-let browser;
 let page;
-let pageErrors;
+const opb = session();
+playgroundForEachTest(opb, (p) => (page = p));
 
-before(async () => {
-  server = await serve();
-  browser = await launch();
-});
-
-after(async () => {
-  await browser?.close();
-  await server?.close();
-});
-
-beforeEach(async () => {
-  page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
-  pageErrors = [];
-  page.on("pageerror", (error) => pageErrors.push(error.message));
-  page.on("console", (message) => {
-    if (message.type() === "error") pageErrors.push(message.text());
-  });
-  await page.goto(server.url);
-  await page.waitForSelector('[data-testid="editor"] .cm-content');
-  await page.waitForFunction(() => Number(document.querySelector(".statusbar")?.dataset.checks) > 0);
-});
-
-afterEach(async () => {
-  assert.equal(await page.locator("#panic-banner").count(), 0, "no panic banner");
-  assert.deepEqual(pageErrors, [], "no errors in the page");
-  await page.close();
-});
 
 async function checks() {
   return page.evaluate(() => Number(document.querySelector(".statusbar").dataset.checks));
@@ -57,23 +29,8 @@ async function nextCheck(action) {
   await page.waitForFunction((before) => Number(document.querySelector(".statusbar").dataset.checks) > before, before);
 }
 
-// Pastes `text` over everything in the editor inside `container`.
-async function pasteInto(container, text) {
-  const content = `[data-testid="${container}"] .cm-content`;
-  await page.click(content);
-  await page.keyboard.press("Control+A");
-  await page.evaluate(
-    ([content, text]) => {
-      const data = new DataTransfer();
-      data.setData("text/plain", text);
-      document.querySelector(content).dispatchEvent(new ClipboardEvent("paste", { clipboardData: data, bubbles: true, cancelable: true }));
-    },
-    [content, text],
-  );
-}
-
 async function pasteDocument(text) {
-  await nextCheck(() => pasteInto("editor", text));
+  await nextCheck(() => pasteOver(page, text));
 }
 
 async function openTab(name) {
@@ -242,11 +199,11 @@ test("compare: a version where one step gains a customer_comms tool shows that c
   await screenshot(page, "compare-widened-dark");
 
   // The old side is editable too: the same text there leaves nothing to list.
-  await pasteInto("compare-editor", fixture("diff/comms.new.json"));
+  await pasteOver(page, fixture("diff/comms.new.json"), "compare-editor");
   await page.waitForFunction(() => /No change/.test(document.querySelector('[data-testid="compare-summary"]')?.textContent ?? ""));
 
   // A version that cannot be read says why instead of listing changes.
-  await pasteInto("compare-editor", "{ not json");
+  await pasteOver(page, "{ not json", "compare-editor");
   await page.waitForSelector('[data-testid="compare-error"]');
   assert.match(await page.textContent('[data-testid="compare-error"]'), /the old version cannot be read/);
 

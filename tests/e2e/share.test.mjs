@@ -3,41 +3,20 @@
 // page; links built outside the app open; a broken link and a reload never
 // lose the editor's text; opening a link keeps the work it replaces.
 
-import { test, before, after } from "node:test";
+import { test } from "node:test";
 import assert from "node:assert/strict";
-import { deflateSync } from "node:zlib";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { serve, launch, screenshot, root } from "./harness.mjs";
+import { screenshot, root, session, pako, collectErrors, openPlayground, pasteOver } from "./harness.mjs";
 
 const examplesDir = join(root, "examples");
-let server;
-let browser;
-
-before(async () => {
-  server = await serve();
-  browser = await launch();
-});
-
-after(async () => {
-  await browser?.close();
-  await server?.close();
-});
+const opb = session();
 
 // A fresh browser context (its own storage), a page in it, and the errors
 // the page reports.
 async function open(url, { context, viewport = { width: 1440, height: 900 } } = {}) {
-  context ??= await browser.newContext({ viewport });
-  const page = await context.newPage();
-  page.errors = [];
-  page.on("pageerror", (error) => page.errors.push(error.message));
-  page.on("console", (message) => {
-    if (message.type() === "error") page.errors.push(message.text());
-  });
-  await page.goto(url ?? server.url);
-  await page.waitForSelector(".cm-content");
-  await page.waitForFunction(() => Number(document.querySelector(".statusbar")?.dataset.checks) > 0);
-  return page;
+  context ??= await opb.browser.newContext({ viewport });
+  return openPlayground(collectErrors(await context.newPage()), url ?? opb.server.url);
 }
 
 async function checks(page) {
@@ -53,15 +32,7 @@ async function editorText(page) {
 
 async function paste(page, text) {
   const before = await checks(page);
-  await page.click(".cm-content");
-  await page.keyboard.press("Control+A");
-  await page.evaluate((text) => {
-    const data = new DataTransfer();
-    data.setData("text/plain", text);
-    document
-      .querySelector(".cm-content")
-      .dispatchEvent(new ClipboardEvent("paste", { clipboardData: data, bubbles: true, cancelable: true }));
-  }, text);
+  await pasteOver(page, text);
   await page.waitForFunction((before) => Number(document.querySelector(".statusbar").dataset.checks) > before, before);
 }
 
@@ -70,9 +41,6 @@ async function addressFollows(page) {
   await page.waitForFunction(() => location.hash.startsWith("#pako:"), null, { timeout: 5_000 });
 }
 
-function pako(share) {
-  return "#pako:" + deflateSync(Buffer.from(JSON.stringify(share), "utf8"), { level: 9 }).toString("base64url");
-}
 
 const PLAYBOOK = readFileSync(join(root, "src/examples/minimal-playbook.yaml"), "utf8");
 
@@ -109,7 +77,7 @@ test("a share link made in the page opens the same text on the same panel in a f
 
 test("links built outside the app (zlib + base64url, and plain base64url) open their document", async () => {
   const manifest = readFileSync(join(examplesDir, "acme-github.oz0-plugin.yaml"), "utf8");
-  const page = await open(server.url + pako({ code: manifest, kind: "plugin-manifest" }));
+  const page = await open(opb.server.url + pako({ code: manifest, kind: "plugin-manifest" }));
   assert.equal(await editorText(page), manifest);
   assert.equal(await page.getAttribute('[data-testid="kind"]', "data-kind"), "plugin-manifest");
   assert.match(await page.textContent('[data-testid="kind"]'), /chosen/);
@@ -117,7 +85,7 @@ test("links built outside the app (zlib + base64url, and plain base64url) open t
   await page.context().close();
 
   const plain = "#base64:" + Buffer.from(JSON.stringify({ code: PLAYBOOK }), "utf8").toString("base64url");
-  const second = await open(server.url + plain);
+  const second = await open(opb.server.url + plain);
   assert.equal(await editorText(second), PLAYBOOK);
   assertClean(second);
   await second.context().close();
@@ -139,7 +107,7 @@ test("a corrupt or truncated link says so and keeps the editor's text", async ()
   await screenshot(page, "share-03-bad-link");
 
   // A new visit with a damaged link opens the last document instead.
-  const visit = await open(server.url + "#pako:not*base64", { context: page.context() });
+  const visit = await open(opb.server.url + "#pako:not*base64", { context: page.context() });
   assert.match(await visit.textContent('[data-testid="share-notice"]'), /character 4 of its data is \*/);
   assert.equal(await editorText(visit), mine);
   assertClean(page);
@@ -153,7 +121,7 @@ test("a reload restores the text, with its name and kind", async () => {
   await page.click('[data-testid="kind-switch"] [data-kind="playbook"]');
   await page.waitForTimeout(100);
   // Reload without the fragment: the text comes back from storage alone.
-  await page.goto(server.url);
+  await page.goto(opb.server.url);
   await page.waitForFunction(() => Number(document.querySelector(".statusbar")?.dataset.checks) > 0);
   assert.match(await editorText(page), /# my note/);
   assert.equal(await page.textContent('[data-testid="document-name"]'), "untitled.yaml");
@@ -180,11 +148,11 @@ test("opening a link keeps the work it replaces, to restore it", async () => {
 });
 
 test("a document with a credential asks before its link is copied, and the banner shows 4 characters of it", async () => {
-  const context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
+  const context = await opb.browser.newContext({ viewport: { width: 1440, height: 900 } });
   await context.grantPermissions(["clipboard-read", "clipboard-write"]);
   const token = "ghp_0123456789abcdefghijABCDEFGHIJ012345";
   const text = PLAYBOOK.replace("connections: []", `connections: []\n  secrets:\n    - name: ${token}\n      purpose: auth`);
-  const page = await open(server.url + pako({ code: text }), { context });
+  const page = await open(opb.server.url + pako({ code: text }), { context });
   const banner = await page.textContent('[data-testid="trust-banner"]');
   assert.match(banner, /ghp_…/);
   assert.ok(!banner.includes(token.slice(0, 8)), banner);
@@ -245,14 +213,14 @@ test("files open from the picker and by a drop on the editor", async () => {
 });
 
 test("light and dark themes follow the system, and the toggle overrides it", async () => {
-  const light = await open(undefined, { context: await browser.newContext({ viewport: { width: 1440, height: 900 }, colorScheme: "light" }) });
+  const light = await open(undefined, { context: await opb.browser.newContext({ viewport: { width: 1440, height: 900 }, colorScheme: "light" }) });
   const text = readFileSync(join(examplesDir, "refund-triage.broken.yaml"), "utf8");
   await paste(light, text);
   assert.equal(await light.getAttribute("html", "data-theme"), "light");
   await screenshot(light, "theme-light");
   await light.context().close();
 
-  const dark = await open(undefined, { context: await browser.newContext({ viewport: { width: 1440, height: 900 }, colorScheme: "dark" }) });
+  const dark = await open(undefined, { context: await opb.browser.newContext({ viewport: { width: 1440, height: 900 }, colorScheme: "dark" }) });
   await paste(dark, text);
   assert.equal(await dark.getAttribute("html", "data-theme"), "dark");
   const background = await dark.evaluate(() => getComputedStyle(document.body).backgroundColor);

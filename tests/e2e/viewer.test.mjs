@@ -3,45 +3,17 @@
 // cross-check, the manifest view, and the links between them, the
 // diagnostics and the editor. Screenshots go to tests/e2e/screenshots/.
 
-import { test, before, after, beforeEach, afterEach } from "node:test";
+import { test } from "node:test";
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { serve, launch, screenshot, root } from "./harness.mjs";
+import { screenshot, root, session, playgroundForEachTest, pasteOver } from "./harness.mjs";
 
 const examplesDir = join(root, "examples");
-let server;
-let browser;
 let page;
-let pageErrors;
+const opb = session();
+playgroundForEachTest(opb, (p) => (page = p));
 
-before(async () => {
-  server = await serve();
-  browser = await launch();
-});
-
-after(async () => {
-  await browser?.close();
-  await server?.close();
-});
-
-beforeEach(async () => {
-  page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
-  pageErrors = [];
-  page.on("pageerror", (error) => pageErrors.push(error.message));
-  page.on("console", (message) => {
-    if (message.type() === "error") pageErrors.push(message.text());
-  });
-  await page.goto(server.url);
-  await page.waitForSelector(".cm-content");
-  await page.waitForFunction(() => Number(document.querySelector(".statusbar")?.dataset.checks) > 0);
-});
-
-afterEach(async () => {
-  assert.equal(await page.locator("#panic-banner").count(), 0, "no panic banner");
-  assert.deepEqual(pageErrors, [], "no errors in the page");
-  await page.close();
-});
 
 // Runs `action` and waits for the check it causes (the status bar counts checks).
 async function nextCheck(action) {
@@ -52,17 +24,7 @@ async function nextCheck(action) {
 
 // Selects everything in the editor and pastes `text` over it.
 async function pasteDocument(text) {
-  await nextCheck(async () => {
-    await page.click(".cm-content");
-    await page.keyboard.press("Control+A");
-    await page.evaluate((text) => {
-      const data = new DataTransfer();
-      data.setData("text/plain", text);
-      document
-        .querySelector(".cm-content")
-        .dispatchEvent(new ClipboardEvent("paste", { clipboardData: data, bubbles: true, cancelable: true }));
-    }, text);
-  });
+  await nextCheck(() => pasteOver(page, text));
 }
 
 async function loadExample(name) {

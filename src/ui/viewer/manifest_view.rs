@@ -4,10 +4,10 @@
 //! panel for the selected tool. Everything is the core's manifest explain.
 
 use super::explain::{manifest_tool, tool_key};
-use super::parts::{code_list, defaulted};
+use super::parts::{code_list, defaulted, item_diagnostics};
 use super::selection::{Selection, Target};
 use crate::checker::{Located, Report};
-use crate::ui::diagnostics::{message, Jump, SeverityIcon};
+use crate::ui::diagnostics::{message, Jump};
 use leptos::prelude::*;
 use opb_core::model::manifest::explain::{Defaulted, ManifestExplain, ResourcesExplain, RunsExplain, ToolExplain};
 use opb_core::model::Explain;
@@ -436,25 +436,7 @@ fn tool_detail(tool: &ToolExplain, report: &Report, on_jump: Callback<Jump>) -> 
             }
         })
         .collect_view();
-    let diagnostics_view = (!diagnostics.is_empty()).then(|| {
-        let items = diagnostics
-            .iter()
-            .map(|l| {
-                let d = &l.diagnostic;
-                let jump = Jump { from: l.from, to: l.to };
-                view! {
-                    <li>
-                        <button class="step-diagnostic" data-code=d.code on:click=move |_| on_jump.run(jump)>
-                            <SeverityIcon severity=d.severity />
-                            <span>{message(&d.message)}</span>
-                            <span class="rule-code">{d.code}</span>
-                        </button>
-                    </li>
-                }
-            })
-            .collect_view();
-        view! { <h4>"Diagnostics"</h4><ul class="step-diagnostics">{items}</ul> }
-    });
+    let diagnostics_view = item_diagnostics(&diagnostics, on_jump);
     view! {
         <section class="tool-panel" data-testid="tool-panel" data-tool=key.clone() aria-label=format!("Tool {key}")>
             <header class="step-header"><h3 class="step-id">{key.clone()}</h3></header>

@@ -4,7 +4,9 @@
 use super::drawing::risk_label;
 use super::selection::{Selection, Target};
 use super::nav;
+use crate::checker::Located;
 use crate::route::Route;
+use crate::ui::diagnostics::{message, Jump, SeverityIcon};
 use leptos::prelude::*;
 
 /// A risk class as a coloured badge with its name, so it reads without
@@ -98,4 +100,28 @@ pub fn defaulted(text: String, default: bool) -> impl IntoView {
             {default.then(|| view! { <span class="default-tag" title="Not set: the seed's default">"default"</span> })}
         </span>
     }
+}
+
+/// The diagnostics of one step or tool, each a button that moves the editor
+/// to it; nothing when there are none.
+pub fn item_diagnostics(diagnostics: &[&Located], on_jump: Callback<Jump>) -> Option<impl IntoView> {
+    (!diagnostics.is_empty()).then(|| {
+        let items = diagnostics
+            .iter()
+            .map(|l| {
+                let d = &l.diagnostic;
+                let jump = Jump { from: l.from, to: l.to };
+                view! {
+                    <li>
+                        <button class="step-diagnostic" data-code=d.code on:click=move |_| on_jump.run(jump)>
+                            <SeverityIcon severity=d.severity />
+                            <span>{message(&d.message)}</span>
+                            <span class="rule-code">{d.code}</span>
+                        </button>
+                    </li>
+                }
+            })
+            .collect_view();
+        view! { <h4>"Diagnostics"</h4><ul class="step-diagnostics">{items}</ul> }
+    })
 }

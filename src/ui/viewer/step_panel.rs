@@ -4,12 +4,12 @@
 //! entered and left, and its diagnostics.
 
 use super::explain::playbook_step;
-use super::parts::{approval, code_list, effects, step_links, RiskBadge, StepLink};
+use super::parts::{approval, code_list, effects, item_diagnostics, step_links, RiskBadge, StepLink};
 use super::selection::{Selection, Target};
 use super::nav;
 use crate::route::Route;
 use crate::checker::{Located, Report};
-use crate::ui::diagnostics::{message, Jump, SeverityIcon};
+use crate::ui::diagnostics::Jump;
 use leptos::prelude::*;
 use opb_core::model::boundary::{AllowedTool, Family, ListForm, Requirement, Resolution, StepBoundary};
 use opb_core::model::{Explain, PlaybookExplain};
@@ -150,25 +150,7 @@ fn details(
             .into_any()
     };
 
-    let diagnostics_view = (!diagnostics.is_empty()).then(|| {
-        let items = diagnostics
-            .iter()
-            .map(|l| {
-                let d = &l.diagnostic;
-                let jump = Jump { from: l.from, to: l.to };
-                view! {
-                    <li>
-                        <button class="step-diagnostic" data-code=d.code on:click=move |_| on_jump.run(jump)>
-                            <SeverityIcon severity=d.severity />
-                            <span>{message(&d.message)}</span>
-                            <span class="rule-code">{d.code}</span>
-                        </button>
-                    </li>
-                }
-            })
-            .collect_view();
-        view! { <h4>"Diagnostics"</h4><ul class="step-diagnostics">{items}</ul> }
-    });
+    let diagnostics_view = item_diagnostics(&diagnostics, on_jump);
 
     view! {
         <section class="step-panel" data-testid="step-panel" data-step=id.clone() aria-label=format!("Step {id}")>
