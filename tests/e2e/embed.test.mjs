@@ -61,6 +61,18 @@ test("the embed page shows the viewer alone, themed, with a link to the playgrou
   await playground.context().close();
 });
 
+test("the embed opens on the panel its link names", async () => {
+  const page = await newPage();
+  await page.goto(`${opb.server.url}?embed=1${pako({ code: BROKEN, view: "requires" })}`);
+  await page.waitForSelector('[data-testid="tab-requires"][aria-selected="true"]');
+  // A panel the embed does not have (the playground's rules) opens the graph.
+  await page.goto(`${opb.server.url}?embed=1${pako({ code: BROKEN, view: "rules/PB213" })}`);
+  await page.reload();
+  await page.waitForSelector('[data-testid="tab-graph"][aria-selected="true"]');
+  assert.deepEqual(page.errors, []);
+  await page.context().close();
+});
+
 test("an embed without a document, or with a broken one, says why", async () => {
   const page = await newPage();
   await page.goto(`${opb.server.url}?embed=1`);

@@ -5,6 +5,7 @@
 use super::standalone::{follow, Shown, StandaloneViewer};
 use super::theme::ThemeState;
 use crate::embed::{element_text, result_message, Theme};
+use crate::route::Route;
 use leptos::prelude::*;
 use opb_core::Kind;
 use wasm_bindgen::prelude::*;
@@ -63,7 +64,7 @@ pub fn mount_viewer(
                     let _ = on_result.call1(&JsValue::NULL, &message);
                 }
             });
-            view! { <StandaloneViewer document=document report=report playground=playground problem=problem /> }
+            view! { <StandaloneViewer document=document report=report playground=playground problem=problem start=Route::Graph /> }
         });
         ViewerElement { owner: owner.clone(), document, theme, problem, _mounted: Box::new(mounted) }
     })

@@ -9,6 +9,7 @@ use super::standalone::{follow, Shown, StandaloneViewer};
 use super::theme::ThemeState;
 use crate::embed::{read_message, result_message, BadMessage, PageOptions, READY};
 use crate::link::Fragment;
+use crate::route::Route;
 use leptos::prelude::*;
 use serde_json::{json, Value};
 use wasm_bindgen::JsValue;
@@ -41,12 +42,17 @@ fn playground_address() -> String {
     format!("{}{}", location.origin().unwrap_or_default(), location.pathname().unwrap_or_default())
 }
 
-/// The document the frame's address carries, or why there is none.
-fn from_address() -> (Option<Shown>, Option<String>) {
+/// The document the frame's address carries and the panel its link names,
+/// or why there is no document.
+fn from_address() -> (Option<Shown>, Option<Route>, Option<String>) {
     match Fragment::read(&window().location().hash().unwrap_or_default()) {
-        Fragment::Share(share) => (Some(Shown { code: share.code, kind: share.kind }), None),
-        Fragment::Broken(error) => (None, Some(error.to_string())),
+        Fragment::Share(share) => {
+            let view = share.view.as_deref().map(Route::from_hash);
+            (Some(Shown { code: share.code, kind: share.kind }), view, None)
+        }
+        Fragment::Broken(error) => (None, None, Some(error.to_string())),
         Fragment::Route(_) => (
+            None,
             None,
             Some("This embed's address carries no document: its fragment should start with `#pako:` (copy the embed code from the playground's Share menu), or the page embedding it can send one.".to_owned()),
         ),
@@ -59,7 +65,7 @@ pub fn Embed(options: PageOptions) -> impl IntoView {
         let _ = ThemeState::new(options.theme.unwrap_or_default(), root.clone(), false);
         let _ = root.set_attribute("data-embed", "");
     }
-    let (initial, problem) = from_address();
+    let (initial, start, problem) = from_address();
     let document = RwSignal::new(initial);
     let problem = RwSignal::new(problem);
     let report = follow(document, |report| post(&result_message(report)));
@@ -69,7 +75,7 @@ pub fn Embed(options: PageOptions) -> impl IntoView {
         if matches!(Fragment::read(&window().location().hash().unwrap_or_default()), Fragment::Route(_)) {
             return;
         }
-        let (shown, why) = from_address();
+        let (shown, _, why) = from_address();
         problem.set(why);
         if shown.is_some() {
             document.set(shown);
@@ -89,5 +95,5 @@ pub fn Embed(options: PageOptions) -> impl IntoView {
     });
     post(&json!({ "type": READY }));
 
-    view! { <StandaloneViewer document=document report=report playground=playground_address() problem=problem /> }
+    view! { <StandaloneViewer document=document report=report playground=playground_address() problem=problem start=start.unwrap_or(Route::Graph) /> }
 }

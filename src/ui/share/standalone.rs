@@ -57,6 +57,8 @@ pub fn StandaloneViewer(
     /// Why there is no document, when there is none.
     #[prop(into)]
     problem: Signal<Option<String>>,
+    /// The tab to open on: the graph, or the panel a share link names.
+    start: Route,
 ) -> impl IntoView {
     let href = move || document.with(|d| playground_href(&playground, d.as_ref()));
     let too_large = move || {
@@ -67,7 +69,7 @@ pub fn StandaloneViewer(
     // The panels are made once a document is there, not again for each new
     // document: they follow `report` themselves.
     let has_document = Memo::new(move |_| document.with(Option::is_some));
-    let chosen = RwSignal::new(Route::Graph);
+    let chosen = RwSignal::new(start);
     provide_context(LocalTabs(chosen));
     // No editor: the viewer's marks in the text have nowhere to go.
     let viewer = Viewer::new(report.into(), EditorHandle::default());
@@ -80,7 +82,10 @@ pub fn StandaloneViewer(
         match chosen.get() {
             Route::Graph | Route::Tools | Route::Requires if manifest => Route::Manifest,
             Route::Manifest if !manifest => Route::Graph,
-            route => route,
+            route @ (Route::Diagnostics | Route::Graph | Route::Tools | Route::Requires | Route::Manifest) => route,
+            // The playground's other panels (rules, risk paths, compare) are not in the embed.
+            _ if manifest => Route::Manifest,
+            _ => Route::Graph,
         }
     });
     let panel = move || match tab.get() {
