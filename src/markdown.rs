@@ -34,11 +34,9 @@ pub fn parse(source: &str) -> Vec<Md> {
     for event in Parser::new(source) {
         match event {
             Event::Start(tag) => stack.push((element(&tag), Vec::new())),
-            Event::End(_) => {
-                if stack.len() > 1 {
-                    if let Some((el, children)) = stack.pop() {
-                        push(&mut stack, Md::Element(el, children));
-                    }
+            Event::End(_) if stack.len() > 1 => {
+                if let Some((el, children)) = stack.pop() {
+                    push(&mut stack, Md::Element(el, children));
                 }
             }
             Event::Code(code) => push(&mut stack, Md::Element(El::Code, vec![Md::Text(code.into_string())])),

@@ -15,17 +15,17 @@ pub fn playbook(steps: usize) -> String {
     let tool_name = |t: usize| tool_name(t, servers);
     let mut out = String::new();
     out.push_str("{\n  \"openplaybook\": \"1.6\",\n  \"id\": \"generated\",\n  \"name\": \"Generated playbook\",\n");
-    let _ = write!(
+    let _ = writeln!(
         out,
-        "  \"manifest\": {{ \"requiredConnectors\": [{}] }},\n  \"requires\": {{\n    \"connections\": [\n",
+        "  \"manifest\": {{ \"requiredConnectors\": [{}] }},\n  \"requires\": {{\n    \"connections\": [",
         PROVIDERS.iter().map(|p| format!("\"{p}\"")).collect::<Vec<_>>().join(", ")
     );
     for (p, provider) in PROVIDERS.iter().enumerate() {
         let capabilities: Vec<String> =
             (0..tools).filter(|t| family(*t) == 1 && t % PROVIDERS.len() == p).map(&tool_name).map(|n| format!("\"{n}\"")).collect();
-        let _ = write!(
+        let _ = writeln!(
             out,
-            "      {{ \"provider\": \"{provider}\", \"authKind\": \"oauth\", \"scopes\": [], \"capabilities\": [{}] }}{}\n",
+            "      {{ \"provider\": \"{provider}\", \"authKind\": \"oauth\", \"scopes\": [], \"capabilities\": [{}] }}{}",
             capabilities.join(", "),
             if p + 1 < PROVIDERS.len() { "," } else { "" }
         );
@@ -34,9 +34,9 @@ pub fn playbook(steps: usize) -> String {
     for s in 0..servers {
         let names: Vec<String> =
             (0..tools).filter(|t| family(*t) == 2 && t % servers == s).map(&tool_name).map(|n| format!("\"{n}\"")).collect();
-        let _ = write!(
+        let _ = writeln!(
             out,
-            "      {{ \"name\": \"server{s}\", \"toolNames\": [{}], \"capabilities\": [] }}{}\n",
+            "      {{ \"name\": \"server{s}\", \"toolNames\": [{}], \"capabilities\": [] }}{}",
             names.join(", "),
             if s + 1 < servers { "," } else { "" }
         );
@@ -56,9 +56,9 @@ pub fn playbook(steps: usize) -> String {
         } else {
             format!("\"dataScopeResources\": [\"records{t}\"]")
         };
-        let _ = write!(
+        let _ = writeln!(
             out,
-            "    {{\n      \"name\": \"{name}\",\n      \"source\": \"{source}\"{extra},\n      \"description\": \"Tool number {t}.\",\n      \"permissions\": [\"records{t}:{perm}\"],\n      \"inputSchema\": {{ \"type\": \"object\", \"properties\": {{ \"id\": {{ \"type\": \"string\" }} }} }},\n      \"outputSchema\": {{ \"type\": \"object\" }},\n      {scopes},\n      \"riskClass\": \"{risk}\",\n      \"sideEffecting\": {writes},\n      \"requiresApproval\": {approval}\n    }}{comma}\n",
+            "    {{\n      \"name\": \"{name}\",\n      \"source\": \"{source}\"{extra},\n      \"description\": \"Tool number {t}.\",\n      \"permissions\": [\"records{t}:{perm}\"],\n      \"inputSchema\": {{ \"type\": \"object\", \"properties\": {{ \"id\": {{ \"type\": \"string\" }} }} }},\n      \"outputSchema\": {{ \"type\": \"object\" }},\n      {scopes},\n      \"riskClass\": \"{risk}\",\n      \"sideEffecting\": {writes},\n      \"requiresApproval\": {approval}\n    }}{comma}",
             name = tool_name(t),
             perm = if writes { "write" } else { "read" },
             comma = if t + 1 < tools { "," } else { "" }
@@ -114,9 +114,9 @@ pub fn manifest(tools: usize) -> String {
     );
     let flows: Vec<usize> = (0..tools).filter(|t| t % 5 == 4).collect();
     for (i, t) in flows.iter().enumerate() {
-        let _ = write!(
+        let _ = writeln!(
             out,
-            "    {{ \"name\": \"flow{t}\", \"description\": \"Label and route issue batch {t}.\", \"input_schema\": {{ \"type\": \"object\", \"properties\": {{ \"issue\": {{ \"type\": \"integer\" }} }}, \"required\": [\"issue\"] }}, \"output_schema\": {{ \"type\": \"object\", \"properties\": {{ \"label\": {{ \"type\": \"string\" }} }} }} }}{}\n",
+            "    {{ \"name\": \"flow{t}\", \"description\": \"Label and route issue batch {t}.\", \"input_schema\": {{ \"type\": \"object\", \"properties\": {{ \"issue\": {{ \"type\": \"integer\" }} }}, \"required\": [\"issue\"] }}, \"output_schema\": {{ \"type\": \"object\", \"properties\": {{ \"label\": {{ \"type\": \"string\" }} }} }} }}{}",
             if i + 1 < flows.len() { "," } else { "" }
         );
     }

@@ -126,7 +126,7 @@ impl Camera {
     }
 
     /// The drawing's point under a screen point.
-    pub fn to_drawing(&self, client_x: f64, client_y: f64) -> Option<Point> {
+    pub fn to_drawing(self, client_x: f64, client_y: f64) -> Option<Point> {
         let (left, top, w, h) = self.rect()?;
         let view = self.current();
         let (s, ox, oy) = view.fit_in(w, h);

@@ -75,7 +75,7 @@ pub fn GraphView(
             return;
         };
         let fits = (cw / layout.width).min(ch / layout.height).min(1.0);
-        let scale = if whole { fits.max(MIN_SCALE) } else { fits.max(FIRST_VIEW_SCALE).min(1.0) };
+        let scale = if whole { fits.max(MIN_SCALE) } else { fits.clamp(FIRST_VIEW_SCALE, 1.0) };
         let (w, h) = (cw / scale, ch / scale);
         let y = if h >= layout.height { (layout.height - h) / 2.0 } else { 0.0 };
         camera.set(ViewBox { x: (layout.width - w) / 2.0, y, w, h });

@@ -124,7 +124,7 @@ pub fn ViewerTabs(viewer: Viewer, #[prop(into)] route: Signal<Route>) -> impl In
         Some(ViewKind::Playbook) => view! {
             {tab(Route::Graph, "Graph", "tab-graph")}
             <a role="tab" href="#tools" on:click=nav::link(Route::Tools) data-testid="tab-tools" aria-selected=move || (route.get() == Route::Tools).to_string()>
-                "Tools" <span class="tab-count">{tools.clone()}</span>
+                "Tools" <span class="tab-count">{tools}</span>
             </a>
             <a role="tab" href="#requires" on:click=nav::link(Route::Requires) data-testid="tab-requires" aria-selected=move || (route.get() == Route::Requires).to_string()>
                 "Requires"
@@ -134,7 +134,7 @@ pub fn ViewerTabs(viewer: Viewer, #[prop(into)] route: Signal<Route>) -> impl In
         .into_any(),
         Some(ViewKind::Manifest) => view! {
             <a role="tab" href="#manifest" on:click=nav::link(Route::Manifest) data-testid="tab-manifest" aria-selected=move || (route.get() == Route::Manifest).to_string()>
-                "Manifest" <span class="tab-count">{tools.clone()}</span>
+                "Manifest" <span class="tab-count">{tools}</span>
             </a>
         }
         .into_any(),

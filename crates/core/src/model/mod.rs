@@ -20,6 +20,9 @@ use serde::Serialize;
 /// The explanation of a document, by kind.
 #[derive(Debug, Clone, Serialize)]
 #[serde(tag = "kind", rename_all = "kebab-case")]
+// One value per analysis, never in a collection: boxing the larger variant
+// would save no memory and add an indirection to every use.
+#[allow(clippy::large_enum_variant)]
 pub enum Explain {
     Playbook(PlaybookExplain),
     PluginManifest(manifest::ManifestExplain),

@@ -139,7 +139,7 @@ fn str_of<'a>(node: &'a Node, key: &str) -> Option<&'a str> {
     node.get(key).and_then(Node::as_str)
 }
 
-fn strings<'a>(node: Option<&'a Node>) -> Vec<&'a str> {
+fn strings(node: Option<&Node>) -> Vec<&str> {
     node.and_then(Node::as_array)
         .map(|items| items.iter().filter_map(Node::as_str).collect())
         .unwrap_or_default()

@@ -40,15 +40,15 @@ impl Ty {
     }
 
     fn accepts(self, node: &Node) -> bool {
-        match (self, &node.value) {
-            (Ty::Any, _) => true,
-            (Ty::String, Value::String(_)) => true,
-            (Ty::Bool, Value::Bool(_)) => true,
-            (Ty::Number, Value::Number(_)) => true,
-            (Ty::Array | Ty::StringArray, Value::Array(_)) => true,
-            (Ty::Object, Value::Object(_)) => true,
-            _ => false,
-        }
+        matches!(
+            (self, &node.value),
+            (Ty::Any, _)
+                | (Ty::String, Value::String(_))
+                | (Ty::Bool, Value::Bool(_))
+                | (Ty::Number, Value::Number(_))
+                | (Ty::Array | Ty::StringArray, Value::Array(_))
+                | (Ty::Object, Value::Object(_))
+        )
     }
 }
 

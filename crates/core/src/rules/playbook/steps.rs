@@ -233,8 +233,12 @@ fn check_kind(step: &StepView<'_>, what: &str, report: &mut Report) {
     }
 }
 
+/// A field an agent step must fill: its name, the rule a blank one breaks,
+/// the test of blankness, and what the field should say.
+type FieldCheck = (&'static str, &'static Rule, fn(Option<&Node>) -> bool, &'static str);
+
 fn check_agent_step(step: &StepView<'_>, what: &str, report: &mut Report) {
-    let fields: [(&str, &'static Rule, fn(Option<&Node>) -> bool, &str); 3] = [
+    let fields: [FieldCheck; 3] = [
         ("agent", &PB206, is_blank, "which agent runs it, e.g. `agent: lou`"),
         ("purpose", &PB207, is_blank, "what it is for, in one sentence"),
         ("allowedTools", &PB208, is_absent, "which tools it may call; without the list it may call none (write `[]` to say so on purpose)"),
