@@ -3,7 +3,8 @@
 # playground for release with Trunk (offline), runs its component tests in
 # headless Chromium (wasm-bindgen-test), its end-to-end tests against the
 # release build (playwright-core, Chromium), checks the supply chain, builds
-# the core alone for wasm32, runs each fuzz target briefly, and finally every
+# the core alone for wasm32, runs clippy with warnings denied, runs each fuzz
+# target briefly, and finally every
 # Rust test of the workspace, so the output ends with cargo's summary.
 set -euo pipefail
 
@@ -35,6 +36,10 @@ CHROMEDRIVER=/usr/bin/chromedriver cargo test -p opb-app --target wasm32-unknown
 
 step "end-to-end tests against the release build (tests/e2e, screenshots in tests/e2e/screenshots)"
 node --test tests/e2e/
+
+step "clippy, warnings denied (the workspace natively, the app's interface for wasm32)"
+cargo clippy --quiet --workspace --all-targets -- -D warnings
+cargo clippy --quiet -p opb-app --features web --target wasm32-unknown-unknown -- -D warnings
 
 step "fuzz smoke runs (scripts/fuzz-smoke.sh, each target briefly)"
 if cargo +nightly --version >/dev/null 2>&1; then
