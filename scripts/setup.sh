@@ -16,6 +16,12 @@ if ! rustup target list --installed | grep -qx wasm32-unknown-unknown; then
   rustup target add wasm32-unknown-unknown
 fi
 
+# The test command runs clippy; a minimal rustup profile lacks it.
+if ! cargo clippy --version >/dev/null 2>&1; then
+  say "adding clippy"
+  rustup component add clippy
+fi
+
 if [ "$(trunk --version 2>/dev/null)" != "trunk $TRUNK_VERSION" ]; then
   say "installing trunk $TRUNK_VERSION (takes several minutes the first time)"
   cargo install --quiet trunk --version "$TRUNK_VERSION" --locked
