@@ -5,17 +5,16 @@
 //! panel sums them up per tool ([`DriftCell`]).
 
 use crate::checker::{Located, Report};
-use crate::files::{self, Opened};
+use crate::files::Opened;
 use crate::storage::keys;
+use crate::ui::share::files::OpenFileButton;
 use crate::ui::viewer::selection::{of_pointer, Target};
-use js_sys::Uint8Array;
 use leptos::ev::KeyboardEvent;
 use leptos::prelude::*;
 use opb_core::{Limits, Registry, Syntax};
 use std::collections::HashMap;
 use std::sync::Arc;
-use wasm_bindgen_futures::JsFuture;
-use web_sys::{HtmlInputElement, Storage};
+use web_sys::Storage;
 
 /// At most this many of a registry's own problems are listed.
 const PROBLEMS_SHOWN: usize = 5;
@@ -110,15 +109,6 @@ impl RegistryState {
     }
 }
 
-async fn read_file(input: &HtmlInputElement) -> Option<Result<Opened, String>> {
-    let file = input.files()?.get(0)?;
-    let name = file.name();
-    Some(match JsFuture::from(file.array_buffer()).await {
-        Ok(buffer) => files::read_file(&name, &Uint8Array::new(&buffer).to_vec()),
-        Err(_) => Err(format!("{name} could not be read.")),
-    })
-}
-
 /// The header's registry control: a button that opens the dialog, or the
 /// loaded registry's name with a button to remove it.
 #[component]
@@ -168,7 +158,6 @@ fn RegistryDialog(state: RegistryState, #[prop(into)] on_close: Callback<()>) ->
     let name = RwSignal::new(if name.is_empty() { "pasted registry".to_owned() } else { name });
     let text = RwSignal::new(text);
     let errors = RwSignal::new(Vec::<String>::new());
-    let file_input = NodeRef::<leptos::html::Input>::new();
     let area = NodeRef::<leptos::html::Textarea>::new();
     area.on_load(|area| {
         let _ = area.focus();
@@ -177,21 +166,13 @@ fn RegistryDialog(state: RegistryState, #[prop(into)] on_close: Callback<()>) ->
         Ok(()) => on_close.run(()),
         Err(reasons) => errors.set(reasons),
     };
-    let on_file = move |ev: leptos::ev::Event| {
-        let input: HtmlInputElement = event_target(&ev);
-        leptos::task::spawn_local(async move {
-            match read_file(&input).await {
-                Some(Ok(file)) => {
-                    name.set(file.name);
-                    text.set(file.text);
-                    load();
-                }
-                Some(Err(reason)) => errors.set(vec![reason]),
-                None => {}
-            }
-            // The same file can be opened again after editing it.
-            input.set_value("");
-        });
+    let on_file = move |opened: Result<Opened, String>| match opened {
+        Ok(file) => {
+            name.set(file.name);
+            text.set(file.text);
+            load();
+        }
+        Err(reason) => errors.set(vec![reason]),
     };
     let on_key = move |ev: KeyboardEvent| {
         if ev.key() == "Escape" {
@@ -244,20 +225,12 @@ fn RegistryDialog(state: RegistryState, #[prop(into)] on_close: Callback<()>) ->
                 ></textarea>
                 {error_list}
                 <div class="registry-actions">
-                    <button type="button" class="button" data-testid="registry-open-file" on:click=move |_| {
-                        if let Some(input) = file_input.get() {
-                            input.click();
-                        }
-                    }>"Open file…"</button>
-                    <input
-                        type="file"
-                        class="visually-hidden"
-                        tabindex="-1"
-                        aria-hidden="true"
-                        accept=".json,.yaml,.yml,application/json,application/yaml,text/yaml,text/plain"
-                        data-testid="registry-file"
-                        node_ref=file_input
-                        on:change=on_file
+                    <OpenFileButton
+                        on_open=on_file
+                        label="Open file…"
+                        title="Open the registry's JSON or YAML file"
+                        testid="registry-open-file"
+                        input_testid="registry-file"
                     />
                     <span class="spacer"></span>
                     <button type="button" class="button" on:click=move |_| on_close.run(())>"Cancel"</button>

@@ -4,21 +4,14 @@
 #[path = "../benches/generate.rs"]
 mod generate;
 
-use opb_core::{analyze, Options, Severity};
+use opb_core::{analyze, Analysis, Options, Severity};
 
 #[test]
 fn generated_playbooks_are_clean() {
     for steps in [10, 100, 1_000] {
         let text = generate::playbook(steps);
         let analysis = analyze(&text, &Options::default());
-        let serious: Vec<_> = analysis
-            .checked
-            .diagnostics
-            .iter()
-            .filter(|d| d.severity != Severity::Info)
-            .collect();
-        assert!(serious.is_empty(), "{steps} steps: {serious:#?}");
-        assert!(analysis.explain.is_some());
+        assert_clean(&analysis, &format!("{steps} steps"));
     }
 }
 
@@ -28,13 +21,13 @@ fn generated_manifests_are_clean() {
         let text = generate::manifest(tools);
         let analysis = analyze(&text, &Options::default());
         assert_eq!(analysis.checked.kind, Some(opb_core::Kind::PluginManifest), "{tools} tools");
-        let serious: Vec<_> = analysis
-            .checked
-            .diagnostics
-            .iter()
-            .filter(|d| d.severity != Severity::Info)
-            .collect();
-        assert!(serious.is_empty(), "{tools} tools: {serious:#?}");
-        assert!(analysis.explain.is_some());
+        assert_clean(&analysis, &format!("{tools} tools"));
     }
+}
+
+/// No error or warning (infos are advice), and an explain view.
+fn assert_clean(analysis: &Analysis, what: &str) {
+    let serious: Vec<_> = analysis.checked.diagnostics.iter().filter(|d| d.severity != Severity::Info).collect();
+    assert!(serious.is_empty(), "{what}: {serious:#?}");
+    assert!(analysis.explain.is_some(), "{what}: no explain view");
 }

@@ -44,22 +44,31 @@ fn open_first(list: Option<web_sys::FileList>, on_open: Callback<Result<Opened, 
     leptos::task::spawn_local(async move { on_open.run(read(file).await) });
 }
 
-/// "Open…": a file picker for JSON and YAML documents.
+/// "Open…": a file picker for JSON and YAML documents. The playground's
+/// document by default; another use (a registry) names its own label, title
+/// and test ids.
 #[component]
-pub fn OpenFileButton(#[prop(into)] on_open: Callback<Result<Opened, String>>) -> impl IntoView {
+pub fn OpenFileButton(
+    #[prop(into)] on_open: Callback<Result<Opened, String>>,
+    #[prop(default = "Open…")] label: &'static str,
+    #[prop(default = "Open a JSON or YAML file from your computer (or drop one on the editor)")] title: &'static str,
+    #[prop(default = "open-file")] testid: &'static str,
+    #[prop(default = "file-input")] input_testid: &'static str,
+) -> impl IntoView {
     let input = NodeRef::<leptos::html::Input>::new();
     view! {
         <button
+            type="button"
             class="button"
-            data-testid="open-file"
-            title="Open a JSON or YAML file from your computer (or drop one on the editor)"
+            data-testid=testid
+            title=title
             on:click=move |_| {
                 if let Some(input) = input.get() {
                     input.click();
                 }
             }
         >
-            "Open…"
+            {label}
         </button>
         <input
             type="file"
@@ -67,7 +76,7 @@ pub fn OpenFileButton(#[prop(into)] on_open: Callback<Result<Opened, String>>) -
             tabindex="-1"
             aria-hidden="true"
             accept=".json,.yaml,.yml,application/json,application/yaml,text/yaml,text/plain"
-            data-testid="file-input"
+            data-testid=input_testid
             node_ref=input
             on:change=move |ev| {
                 let element: HtmlInputElement = event_target(&ev);
