@@ -191,15 +191,17 @@ fn value_count() {
     let limit = Limits::default().max_nodes;
     // The root object, two arrays and `limit - 2` numbers: one over. (Not
     // in `steps`: that many would be over the step limit first.)
-    let text = format!("{{\"steps\": [], \"numbers\": [{}0]}}", "0,".repeat(limit - 3));
-    let (checked, peak) = measured("values past the limit", &text, &json());
-    let message = only_limit(&checked);
-    assert!(message.contains(&format!("holds more than {limit} values")), "{message}");
-    assert!(message.contains(&format!("stopped at value {}", limit + 1)), "{message}");
-    assert!(message.contains(&format!("limit on values is {limit}")), "{message}");
-    // The parser's syntax tree of the whole text, not the document's tree
-    // past the limit: bounded by the text's size.
-    assert!(peak < 200 * text.len(), "{peak} bytes for {} bytes of text", text.len());
+    let json_text = format!("{{\"steps\": [], \"numbers\": [{}0]}}", "0,".repeat(limit - 3));
+    let yaml_text = format!("steps: []\nnumbers:\n{}", "- 0\n".repeat(limit - 2));
+    for (syntax, text) in [(json(), json_text), (yaml(), yaml_text)] {
+        let (checked, peak) = measured(&format!("{:?} values past the limit", syntax.syntax), &text, &syntax);
+        let message = only_limit(&checked);
+        assert!(message.contains(&format!("holds more than {limit} values")), "{message}");
+        assert!(message.contains(&format!("stopped at value {}", limit + 1)), "{message}");
+        assert!(message.contains(&format!("limit on values is {limit}")), "{message}");
+        // The tree up to the limit, and no more: a few dozen bytes a value.
+        assert!(peak < 64 * limit, "{peak} bytes for {limit} values");
+    }
 
     // The edge, exactly, under a small limit (the same code, a thousandth
     // of the work).

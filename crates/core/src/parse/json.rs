@@ -4,7 +4,7 @@
 
 use super::limits::{too_deep, too_many_nodes, Limits};
 use super::tree::{Member, Node, Number, Object, Value};
-use super::{report_duplicate_keys, Parsed};
+use super::{duplicate_keys, Parsed};
 use crate::finding::{Finding, Ptr};
 use crate::rules::input::IN001;
 use crate::text::Span;
@@ -134,7 +134,7 @@ impl Builder<'_> {
             let value = self.convert(prop.value, &ptr.key(&key), depth + 1)?;
             members.push(Member { key, key_span, value });
         }
-        report_duplicate_keys(&members, ptr, &mut self.findings);
+        self.findings.extend(duplicate_keys(&members, || ptr.clone()));
         Ok(Object { members })
     }
 }

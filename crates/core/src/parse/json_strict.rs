@@ -1,14 +1,17 @@
 //! The fast path for JSON: a strict RFC 8259 reader that builds the tree
 //! directly, with the span of every key and value.
 //!
-//! It answers only for text that is strict JSON within the limits. For
-//! anything else (a syntax error, what jsonc-parser tolerates beyond the RFC
-//! such as a raw tab in a string or a Unicode blank between tokens, a limit
-//! reached) it answers `None` and the caller reads the text with
-//! jsonc-parser, which words every error and applies every limit as before.
-//! So the two paths can differ in speed only: a text this reader accepts
-//! reads to the same tree and findings through jsonc-parser (`tests.rs`
-//! holds them to that).
+//! It answers for text that is strict JSON, and for text that reaches the
+//! value-count or nesting-depth limit before any syntax error: reading stops
+//! there with IN006, as the YAML reader stops, rather than reading the rest
+//! of a text that large again. For anything else (a syntax error, what
+//! jsonc-parser tolerates beyond the RFC such as a raw tab in a string or a
+//! Unicode blank between tokens) it answers `None` and the caller reads the
+//! text with jsonc-parser, which words every error. So the two paths differ
+//! in speed, and in one order only: for a text past a limit with a syntax
+//! error after that point, this reader reports the limit and jsonc-parser
+//! the syntax error. A text this reader accepts reads to the same tree and
+//! findings through jsonc-parser (`tests.rs` holds them to that).
 //!
 //! Why not jsonc-parser alone: its syntax tree, then our tree built from it,
 //! cost about 2.5 times a bare `serde_json` parse of the same bytes, more
@@ -17,9 +20,9 @@
 //! and ends, which every IN005 and IN007 underlines, and it needs a newer
 //! Rust than the core's.
 
-use super::limits::Limits;
+use super::limits::{too_deep, too_many_nodes, Limits};
 use super::tree::{Member, Node, Number, Object, Value};
-use super::{report_duplicate_keys, Parsed};
+use super::{duplicate_keys, Parsed};
 use crate::finding::{Finding, Ptr};
 use crate::text::Span;
 
@@ -42,9 +45,14 @@ pub(super) fn read(text: &str, from: usize, limits: &Limits) -> Option<Parsed> {
         members: Vec::new(),
         items: Vec::new(),
         findings: Vec::new(),
+        stop: None,
     };
     reader.skip_blanks();
-    let root = reader.value(0)?;
+    let root = reader.value(0);
+    if let Some(stop) = reader.stop {
+        return Some(Parsed { root: None, findings: vec![stop] });
+    }
+    let root = root?;
     reader.skip_blanks();
     (reader.at == reader.bytes.len()).then_some(Parsed { root: Some(root), findings: reader.findings })
 }
@@ -72,6 +80,8 @@ struct Reader<'t> {
     members: Vec<Member>,
     items: Vec<Node>,
     findings: Vec<Finding>,
+    /// The IN006 finding of a limit reached: reading stops there.
+    stop: Option<Finding>,
 }
 
 impl Reader<'_> {
@@ -89,13 +99,18 @@ impl Reader<'_> {
     /// as the jsonc-parser path counts them: every value in pre-order, and
     /// arrays and objects by level, the root's being 0.
     fn value(&mut self, depth: usize) -> Option<Node> {
+        let start = self.at;
         self.nodes += 1;
         if self.nodes > self.limits.max_nodes {
+            self.stop = Some(too_many_nodes(start, self.limits));
             return None;
         }
-        let start = self.at;
         let value = match self.peek()? {
             b'"' => Value::String(self.string()?),
+            b'{' | b'[' if depth >= self.limits.max_depth => {
+                self.stop = Some(too_deep(start, self.limits));
+                return None;
+            }
             b'{' if depth < self.max_depth => Value::Object(self.object(depth)?),
             b'[' if depth < self.max_depth => Value::Array(self.array(depth)?),
             b't' => self.word("true", Value::Bool(true))?,
@@ -150,10 +165,8 @@ impl Reader<'_> {
         }
         self.at += 1;
         let object = Object { members: self.members.drain(first..).collect() };
-        if object.unique_members().count() < object.len() {
-            let ptr = self.pointer();
-            report_duplicate_keys(&object.members, &ptr, &mut self.findings);
-        }
+        let repeated = duplicate_keys(&object.members, || self.pointer());
+        self.findings.extend(repeated);
         Some(object)
     }
 
@@ -298,7 +311,7 @@ impl Reader<'_> {
         self.path.iter().fold(Ptr::root(), |ptr, step| match *step {
             Step::Index(i) => ptr.index(i),
             Step::Key(quote) => {
-                let mut key = Reader { at: quote, path: Vec::new(), members: Vec::new(), items: Vec::new(), findings: Vec::new(), ..*self };
+                let mut key = Reader { at: quote, path: Vec::new(), members: Vec::new(), items: Vec::new(), findings: Vec::new(), stop: None, ..*self };
                 ptr.key(&key.string().unwrap_or_default())
             }
         })
@@ -375,15 +388,24 @@ mod tests {
     }
 
     #[test]
-    fn limits_are_left_to_jsonc_parser() {
+    fn limits_stop_the_read_with_the_finding_jsonc_parser_gives() {
         let limits = Limits { max_depth: 3, max_nodes: 5, ..Limits::default() };
-        assert!(accepted("[[[1]]]", &limits));
-        assert!(!accepted("[[[[1]]]]", &limits));
-        assert!(accepted("[1, 2, 3, 4]", &limits));
-        assert!(!accepted("[1, 2, 3, 4, 5]", &limits));
+        for text in ["[[[1]]]", "[[[[1]]]]", "[1, 2, 3, 4]", "[1, 2, 3, 4, 5]", "{\"a\": {\"b\": [{}]}}"] {
+            assert!(accepted(text, &limits), "{text}");
+        }
         let deep = Limits { max_depth: 10_000, ..Limits::default() };
         let nested = format!("{}{}", "[".repeat(300), "]".repeat(300));
         assert!(!accepted(&nested, &deep), "past its own depth the reader leaves the text");
+    }
+
+    #[test]
+    fn a_limit_reached_before_a_syntax_error_is_what_is_reported() {
+        let limits = Limits { max_nodes: 5, ..Limits::default() };
+        let parsed = read("[1, 2, 3, 4, 5, }", 0, &limits).expect("the limit answers");
+        assert!(parsed.root.is_none());
+        assert_eq!(parsed.findings.len(), 1);
+        assert_eq!(parsed.findings[0].rule.code, "IN006");
+        assert_eq!(parsed.findings[0].span.start, 13);
     }
 
     /// Every JSON file of the repository's fixtures and examples.

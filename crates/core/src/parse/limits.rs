@@ -32,10 +32,10 @@ impl Default for Limits {
             max_bytes: 16 * 1024 * 1024,
             max_line_bytes: 4 * 1024 * 1024,
             max_depth: 128,
-            max_nodes: 2_000_000,
+            max_nodes: 200_000,
             max_alias_nodes: 100_000,
-            max_steps: 20_000,
-            max_tools: 20_000,
+            max_steps: 10_000,
+            max_tools: 10_000,
         }
     }
 }

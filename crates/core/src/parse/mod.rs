@@ -14,7 +14,6 @@ pub use limits::Limits;
 pub use tree::{Member, Node, Number, Object, Value};
 
 use crate::finding::Finding;
-use foldhash::{HashSet, HashSetExt};
 use serde::Serialize;
 
 /// The concrete syntax a text is written in.
@@ -79,26 +78,31 @@ pub fn parse(text: &str, syntax: Syntax, limits: &Limits) -> Parsed {
     }
 }
 
-/// Reports IN005 for every key of `members` that an earlier member already
-/// has. The tree keeps both; lookups read the first.
-fn report_duplicate_keys(members: &[Member], ptr: &crate::finding::Ptr, findings: &mut Vec<Finding>) {
-    if members.len() < 2 {
-        return;
+/// IN005 for every key of `members` that an earlier member already has. The
+/// tree keeps both; lookups read the first. `ptr` names the object; it is
+/// built only when a key repeats, which few objects have.
+fn duplicate_keys(members: &[Member], ptr: impl FnOnce() -> crate::finding::Ptr) -> Vec<Finding> {
+    let mut findings = Vec::new();
+    if Object::unique_of(members).count() == members.len() {
+        return findings;
     }
-    let mut seen = HashSet::with_capacity(members.len());
+    let ptr = ptr();
+    let mut firsts = Object::unique_of(members).peekable();
     for member in members {
-        if !seen.insert(member.key.as_str()) {
-            findings.push(Finding {
-                rule: &crate::rules::input::IN005,
-                message: format!(
-                    "The key `{}` appears twice in this object; the first is read and this one is ignored.",
-                    member.key
-                ),
-                pointer: ptr.key(&member.key).into_string(),
-                span: member.key_span,
-            });
+        if firsts.next_if(|first| std::ptr::eq(*first, member)).is_some() {
+            continue;
         }
+        findings.push(Finding {
+            rule: &crate::rules::input::IN005,
+            message: format!(
+                "The key `{}` appears twice in this object; the first is read and this one is ignored.",
+                member.key
+            ),
+            pointer: ptr.key(&member.key).into_string(),
+            span: member.key_span,
+        });
     }
+    findings
 }
 
 #[cfg(test)]

@@ -71,10 +71,14 @@ impl Object {
 
     /// The first occurrence of each key, in source order.
     pub fn unique_members(&self) -> impl Iterator<Item = &Member> {
+        Object::unique_of(&self.members)
+    }
+
+    /// The first occurrence of each key among `members`, in source order.
+    pub(super) fn unique_of(members: &[Member]) -> impl Iterator<Item = &Member> {
         // Most objects have a few members: comparing with the ones before is
         // cheaper than hashing every key.
         const SMALL: usize = 12;
-        let members = &self.members;
         let mut seen = foldhash::HashSet::default();
         members
             .iter()

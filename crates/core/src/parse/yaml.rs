@@ -6,7 +6,7 @@
 
 use super::limits::{too_deep, too_large, too_many_nodes, Limits};
 use super::tree::{Member, Node, Number, Object, Value};
-use super::{report_duplicate_keys, Parsed};
+use super::{duplicate_keys, Parsed};
 use crate::finding::{Finding, Ptr};
 use crate::rules::input::{IN001, IN004};
 use crate::text::{CharOffsets, Span};
@@ -204,7 +204,8 @@ impl Builder<'_, '_> {
                 // IN004 already reports the key: its repeated keys are not
                 // reported again.
                 if !self.building_key() {
-                    report_duplicate_keys(&members, &self.pointer(), &mut self.findings);
+                    let repeated = duplicate_keys(&members, || self.pointer());
+                    self.findings.extend(repeated);
                 }
                 let node = Node { span: Span::new(start, end), value: Value::Object(Object { members }) };
                 (Complete { node, count, height }, anchor)
@@ -257,8 +258,10 @@ impl Builder<'_, '_> {
         if anchor != 0 {
             self.anchors.insert(anchor, complete.clone());
         }
+        // The pointer of a key IN004 reports, taken before the frame is
+        // borrowed to place the key.
         let pointer = match self.frames.last() {
-            Some(Frame::Mapping { key: None, .. }) => Some(self.pointer()),
+            Some(Frame::Mapping { key: None, .. }) if is_collection(&complete.node) => Some(self.pointer()),
             _ => None,
         };
         match self.frames.last_mut() {

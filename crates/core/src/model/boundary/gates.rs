@@ -1,6 +1,6 @@
 //! How a step is entered: the gates and other steps that lead directly into
 //! it, and whether every path from the start passes a gate. Indexed once per
-//! graph, so a 20,000-step playbook is read in linear time.
+//! graph, so a 10,000-step playbook is read in linear time.
 
 use crate::model::graph::{Graph, GraphEdge};
 use crate::model::playbook::StepView;
