@@ -4,6 +4,7 @@ use crate::finding::Finding;
 use crate::rules::Severity;
 use crate::text::{LineIndex, Range};
 use serde::Serialize;
+use std::borrow::Cow;
 
 /// One finding with its position: the shape the CLI's JSON output, SARIF and
 /// the playground all read.
@@ -34,13 +35,20 @@ pub(crate) fn resolve(findings: Vec<Finding>, index: &LineIndex<'_>) -> Vec<Diag
     findings
         .into_iter()
         .zip(positions.chunks_exact(2))
-        .map(|(f, ends)| Diagnostic {
-            code: f.rule.code,
-            name: f.rule.name,
-            severity: f.rule.severity,
-            message: crate::rules::secrets_shape::redact(&f.message).into_owned(),
-            pointer: f.pointer,
-            range: Range { start: ends[0], end: ends[1] },
+        .map(|(f, ends)| {
+            // Most messages hold no credential: they are kept, not copied.
+            let redacted = match crate::rules::secrets_shape::redact(&f.message) {
+                Cow::Owned(redacted) => Some(redacted),
+                Cow::Borrowed(_) => None,
+            };
+            Diagnostic {
+                code: f.rule.code,
+                name: f.rule.name,
+                severity: f.rule.severity,
+                message: redacted.unwrap_or(f.message),
+                pointer: f.pointer,
+                range: Range { start: ends[0], end: ends[1] },
+            }
         })
         .collect()
 }

@@ -6,7 +6,7 @@
 
 use super::manifest::PM312;
 use super::playbook::PB411;
-use super::secrets_shape::{find_credential, high_entropy_run, preview};
+use super::secrets_shape::{find_credential, high_entropy_run, may_hold_credential, preview};
 use super::{Group, Rule, Severity};
 use crate::finding::{At, Ptr, Report};
 use crate::parse::{Node, Value};
@@ -129,6 +129,10 @@ fn pointer(path: &[Token<'_>], last: Option<Token<'_>>) -> Ptr {
 
 /// The message for a string that looks like a credential, or `None`.
 fn suspicion(text: &str, field: Option<Field<'_>>) -> Option<String> {
+    // Nearly every string is cleared here, in one cheap pass.
+    if !may_hold_credential(text) {
+        return None;
+    }
     if let Some(credential) = find_credential(text) {
         let what = field.map_or_else(|| "The document".to_owned(), Field::describe);
         return Some(format!(

@@ -58,6 +58,9 @@ const MIN_JWT_SEGMENT: usize = 10;
 /// JWT. High-entropy runs are a separate, context-dependent test
 /// ([`high_entropy_run`]).
 pub fn find_credential(text: &str) -> Option<Credential<'_>> {
+    if !may_hold_credential(text) {
+        return None;
+    }
     // Families rank in the order above; within one, the first occurrence.
     let mut best: Option<(usize, Credential<'_>)> = None;
     for (rank, credential) in anchored(text) {
@@ -133,6 +136,70 @@ fn anchored(text: &str) -> impl Iterator<Item = (usize, Credential<'_>)> + '_ {
         Some((rank, credential))
     })
 }
+
+/// The fewest bytes in a run of token characters (see [`high_entropy_run`])
+/// that a credential without a literal anchor needs: an AWS key id (`AKIA`
+/// and 16) and a high-entropy run have 20, a prefixed token more.
+const MIN_TOKEN_RUN: usize = 20;
+
+/// Whether `text` may hold a credential: a necessary condition, in one pass
+/// over the bytes without the automaton, so the common text (every string of
+/// a document, every message) is cleared at a few instructions a byte. Every
+/// shape needs either a run of [`MIN_TOKEN_RUN`] token characters (a prefixed
+/// token, an AWS key id, a high-entropy run) or the literal it starts with
+/// (a private key's `-----BEGIN `, `Bearer` in any case, a JWT's `eyJ`):
+/// a bearer token or a JWT may be cut into short runs by `.` or `~`.
+pub(crate) fn may_hold_credential(text: &str) -> bool {
+    let bytes = text.as_bytes();
+    if bytes.len() < MIN_TOKEN_RUN {
+        return false;
+    }
+    let mut run = 0;
+    for (at, &b) in bytes.iter().enumerate() {
+        let class = BYTE_CLASSES[usize::from(b)];
+        if class == OTHER {
+            run = 0;
+            continue;
+        }
+        run += 1;
+        if run == MIN_TOKEN_RUN {
+            return true;
+        }
+        if class == ANCHOR {
+            let literal = match b {
+                b'-' => PRIVATE_KEY_BEGIN,
+                b'e' => JWT,
+                _ => BEARER,
+            };
+            if bytes.get(at..at + literal.len()).is_some_and(|word| word.eq_ignore_ascii_case(literal.as_bytes())) {
+                return true;
+            }
+        }
+    }
+    false
+}
+
+/// The classes of bytes [`may_hold_credential`] tells apart: not a token
+/// character, a token character, or one that may start a literal anchor
+/// (all of which are token characters).
+const OTHER: u8 = 0;
+const TOKEN: u8 = 1;
+const ANCHOR: u8 = 2;
+
+static BYTE_CLASSES: [u8; 256] = {
+    let mut classes = [OTHER; 256];
+    let mut b = 0;
+    while b < 256 {
+        let byte = b as u8;
+        classes[b] = match byte {
+            b'-' | b'b' | b'B' | b'e' => ANCHOR,
+            _ if is_token_char(byte) => TOKEN,
+            _ => OTHER,
+        };
+        b += 1;
+    }
+    classes
+};
 
 /// Whether a text starts with the word `Bearer` (any case).
 pub fn starts_with_bearer(text: &str) -> bool {
@@ -220,6 +287,9 @@ pub fn mask(text: &str) -> std::borrow::Cow<'_, str> {
 /// for, not only the first that matches somewhere: a message cut at a later
 /// match would show an earlier one in full.
 fn earliest_credential(text: &str) -> Option<(usize, usize)> {
+    if !may_hold_credential(text) {
+        return None;
+    }
     let offset = |part: &str| part.as_ptr() as usize - text.as_ptr() as usize;
     anchored(text)
         .map(|(_, credential)| credential.text)
@@ -256,7 +326,7 @@ fn is_base64(b: u8) -> bool {
     b.is_ascii_alphanumeric() || matches!(b, b'+' | b'/' | b'=')
 }
 
-fn is_token_char(b: u8) -> bool {
+const fn is_token_char(b: u8) -> bool {
     b.is_ascii_alphanumeric() || matches!(b, b'_' | b'-' | b'+' | b'/' | b'=')
 }
 
@@ -517,6 +587,25 @@ mod tests {
         assert_eq!(find_credential(&format!("token={jwt}")).map(|c| c.text), Some(jwt));
         assert_eq!(kind("eyJhbGciOiJIUzI1NiJ9"), None);
         assert_eq!(kind("eyJ.a.b"), None);
+    }
+
+    #[test]
+    fn the_cheap_check_passes_every_credential() {
+        let jwt = "eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0NTY3ODkwIn0.dozjgNryP4J3jVmNHl0w5N_XgL0n3I9PlFUP0THsR8U";
+        for text in [
+            "key: sk_live_51HqLyjWDarjtT1zdp7dcXYZ, rest",
+            "id=AKIAIOSFODNN7EXAMPLE;",
+            "x-----BEGIN PRIVATE KEY-----",
+            "Authorization: BEARER a.b.c.d.e.f.g.h.i.j.k",
+            "token Xk9fQ2mZr7LpT4vB8nWc here",
+            jwt,
+        ] {
+            assert!(earliest_credential(text).is_some(), "{text}");
+            assert!(may_hold_credential(text), "{text}");
+        }
+        for text in ["Step `send` may call `mcp.server0.tool12`, which requires approval.", "short", "é".repeat(40).as_str()] {
+            assert!(!may_hold_credential(text), "{text}");
+        }
     }
 
     #[test]
