@@ -29,19 +29,24 @@ impl Ptr {
         let mut s = String::with_capacity(self.0.len() + key.len() + 1);
         s.push_str(&self.0);
         s.push('/');
-        for c in key.chars() {
-            match c {
-                '~' => s.push_str("~0"),
-                '/' => s.push_str("~1"),
-                c => s.push(c),
-            }
+        let mut rest = key;
+        while let Some(at) = rest.bytes().position(|b| b == b'~' || b == b'/') {
+            let (plain, special) = rest.split_at(at);
+            s.push_str(plain);
+            s.push_str(if special.starts_with('~') { "~0" } else { "~1" });
+            rest = &special[1..];
         }
+        s.push_str(rest);
         Ptr(s)
     }
 
     /// The pointer to item `index` of the array this one points at.
     pub fn index(&self, index: usize) -> Ptr {
-        let mut s = self.0.clone();
+        // Sized for the digits up front: a copy of the parent and a push
+        // would allocate twice.
+        let digits = index.checked_ilog10().map_or(1, |log| log as usize + 1);
+        let mut s = String::with_capacity(self.0.len() + 1 + digits);
+        s.push_str(&self.0);
         let _ = write!(s, "/{index}");
         Ptr(s)
     }
