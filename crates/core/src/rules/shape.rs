@@ -4,6 +4,7 @@
 use super::input::{IN004, IN007};
 use crate::finding::{At, Ptr, Report};
 use crate::parse::{Node, Value};
+use std::fmt::Display;
 
 /// The type a field is declared with.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -67,7 +68,7 @@ impl Field {
 
 /// Reports IN004 when `node` is not of type `ty`. Returns whether it is.
 /// `what` names the field for the message, e.g. "`steps[2].agent`".
-pub fn expect(report: &mut Report, node: &Node, ptr: &Ptr, ty: Ty, what: &str) -> bool {
+pub fn expect(report: &mut Report, node: &Node, ptr: &Ptr, ty: Ty, what: &(impl Display + ?Sized)) -> bool {
     if ty.accepts(node) {
         if ty == Ty::StringArray {
             let items = node.as_array().unwrap_or_default();
@@ -95,9 +96,10 @@ pub fn expect(report: &mut Report, node: &Node, ptr: &Ptr, ty: Ty, what: &str) -
 
 /// Checks the declared fields of an object: IN004 for each one of the wrong
 /// type, IN007 for each field not in `fields`. `what` names the object for
-/// messages (e.g. "step `recover`"). Null values are left to the rules that
-/// know whether the field is optional.
-pub fn check_fields(report: &mut Report, node: &Node, ptr: &Ptr, fields: &[Field], what: &str) {
+/// messages (e.g. "step `recover`"), written only into a message: callers
+/// may pass `format_args!`, so nothing is formatted for a sound object. Null
+/// values are left to the rules that know whether the field is optional.
+pub fn check_fields(report: &mut Report, node: &Node, ptr: &Ptr, fields: &[Field], what: &(impl Display + ?Sized)) {
     let Some(object) = node.as_object() else { return };
     // Most fields are right: the pointer and the message are built only for
     // a field that is reported.
@@ -105,8 +107,7 @@ pub fn check_fields(report: &mut Report, node: &Node, ptr: &Ptr, fields: &[Field
         match fields.iter().find(|f| f.name == member.key) {
             Some(field) => {
                 if !member.value.is_null() && !field.ty.is_met_by(&member.value) {
-                    let what = format!("`{}` of {what}", field.name);
-                    expect(report, &member.value, &ptr.key(&member.key), field.ty, &what);
+                    expect(report, &member.value, &ptr.key(&member.key), field.ty, &format_args!("`{}` of {what}", field.name));
                 }
             }
             None => {

@@ -10,6 +10,7 @@ use crate::finding::{At, Ptr, Report};
 use crate::parse::{Node, Value};
 use crate::rules::input::IN004;
 use crate::rules::{check_fields, expect, Field, Ty};
+use std::fmt::Display;
 
 const TOP: &[Field] = &[
     Field::new("name", Ty::String),
@@ -121,7 +122,7 @@ pub(super) fn check(root: &Node, report: &mut Report) {
     name_list(report, root.get("skills"), &top.key("skills"), "`skills`");
     name_list(report, root.get("optional_secrets"), &top.key("optional_secrets"), "`optional_secrets`");
     for (ptr, flow) in items(report, root.get("flows"), &top.key("flows"), "Each flow") {
-        check_fields(report, flow, &ptr, FLOW, &format!("flow {}", label(flow, &ptr)));
+        check_fields(report, flow, &ptr, FLOW, &Label { kind: "flow", node: flow, ptr: &ptr });
         for (step_ptr, step) in items(report, flow.get("steps"), &ptr.key("steps"), "Each step of a flow") {
             if let Some(tool) = step.get("tool").filter(|t| !t.is_null()) {
                 expect(report, tool, &step_ptr.key("tool"), Ty::String, "A flow step's `tool`");
@@ -129,9 +130,9 @@ pub(super) fn check(root: &Node, report: &mut Report) {
         }
     }
     for (ptr, connection) in items(report, root.get("connections"), &top.key("connections"), "Each connection") {
-        let what = format!("connection {}", label(connection, &ptr));
+        let what = Label { kind: "connection", node: connection, ptr: &ptr };
         check_fields(report, connection, &ptr, CONNECTION, &what);
-        name_list(report, connection.get("params"), &ptr.key("params"), &format!("`params` of {what}"));
+        name_list(report, connection.get("params"), &ptr.key("params"), &format_args!("`params` of {what}"));
     }
     for (ptr, tool) in items(report, root.get("tools"), &top.key("tools"), "Each tool") {
         check_tool(report, tool, &ptr);
@@ -139,7 +140,7 @@ pub(super) fn check(root: &Node, report: &mut Report) {
 }
 
 fn check_tool(report: &mut Report, tool: &Node, ptr: &Ptr) {
-    let what = format!("tool {}", label(tool, ptr));
+    let what = Label { kind: "tool", node: tool, ptr };
     check_fields(report, tool, ptr, TOOL, &what);
     let nested: [(&str, &[Field]); 6] = [
         ("container", CONTAINER),
@@ -151,7 +152,7 @@ fn check_tool(report: &mut Report, tool: &Node, ptr: &Ptr) {
     ];
     for (key, fields) in nested {
         if let Some(node) = tool.get(key) {
-            check_fields(report, node, &ptr.key(key), fields, &format!("`{key}` of {what}"));
+            check_fields(report, node, &ptr.key(key), fields, &format_args!("`{key}` of {what}"));
         }
     }
     for key in ["env", "headers"] {
@@ -171,20 +172,20 @@ fn check_tool(report: &mut Report, tool: &Node, ptr: &Ptr) {
     if let Some(functions) = tool.get("functions").and_then(Node::as_object) {
         for member in functions.unique_members() {
             let function_ptr = ptr.key("functions").key(&member.key);
-            let function_what = format!("function `{}` of {what}", member.key);
-            if member.value.is_null() || !expect(report, &member.value, &function_ptr, Ty::Object, &format!("The overrides of {function_what}")) {
+            let function = FunctionLabel { name: &member.key, tool: &what };
+            if member.value.is_null() || !expect(report, &member.value, &function_ptr, Ty::Object, &format_args!("The overrides of {function}")) {
                 continue;
             }
-            check_fields(report, &member.value, &function_ptr, FUNCTION, &function_what);
+            check_fields(report, &member.value, &function_ptr, FUNCTION, &function);
             if let Some(usage) = member.value.get("usage") {
-                check_fields(report, usage, &function_ptr.key("usage"), USAGE, &format!("`usage` of {function_what}"));
+                check_fields(report, usage, &function_ptr.key("usage"), USAGE, &format_args!("`usage` of {function}"));
             }
         }
     }
     if let Some(approval) = tool.get("approval") {
         let approval_ptr = ptr.key("approval");
         if let Some(deciders) = approval.get("deciders") {
-            check_fields(report, deciders, &approval_ptr.key("deciders"), DECIDERS, &format!("`approval.deciders` of {what}"));
+            check_fields(report, deciders, &approval_ptr.key("deciders"), DECIDERS, &format_args!("`approval.deciders` of {what}"));
         }
         if let Some(escalation) = approval.get("escalation") {
             let escalation_ptr = approval_ptr.key("escalation");
@@ -197,7 +198,7 @@ fn check_tool(report: &mut Report, tool: &Node, ptr: &Ptr) {
                 );
             }
             for (step_ptr, step) in items(report, Some(escalation), &escalation_ptr, "Each escalation step") {
-                check_fields(report, step, &step_ptr, ESCALATION_STEP, &format!("an escalation step of {what}"));
+                check_fields(report, step, &step_ptr, ESCALATION_STEP, &format_args!("an escalation step of {what}"));
             }
         }
     }
@@ -225,7 +226,7 @@ fn items<'n>(report: &mut Report, list: Option<&'n Node>, ptr: &Ptr, each: &str)
 }
 
 /// A list of names: each entry a string, or an object with a string `name`.
-fn name_list(report: &mut Report, list: Option<&Node>, ptr: &Ptr, what: &str) {
+fn name_list(report: &mut Report, list: Option<&Node>, ptr: &Ptr, what: &(impl Display + ?Sized)) {
     let Some(items) = list.and_then(Node::as_array) else { return };
     for (i, item) in items.iter().enumerate() {
         let item_ptr = ptr.index(i);
@@ -234,7 +235,7 @@ fn name_list(report: &mut Report, list: Option<&Node>, ptr: &Ptr, what: &str) {
             Value::Object(object) => match object.get("name") {
                 Some(name) if name.as_str().is_some() => {}
                 Some(name) => {
-                    expect(report, name, &item_ptr.key("name"), Ty::String, &format!("The `name` of entry {i} of {what}"));
+                    expect(report, name, &item_ptr.key("name"), Ty::String, &format_args!("The `name` of entry {i} of {what}"));
                 }
                 None => report.push(
                     &IN004,
@@ -253,11 +254,31 @@ fn name_list(report: &mut Report, list: Option<&Node>, ptr: &Ptr, what: &str) {
     }
 }
 
-/// "`triage`" for a flow or connection with a name (a tool's `id`), else
-/// its place.
-fn label(node: &Node, ptr: &Ptr) -> String {
-    match node.get("id").or_else(|| node.get("name")).and_then(Node::as_str) {
-        Some(name) if !name.is_empty() => format!("`{name}`"),
-        _ => format!("at `{ptr}`"),
+/// How messages name a flow, connection or tool: "tool `triage`" by its
+/// name (a tool's `id`), else by its place. Written only into a message.
+struct Label<'n> {
+    kind: &'static str,
+    node: &'n Node,
+    ptr: &'n Ptr,
+}
+
+impl Display for Label<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self.node.get("id").or_else(|| self.node.get("name")).and_then(Node::as_str) {
+            Some(name) if !name.is_empty() => write!(f, "{} `{name}`", self.kind),
+            _ => write!(f, "{} at `{}`", self.kind, self.ptr),
+        }
+    }
+}
+
+/// "function `search` of tool `acme`".
+struct FunctionLabel<'n> {
+    name: &'n str,
+    tool: &'n Label<'n>,
+}
+
+impl Display for FunctionLabel<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "function `{}` of {}", self.name, self.tool)
     }
 }
