@@ -3,6 +3,7 @@
 //! description, quoted; and it names what the document leaves unknown.
 
 use super::{AllowedTool, ListForm, Requirement, Resolution, StepBoundary, ToolFacts};
+use crate::model::manifest::prose::write_list;
 use foldhash::{HashSet, HashSetExt};
 use std::fmt::Write;
 
@@ -342,23 +343,6 @@ fn shorten(description: &str) -> String {
         line.push('…');
     }
     line
-}
-
-/// `a`, `a and b`, `a, b and c`, each item written by `item`.
-fn write_list<T>(out: &mut String, items: &[T], conjunction: &str, mut item: impl FnMut(&mut String, &T)) {
-    let last = items.len().saturating_sub(1);
-    for (i, value) in items.iter().enumerate() {
-        if i > 0 {
-            if i == last {
-                out.push(' ');
-                out.push_str(conjunction);
-                out.push(' ');
-            } else {
-                out.push_str(", ");
-            }
-        }
-        item(out, value);
-    }
 }
 
 /// Upper-cases the character that starts at byte `at`.

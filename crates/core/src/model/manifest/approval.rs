@@ -3,19 +3,21 @@
 //! filled in and marked, and one sentence that says it all.
 
 use super::explain::{Defaulted, DurationValue};
-use super::prose::{and_list, or_list};
+use super::prose::write_list;
 use super::values::read_fraction;
 use super::{Escalation, ToolView};
 use crate::parse::Node;
 use serde::Serialize;
+use std::fmt::Write;
 
 /// "24h when nobody sets one" (seed 003, `approval.deadline`).
 pub const DEFAULT_DEADLINE: &str = "24h";
 
 /// The default ladder: "reminds the people who may decide at a quarter,
 /// tells the agent's owner at half and the tenant's admins at three
-/// quarters" (seed 003, `approval.escalation`).
-const DEFAULT_LADDER: [(f64, &str); 3] = [(0.25, "deciders"), (0.5, "owner"), (0.75, "admins")];
+/// quarters" (seed 003, `approval.escalation`). Each point also as written,
+/// so the text is not formatted from the number for every tool.
+const DEFAULT_LADDER: [(f64, &str, &str); 3] = [(0.25, "0.25", "deciders"), (0.5, "0.5", "owner"), (0.75, "0.75", "admins")];
 
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct ApprovalExplain {
@@ -111,7 +113,7 @@ fn escalation(node: Option<&Node>, reason: Option<&Node>) -> EscalationExplain {
     let reason = reason.and_then(Node::as_str).map(str::to_owned);
     let default_ladder = || DEFAULT_LADDER
         .iter()
-        .map(|&(at, to)| EscalationStep { at: Some(at), at_text: at.to_string(), to: to.to_owned() })
+        .map(|&(at, at_text, to)| EscalationStep { at: Some(at), at_text: at_text.to_owned(), to: to.to_owned() })
         .collect();
     match node.map(Escalation::read) {
         Some(Escalation::Off) => EscalationExplain { off: true, reason, steps: Vec::new(), default: false },
@@ -133,77 +135,111 @@ fn escalation(node: Option<&Node>, reason: Option<&Node>) -> EscalationExplain {
     }
 }
 
-fn ticked(items: &[String]) -> Vec<String> {
-    items.iter().map(|i| format!("`{i}`")).collect()
+fn ticked(out: &mut String, item: &impl AsRef<str>) {
+    out.push('`');
+    out.push_str(item.as_ref());
+    out.push('`');
 }
 
-fn target(to: &str) -> String {
+fn target(out: &mut String, to: &str) {
     match to {
-        "deciders" => "the people who may decide".to_owned(),
-        "owner" => "the agent's owner".to_owned(),
-        "admins" => "the tenant's admins".to_owned(),
-        other => match other.split_once(':') {
-            Some(("role", role)) => format!("role `{role}`"),
-            Some(("team", team)) => format!("team `{team}`"),
-            _ => format!("`{other}`"),
-        },
+        "deciders" => out.push_str("the people who may decide"),
+        "owner" => out.push_str("the agent's owner"),
+        "admins" => out.push_str("the tenant's admins"),
+        other => {
+            let _ = match other.split_once(':') {
+                Some(("role", role)) => write!(out, "role `{role}`"),
+                Some(("team", team)) => write!(out, "team `{team}`"),
+                _ => write!(out, "`{other}`"),
+            };
+        }
     }
 }
 
-fn percent(step: &EscalationStep) -> String {
-    match step.at {
+fn percent(out: &mut String, step: &EscalationStep) {
+    let _ = match step.at {
         Some(at) => {
             let p = at * 100.0;
-            if (p - p.round()).abs() < 1e-9 {
-                format!("{}%", p.round())
+            let whole = p.round();
+            if (p - whole).abs() < 1e-9 {
+                // As an integer when it prints the same (not -0, not huge):
+                // formatting a float costs more than the rest of the sentence.
+                if whole.abs() < 1e15 && (whole != 0.0 || whole.is_sign_positive()) {
+                    write!(out, "{}%", whole as i64)
+                } else {
+                    write!(out, "{whole}%")
+                }
             } else {
-                format!("{p}%")
+                write!(out, "{p}%")
             }
         }
-        None => format!("`{}`", step.at_text),
-    }
+        None => write!(out, "`{}`", step.at_text),
+    };
 }
 
 /// The policy in one sentence, for a reader deciding whether to trust it.
+/// Its clauses are written into one buffer: a summary is built for every
+/// tool of a manifest.
 fn sentence(a: &ApprovalExplain) -> String {
-    let mut parts = Vec::new();
-    let lead = if a.always_asks.is_empty() {
-        "When a person decides a call (by the plugin's policy or the tenant's rules)".to_owned()
+    let mut out = String::with_capacity(320);
+    if a.always_asks.is_empty() {
+        out.push_str("When a person decides a call (by the plugin's policy or the tenant's rules)");
     } else {
-        format!("Every call to {} waits for a person, whatever the tenant's policy says short of refusing it", and_list(&ticked(&a.always_asks)))
-    };
-    let role = if a.deciders.role.value == "admin" { "an admin" } else { "an operator" };
-    let mut among = Vec::new();
-    if !a.deciders.teams.is_empty() {
-        among.push(format!("in team {}", or_list(&ticked(&a.deciders.teams))));
+        out.push_str("Every call to ");
+        write_list(&mut out, &a.always_asks, "and", ticked);
+        out.push_str(" waits for a person, whatever the tenant's policy says short of refusing it");
     }
-    if !a.deciders.people.is_empty() {
-        among.push(format!("one of {}", and_list(&ticked(&a.deciders.people))));
+    out.push_str(if a.deciders.role.value == "admin" { ": an admin or above" } else { ": an operator or above" });
+    let (teams, people) = (&a.deciders.teams, &a.deciders.people);
+    if !teams.is_empty() || !people.is_empty() {
+        out.push_str(" who is ");
+        if !teams.is_empty() {
+            out.push_str("in team ");
+            write_list(&mut out, teams, "or", ticked);
+        }
+        if !teams.is_empty() && !people.is_empty() {
+            out.push_str(" or ");
+        }
+        if !people.is_empty() {
+            out.push_str("one of ");
+            write_list(&mut out, people, "and", ticked);
+        }
     }
-    let mut who = if among.is_empty() { format!("{role} or above") } else { format!("{role} or above who is {}", or_list(&among)) };
     if !a.deciders.keys.is_empty() {
-        who.push_str(&format!(", or API key {},", or_list(&ticked(&a.deciders.keys))));
+        out.push_str(", or API key ");
+        write_list(&mut out, &a.deciders.keys, "or", ticked);
+        out.push(',');
     }
     let deadline_note = if a.deadline.default { " (the default, unless the agent or the tenant sets one)" } else { "" };
-    parts.push(format!("{lead}: {who} decides within {}{deadline_note}, else it is denied", a.deadline.value.text));
+    let _ = write!(out, " decides within {}{deadline_note}, else it is denied", a.deadline.value.text);
     if a.escalation.off {
-        let reason = a.escalation.reason.as_deref().map(|r| format!(" ({r})")).unwrap_or_default();
-        parts.push(format!("nobody is reminded{reason}"));
+        out.push_str("; nobody is reminded");
+        if let Some(reason) = &a.escalation.reason {
+            let _ = write!(out, " ({reason})");
+        }
     } else if !a.escalation.steps.is_empty() {
-        let ladder: Vec<String> = a.escalation.steps.iter().map(|s| format!("{} at {}", target(&s.to), percent(s))).collect();
-        let default = if a.escalation.default { " (the default ladder)" } else { "" };
-        parts.push(format!("it escalates to {} of the deadline{default}", and_list(&ladder)));
+        out.push_str("; it escalates to ");
+        write_list(&mut out, &a.escalation.steps, "and", |out, step| {
+            target(out, &step.to);
+            out.push_str(" at ");
+            percent(out, step);
+        });
+        out.push_str(" of the deadline");
+        if a.escalation.default {
+            out.push_str(" (the default ladder)");
+        }
     }
     if a.four_eyes {
-        parts.push("the job's starter may deny but not approve (four eyes)".to_owned());
+        out.push_str("; the job's starter may deny but not approve (four eyes)");
     }
     if !a.edit.value {
-        parts.push("a call is approved with its own arguments only".to_owned());
+        out.push_str("; a call is approved with its own arguments only");
     }
     if let Some(confirm) = &a.confirm {
-        parts.push(format!("the approver types the value of `{confirm}` to confirm"));
+        let _ = write!(out, "; the approver types the value of `{confirm}` to confirm");
     }
-    format!("{}.", parts.join("; "))
+    out.push('.');
+    out
 }
 
 #[cfg(test)]
@@ -240,6 +276,22 @@ mod tests {
             "Every call to `acme_github.merge` waits for a person, whatever the tenant's policy says short of refusing it: an operator or above who is in team `platform`, or API key `k1`, decides within 48h, else it is denied; it escalates to the agent's owner at 50% and the tenant's admins at 90% of the deadline; the job's starter may deny but not approve (four eyes); a call is approved with its own arguments only; the approver types the value of `pull_number` to confirm."
         );
         assert!(a.four_eyes && !a.edit.value && !a.edit.default);
+    }
+
+    #[test]
+    fn the_default_ladder_is_written_as_its_numbers_print() {
+        for (at, at_text, _) in DEFAULT_LADDER {
+            assert_eq!(at.to_string(), at_text);
+        }
+    }
+
+    #[test]
+    fn whole_percents_print_as_floats_do() {
+        for at in [0.0, -0.0, 0.25, 0.5, 1.0, 2.5, -0.3, 1e13, 1e20] {
+            let mut out = String::new();
+            percent(&mut out, &EscalationStep { at: Some(at), at_text: String::new(), to: String::new() });
+            assert_eq!(out, format!("{}%", (at * 100.0).round()), "{at}");
+        }
     }
 
     #[test]

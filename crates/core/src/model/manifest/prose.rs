@@ -12,13 +12,26 @@ pub fn or_list<S: AsRef<str>>(items: &[S]) -> String {
 }
 
 fn joined<S: AsRef<str>>(items: &[S], last_word: &str) -> String {
-    match items {
-        [] => String::new(),
-        [only] => only.as_ref().to_owned(),
-        [init @ .., last] => {
-            let init: Vec<&str> = init.iter().map(AsRef::as_ref).collect();
-            format!("{} {last_word} {}", init.join(", "), last.as_ref())
+    let mut out = String::new();
+    write_list(&mut out, items, last_word, |out, item| out.push_str(item.as_ref()));
+    out
+}
+
+/// `a`, `a and b`, `a, b and c` written into `out`, each item by `item`: for
+/// sentences built in one buffer.
+pub(crate) fn write_list<T>(out: &mut String, items: &[T], conjunction: &str, mut item: impl FnMut(&mut String, &T)) {
+    let last = items.len().saturating_sub(1);
+    for (i, value) in items.iter().enumerate() {
+        if i > 0 {
+            if i == last {
+                out.push(' ');
+                out.push_str(conjunction);
+                out.push(' ');
+            } else {
+                out.push_str(", ");
+            }
         }
+        item(out, value);
     }
 }
 
