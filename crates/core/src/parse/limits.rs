@@ -3,7 +3,7 @@
 
 use crate::finding::Finding;
 use crate::rules::input::IN006;
-use crate::text::Span;
+use crate::text::{newlines, Span};
 
 /// The limits a check runs under. [`Limits::default`] is what the CLI and the
 /// playground use; the README lists the values.
@@ -58,19 +58,20 @@ pub(super) fn too_large_input(text: &str, limits: &Limits) -> Finding {
 
 pub(super) fn check_line_length(text: &str, limits: &Limits) -> Option<Finding> {
     let mut start = 0;
-    for line in text.split_inclusive('\n') {
-        if line.len() > limits.max_line_bytes {
+    // Each line's length counts its line break.
+    for end in newlines(text.as_bytes()).map(|at| at + 1).chain([text.len()]) {
+        let length = end - start;
+        if length > limits.max_line_bytes {
             return Some(too_large(
                 Span::empty(start),
                 format!(
-                    "A line is {} bytes long; the line-length limit is {} bytes ({}). Pretty-print the document so it spans more lines.",
-                    line.len(),
+                    "A line is {length} bytes long; the line-length limit is {} bytes ({}). Pretty-print the document so it spans more lines.",
                     limits.max_line_bytes,
                     human_bytes(limits.max_line_bytes)
                 ),
             ));
         }
-        start += line.len();
+        start = end;
     }
     None
 }
