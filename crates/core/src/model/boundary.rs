@@ -12,7 +12,7 @@ pub use gates::GateEntry;
 
 use super::graph::Graph;
 use super::playbook::{mcp_name, McpName, PlaybookView, StepView};
-use super::requires::{self, CrossCheck};
+use super::requires::{self, AllowingSteps, CrossCheck};
 use crate::parse::Node;
 use crate::{Diagnostic, Severity};
 use facts::Facts;
@@ -199,6 +199,7 @@ pub fn explain(
     view: &PlaybookView<'_>,
     graph: &Graph,
     check: &CrossCheck<'_, '_>,
+    allowing: &AllowingSteps<'_>,
     diagnostics: &[Diagnostic],
 ) -> (Vec<StepBoundary>, Vec<ToolExplain>) {
     let facts = Facts::new(view, check);
@@ -211,7 +212,7 @@ pub fn explain(
         .map(|step| boundary(step, &resolver, &entries, step_errors.get(step.index).copied().unwrap_or_default()))
         .collect();
     let tool_errors = errors_by_item(diagnostics, "tools", array_len(view, "tools"));
-    (steps, facts::tools(view, &facts, &tool_errors))
+    (steps, facts::tools(view, &facts, allowing, &tool_errors))
 }
 
 fn boundary(step: &StepView<'_>, resolver: &Resolver<'_, '_, '_>, entries: &EntryIndex<'_>, errors: usize) -> StepBoundary {
@@ -226,7 +227,7 @@ fn boundary(step: &StepView<'_>, resolver: &Resolver<'_, '_, '_>, entries: &Entr
                     .enumerate()
                     .map(|(index, entry)| AllowedTool {
                         index,
-                        pointer: ptr.index(index).to_string(),
+                        pointer: ptr.index(index).into_string(),
                         resolution: resolver.resolve(entry),
                     })
                     .collect(),
@@ -256,7 +257,7 @@ fn boundary(step: &StepView<'_>, resolver: &Resolver<'_, '_, '_>, entries: &Entr
     let mut boundary = StepBoundary {
         id: step.id.map(str::to_owned),
         index: step.index,
-        pointer: step.ptr.to_string(),
+        pointer: step.ptr.as_str().to_owned(),
         kind: step.kind.map(str::to_owned),
         agent: step.agent.map(str::to_owned),
         purpose: step.purpose.map(str::to_owned),

@@ -77,7 +77,8 @@ impl<'a> PlaybookModel<'a> {
 fn playbook_explain(root: &Node, model: PlaybookModel<'_>, diagnostics: &[Diagnostic]) -> PlaybookExplain {
     let PlaybookModel { view, graph } = model;
     let check = requires::cross_check(&view);
-    let (steps, tools) = boundary::explain(&view, &graph, &check, diagnostics);
+    let allowing = requires::allowing_steps(&view);
+    let (steps, tools) = boundary::explain(&view, &graph, &check, &allowing, diagnostics);
     let text = |key: &str| root.get(key).and_then(Node::as_str).map(str::to_owned);
     PlaybookExplain {
         document: PlaybookMetadata {
@@ -89,7 +90,7 @@ fn playbook_explain(root: &Node, model: PlaybookModel<'_>, diagnostics: &[Diagno
         },
         steps,
         tools,
-        requires: requires::view::explain(&view, &check),
+        requires: requires::view::explain(&view, &check, &allowing),
         graph,
     }
 }

@@ -149,7 +149,11 @@ pub fn tool_refs<'v, 'a>(view: &'v PlaybookView<'a>) -> impl Iterator<Item = Too
 
 /// The ids of the steps allowing each tool name, each id once, in document
 /// order.
-pub fn allowing_steps<'a>(view: &PlaybookView<'a>) -> HashMap<&'a str, Vec<&'a str>> {
+pub type AllowingSteps<'a> = HashMap<&'a str, Vec<&'a str>>;
+
+/// Each tool name's [`AllowingSteps`]; built once per explain, read by the
+/// tools' entries and the requires view.
+pub fn allowing_steps<'a>(view: &PlaybookView<'a>) -> AllowingSteps<'a> {
     let mut steps: HashMap<&str, Vec<&str>> = HashMap::new();
     let mut seen = HashSet::new();
     for at in tool_refs(view) {

@@ -2,7 +2,7 @@
 //! each tool with the steps that allow it.
 
 use crate::model::playbook::{PlaybookView, ToolView};
-use crate::model::requires::{self, CrossCheck, Need};
+use crate::model::requires::{self, AllowingSteps, CrossCheck, Need};
 use crate::model::spec;
 use serde::{Serialize, Serializer};
 use foldhash::HashMap;
@@ -192,8 +192,7 @@ impl Facts {
 /// The explain entry of every embedded tool, in document order. A later
 /// tool repeating a name (PB302) is allowed by no step: names resolve to the
 /// first.
-pub(super) fn tools(view: &PlaybookView<'_>, facts: &Facts, errors: &[usize]) -> Vec<ToolExplain> {
-    let allowing = requires::allowing_steps(view);
+pub(super) fn tools(view: &PlaybookView<'_>, facts: &Facts, allowing: &AllowingSteps<'_>, errors: &[usize]) -> Vec<ToolExplain> {
     view.tools
         .iter()
         .filter_map(|tool| {
@@ -205,7 +204,7 @@ pub(super) fn tools(view: &PlaybookView<'_>, facts: &Facts, errors: &[usize]) ->
             };
             Some(ToolExplain {
                 index: tool.index,
-                pointer: tool.ptr.to_string(),
+                pointer: tool.ptr.as_str().to_owned(),
                 facts: ToolFacts::clone(facts),
                 allowed_by,
                 errors: errors.get(tool.index).copied().unwrap_or_default(),

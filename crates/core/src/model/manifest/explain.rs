@@ -324,7 +324,7 @@ pub fn build(root: &Node, diagnostics: &[Diagnostic]) -> ManifestExplain {
         .iter()
         .map(|flow| FlowExplain {
             name: flow.name.map(str::to_owned),
-            pointer: flow.ptr.to_string(),
+            pointer: flow.ptr.as_str().to_owned(),
             description: text(flow.node.get("description")),
             input_schema: flow.node.get("input_schema").is_some_and(|s| s.as_object().is_some()),
             output_schema: flow.node.get("output_schema").is_some_and(|s| s.as_object().is_some()),
@@ -337,7 +337,7 @@ pub fn build(root: &Node, diagnostics: &[Diagnostic]) -> ManifestExplain {
         .iter()
         .map(|connection| ConnectionExplain {
             name: connection.name.map(str::to_owned),
-            pointer: connection.ptr.to_string(),
+            pointer: connection.ptr.as_str().to_owned(),
             tools: connection.tools.iter().map(|t| t.name.to_owned()).collect(),
             params: connection.params.iter().map(|p| p.name.to_owned()).collect(),
             has_steps: connection.has_steps,
@@ -351,7 +351,7 @@ pub fn build(root: &Node, diagnostics: &[Diagnostic]) -> ManifestExplain {
         .chain(view.optional_secrets.iter().map(|s| (s, false)))
         .map(|(secret, required)| SecretExplain {
             name: secret.name.to_owned(),
-            pointer: secret.ptr.to_string(),
+            pointer: secret.ptr.as_str().to_owned(),
             required,
             used_by: secret_uses.get(secret.name).cloned().unwrap_or_default(),
         })
@@ -411,7 +411,7 @@ fn tool_explain(view: &ManifestView<'_>, tool: &ToolView<'_>, counts: Counts) ->
         }),
         results_fit: tool.get("results").and_then(|r| r.get("fit")).and_then(Node::as_bool) == Some(true),
         counts,
-        pointer: tool.ptr.to_string(),
+        pointer: tool.ptr.as_str().to_owned(),
         runs,
     }
 }

@@ -2,7 +2,7 @@
 //! it, and what is missing, unused or mismatched, all read from the shared
 //! [`CrossCheck`] so it says what the PB2xx/PB4xx rules say.
 
-use super::{allowing_steps, connection_provider, mcp_uses, CrossCheck};
+use super::{connection_provider, mcp_uses, AllowingSteps, CrossCheck};
 use crate::model::playbook::{ConnectionView, McpServerView, PlaybookView};
 use serde::Serialize;
 use foldhash::{HashMap, HashMapExt, HashSet, HashSetExt};
@@ -204,17 +204,17 @@ fn flatten(tools: Vec<ToolSteps<'_>>) -> (Vec<String>, Vec<String>) {
 }
 
 /// What the requires view reads about uses, indexed once.
-struct Uses<'a> {
+struct Uses<'u, 'a> {
     /// Ids of the steps allowing each tool name.
-    steps: HashMap<&'a str, Vec<&'a str>>,
+    steps: &'u AllowingSteps<'a>,
     /// The embedded tools that need each provider's connection.
     provider_tools: HashMap<&'a str, Vec<&'a str>>,
     /// The MCP tool names the document uses, by server.
     server_tools: HashMap<&'a str, Vec<&'a str>>,
 }
 
-impl<'a> Uses<'a> {
-    fn new(view: &PlaybookView<'a>) -> Uses<'a> {
+impl<'u, 'a> Uses<'u, 'a> {
+    fn new(view: &PlaybookView<'a>, steps: &'u AllowingSteps<'a>) -> Uses<'u, 'a> {
         let mut provider_tools: HashMap<&str, Vec<&str>> = HashMap::new();
         let mut seen = HashSet::new();
         for tool in &view.tools {
@@ -231,7 +231,7 @@ impl<'a> Uses<'a> {
                 server_tools.entry(server).or_default().push(name);
             }
         }
-        Uses { steps: allowing_steps(view), provider_tools, server_tools }
+        Uses { steps, provider_tools, server_tools }
     }
 
     fn steps_of(&self, tool: &str) -> &[&'a str] {
@@ -240,8 +240,8 @@ impl<'a> Uses<'a> {
 }
 
 /// Builds the requires view from the shared cross-check.
-pub fn explain<'a>(view: &PlaybookView<'a>, check: &CrossCheck<'_, 'a>) -> RequiresExplain {
-    let uses = Uses::new(view);
+pub fn explain<'a>(view: &PlaybookView<'a>, check: &CrossCheck<'_, 'a>, allowing: &AllowingSteps<'a>) -> RequiresExplain {
+    let uses = Uses::new(view, allowing);
     let mut required = HashSet::new();
     let required_connectors: Vec<String> =
         view.required_connectors.iter().filter(|c| required.insert(c.name)).map(|c| c.name.to_owned()).collect();
@@ -254,7 +254,7 @@ pub fn explain<'a>(view: &PlaybookView<'a>, check: &CrossCheck<'_, 'a>) -> Requi
         .iter()
         .map(|s| SecretExplain {
             index: s.index,
-            pointer: s.ptr.to_string(),
+            pointer: s.ptr.as_str().to_owned(),
             name: s.name.map(str::to_owned),
             purpose: s.purpose.map(str::to_owned),
         })
@@ -341,7 +341,7 @@ pub fn explain<'a>(view: &PlaybookView<'a>, check: &CrossCheck<'_, 'a>) -> Requi
 fn connection(
     connection: &ConnectionView<'_>,
     check: &CrossCheck<'_, '_>,
-    uses: &Uses<'_>,
+    uses: &Uses<'_, '_>,
     required: &HashSet<&str>,
 ) -> ConnectionExplain {
     let first = connection.provider.and_then(|p| check.connection(p)).is_none_or(|first| std::ptr::eq(first, connection));
@@ -353,7 +353,7 @@ fn connection(
     let steps = tools.iter().flat_map(|t| uses.steps_of(t)).filter(|s| seen.insert(**s)).map(|s| (*s).to_owned()).collect();
     ConnectionExplain {
         index: connection.index,
-        pointer: connection.ptr.to_string(),
+        pointer: connection.ptr.as_str().to_owned(),
         provider: connection.provider.map(str::to_owned),
         auth_kind: connection.auth_kind.map(str::to_owned),
         scopes: owned(&connection.scopes),
@@ -365,7 +365,7 @@ fn connection(
     }
 }
 
-fn mcp_server(view: &PlaybookView<'_>, server: &McpServerView<'_>, check: &CrossCheck<'_, '_>, uses: &Uses<'_>) -> McpServerExplain {
+fn mcp_server(view: &PlaybookView<'_>, server: &McpServerView<'_>, check: &CrossCheck<'_, '_>, uses: &Uses<'_, '_>) -> McpServerExplain {
     let first = server.name.and_then(|n| check.mcp_server(n)).is_none_or(|first| std::ptr::eq(first, server));
     let listed: HashSet<&str> = server.tool_names.iter().map(|n| n.name).collect();
     let names: &[&str] = match server.name.filter(|_| first) {
@@ -383,7 +383,7 @@ fn mcp_server(view: &PlaybookView<'_>, server: &McpServerView<'_>, check: &Cross
         .collect();
     McpServerExplain {
         index: server.index,
-        pointer: server.ptr.to_string(),
+        pointer: server.ptr.as_str().to_owned(),
         name: server.name.map(str::to_owned),
         tool_names: server.tool_names.iter().map(|n| n.name.to_owned()).collect(),
         duplicate: !first,
