@@ -3,10 +3,19 @@
 //! SVG's composited layer is moved by a CSS transform instead, which costs
 //! no repaint of its hundreds of text runs; the viewBox takes the new view
 //! when the gesture ends, in one repaint.
+//!
+//! The SVG is sized in pixels, from the canvas's size as a ResizeObserver
+//! reports it, not by `width: 100%; height: 100%`: Chromium lays out every
+//! text of an SVG sized by percentages each time anything else on the page
+//! is laid out (a status-bar figure, the document's title in the step panel),
+//! which cost 70 ms a key on 200 steps and 300 to 500 ms on 1,000 (issue 7).
 
 use gloo_timers::callback::Timeout;
 use leptos::prelude::*;
 use opb_core::model::layout::{NodeBox, Point};
+use wasm_bindgen::closure::Closure;
+use wasm_bindgen::JsCast;
+use web_sys::{ResizeObserver, ResizeObserverEntry};
 
 /// How long after the last wheel step the view is committed.
 const SETTLE_MS: u32 = 160;
@@ -45,7 +54,15 @@ pub struct Camera {
     live: StoredValue<Option<ViewBox>>,
     pub canvas: NodeRef<leptos::html::Div>,
     pub svg: NodeRef<leptos::svg::Svg>,
+    /// The canvas's size in CSS pixels, once measured: the SVG's size.
+    pub size: RwSignal<Option<(u32, u32)>>,
     settle: StoredValue<Option<Timeout>, LocalStorage>,
+}
+
+/// Watches the canvas's size for as long as the graph is mounted.
+struct Watch {
+    observer: ResizeObserver,
+    _callback: Closure<dyn Fn(js_sys::Array)>,
 }
 
 impl Default for Camera {
@@ -55,12 +72,42 @@ impl Default for Camera {
             live: StoredValue::new(None),
             canvas: NodeRef::new(),
             svg: NodeRef::new(),
+            size: RwSignal::new(None),
             settle: StoredValue::new_local(None),
         }
     }
 }
 
 impl Camera {
+    /// Keeps [`Camera::size`] at the canvas's size from when it is mounted
+    /// until the graph is removed.
+    pub fn watch_size(&self) {
+        let size = self.size;
+        let watch = StoredValue::new_local(None::<Watch>);
+        self.canvas.on_load(move |canvas| {
+            let callback = Closure::<dyn Fn(js_sys::Array)>::new(move |entries: js_sys::Array| {
+                for entry in entries.iter().filter_map(|e| e.dyn_into::<ResizeObserverEntry>().ok()) {
+                    let rect = entry.content_rect();
+                    let measured = (rect.width().round() as u32, rect.height().round() as u32);
+                    if size.get_untracked() != Some(measured) {
+                        size.try_set(Some(measured));
+                    }
+                }
+            });
+            if let Ok(observer) = ResizeObserver::new(callback.as_ref().unchecked_ref()) {
+                observer.observe(&canvas);
+                watch.set_value(Some(Watch { observer, _callback: callback }));
+            }
+        });
+        on_cleanup(move || {
+            watch.try_update_value(|w| {
+                if let Some(Watch { observer, .. }) = w.take() {
+                    observer.disconnect();
+                }
+            });
+        });
+    }
+
     /// The canvas's place and size on the screen.
     pub fn rect(&self) -> Option<(f64, f64, f64, f64)> {
         let rect = self.canvas.get_untracked()?.get_bounding_client_rect();

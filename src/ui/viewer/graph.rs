@@ -58,6 +58,7 @@ pub fn GraphView(
     let steps = Memo::new(move |_| report.with(|r| playbook(r).map_or(0, |p| p.graph.nodes.len())));
 
     let camera = Camera::default();
+    camera.watch_size();
     // Whether the reader has zoomed or panned since the view was last fitted:
     // until then a changed layout is fitted again.
     let moved_by_reader = StoredValue::new(false);
@@ -241,6 +242,8 @@ pub fn GraphView(
                 <svg
                     class="graph"
                     node_ref=camera.svg
+                    width=move || camera.size.get().map(|(w, _)| w.to_string())
+                    height=move || camera.size.get().map(|(_, h)| h.to_string())
                     viewBox=move || camera.view.get().attribute()
                     preserveAspectRatio="xMidYMid meet"
                     role="group"
