@@ -158,8 +158,9 @@ fn check_ids(view: &PlaybookView<'_>, report: &mut Report) -> bool {
     let mut sound = true;
     let mut first_with: HashMap<&str, usize> = HashMap::new();
     for step in &view.steps {
-        let ptr = step.ptr.key("id");
-        let place = format!("the step at `steps[{}]`", step.index);
+        // Built only for a finding: nearly every step has a sound id.
+        let ptr = || step.ptr.key("id");
+        let place = || format!("the step at `steps[{}]`", step.index);
         match (step.node.get("id"), step.id) {
             (_, Some(id)) => {
                 if let Some(first) = first_with.get(id) {
@@ -167,7 +168,7 @@ fn check_ids(view: &PlaybookView<'_>, report: &mut Report) -> bool {
                     if let Some(node) = step.node.get("id") {
                         report.push(
                             &PB202,
-                            &ptr,
+                            &ptr(),
                             At::Value(node),
                             format!("Step id `{id}` is already the id of `steps[{first}]`; `next` and `start` naming it lead to the first. Rename one of the two."),
                         );
@@ -178,7 +179,7 @@ fn check_ids(view: &PlaybookView<'_>, report: &mut Report) -> bool {
             }
             (None, None) => {
                 sound = false;
-                report.push(&PB201, &step.ptr, At::Missing(step.node), format!("{} has no `id`, so no `next` or `start` can lead to it. Give it a unique id.", capitalize(&place)));
+                report.push(&PB201, &step.ptr, At::Missing(step.node), format!("{} has no `id`, so no `next` or `start` can lead to it. Give it a unique id.", capitalize(&place())));
             }
             (Some(node), None) => {
                 sound = false;
@@ -186,7 +187,7 @@ fn check_ids(view: &PlaybookView<'_>, report: &mut Report) -> bool {
                     Some(_) => "empty".to_owned(),
                     None => node.type_name().to_owned(),
                 };
-                report.push(&PB201, &ptr, At::Value(node), format!("The `id` of {place} must be a non-empty string, not {problem}."));
+                report.push(&PB201, &ptr(), At::Value(node), format!("The `id` of {} must be a non-empty string, not {problem}.", place()));
             }
         }
     }

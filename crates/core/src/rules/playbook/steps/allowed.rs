@@ -2,7 +2,7 @@
 //! what they resolve to (PB205, PB209 to PB212, PB219).
 
 use super::capitalize;
-use crate::finding::{At, Ptr, Report};
+use crate::finding::{At, Report};
 use crate::model::playbook::{mcp_name, McpName, PlaybookView, StepView};
 use crate::model::spec::one_of;
 use crate::parse::{Node, Value};
@@ -101,10 +101,10 @@ impl<'a> Context<'a> {
 /// Checks every entry of a step's `allowedTools`.
 pub(super) fn check(context: &Context<'_>, step: &StepView<'_>, what: &str, report: &mut Report) {
     let Some(entries) = step.allowed_tools_node.and_then(Node::as_array) else { return };
-    let list_ptr = step.ptr.key("allowedTools");
     let mut first_at: HashMap<&str, usize> = HashMap::new();
     for (i, entry) in entries.iter().enumerate() {
-        let ptr = list_ptr.index(i);
+        // Built only for a finding.
+        let ptr = || step.ptr.key("allowedTools").index(i);
         let Some(name) = entry.as_str() else {
             let message = match &entry.value {
                 Value::Object(_) => format!(
@@ -112,19 +112,19 @@ pub(super) fn check(context: &Context<'_>, step: &StepView<'_>, what: &str, repo
                 ),
                 _ => format!("Entry {i} of `allowedTools` of {what} is {}; a tool reference is the tool's name, a string.", entry.type_name()),
             };
-            report.push(&PB209, &ptr, At::Value(entry), message);
+            report.push(&PB209, &ptr(), At::Value(entry), message);
             continue;
         };
         if let Some(first) = first_at.get(name) {
-            report.push(&PB210, &ptr, At::Value(entry), format!("{} allows `{name}` twice (entries {first} and {i}); once is enough.", capitalize(what)));
+            report.push(&PB210, &ptr(), At::Value(entry), format!("{} allows `{name}` twice (entries {first} and {i}); once is enough.", capitalize(what)));
             continue;
         }
         first_at.insert(name, i);
         if let Some(rule) = resolve(context, name, what) {
-            report.push(rule.0, &ptr, At::Value(entry), rule.1);
+            report.push(rule.0, &ptr(), At::Value(entry), rule.1);
         }
-        if step.kind == Some("agent") {
-            check_gate(context, step, name, what, &ptr, entry, report);
+        if let Some(message) = ungated(context, step, name, what) {
+            report.push(&PB219, &ptr(), At::Value(entry), message);
         }
     }
 }
@@ -157,26 +157,13 @@ fn resolve(context: &Context<'_>, name: &str, what: &str) -> Option<(&'static Ru
     }
 }
 
-/// PB219: an agent step that may call a tool requiring approval, with no
-/// gate leading to it. A step without an id is left to PB201: nothing can
-/// lead to it at all.
-fn check_gate(
-    context: &Context<'_>,
-    step: &StepView<'_>,
-    name: &str,
-    what: &str,
-    ptr: &Ptr,
-    entry: &Node,
-    report: &mut Report,
-) {
-    let Some(id) = step.id else { return };
+/// PB219's message for an agent step that may call a tool requiring
+/// approval, with no gate leading to it. A step without an id is left to
+/// PB201: nothing can lead to it at all.
+fn ungated(context: &Context<'_>, step: &StepView<'_>, name: &str, what: &str) -> Option<String> {
+    let id = step.id.filter(|_| step.kind == Some("agent"))?;
     let needs_approval = context.view.tool(name).is_some_and(|tool| tool.requires_approval == Some(true));
-    if needs_approval && !context.gated.contains(id) {
-        report.push(
-            &PB219,
-            ptr,
-            At::Value(entry),
-            format!("{} may call `{name}`, which requires approval, but no `gate` step leads directly to it: the approval is left to the runtime. Put a `gate` step right before `{id}`.", capitalize(what)),
-        );
-    }
+    (needs_approval && !context.gated.contains(id)).then(|| {
+        format!("{} may call `{name}`, which requires approval, but no `gate` step leads directly to it: the approval is left to the runtime. Put a `gate` step right before `{id}`.", capitalize(what))
+    })
 }
