@@ -92,15 +92,11 @@ fn effect(facts: &ToolFacts) -> Effect {
 /// One clause per kind of access, most harmless first, then the tools only a
 /// registry can explain; clauses are separated by `; `.
 fn clauses(tools: &[&AllowedTool], out: &mut String) {
-    let embedded: Vec<&ToolFacts> = tools
-        .iter()
-        .filter_map(|t| match &t.resolution {
-            Resolution::Embedded { facts, .. } => Some(&**facts),
-            _ => None,
-        })
-        .collect();
+    let embedded = tools.iter().filter_map(|t| match &t.resolution {
+        Resolution::Embedded { facts, .. } => Some(&**facts),
+        _ => None,
+    });
     let start = out.len();
-    let mut group = Vec::with_capacity(embedded.len());
     for (effect_wanted, approval) in [
         (Effect::Reads, false),
         (Effect::Reads, true),
@@ -109,40 +105,36 @@ fn clauses(tools: &[&AllowedTool], out: &mut String) {
         (Effect::Undeclared, true),
         (Effect::Undeclared, false),
     ] {
-        group.clear();
-        group.extend(
-            embedded.iter().copied().filter(|f| effect(f) == effect_wanted && (f.requires_approval == Some(true)) == approval),
-        );
-        if !group.is_empty() {
+        let mut group =
+            embedded.clone().filter(|f| effect(f) == effect_wanted && (f.requires_approval == Some(true)) == approval).peekable();
+        if group.peek().is_some() {
             if out.len() > start {
                 out.push_str("; ");
             }
-            access_clause(effect_wanted, approval, &group, out);
+            access_clause(effect_wanted, approval, group, out);
         }
     }
-    let registry: Vec<(&str, Option<&Requirement>)> = tools
-        .iter()
-        .filter_map(|t| match &t.resolution {
-            Resolution::RegistryOnly { name, needs, .. } => Some((name.as_str(), needs.as_ref())),
-            _ => None,
-        })
-        .collect();
-    if !registry.is_empty() {
+    let registry = tools.iter().filter_map(|t| match &t.resolution {
+        Resolution::RegistryOnly { name, needs, .. } => Some((name.as_str(), needs.as_ref())),
+        _ => None,
+    });
+    let registered = registry.clone().count();
+    if registered > 0 {
         let also = if out.len() > start { "also " } else { "" };
         if out.len() > start {
             out.push_str("; ");
         }
         let _ = write!(out, "may {also}call ");
-        write_list(out, &registry, "and", |out, (name, needs)| {
+        write_list(out, registry, "and", |out, (name, needs)| {
             out.push_str(name);
-            place(*needs, out);
+            place(needs, out);
         });
-        let what = if registry.len() == 1 { "it does" } else { "they do" };
+        let what = if registered == 1 { "it does" } else { "they do" };
         let _ = write!(out, ", which the document does not define, so only a runtime's registry can say what {what}");
     }
 }
 
-fn access_clause(effect: Effect, approval: bool, tools: &[&ToolFacts], out: &mut String) {
+fn access_clause<'f>(effect: Effect, approval: bool, tools: impl Iterator<Item = &'f ToolFacts> + Clone, out: &mut String) {
     let (modal, scoped_verb, unscoped_verb) = match effect {
         Effect::Reads => ("can", "read", "read data with"),
         Effect::Writes => ("may", "write to", "change data with"),
@@ -152,20 +144,18 @@ fn access_clause(effect: Effect, approval: bool, tools: &[&ToolFacts], out: &mut
     // The group is not empty, so at least one phrase follows.
     let mut phrases = 0;
     if effect != Effect::Undeclared {
-        let scoped: Vec<(&ToolFacts, &[String])> =
-            tools.iter().filter_map(|f| Some((*f, scopes(f, effect)?))).collect();
-        if !scoped.is_empty() {
+        let mut scoped = tools.clone().filter_map(|f| Some((f, scopes(f, effect)?))).peekable();
+        if scoped.peek().is_some() {
             let _ = write!(out, " {scoped_verb} ");
-            write_list(out, &scoped, "and", |out, (facts, scopes)| scoped_item(facts, scopes, out));
+            write_list(out, scoped, "and", |out, (facts, scopes)| scoped_item(facts, scopes, out));
             phrases += 1;
         }
     }
-    let unscoped: Vec<&ToolFacts> =
-        tools.iter().copied().filter(|f| effect == Effect::Undeclared || scopes(f, effect).is_none()).collect();
-    if !unscoped.is_empty() {
+    let mut unscoped = tools.filter(|f| effect == Effect::Undeclared || scopes(f, effect).is_none()).peekable();
+    if unscoped.peek().is_some() {
         out.push_str(if phrases > 0 { ", and " } else { " " });
         let _ = write!(out, "{unscoped_verb} ");
-        write_list(out, &unscoped, "and", |out, facts| described_item(facts, out));
+        write_list(out, unscoped, "and", |out, facts| described_item(facts, out));
         phrases += 1;
     }
     if effect == Effect::Undeclared {
@@ -197,8 +187,8 @@ fn scopes(facts: &ToolFacts, effect: Effect) -> Option<&[String]> {
 /// `customers and charges via Stripe (charge.history)`: the data scopes the
 /// tool declares for this effect.
 fn scoped_item(facts: &ToolFacts, scopes: &[String], out: &mut String) {
-    let scopes: Vec<&str> = scopes.iter().map(|s| s.trim()).filter(|s| !s.is_empty()).collect();
-    write_list(out, &scopes, "and", |out, scope| {
+    let scopes = scopes.iter().map(|s| s.trim()).filter(|s| !s.is_empty());
+    write_list(out, scopes, "and", |out, scope| {
         for (i, part) in scope.split('_').enumerate() {
             if i > 0 {
                 out.push(' ');

@@ -18,12 +18,14 @@ fn joined<S: AsRef<str>>(items: &[S], last_word: &str) -> String {
 }
 
 /// `a`, `a and b`, `a, b and c` written into `out`, each item by `item`: for
-/// sentences built in one buffer.
-pub(crate) fn write_list<T>(out: &mut String, items: &[T], conjunction: &str, mut item: impl FnMut(&mut String, &T)) {
-    let last = items.len().saturating_sub(1);
-    for (i, value) in items.iter().enumerate() {
-        if i > 0 {
-            if i == last {
+/// sentences built in one buffer, from any iterator, so a filtered list
+/// needs no vector of its own.
+pub(crate) fn write_list<T>(out: &mut String, items: impl IntoIterator<Item = T>, conjunction: &str, mut item: impl FnMut(&mut String, T)) {
+    let mut items = items.into_iter().peekable();
+    let mut first = true;
+    while let Some(value) = items.next() {
+        if !first {
+            if items.peek().is_none() {
                 out.push(' ');
                 out.push_str(conjunction);
                 out.push(' ');
@@ -31,6 +33,7 @@ pub(crate) fn write_list<T>(out: &mut String, items: &[T], conjunction: &str, mu
                 out.push_str(", ");
             }
         }
+        first = false;
         item(out, value);
     }
 }
