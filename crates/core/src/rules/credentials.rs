@@ -141,9 +141,10 @@ fn suspicion(text: &str, field: Option<Field<'_>>) -> Option<String> {
             preview(credential.text)
         ));
     }
-    // The run first: it is rare, and the field's name is normalized to test it.
-    let run = high_entropy_run(text)?;
+    // The field's name first: testing it reads a short key, where looking
+    // for the run reads the whole string (a digest, a package name).
     let field = field.filter(|f| named_like_a_secret(f.key()))?;
+    let run = high_entropy_run(text)?;
     Some(format!(
         "{} holds a long random-looking string (`{}`), the shape of a credential in a field named like one. A document names credentials, never carries them. Remove the value, revoke it if it is real, and declare a secret by name instead.",
         field.describe(),
