@@ -175,4 +175,10 @@ window.opbEditor = {
   create(parent, options) {
     return new Editor(parent, options);
   },
+  // The whole text of the editor inside `element`, which the page draws
+  // only in part (the lines in view); null when it holds no editor.
+  textOf(element) {
+    const dom = element?.querySelector(".cm-editor");
+    return (dom && EditorView.findFromDOM(dom)?.state.doc.toString()) ?? null;
+  },
 };

@@ -55,6 +55,8 @@ test("the embed page shows the viewer alone, themed, with a link to the playgrou
   const playground = await newPage();
   await playground.goto(href);
   await playground.waitForFunction(() => Number(document.querySelector(".statusbar")?.dataset.checks) > 0);
+  // And keeps it, as it keeps every document it shows.
+  await playground.waitForFunction(() => localStorage.getItem("opb.document.text") !== null);
   assert.equal(await playground.evaluate(() => localStorage.getItem("opb.document.text")), BROKEN);
   assert.deepEqual([...page.errors, ...playground.errors], []);
   await page.context().close();

@@ -23,11 +23,10 @@ async function checks(page) {
   return Number(await page.getAttribute(".statusbar", "data-checks"));
 }
 
-// The editor's whole text, as the page saved it after its last check
-// (the editor draws only the lines in view).
+// The editor's whole text (the page draws only the lines in view).
 async function editorText(page) {
-  await page.waitForFunction(() => localStorage.getItem("opb.document.text") !== null);
-  return page.evaluate(() => localStorage.getItem("opb.document.text"));
+  await page.waitForFunction(() => Number(document.querySelector(".statusbar")?.dataset.checks) > 0);
+  return page.evaluate(() => window.opbEditor.textOf(document.querySelector('[data-testid="editor"]')));
 }
 
 async function paste(page, text) {
