@@ -3,7 +3,6 @@
 use crate::parse::{Member, Node};
 use crate::rules::Rule;
 use crate::text::Span;
-use std::fmt::Write;
 
 /// One rule's finding: the rule, a specific message, an RFC 6901 pointer and
 /// the byte span to underline.
@@ -47,7 +46,14 @@ impl Ptr {
         let digits = index.checked_ilog10().map_or(1, |log| log as usize + 1);
         let mut s = String::with_capacity(self.0.len() + 1 + digits);
         s.push_str(&self.0);
-        let _ = write!(s, "/{index}");
+        s.push('/');
+        // Digit by digit rather than through `fmt`: explain and the view
+        // build a pointer for every step and list entry.
+        let mut place = 10usize.pow(digits as u32 - 1);
+        while place > 0 {
+            s.push(char::from(b'0' + (index / place % 10) as u8));
+            place /= 10;
+        }
         Ptr(s)
     }
 
@@ -139,5 +145,12 @@ mod tests {
     fn pointer_tokens_are_escaped() {
         let p = Ptr::root().key("a/b").key("m~n").index(3);
         assert_eq!(p.as_str(), "/a~1b/m~0n/3");
+    }
+
+    #[test]
+    fn indexes_are_written_in_decimal() {
+        for index in [0, 7, 10, 99, 100, 12_345, usize::MAX] {
+            assert_eq!(Ptr::root().key("steps").index(index).as_str(), format!("/steps/{index}"));
+        }
     }
 }

@@ -15,17 +15,34 @@ pub struct PlaybookView<'a> {
     pub tools: Vec<ToolView<'a>>,
     pub requires: RequiresView<'a>,
     /// `manifest.requiredConnectors`, each with its node and pointer.
-    pub required_connectors: Vec<Named<'a>>,
+    pub required_connectors: Vec<Entry<'a>>,
     pub start: Option<&'a Node>,
     tools_by_name: HashMap<&'a str, usize>,
 }
 
-/// A string entry of a list, with where it is.
+/// A string of a plugin manifest, with its node and pointer.
 #[derive(Debug, Clone)]
 pub struct Named<'a> {
     pub name: &'a str,
     pub node: &'a Node,
     pub ptr: Ptr,
+}
+
+/// A string entry of a list, with its position.
+#[derive(Debug, Clone)]
+pub struct Entry<'a> {
+    pub name: &'a str,
+    pub node: &'a Node,
+    /// Position in the list.
+    pub index: usize,
+}
+
+impl Entry<'_> {
+    /// The entry's pointer, given its list's. Built only for a finding:
+    /// a view holds thousands of entries and nearly all are sound.
+    pub fn ptr(&self, list: &Ptr) -> Ptr {
+        list.index(self.index)
+    }
 }
 
 #[derive(Debug)]
@@ -41,7 +58,7 @@ pub struct StepView<'a> {
     /// The `allowedTools` node, whatever its type.
     pub allowed_tools_node: Option<&'a Node>,
     /// The string entries of `allowedTools`.
-    pub allowed_tools: Vec<Named<'a>>,
+    pub allowed_tools: Vec<Entry<'a>>,
     pub next: Vec<NextRef<'a>>,
 }
 
@@ -52,7 +69,20 @@ pub struct NextRef<'a> {
     pub label: Option<&'a str>,
     pub target: &'a str,
     pub node: &'a Node,
-    pub ptr: Ptr,
+    /// Position in the list form of `next`.
+    pub index: Option<usize>,
+}
+
+impl NextRef<'_> {
+    /// The pointer to the target, given the step's; built only for a finding.
+    pub fn ptr(&self, step: &StepView<'_>) -> Ptr {
+        let next = step.ptr.key("next");
+        match (self.label, self.index) {
+            (Some(label), _) => next.key(label),
+            (None, Some(index)) => next.index(index),
+            (None, None) => next,
+        }
+    }
 }
 
 #[derive(Debug)]
@@ -92,7 +122,7 @@ pub struct ConnectionView<'a> {
     pub provider: Option<&'a str>,
     pub auth_kind: Option<&'a str>,
     pub scopes: Vec<&'a str>,
-    pub capabilities: Vec<Named<'a>>,
+    pub capabilities: Vec<Entry<'a>>,
 }
 
 #[derive(Debug)]
@@ -101,7 +131,7 @@ pub struct McpServerView<'a> {
     pub ptr: Ptr,
     pub node: &'a Node,
     pub name: Option<&'a str>,
-    pub tool_names: Vec<Named<'a>>,
+    pub tool_names: Vec<Entry<'a>>,
     pub capabilities: Vec<&'a Node>,
 }
 
@@ -145,12 +175,12 @@ fn strings(node: Option<&Node>) -> Vec<&str> {
         .unwrap_or_default()
 }
 
-fn named<'a>(node: Option<&'a Node>, ptr: &Ptr) -> Vec<Named<'a>> {
+fn entries(node: Option<&Node>) -> Vec<Entry<'_>> {
     let Some(items) = node.and_then(Node::as_array) else { return Vec::new() };
     items
         .iter()
         .enumerate()
-        .filter_map(|(i, item)| item.as_str().map(|name| Named { name, node: item, ptr: ptr.index(i) }))
+        .filter_map(|(index, item)| item.as_str().map(|name| Entry { name, node: item, index }))
         .collect()
 }
 
@@ -165,16 +195,14 @@ fn objects<'a>(node: Option<&'a Node>, ptr: &Ptr) -> impl Iterator<Item = (usize
         .map(move |(i, item)| (i, ptr.index(i), item))
 }
 
-fn next_refs<'a>(node: Option<&'a Node>, ptr: &Ptr) -> Vec<NextRef<'a>> {
+fn next_refs(node: Option<&Node>) -> Vec<NextRef<'_>> {
     let Some(node) = node else { return Vec::new() };
     match &node.value {
-        Value::String(target) => vec![NextRef { label: None, target, node, ptr: ptr.clone() }],
+        Value::String(target) => vec![NextRef { label: None, target, node, index: None }],
         Value::Array(items) => items
             .iter()
             .enumerate()
-            .filter_map(|(i, item)| {
-                item.as_str().map(|target| NextRef { label: None, target, node: item, ptr: ptr.index(i) })
-            })
+            .filter_map(|(i, item)| item.as_str().map(|target| NextRef { label: None, target, node: item, index: Some(i) }))
             .collect(),
         Value::Object(object) => object
             .unique_members()
@@ -183,7 +211,7 @@ fn next_refs<'a>(node: Option<&'a Node>, ptr: &Ptr) -> Vec<NextRef<'a>> {
                     label: Some(m.key.as_str()),
                     target,
                     node: &m.value,
-                    ptr: ptr.key(&m.key),
+                    index: None,
                 })
             })
             .collect(),
@@ -226,8 +254,8 @@ impl<'a> PlaybookView<'a> {
                 agent: str_of(node, "agent"),
                 purpose: str_of(node, "purpose"),
                 allowed_tools_node: node.get("allowedTools"),
-                allowed_tools: named(node.get("allowedTools"), &ptr.key("allowedTools")),
-                next: next_refs(node.get("next"), &ptr.key("next")),
+                allowed_tools: entries(node.get("allowedTools")),
+                next: next_refs(node.get("next")),
                 ptr,
                 node,
             })
@@ -258,7 +286,7 @@ impl<'a> PlaybookView<'a> {
                             provider: str_of(node, "provider"),
                             auth_kind: str_of(node, "authKind"),
                             scopes: strings(node.get("scopes")),
-                            capabilities: named(node.get("capabilities"), &ptr.key("capabilities")),
+                            capabilities: entries(node.get("capabilities")),
                             ptr,
                             node,
                         })
@@ -268,7 +296,7 @@ impl<'a> PlaybookView<'a> {
                         .map(|(index, ptr, node)| McpServerView {
                             index,
                             name: str_of(node, "name"),
-                            tool_names: named(node.get("toolNames"), &ptr.key("toolNames")),
+                            tool_names: entries(node.get("toolNames")),
                             capabilities: node
                                 .get("capabilities")
                                 .and_then(Node::as_array)
@@ -293,10 +321,7 @@ impl<'a> PlaybookView<'a> {
             other => RequiresView { node: other, ..RequiresView::default() },
         };
 
-        let required_connectors = named(
-            root.get("manifest").and_then(|m| m.get("requiredConnectors")),
-            &top.key("manifest").key("requiredConnectors"),
-        );
+        let required_connectors = entries(root.get("manifest").and_then(|m| m.get("requiredConnectors")));
 
         PlaybookView {
             root,

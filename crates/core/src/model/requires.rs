@@ -12,8 +12,9 @@
 
 pub mod view;
 
-use super::playbook::{mcp_name, ConnectionView, McpName, McpServerView, Named, PlaybookView, StepView, ToolView};
+use super::playbook::{mcp_name, ConnectionView, McpName, McpServerView, Entry, PlaybookView, StepView, ToolView};
 use super::spec;
+use crate::finding::Ptr;
 use foldhash::{HashMap, HashMapExt, HashSet, HashSetExt};
 
 /// What a tool name needs from `requires` before a harness can run it.
@@ -52,7 +53,14 @@ pub fn need<'a>(name: &'a str, embedded: Option<&ToolView<'a>>) -> Option<Need<'
 #[derive(Debug, Clone, Copy)]
 pub struct ToolRef<'v, 'a> {
     pub step: &'v StepView<'a>,
-    pub entry: &'v Named<'a>,
+    pub entry: &'v Entry<'a>,
+}
+
+impl ToolRef<'_, '_> {
+    /// The entry's pointer; built only for a finding.
+    pub fn ptr(&self) -> Ptr {
+        self.entry.ptr(&self.step.ptr.key("allowedTools"))
+    }
 }
 
 /// A step's entry naming an embedded connector tool, with the provider it
@@ -79,7 +87,7 @@ pub struct McpRef<'v, 'a> {
 #[derive(Debug, Clone, Copy)]
 pub struct UnknownCapability<'v, 'a> {
     pub connection: &'v ConnectionView<'a>,
-    pub capability: &'v Named<'a>,
+    pub capability: &'v Entry<'a>,
     /// The embedded tool of that name when there is one: its `connectorType`
     /// then names another provider, or none.
     pub tool: Option<&'v ToolView<'a>>,
@@ -89,7 +97,7 @@ pub struct UnknownCapability<'v, 'a> {
 #[derive(Debug, Clone, Copy)]
 pub struct ForeignToolName<'v, 'a> {
     pub server: &'v McpServerView<'a>,
-    pub tool_name: &'v Named<'a>,
+    pub tool_name: &'v Entry<'a>,
 }
 
 /// Every cross-check of a playbook, each list in document order.
@@ -106,7 +114,7 @@ pub struct CrossCheck<'v, 'a> {
     pub connections_not_required: Vec<&'v ConnectionView<'a>>,
     /// PB406: `manifest.requiredConnectors` members (first of each) with no
     /// connection.
-    pub required_unconnected: Vec<&'v Named<'a>>,
+    pub required_unconnected: Vec<&'v Entry<'a>>,
     /// PB407: capabilities naming no embedded tool, or one of another
     /// provider (the latter only when the connection's provider is known).
     pub capabilities_unknown: Vec<UnknownCapability<'v, 'a>>,

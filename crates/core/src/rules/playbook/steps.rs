@@ -127,17 +127,41 @@ pub(super) fn check(view: &PlaybookView<'_>, graph: &Graph, report: &mut Report)
     for step in &view.steps {
         let what = describe(step);
         check_fields(report, step.node, &step.ptr, STEP_FIELDS, &what);
-        check_kind(step, &what, report);
-        allowed::check(&names, step, &what, report);
+        check_kind(step, what, report);
+        allowed::check(&names, step, what, report);
     }
     flow::check(view, graph, ids_sound, report);
 }
 
 /// How messages name a step: by its id, or by its place when it has none.
-fn describe(step: &StepView<'_>) -> String {
-    match step.id {
-        Some(id) => format!("step `{id}`"),
-        None => format!("the step at `steps[{}]`", step.index),
+fn describe<'s>(step: &StepView<'s>) -> StepName<'s> {
+    StepName { id: step.id, index: step.index, capital: false }
+}
+
+/// A step's name in a message, written only into one: nearly every step has
+/// no finding.
+#[derive(Clone, Copy)]
+struct StepName<'s> {
+    id: Option<&'s str>,
+    index: usize,
+    /// Whether it starts a sentence.
+    capital: bool,
+}
+
+impl StepName<'_> {
+    fn capitalized(self) -> Self {
+        StepName { capital: true, ..self }
+    }
+}
+
+impl std::fmt::Display for StepName<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match (self.id, self.capital) {
+            (Some(id), false) => write!(f, "step `{id}`"),
+            (Some(id), true) => write!(f, "Step `{id}`"),
+            (None, false) => write!(f, "the step at `steps[{}]`", self.index),
+            (None, true) => write!(f, "The step at `steps[{}]`", self.index),
+        }
     }
 }
 
@@ -160,7 +184,6 @@ fn check_ids(view: &PlaybookView<'_>, report: &mut Report) -> bool {
     for step in &view.steps {
         // Built only for a finding: nearly every step has a sound id.
         let ptr = || step.ptr.key("id");
-        let place = || format!("the step at `steps[{}]`", step.index);
         match (step.node.get("id"), step.id) {
             (_, Some(id)) => {
                 if let Some(first) = first_with.get(id) {
@@ -179,7 +202,7 @@ fn check_ids(view: &PlaybookView<'_>, report: &mut Report) -> bool {
             }
             (None, None) => {
                 sound = false;
-                report.push(&PB201, &step.ptr, At::Missing(step.node), format!("{} has no `id`, so no `next` or `start` can lead to it. Give it a unique id.", capitalize(&place())));
+                report.push(&PB201, &step.ptr, At::Missing(step.node), format!("{} has no `id`, so no `next` or `start` can lead to it. Give it a unique id.", describe(step).capitalized()));
             }
             (Some(node), None) => {
                 sound = false;
@@ -187,26 +210,21 @@ fn check_ids(view: &PlaybookView<'_>, report: &mut Report) -> bool {
                     Some(_) => "empty".to_owned(),
                     None => node.type_name().to_owned(),
                 };
-                report.push(&PB201, &ptr(), At::Value(node), format!("The `id` of {} must be a non-empty string, not {problem}.", place()));
+                report.push(&PB201, &ptr(), At::Value(node), format!("The `id` of {} must be a non-empty string, not {problem}.", describe(step)));
             }
         }
     }
     sound
 }
 
-fn capitalize(text: &str) -> String {
-    let mut chars = text.chars();
-    chars.next().map(|c| c.to_uppercase().chain(chars).collect()).unwrap_or_default()
-}
-
 /// PB203, PB204, PB218, and for agent steps PB206 to PB208.
-fn check_kind(step: &StepView<'_>, what: &str, report: &mut Report) {
+fn check_kind(step: &StepView<'_>, what: StepName<'_>, report: &mut Report) {
     let node = step.node.get("kind");
     let has_tools = !is_absent(step.allowed_tools_node);
     if is_blank(node) {
         let at = node.map_or(At::Missing(step.node), At::Value);
         let ptr = if node.is_some() { step.ptr.key("kind") } else { step.ptr.clone() };
-        report.push(&PB203, &ptr, at, format!("{} has no `kind`: say whether an agent runs it (`agent`) or a person approves it (`gate`).", capitalize(what)));
+        report.push(&PB203, &ptr, at, format!("{} has no `kind`: say whether an agent runs it (`agent`) or a person approves it (`gate`).", what.capitalized()));
         return;
     }
     let (Some(kind), Some(node)) = (step.kind, node) else { return };
@@ -218,7 +236,7 @@ fn check_kind(step: &StepView<'_>, what: &str, report: &mut Report) {
                     &PB218,
                     &step.ptr.key("allowedTools"),
                     At::Value(tools),
-                    format!("{} is a `{known}` step, but has `allowedTools`: only an agent step calls tools. Move them to the agent step that needs them.", capitalize(what)),
+                    format!("{} is a `{known}` step, but has `allowedTools`: only an agent step calls tools. Move them to the agent step that needs them.", what.capitalized()),
                 );
             }
         }
@@ -228,7 +246,7 @@ fn check_kind(step: &StepView<'_>, what: &str, report: &mut Report) {
                 &PB204,
                 &step.ptr.key("kind"),
                 At::Value(node),
-                format!("{} has kind `{unknown}`, which opb does not know (it knows {}); it is drawn as a plain node.{tools}", capitalize(what), one_of(STEP_KINDS)),
+                format!("{} has kind `{unknown}`, which opb does not know (it knows {}); it is drawn as a plain node.{tools}", what.capitalized(), one_of(STEP_KINDS)),
             );
         }
     }
@@ -238,7 +256,7 @@ fn check_kind(step: &StepView<'_>, what: &str, report: &mut Report) {
 /// the test of blankness, and what the field should say.
 type FieldCheck = (&'static str, &'static Rule, fn(Option<&Node>) -> bool, &'static str);
 
-fn check_agent_step(step: &StepView<'_>, what: &str, report: &mut Report) {
+fn check_agent_step(step: &StepView<'_>, what: StepName<'_>, report: &mut Report) {
     let fields: [FieldCheck; 3] = [
         ("agent", &PB206, is_blank, "which agent runs it, e.g. `agent: lou`"),
         ("purpose", &PB207, is_blank, "what it is for, in one sentence"),
@@ -251,7 +269,7 @@ fn check_agent_step(step: &StepView<'_>, what: &str, report: &mut Report) {
                 Some(node) => (step.ptr.key(field), At::Value(node)),
                 None => (step.ptr.clone(), At::Missing(step.node)),
             };
-            report.push(rule, &ptr, at, format!("{}, an agent step, has no `{field}`: say {wanted}.", capitalize(what)));
+            report.push(rule, &ptr, at, format!("{}, an agent step, has no `{field}`: say {wanted}.", what.capitalized()));
         }
     }
 }

@@ -295,7 +295,7 @@ fn check_required_connected(view: &PlaybookView<'_>, check: &CrossCheck<'_, '_>,
         }
         report.push(
             &PB406,
-            &required.ptr,
+            &required.ptr(&Ptr::root().key("manifest").key("requiredConnectors")),
             At::Value(required.node),
             format!(
                 "`{}` is in `manifest.requiredConnectors`, but `requires.connections` has no connection for it: a harness cannot know how it authenticates. Add `{{provider: {}, authKind: …}}`.",
@@ -324,7 +324,7 @@ fn report_unknown_capability(unknown: &UnknownCapability<'_, '_>, report: &mut R
     let provider = unknown.connection.provider.unwrap_or_default();
     report.push(
         &PB407,
-        &unknown.capability.ptr,
+        &unknown.capability.ptr(&unknown.connection.ptr.key("capabilities")),
         At::Value(unknown.capability.node),
         format!("The `capabilities` of the `{provider}` connection {problem}: capabilities are the embedded tools the playbook uses from `{provider}`."),
     );
@@ -341,7 +341,7 @@ fn report_unlisted(reference: &ConnectorRef<'_, '_>, report: &mut Report) {
     let (entry, provider) = (reference.at.entry, reference.provider);
     report.push(
         &PB408,
-        &entry.ptr,
+        &reference.at.ptr(),
         At::Value(entry.node),
         format!(
             "{} allows `{}`, a `{provider}` connector tool, but the `{provider}` connection's `capabilities` does not list it. Add it there, so a harness knows what the playbook uses.",
@@ -356,7 +356,7 @@ fn report_unconnected(reference: &ConnectorRef<'_, '_>, report: &mut Report) {
     let (entry, provider) = (reference.at.entry, reference.provider);
     report.push(
         &PB409,
-        &entry.ptr,
+        &reference.at.ptr(),
         At::Value(entry.node),
         format!(
             "{} allows `{}`, a `{provider}` connector tool, but there is no `{provider}` connection: a harness cannot provide it. Add `{provider}` to `manifest.requiredConnectors` and a connection for it to `requires.connections`.",

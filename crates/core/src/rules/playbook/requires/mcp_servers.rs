@@ -260,7 +260,7 @@ fn report_foreign(foreign: &ForeignToolName<'_, '_>, report: &mut Report) {
         McpName::Malformed => {
             report.push(
                 &PB205,
-                &entry.ptr,
+                &entry.ptr(&foreign.server.ptr.key("toolNames")),
                 At::Value(entry.node),
                 format!("`{}` in the `toolNames` of the MCP server `{name}` is not `mcp.<server>.<tool>` with both parts non-empty. Write it in full, e.g. `mcp.{name}.search`.", entry.name),
             );
@@ -269,7 +269,7 @@ fn report_foreign(foreign: &ForeignToolName<'_, '_>, report: &mut Report) {
     };
     report.push(
         &PB414,
-        &entry.ptr,
+        &entry.ptr(&foreign.server.ptr.key("toolNames")),
         At::Value(entry.node),
         format!(
             "`{}` in the `toolNames` of the MCP server `{name}` is {problem}: list only `mcp.{name}.<tool>` names here.",
@@ -299,7 +299,7 @@ fn report_incomplete(reference: &McpRef<'_, '_>, report: &mut Report) {
     let step_name = step.id.map_or_else(|| format!("The step at `steps[{}]`", step.index), |id| format!("Step `{id}`"));
     report.push(
         &PB415,
-        &entry.ptr,
+        &reference.at.ptr(),
         At::Value(entry.node),
         format!(
             "{step_name} allows `{}`, but the MCP server `{name}` does not list it in `toolNames`. Add it there, so a harness knows which tools the playbook calls.",

@@ -1,7 +1,7 @@
 //! The names on a step's `allowedTools`: their type, form, duplicates, and
 //! what they resolve to (PB205, PB209 to PB212, PB219).
 
-use super::capitalize;
+use super::StepName;
 use crate::finding::{At, Report};
 use crate::model::playbook::{mcp_name, McpName, PlaybookView, StepView};
 use crate::model::spec::one_of;
@@ -99,7 +99,7 @@ impl<'a> Context<'a> {
 }
 
 /// Checks every entry of a step's `allowedTools`.
-pub(super) fn check(context: &Context<'_>, step: &StepView<'_>, what: &str, report: &mut Report) {
+pub(super) fn check(context: &Context<'_>, step: &StepView<'_>, what: StepName<'_>, report: &mut Report) {
     let Some(entries) = step.allowed_tools_node.and_then(Node::as_array) else { return };
     let mut first_at: HashMap<&str, usize> = HashMap::new();
     for (i, entry) in entries.iter().enumerate() {
@@ -116,7 +116,7 @@ pub(super) fn check(context: &Context<'_>, step: &StepView<'_>, what: &str, repo
             continue;
         };
         if let Some(first) = first_at.get(name) {
-            report.push(&PB210, &ptr(), At::Value(entry), format!("{} allows `{name}` twice (entries {first} and {i}); once is enough.", capitalize(what)));
+            report.push(&PB210, &ptr(), At::Value(entry), format!("{} allows `{name}` twice (entries {first} and {i}); once is enough.", what.capitalized()));
             continue;
         }
         first_at.insert(name, i);
@@ -132,7 +132,7 @@ pub(super) fn check(context: &Context<'_>, step: &StepView<'_>, what: &str, repo
 /// The most specific problem with a name, if any: a malformed MCP name
 /// (PB205), an undeclared MCP server (PB212), or no embedded definition
 /// (PB211).
-fn resolve(context: &Context<'_>, name: &str, what: &str) -> Option<(&'static Rule, String)> {
+fn resolve(context: &Context<'_>, name: &str, what: StepName<'_>) -> Option<(&'static Rule, String)> {
     match mcp_name(name) {
         McpName::Malformed => Some((
             &PB205,
@@ -146,12 +146,12 @@ fn resolve(context: &Context<'_>, name: &str, what: &str) -> Option<(&'static Ru
             };
             Some((
                 &PB212,
-                format!("{} allows `{name}`, but MCP server `{server}` is not declared in `requires.mcpServers` ({declared}).", capitalize(what)),
+                format!("{} allows `{name}`, but MCP server `{server}` is not declared in `requires.mcpServers` ({declared}).", what.capitalized()),
             ))
         }
         _ if context.view.tool(name).is_none() => Some((
             &PB211,
-            format!("{} allows `{name}`, which no tool in `tools` defines: only a runtime's registry can resolve it, so a reader cannot tell what it does. Add its definition to `tools`, or correct the name.", capitalize(what)),
+            format!("{} allows `{name}`, which no tool in `tools` defines: only a runtime's registry can resolve it, so a reader cannot tell what it does. Add its definition to `tools`, or correct the name.", what.capitalized()),
         )),
         _ => None,
     }
@@ -160,10 +160,10 @@ fn resolve(context: &Context<'_>, name: &str, what: &str) -> Option<(&'static Ru
 /// PB219's message for an agent step that may call a tool requiring
 /// approval, with no gate leading to it. A step without an id is left to
 /// PB201: nothing can lead to it at all.
-fn ungated(context: &Context<'_>, step: &StepView<'_>, name: &str, what: &str) -> Option<String> {
+fn ungated(context: &Context<'_>, step: &StepView<'_>, name: &str, what: StepName<'_>) -> Option<String> {
     let id = step.id.filter(|_| step.kind == Some("agent"))?;
     let needs_approval = context.view.tool(name).is_some_and(|tool| tool.requires_approval == Some(true));
     (needs_approval && !context.gated.contains(id)).then(|| {
-        format!("{} may call `{name}`, which requires approval, but no `gate` step leads directly to it: the approval is left to the runtime. Put a `gate` step right before `{id}`.", capitalize(what))
+        format!("{} may call `{name}`, which requires approval, but no `gate` step leads directly to it: the approval is left to the runtime. Put a `gate` step right before `{id}`.", what.capitalized())
     })
 }

@@ -257,7 +257,7 @@ fn check_targets<'a>(step: &StepView<'a>, steps: &Steps<'_, 'a>, links: &mut Lin
         };
         report.push(
             &PB213,
-            &next.ptr,
+            &next.ptr(step),
             At::Value(next.node),
             format!("{place} names `{}`, which is no step of this playbook.{hint}", next.target),
         );
@@ -333,7 +333,7 @@ fn check_cycles(steps: &Steps<'_, '_>, graph: &Graph, report: &mut Report) {
         let Some(edge) = edge else { continue };
         let Some(step) = steps.get(&edge.from) else { continue };
         let Some(next) = step.next.iter().find(|n| n.target == edge.to) else { continue };
-        report.push(&PB216, &next.ptr, At::Value(next.node), cycle_message(cycle, &edge.from, &edge.to));
+        report.push(&PB216, &next.ptr(step), At::Value(next.node), cycle_message(cycle, &edge.from, &edge.to));
     }
 }
 
