@@ -166,12 +166,15 @@ pub(crate) fn may_hold_credential(text: &str) -> bool {
             return true;
         }
         if class == ANCHOR {
-            let literal = match b {
-                b'-' => PRIVATE_KEY_BEGIN,
-                b'e' => JWT,
-                _ => BEARER,
+            // A JWT's `eyJ` is told by its `J`, rare in text where `e` is
+            // the commonest letter.
+            let (start, literal) = match b {
+                b'-' => (Some(at), PRIVATE_KEY_BEGIN),
+                b'J' => (at.checked_sub(2), JWT),
+                _ => (Some(at), BEARER),
             };
-            if bytes.get(at..at + literal.len()).is_some_and(|word| word.eq_ignore_ascii_case(literal.as_bytes())) {
+            let word = start.and_then(|start| bytes.get(start..start + literal.len()));
+            if word.is_some_and(|word| word.eq_ignore_ascii_case(literal.as_bytes())) {
                 return true;
             }
         }
@@ -180,8 +183,8 @@ pub(crate) fn may_hold_credential(text: &str) -> bool {
 }
 
 /// The classes of bytes [`may_hold_credential`] tells apart: not a token
-/// character, a token character, or one that may start a literal anchor
-/// (all of which are token characters).
+/// character, a token character, or one that may start a literal anchor or,
+/// for a JWT, end it (all of which are token characters).
 const OTHER: u8 = 0;
 const TOKEN: u8 = 1;
 const ANCHOR: u8 = 2;
@@ -192,7 +195,7 @@ static BYTE_CLASSES: [u8; 256] = {
     while b < 256 {
         let byte = b as u8;
         classes[b] = match byte {
-            b'-' | b'b' | b'B' | b'e' => ANCHOR,
+            b'-' | b'b' | b'B' | b'J' => ANCHOR,
             _ if is_token_char(byte) => TOKEN,
             _ => OTHER,
         };
