@@ -3,15 +3,39 @@
 // drives through wasm-bindgen (src/editor.rs). All positions here are UTF-16
 // offsets, CodeMirror's unit; the Rust side converts from the core's bytes.
 
-import { basicSetup } from "codemirror";
-import { EditorView, Decoration, keymap } from "@codemirror/view";
+import {
+  EditorView, Decoration, keymap, lineNumbers, highlightActiveLineGutter, highlightSpecialChars, drawSelection,
+  dropCursor, highlightActiveLine,
+} from "@codemirror/view";
 import { EditorState, Compartment, EditorSelection, StateEffect, StateField } from "@codemirror/state";
-import { indentWithTab, isolateHistory } from "@codemirror/commands";
-import { HighlightStyle, syntaxHighlighting } from "@codemirror/language";
+import { defaultKeymap, history, historyKeymap, indentWithTab, isolateHistory } from "@codemirror/commands";
+import { HighlightStyle, syntaxHighlighting, foldGutter, foldKeymap, indentOnInput, bracketMatching } from "@codemirror/language";
+import { searchKeymap } from "@codemirror/search";
 import { json } from "@codemirror/lang-json";
 import { yaml } from "@codemirror/lang-yaml";
-import { lintGutter, setDiagnostics } from "@codemirror/lint";
+import { lintGutter, lintKeymap, setDiagnostics } from "@codemirror/lint";
 import { tags } from "@lezer/highlight";
+
+// CodeMirror's basicSetup without what costs on every key and serves no
+// purpose here (issue 7): autocompletion and bracket closing (no completion
+// source for these languages; both read the language data at the cursor on
+// every transaction), matches of the selection, rectangular selection and
+// the default highlight style (the one below replaces it). Leaving them out
+// also leaves @codemirror/autocomplete out of the bundle.
+const setup = [
+  lineNumbers(),
+  highlightActiveLineGutter(),
+  highlightSpecialChars(),
+  history(),
+  foldGutter(),
+  drawSelection(),
+  dropCursor(),
+  EditorState.allowMultipleSelections.of(true),
+  indentOnInput(),
+  bracketMatching(),
+  highlightActiveLine(),
+  keymap.of([...defaultKeymap, ...searchKeymap, ...historyKeymap, ...foldKeymap, ...lintKeymap, indentWithTab]),
+];
 
 // Colours are custom properties (style/share.css), so the themes set them.
 const highlight = HighlightStyle.define([
@@ -65,6 +89,7 @@ function language(name) {
 
 class Editor {
   constructor(parent, options) {
+    this.shownDiagnostics = 0;
     this.languageSlot = new Compartment();
     this.language = options.language;
     const onChange = options.onChange;
@@ -74,8 +99,7 @@ class Editor {
       state: EditorState.create({
         doc: options.doc,
         extensions: [
-          basicSetup,
-          keymap.of([indentWithTab]),
+          setup,
           this.languageSlot.of(language(options.language)),
           syntaxHighlighting(highlight),
           lintGutter(),
@@ -102,6 +126,10 @@ class Editor {
     return this.view.state.doc.toString();
   }
 
+  length() {
+    return this.view.state.doc.length;
+  }
+
   // Replaces the whole text as one undoable change of its own: never merged
   // with the edits or replacements just before or after it.
   setText(text) {
@@ -122,6 +150,10 @@ class Editor {
   // `list` is an array of {from, to, severity, message, source} in UTF-16
   // offsets of the text the core checked, which is the current text.
   setDiagnostics(list) {
+    // A check that finds nothing after one that found nothing changes
+    // nothing: no transaction (each costs an update of the whole view).
+    if (list.length === 0 && this.shownDiagnostics === 0) return;
+    this.shownDiagnostics = list.length;
     const length = this.view.state.doc.length;
     const diagnostics = list.map((d) => ({
       from: Math.min(d.from, length),
@@ -150,6 +182,7 @@ class Editor {
   // clears the mark); with `reveal`, scrolls them into view without moving
   // the cursor or the focus.
   highlight(from, to, reveal) {
+    if (from < 0 && this.view.state.field(linkedLines).size === 0) return;
     const doc = this.view.state.doc;
     let lines = Decoration.none;
     if (from >= 0) {

@@ -61,9 +61,7 @@ pub enum NoLink {
 /// The fragment (`#pako:…`) for a document shown on `route`, when its link
 /// after `base` stays within [`MAX_LINK_CHARS`].
 pub fn fragment_for(base: &str, text: &str, kind: Option<Kind>, route: &Route) -> Result<String, NoLink> {
-    if text.len() > MAX_PACKED_TEXT {
-        return Err(NoLink::TooLong { chars: base.len() + text.len() / 40 });
-    }
+    unpacked(base, text.len())?;
     let view = route.view();
     let share = Share { code: text.to_owned(), kind, view };
     // Under MAX_PACKED_TEXT the JSON is far within the core's input limit,
@@ -75,6 +73,15 @@ pub fn fragment_for(base: &str, text: &str, kind: Option<Kind>, route: &Route) -
         return Err(NoLink::TooLong { chars });
     }
     Ok(fragment)
+}
+
+/// Refuses a text of at least `size` bytes without packing it when it is
+/// over [`MAX_PACKED_TEXT`]; the length said is an estimate.
+pub fn unpacked(base: &str, size: usize) -> Result<(), NoLink> {
+    if size > MAX_PACKED_TEXT {
+        return Err(NoLink::TooLong { chars: base.len() + size / 40 });
+    }
+    Ok(())
 }
 
 /// A page address without its fragment.

@@ -18,6 +18,9 @@ extern "C" {
     #[wasm_bindgen(method)]
     fn text(this: &CodeMirror) -> String;
 
+    #[wasm_bindgen(method)]
+    fn length(this: &CodeMirror) -> u32;
+
     #[wasm_bindgen(method, js_name = setText)]
     fn set_text(this: &CodeMirror, text: &str);
 
@@ -59,6 +62,12 @@ impl EditorHandle {
     /// The current text, when the editor is mounted.
     pub fn text(&self) -> Option<String> {
         self.0.with_value(|m| m.as_ref().map(|m| m.view.text()))
+    }
+
+    /// The text's length in UTF-16 units, without copying it: a text of
+    /// megabytes costs tens of milliseconds to bring into Rust.
+    pub fn length(&self) -> Option<u32> {
+        self.0.with_value(|m| m.as_ref().map(|m| m.view.length()))
     }
 
     /// Replaces the text as one undoable change.

@@ -26,6 +26,11 @@ const FRAGMENT_THROTTLE_MS: f64 = 750.0;
 /// `pagehide`.
 const SAVE_AFTER_MS: u32 = 400;
 
+/// Texts longer than this (UTF-16 units) are saved only when the page is
+/// left: writing 5 MB to storage blocks the page for 300 ms, which a pause
+/// in typing does not cover (and few browsers' storage holds 5 MB at all).
+const SAVE_WHILE_EDITING: u32 = 1024 * 1024;
+
 /// A document to put in the editor.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Incoming {
@@ -168,7 +173,9 @@ pub struct Links {
     previous: StoredValue<Option<Saved>>,
     timer: StoredValue<Option<Timeout>, LocalStorage>,
     last_write: StoredValue<f64>,
-    /// The save waiting for typing to pause.
+    /// Whether the document changed since it was last saved, and the save
+    /// waiting for typing to pause.
+    unsaved: StoredValue<bool>,
     save_timer: StoredValue<Option<Timeout>, LocalStorage>,
 }
 
@@ -196,6 +203,7 @@ impl Links {
             previous: StoredValue::new(None),
             timer: StoredValue::new_local(None),
             last_write: StoredValue::new(0.0),
+            unsaved: StoredValue::new(false),
             save_timer: StoredValue::new_local(None),
         };
         // The first check is of the document the page opened with, which
@@ -212,8 +220,10 @@ impl Links {
         });
         Effect::new(move |_| {
             if doc.report.with(Option::is_some) {
-                let save = Timeout::new(SAVE_AFTER_MS, move || links.save_pending());
-                links.save_timer.set_value(Some(save));
+                links.unsaved.set_value(true);
+                let soon = doc.editor.length().is_some_and(|length| length <= SAVE_WHILE_EDITING);
+                let save = soon.then(|| Timeout::new(SAVE_AFTER_MS, move || links.save_pending()));
+                links.save_timer.set_value(save);
             }
         });
         let _ = window_event_listener(leptos::ev::hashchange, move |_| links.on_hash_change());
@@ -224,6 +234,9 @@ impl Links {
     /// The share link of the document as it is now.
     pub fn link(&self) -> Result<String, NoLink> {
         let base = page_base();
+        // A UTF-16 unit takes at least a byte: a text this long is not
+        // brought into Rust to be refused.
+        link::unpacked(&base, self.doc.editor.length().unwrap_or(0) as usize)?;
         let text = self.doc.editor.text().unwrap_or_default();
         let fragment = link::fragment_for(&base, &text, self.doc.kind_choice.get_untracked(), &self.doc.route.get_untracked())?;
         Ok(format!("{base}{fragment}"))
@@ -254,9 +267,10 @@ impl Links {
         }
     }
 
-    /// Saves the editor's document when a save is waiting.
+    /// Saves the editor's document when it changed since the last save.
     fn save_pending(&self) {
-        if self.save_timer.try_update_value(Option::take).flatten().is_some() {
+        self.save_timer.try_set_value(None);
+        if self.unsaved.try_update_value(std::mem::take) == Some(true) {
             self.save();
         }
     }
