@@ -1,5 +1,6 @@
 //! What rules report, before positions are computed.
 
+use crate::model::manifest::prose::push_decimal;
 use crate::parse::{Member, Node};
 use crate::rules::Rule;
 use crate::text::Span;
@@ -47,13 +48,7 @@ impl Ptr {
         let mut s = String::with_capacity(self.0.len() + 1 + digits);
         s.push_str(&self.0);
         s.push('/');
-        // Digit by digit rather than through `fmt`: explain and the view
-        // build a pointer for every step and list entry.
-        let mut place = 10usize.pow(digits as u32 - 1);
-        while place > 0 {
-            s.push(char::from(b'0' + (index / place % 10) as u8));
-            place /= 10;
-        }
+        push_decimal(&mut s, index as u64);
         Ptr(s)
     }
 

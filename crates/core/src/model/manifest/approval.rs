@@ -3,7 +3,7 @@
 //! filled in and marked, and one sentence that says it all.
 
 use super::explain::{Defaulted, DurationValue};
-use super::prose::write_list;
+use super::prose::{push_decimal, write_list};
 use super::values::read_fraction;
 use super::{Escalation, ToolView};
 use crate::parse::Node;
@@ -165,7 +165,12 @@ fn percent(out: &mut String, step: &EscalationStep) {
                 // As an integer when it prints the same (not -0, not huge):
                 // formatting a float costs more than the rest of the sentence.
                 if whole.abs() < 1e15 && (whole != 0.0 || whole.is_sign_positive()) {
-                    write!(out, "{}%", whole as i64)
+                    if whole < 0.0 {
+                        out.push('-');
+                    }
+                    push_decimal(out, (whole as i64).unsigned_abs());
+                    out.push('%');
+                    Ok(())
                 } else {
                     write!(out, "{whole}%")
                 }
@@ -211,7 +216,10 @@ fn sentence(a: &ApprovalExplain) -> String {
         out.push(',');
     }
     let deadline_note = if a.deadline.default { " (the default, unless the agent or the tenant sets one)" } else { "" };
-    let _ = write!(out, " decides within {}{deadline_note}, else it is denied", a.deadline.value.text);
+    out.push_str(" decides within ");
+    out.push_str(&a.deadline.value.text);
+    out.push_str(deadline_note);
+    out.push_str(", else it is denied");
     if a.escalation.off {
         out.push_str("; nobody is reminded");
         if let Some(reason) = &a.escalation.reason {

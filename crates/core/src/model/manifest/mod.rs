@@ -348,12 +348,10 @@ impl<'a> ToolView<'a> {
         self.get(key).and_then(Node::as_str)
     }
 
-    /// The name messages use: "tool `acme_fetch`", or "tool 3" without an id.
-    pub fn label(&self) -> String {
-        match self.id {
-            Some(id) => format!("tool `{id}`"),
-            None => format!("tool {}", self.index),
-        }
+    /// The name messages use: "tool `acme_fetch`", or "tool 3" without an
+    /// id. Written only into a message: nearly every tool has no finding.
+    pub fn label(&self) -> ToolLabel<'a> {
+        ToolLabel { id: self.id, index: self.index }
     }
 
     pub fn is_remote(&self) -> bool {
@@ -389,6 +387,22 @@ impl<'a> ToolView<'a> {
     /// The `sandbox` value, when it is a string.
     pub fn sandbox(&self) -> Option<&'a str> {
         self.str("sandbox")
+    }
+}
+
+/// A tool's name in a message (see [`ToolView::label`]).
+#[derive(Debug, Clone, Copy)]
+pub struct ToolLabel<'a> {
+    id: Option<&'a str>,
+    index: usize,
+}
+
+impl std::fmt::Display for ToolLabel<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self.id {
+            Some(id) => write!(f, "tool `{id}`"),
+            None => write!(f, "tool {}", self.index),
+        }
     }
 }
 

@@ -3,7 +3,7 @@
 use super::shown;
 use crate::finding::{At, Ptr, Report};
 use crate::model::manifest::values::{parse_go_duration, read_fraction, HOUR, MINUTE};
-use crate::model::manifest::{Escalation, ManifestView, Runs, ToolView};
+use crate::model::manifest::{Escalation, ManifestView, Runs, ToolLabel, ToolView};
 use crate::model::spec::one_of;
 use crate::parse::{Node, Value};
 use crate::rules::{Group, Rule, Severity};
@@ -95,13 +95,13 @@ pub(super) fn check(view: &ManifestView<'_>, report: &mut Report) {
         let ptr = tool.ptr.key("approval");
         let what = tool.label();
         if let Some(deadline) = approval.get("deadline").filter(|d| !d.is_null()) {
-            check_deadline(deadline, &ptr.key("deadline"), &what, report);
+            check_deadline(deadline, &ptr.key("deadline"), what, report);
         }
         if let Some(escalation) = approval.get("escalation").filter(|e| !e.is_null()) {
-            check_escalation(approval, escalation, &ptr, &what, report);
+            check_escalation(approval, escalation, &ptr, what, report);
         }
         if let Some(deciders) = approval.get("deciders").filter(|d| d.as_object().is_some()) {
-            check_deciders(deciders, &ptr.key("deciders"), &what, report);
+            check_deciders(deciders, &ptr.key("deciders"), what, report);
         }
         for key in ["edit", "not_starter"] {
             if let Some(value) = approval.get(key).filter(|v| !v.is_null() && v.as_bool().is_none()) {
@@ -164,7 +164,7 @@ fn check_requires_approval(view: &ManifestView<'_>, tool: &ToolView<'_>, report:
     }
 }
 
-fn check_deadline(deadline: &Node, ptr: &Ptr, what: &str, report: &mut Report) {
+fn check_deadline(deadline: &Node, ptr: &Ptr, what: ToolLabel<'_>, report: &mut Report) {
     let problem = match deadline.as_str() {
         None => format!("must be a duration such as `24h`, not {}", shown(deadline)),
         Some(text) => match parse_go_duration(text) {
@@ -177,7 +177,7 @@ fn check_deadline(deadline: &Node, ptr: &Ptr, what: &str, report: &mut Report) {
     report.push(&PM402, ptr, At::Value(deadline), format!("`approval.deadline` of {what} {problem}."));
 }
 
-fn check_escalation(approval: &Node, escalation: &Node, ptr: &Ptr, what: &str, report: &mut Report) {
+fn check_escalation(approval: &Node, escalation: &Node, ptr: &Ptr, what: ToolLabel<'_>, report: &mut Report) {
     let escalation_ptr = ptr.key("escalation");
     match Escalation::read(escalation) {
         Escalation::Off => {
@@ -217,7 +217,7 @@ fn check_escalation(approval: &Node, escalation: &Node, ptr: &Ptr, what: &str, r
     }
 }
 
-fn check_escalation_step(step: &Node, ptr: &Ptr, index: usize, what: &str, report: &mut Report) {
+fn check_escalation_step(step: &Node, ptr: &Ptr, index: usize, what: ToolLabel<'_>, report: &mut Report) {
     match step.get("at").filter(|a| !a.is_null()) {
         None => report.push(&PM404, ptr, At::Missing(step), format!("Escalation step {index} of {what} has no `at` (a fraction such as `0.5`, or `\"90%\"`).")),
         Some(at) => {
@@ -252,7 +252,7 @@ fn is_target(to: &str) -> bool {
         || ["role:", "team:"].iter().any(|prefix| to.strip_prefix(prefix).is_some_and(|rest| !rest.trim().is_empty()))
 }
 
-fn check_deciders(deciders: &Node, ptr: &Ptr, what: &str, report: &mut Report) {
+fn check_deciders(deciders: &Node, ptr: &Ptr, what: ToolLabel<'_>, report: &mut Report) {
     if let Some(role) = deciders.get("role").and_then(Node::as_str).filter(|r| !ROLES.contains(r)) {
         if let Some(node) = deciders.get("role") {
             report.push(

@@ -37,7 +37,8 @@ pub(crate) fn check(root: &Node, limits: &Limits, report: &mut Report) {
 }
 
 /// "Tool `x`" from "tool `x`", for the start of a sentence.
-fn capitalise(text: &str) -> String {
+fn capitalise(text: impl std::fmt::Display) -> String {
+    let text = text.to_string();
     let mut chars = text.chars();
     match chars.next() {
         Some(first) => first.to_uppercase().chain(chars).collect(),

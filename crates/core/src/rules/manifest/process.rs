@@ -194,7 +194,7 @@ pub(super) fn check(view: &ManifestView<'_>, report: &mut Report) {
                 &PM506,
                 &secret.ptr,
                 At::Value(secret.node),
-                format!("Secret `{}` is {why}, a name a microVM sets itself, and {} runs in a microVM.", secret.name, microvm_tools.join(", ")),
+                format!("Secret `{}` is {why}, a name a microVM sets itself, and {} runs in a microVM.", secret.name, microvm_tools.iter().map(ToString::to_string).collect::<Vec<_>>().join(", ")),
             );
         }
     }
@@ -342,7 +342,7 @@ fn check_sandbox(view: &ManifestView<'_>, tool: &ToolView<'_>, report: &mut Repo
         &PM508,
         &ptr,
         At::Value(node),
-        format!("{} {outside}: on a node with sandbox tier 1 it does not start until the node's operator exempts the plugin (`--plugin-sandbox-exempt`).", capitalise(&label)),
+        format!("{} {outside}: on a node with sandbox tier 1 it does not start until the node's operator exempts the plugin (`--plugin-sandbox-exempt`).", capitalise(label)),
     );
     if sandbox != "own" {
         return;

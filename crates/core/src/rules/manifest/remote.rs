@@ -323,7 +323,7 @@ fn check_functions(tool: &ToolView<'_>, report: &mut Report) {
             &PM306,
             &ptr.key(&first_over.key),
             At::Key(first_over),
-            format!("{} overrides {} functions; at most {MAX_FUNCTIONS}. `{}` is the first over the limit.", capitalise(&tool.label()), entries.len(), first_over.key),
+            format!("{} overrides {} functions; at most {MAX_FUNCTIONS}. `{}` is the first over the limit.", capitalise(tool.label()), entries.len(), first_over.key),
         );
     }
     for function in entries {
@@ -410,7 +410,7 @@ fn check_headers(view: &ManifestView<'_>, tool: &ToolView<'_>, report: &mut Repo
             &PM311,
             &ptr.key(&first_over.key),
             At::Key(first_over),
-            format!("{} sets {} headers; at most {MAX_HEADERS}. `{}` is the first over the limit.", capitalise(&label), entries.len(), first_over.key),
+            format!("{} sets {} headers; at most {MAX_HEADERS}. `{}` is the first over the limit.", capitalise(label), entries.len(), first_over.key),
         );
     }
     let has_connection = tool.get("connection").is_some();
@@ -421,7 +421,7 @@ fn check_headers(view: &ManifestView<'_>, tool: &ToolView<'_>, report: &mut Repo
                 &PM315,
                 &header_ptr,
                 At::Key(header),
-                format!("{} is on a connection, whose token the edge sends as `Authorization`; it sends no `Authorization` header of its own.", capitalise(&label)),
+                format!("{} is on a connection, whose token the edge sends as `Authorization`; it sends no `Authorization` header of its own.", capitalise(label)),
             );
         }
         let Some(value) = header.value.scalar_text() else { continue };

@@ -144,7 +144,7 @@ fn check_kinds(tool: &ToolView<'_>, report: &mut Report) {
             &PM201,
             &tool.ptr,
             At::Missing(tool.node),
-            format!("{} says nothing about how it runs; set exactly one of `mcp` (your own code), `package` or `url`, or `flow` for a flow tool.", capitalise(&tool.label())),
+            format!("{} says nothing about how it runs; set exactly one of `mcp` (your own code), `package` or `url`, or `flow` for a flow tool.", capitalise(tool.label())),
         );
     } else if clash {
         let Some(last) = set.iter().max_by_key(|m| m.key_span.start) else { return };
@@ -152,7 +152,7 @@ fn check_kinds(tool: &ToolView<'_>, report: &mut Report) {
             &PM201,
             &tool.ptr.key(&last.key),
             At::Key(last),
-            format!("{} sets {}; set exactly one of `mcp`, `package` or `url` (a `package` may also set `mcp` to name its command).", capitalise(&tool.label()), names(&set)),
+            format!("{} sets {}; set exactly one of `mcp`, `package` or `url` (a `package` may also set `mcp` to name its command).", capitalise(tool.label()), names(&set)),
         );
     }
 }
