@@ -426,7 +426,10 @@ fn bearer_at(text: &str, at: usize) -> Option<Credential<'_>> {
 /// `eyJ` (the encoding of `{"`).
 fn jwt_at(text: &str, at: usize) -> Option<Credential<'_>> {
     let bytes = text.as_bytes();
-    if at > 0 && (is_base64url(bytes[at - 1]) || bytes[at - 1] == b'.') {
+    // Inside a longer run (`xeyJ…`) it is not a token's start; after a `.`
+    // it may be (`mcp.acme.eyJ…`, a name built from the token): the search
+    // runs left to right, so a JWT's later segments are inside its match.
+    if at > 0 && is_base64url(bytes[at - 1]) {
         return None;
     }
     let mut end = at;
@@ -590,6 +593,8 @@ mod tests {
         assert_eq!(find_credential(&format!("token={jwt}")).map(|c| c.text), Some(jwt));
         assert_eq!(kind("eyJhbGciOiJIUzI1NiJ9"), None);
         assert_eq!(kind("eyJ.a.b"), None);
+        assert_eq!(kind(&format!("mcp.acme.{jwt}")), Some("a JSON Web Token"), "after a dot");
+        assert!(mask(&format!("use mcp.acme.{jwt} here")).starts_with("use mcp.acme.eyJh***"));
     }
 
     #[test]
