@@ -1,82 +1,54 @@
-//! Rule documentation is Markdown (`opb_core::Rule::documentation`). It is
-//! read here into a small tree of elements (from pulldown-cmark's events) that
-//! the UI renders as elements, never as HTML text: raw HTML in the source
-//! stays literal text.
+//! Rule documentation is Markdown (`opb_core::Rule::documentation`), fixed
+//! when the app is built: the build script (`build.rs`, with
+//! `src/markdown/parse.rs`) parses each rule's into a tree of elements and
+//! writes the trees here as static data, which the UI renders as elements,
+//! never as HTML text (raw HTML in the source stays literal text). Diagnostic
+//! messages, made at run time, only mark code spans ([`code_spans`]).
 
-use pulldown_cmark::{Event, HeadingLevel, Parser, Tag};
+mod element;
+#[cfg(test)]
+mod parse;
+
+pub use element::El;
+use opb_core::rules::Rule;
 
 /// A Markdown document as a tree of the few elements documentation uses.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, PartialEq)]
 pub enum Md {
-    Text(String),
-    Element(El, Vec<Md>),
+    /// Text written as is in the source: its bytes `start..end` there.
+    Source(usize, usize),
+    /// Text the source does not hold as such: an escape or entity resolved,
+    /// a line break.
+    Text(&'static str),
+    Element(El, &'static [Md]),
 }
 
-#[derive(Debug, Clone, PartialEq)]
-pub enum El {
-    /// A heading, already shifted below the page's own headings (h3–h6).
-    Heading(u8),
-    Paragraph,
-    Strong,
-    Emphasis,
-    Code,
-    CodeBlock,
-    List { ordered: bool },
-    Item,
-    Quote,
-    /// Anything else (tables, footnotes): kept as a plain container.
-    Other,
-}
-
-/// Parses Markdown into a tree.
-pub fn parse(source: &str) -> Vec<Md> {
-    let mut stack: Vec<(El, Vec<Md>)> = vec![(El::Other, Vec::new())];
-    for event in Parser::new(source) {
-        match event {
-            Event::Start(tag) => stack.push((element(&tag), Vec::new())),
-            Event::End(_) if stack.len() > 1 => {
-                if let Some((el, children)) = stack.pop() {
-                    push(&mut stack, Md::Element(el, children));
-                }
-            }
-            Event::Code(code) => push(&mut stack, Md::Element(El::Code, vec![Md::Text(code.into_string())])),
-            Event::Text(text) | Event::Html(text) | Event::InlineHtml(text) => push(&mut stack, Md::Text(text.into_string())),
-            Event::SoftBreak => push(&mut stack, Md::Text(" ".into())),
-            Event::HardBreak | Event::Rule => push(&mut stack, Md::Text("\n".into())),
-            _ => {}
+impl Md {
+    /// The node's text, for a text node.
+    pub fn text<'a>(&self, source: &'a str) -> Option<&'a str> {
+        match self {
+            Md::Source(start, end) => source.get(*start..*end),
+            Md::Text(text) => Some(text),
+            Md::Element(..) => None,
         }
     }
-    while stack.len() > 1 {
-        if let Some((el, children)) = stack.pop() {
-            push(&mut stack, Md::Element(el, children));
-        }
-    }
-    stack.pop().map(|(_, children)| children).unwrap_or_default()
 }
 
-fn push(stack: &mut [(El, Vec<Md>)], md: Md) {
-    if let Some((_, children)) = stack.last_mut() {
-        children.push(md);
-    }
+/// Every rule's documentation tree as `(code, tree)`, in catalogue order.
+static TREES: &[(&str, &[Md])] = include!(concat!(env!("OUT_DIR"), "/documentation.rs"));
+
+/// A rule's documentation: its Markdown source, and the tree parsed from it
+/// when the app was built, whose text nodes point into the source.
+pub struct Documentation {
+    pub source: String,
+    pub tree: &'static [Md],
 }
 
-fn element(tag: &Tag<'_>) -> El {
-    match tag {
-        Tag::Heading { level, .. } => El::Heading(match level {
-            HeadingLevel::H1 => 3,
-            HeadingLevel::H2 => 4,
-            HeadingLevel::H3 => 5,
-            _ => 6,
-        }),
-        Tag::Paragraph => El::Paragraph,
-        Tag::Strong => El::Strong,
-        Tag::Emphasis => El::Emphasis,
-        Tag::CodeBlock(_) => El::CodeBlock,
-        Tag::List(start) => El::List { ordered: start.is_some() },
-        Tag::Item => El::Item,
-        Tag::BlockQuote(_) => El::Quote,
-        _ => El::Other,
-    }
+/// The rule's documentation. Its tree is empty for a rule the build did not
+/// see, which cannot happen: both come from the core's rule table.
+pub fn documentation(rule: &Rule) -> Documentation {
+    let tree = TREES.iter().find(|(code, _)| *code == rule.code).map_or(&[][..], |(_, tree)| tree);
+    Documentation { source: rule.documentation(), tree }
 }
 
 /// A diagnostic message split at its backtick code spans, as
@@ -105,36 +77,51 @@ pub fn code_spans(message: &str) -> Vec<(bool, String)> {
 
 #[cfg(test)]
 mod tests {
+    use super::parse::{parse, resolve, Node};
     use super::*;
+    use opb_core::rules;
 
-    #[test]
-    fn documentation_becomes_a_tree() {
-        let tree = parse("# PB1 name (error)\n\nWhen `x` is **bad**.\n\n```\nsteps: []\n```\n");
-        assert_eq!(
-            tree,
-            vec![
-                Md::Element(El::Heading(3), vec![Md::Text("PB1 name (error)".into())]),
-                Md::Element(
-                    El::Paragraph,
-                    vec![
-                        Md::Text("When ".into()),
-                        Md::Element(El::Code, vec![Md::Text("x".into())]),
-                        Md::Text(" is ".into()),
-                        Md::Element(El::Strong, vec![Md::Text("bad".into())]),
-                        Md::Text(".".into()),
-                    ]
-                ),
-                Md::Element(El::CodeBlock, vec![Md::Text("steps: []\n".into())]),
-            ]
-        );
+    fn owned(tree: &[Md]) -> Vec<Node> {
+        tree.iter()
+            .map(|md| match md {
+                Md::Source(start, end) => Node::Source(*start, *end),
+                Md::Text(text) => Node::Text((*text).to_owned()),
+                Md::Element(el, children) => Node::Element(*el, owned(children)),
+            })
+            .collect()
     }
 
     #[test]
-    fn html_stays_text() {
-        let tree = parse("<script>alert(1)</script>\n\nand <b>bold</b>");
-        let text = format!("{tree:?}");
-        assert!(text.contains("<script>alert(1)</script>"), "{text}");
-        assert!(text.contains("<b>"), "{text}");
+    fn every_rule_has_its_documentation_as_parsed() {
+        assert_eq!(TREES.len(), rules::all().count());
+        for rule in rules::all() {
+            let documentation = documentation(rule);
+            assert_eq!(owned(documentation.tree), parse(&documentation.source), "{}", rule.code);
+        }
+    }
+
+    #[test]
+    fn rule_documentation_is_a_tree() {
+        let rule = &rules::input::IN001;
+        let documentation = documentation(rule);
+        let tree = resolve(&owned(documentation.tree), &documentation.source);
+        let text = |s: &str| Node::Text(s.to_owned());
+        assert_eq!(tree.first(), Some(&Node::Element(El::Heading(3), vec![text("IN001 parse-error (error)")])));
+        assert!(tree.contains(&Node::Element(
+            El::Paragraph,
+            vec![Node::Element(El::Strong, vec![text("Fix:")]), text(&format!(" {}", rule.fix))]
+        )));
+        let example = format!("{}\n", rule.example.trim_end());
+        assert_eq!(tree.last(), Some(&Node::Element(El::CodeBlock, vec![text(&example)])));
+    }
+
+    #[test]
+    fn text_nodes_read_the_source() {
+        let source = "abc";
+        assert_eq!(Md::Source(1, 3).text(source), Some("bc"));
+        assert_eq!(Md::Source(2, 4).text(source), None);
+        assert_eq!(Md::Text(" ").text(source), Some(" "));
+        assert_eq!(Md::Element(El::Code, &[]).text(source), None);
     }
 
     #[test]

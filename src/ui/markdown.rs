@@ -1,22 +1,23 @@
-//! Markdown shown as elements built from [`crate::markdown`]'s tree.
+//! Documentation shown as elements built from its tree
+//! ([`crate::markdown`]).
 
-use crate::markdown::{parse, El, Md};
+use crate::markdown::{Documentation, El, Md};
 use leptos::prelude::*;
 
-/// Renders Markdown as elements.
+/// Renders a documentation tree as elements.
 #[component]
-pub fn Markdown(source: String) -> impl IntoView {
-    view! { <div class="markdown">{render(parse(&source))}</div> }
+pub fn Markdown(documentation: Documentation) -> impl IntoView {
+    view! { <div class="markdown">{render(documentation.tree, &documentation.source)}</div> }
 }
 
-fn render(nodes: Vec<Md>) -> Vec<AnyView> {
-    nodes.into_iter().map(render_one).collect()
+fn render(nodes: &'static [Md], source: &str) -> Vec<AnyView> {
+    nodes.iter().map(|node| render_one(node, source)).collect()
 }
 
-fn render_one(node: Md) -> AnyView {
+fn render_one(node: &'static Md, source: &str) -> AnyView {
     let (el, children) = match node {
-        Md::Text(text) => return text.into_any(),
-        Md::Element(el, children) => (el, render(children)),
+        Md::Element(el, children) => (*el, render(children, source)),
+        text => return text.text(source).unwrap_or_default().to_owned().into_any(),
     };
     match el {
         El::Heading(3) => view! { <h3>{children}</h3> }.into_any(),
@@ -35,4 +36,3 @@ fn render_one(node: Md) -> AnyView {
         El::Other => view! { <div>{children}</div> }.into_any(),
     }
 }
-

@@ -3,6 +3,7 @@
 
 use super::diagnostics::{message, SeverityIcon};
 use super::markdown::Markdown;
+use crate::markdown;
 use leptos::prelude::*;
 use opb_core::rules::{self, Group, Rule};
 
@@ -48,7 +49,7 @@ fn rule_page(rule: &'static Rule) -> impl IntoView {
                 <span class="severity-badge" data-severity=rule.severity.as_str()>{rule.severity.as_str()}</span>
             </header>
             <p class="rule-group">{rule.group.title()}</p>
-            <Markdown source=rule.documentation() />
+            <Markdown documentation=markdown::documentation(rule) />
         </article>
     }
 }
