@@ -130,6 +130,24 @@ test("a reload restores the text, with its name and kind", async () => {
   await page.context().close();
 });
 
+test("going back changes the panel, never the text, though the entry left holds an older version", async () => {
+  const page = await open();
+  await paste(page, PLAYBOOK);
+  await addressFollows(page);
+  const older = await page.evaluate(() => location.hash);
+  // A panel link makes a history entry; the address then follows an edit.
+  await page.click('[data-testid="tab-rules"]');
+  await paste(page, PLAYBOOK + "# edited after the panel changed\n");
+  await page.waitForFunction((older) => location.hash.startsWith("#pako:") && location.hash !== older, older, { timeout: 5_000 });
+  await page.goBack();
+  await page.waitForSelector('[data-testid="tab-diagnostics"][aria-selected="true"]');
+  assert.equal(await page.evaluate(() => location.hash), older, "back on the entry that holds the older text");
+  assert.match(await editorText(page), /# edited after the panel changed/);
+  assert.equal(await page.locator('[data-testid="share-notice"]').count(), 0);
+  assertClean(page);
+  await page.context().close();
+});
+
 test("opening a link keeps the work it replaces, to restore it", async () => {
   const page = await open();
   await paste(page, PLAYBOOK + "# unsaved work\n");

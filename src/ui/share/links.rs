@@ -15,6 +15,8 @@ use crate::ui::editor::EditorHandle;
 use gloo_timers::callback::Timeout;
 use leptos::prelude::*;
 use opb_core::{Kind, Syntax};
+use std::collections::HashSet;
+use std::hash::{BuildHasher, RandomState};
 use std::sync::Arc;
 
 /// At most one address update per this many milliseconds.
@@ -173,6 +175,11 @@ pub struct Links {
     previous: StoredValue<Option<Saved>>,
     timer: StoredValue<Option<Timeout>, LocalStorage>,
     last_write: StoredValue<f64>,
+    /// The fragments this page wrote into its history entries (hashed). The
+    /// address follows the document a moment after each change, so an entry
+    /// the reader left by a panel link may hold an older version of the
+    /// text: going back to it changes the panel, never the text.
+    written: StoredValue<(RandomState, HashSet<u64>)>,
     /// Whether the document changed since it was last saved, and the save
     /// waiting for typing to pause.
     unsaved: StoredValue<bool>,
@@ -203,6 +210,7 @@ impl Links {
             previous: StoredValue::new(None),
             timer: StoredValue::new_local(None),
             last_write: StoredValue::new(0.0),
+            written: StoredValue::new((RandomState::new(), HashSet::new())),
             unsaved: StoredValue::new(false),
             save_timer: StoredValue::new_local(None),
         };
@@ -255,7 +263,13 @@ impl Links {
         self.timer.set_value(None);
         self.last_write.set_value(now_ms());
         let address = match self.link() {
-            Ok(address) => address,
+            Ok(address) => {
+                let fragment = link::without_fragment(&address).len();
+                self.written.update_value(|(state, written)| {
+                    written.insert(state.hash_one(&address[fragment..]));
+                });
+                address
+            }
             // No link holds the document: the address keeps just the panel.
             Err(NoLink::TooLong { .. }) => {
                 let route = self.doc.route.get_untracked().view().map(|v| format!("#{v}")).unwrap_or_default();
@@ -303,6 +317,11 @@ impl Links {
             Fragment::Broken(error) => self.notice.set(Some(ShareNotice::BadLink(error.to_string()))),
             Fragment::Share(share) => {
                 let route = link::route_of(&share);
+                let ours = self.written.with_value(|(state, written)| written.contains(&state.hash_one(location_hash())));
+                if ours {
+                    self.doc.route.set(route);
+                    return;
+                }
                 let current = self.doc.current();
                 if current.as_ref().is_some_and(|c| c.text == share.code) {
                     self.doc.kind_choice.set(share.kind);

@@ -35,7 +35,7 @@ impl Default for Limits {
             max_nodes: 200_000,
             max_alias_nodes: 100_000,
             max_steps: 10_000,
-            max_tools: 10_000,
+            max_tools: 5_000,
         }
     }
 }
