@@ -1,6 +1,5 @@
 //! What rules report, before positions are computed.
 
-use crate::model::manifest::prose::push_decimal;
 use crate::parse::{Member, Node};
 use crate::rules::Rule;
 use crate::text::Span;
@@ -44,11 +43,12 @@ impl Ptr {
     pub fn index(&self, index: usize) -> Ptr {
         // Sized for the digits up front: a copy of the parent and a push
         // would allocate twice.
-        let digits = index.checked_ilog10().map_or(1, |log| log as usize + 1);
-        let mut s = String::with_capacity(self.0.len() + 1 + digits);
+        let mut digits = itoa::Buffer::new();
+        let digits = digits.format(index);
+        let mut s = String::with_capacity(self.0.len() + 1 + digits.len());
         s.push_str(&self.0);
         s.push('/');
-        push_decimal(&mut s, index as u64);
+        s.push_str(digits);
         Ptr(s)
     }
 

@@ -138,53 +138,12 @@ impl<'a> LineIndex<'a> {
     }
 }
 
-/// The offsets of the line breaks (`\n`) in `bytes`, found eight bytes at a
-/// time: every check scans the whole text for them, and byte by byte that
-/// was a tenth of a check's instructions.
-pub(crate) fn newlines(bytes: &[u8]) -> Newlines<'_> {
-    Newlines { bytes, word_start: 0, next_word: 0, breaks: 0 }
-}
-
-pub(crate) struct Newlines<'b> {
-    bytes: &'b [u8],
-    /// The offset of the word whose breaks are in `breaks`.
-    word_start: usize,
-    next_word: usize,
-    /// The high bit of each byte of the word that is a break, not yet visited.
-    breaks: u64,
-}
-
-impl Iterator for Newlines<'_> {
-    type Item = usize;
-
-    fn next(&mut self) -> Option<usize> {
-        const ONES: u64 = u64::from_le_bytes([1; 8]);
-        const LOW_SEVEN: u64 = ONES * 0x7f;
-        while self.breaks == 0 {
-            let start = self.next_word;
-            let rest = self.bytes.get(start..).filter(|rest| !rest.is_empty())?;
-            let word = match rest.first_chunk::<8>() {
-                Some(word) => *word,
-                None => {
-                    // The last bytes, padded with zeros: a zero is no break.
-                    let mut word = [0; 8];
-                    word.iter_mut().zip(rest).for_each(|(to, from)| *to = *from);
-                    word
-                }
-            };
-            // A byte of `zeroed` is zero where it was a break; its high bit
-            // in `nonzero` is set exactly where it is not (no carry crosses
-            // bytes, as in the usual test for "has a zero byte").
-            let zeroed = u64::from_le_bytes(word) ^ (ONES * u64::from(b'\n'));
-            let nonzero = ((zeroed & LOW_SEVEN) + LOW_SEVEN) | zeroed;
-            self.breaks = !nonzero & (ONES * 0x80);
-            self.word_start = start;
-            self.next_word = start + 8;
-        }
-        let at = self.word_start + self.breaks.trailing_zeros() as usize / 8;
-        self.breaks &= self.breaks - 1;
-        Some(at)
-    }
+/// The offsets of the line breaks (`\n`) in `bytes`. Every check scans the
+/// whole text for them (the line index, the line-length limit); byte by byte
+/// that was a tenth of a check's instructions, so memchr's word-at-a-time
+/// search does it.
+pub(crate) fn newlines(bytes: &[u8]) -> memchr::Memchr<'_> {
+    memchr::memchr_iter(b'\n', bytes)
 }
 
 /// The largest character boundary at or before `offset`, clamped to the text.

@@ -3,7 +3,7 @@
 //! filled in and marked, and one sentence that says it all.
 
 use super::explain::{Defaulted, DurationValue};
-use super::prose::{push_decimal, write_list};
+use super::prose::write_list;
 use super::values::read_fraction;
 use super::{Escalation, ToolView};
 use crate::parse::Node;
@@ -165,10 +165,7 @@ fn percent(out: &mut String, step: &EscalationStep) {
                 // As an integer when it prints the same (not -0, not huge):
                 // formatting a float costs more than the rest of the sentence.
                 if whole.abs() < 1e15 && (whole != 0.0 || whole.is_sign_positive()) {
-                    if whole < 0.0 {
-                        out.push('-');
-                    }
-                    push_decimal(out, (whole as i64).unsigned_abs());
+                    out.push_str(itoa::Buffer::new().format(whole as i64));
                     out.push('%');
                     Ok(())
                 } else {

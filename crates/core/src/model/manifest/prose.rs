@@ -1,5 +1,5 @@
-//! Lists as sentences say them, and numbers, for messages, pointers and the
-//! explain view's summaries.
+//! Lists as sentences say them, for messages and the explain view's
+//! summaries.
 
 /// "a", "a and b", "a, b and c".
 pub fn and_list<S: AsRef<str>>(items: &[S]) -> String {
@@ -35,17 +35,6 @@ pub(crate) fn write_list<T>(out: &mut String, items: impl IntoIterator<Item = T>
         }
         first = false;
         item(out, value);
-    }
-}
-
-/// `n` in decimal, written into `out` digit by digit: cheaper than `fmt`,
-/// and written for every step's pointers and every approval's percents.
-pub(crate) fn push_decimal(out: &mut String, n: u64) {
-    let digits = n.checked_ilog10().map_or(1, |log| log + 1);
-    let mut place = 10u64.pow(digits - 1);
-    while place > 0 {
-        out.push(char::from(b'0' + (n / place % 10) as u8));
-        place /= 10;
     }
 }
 
