@@ -15,8 +15,6 @@ use crate::ui::editor::EditorHandle;
 use gloo_timers::callback::Timeout;
 use leptos::prelude::*;
 use opb_core::{Kind, Syntax};
-use std::collections::HashSet;
-use std::hash::{BuildHasher, RandomState};
 use std::sync::Arc;
 
 /// At most one address update per this many milliseconds.
@@ -32,6 +30,12 @@ const SAVE_AFTER_MS: u32 = 400;
 /// left: writing 5 MB to storage blocks the page for 300 ms, which a pause
 /// in typing does not cover (and few browsers' storage holds 5 MB at all).
 const SAVE_WHILE_EDITING: u32 = 1024 * 1024;
+
+/// The state of the history entries whose address this page wrote. The
+/// address follows the document a moment after each change, so an entry the
+/// reader left by a panel link may hold an older version of the text: going
+/// back to one of these changes the panel, never the text.
+const WRITTEN_BY_PAGE: &str = "opb";
 
 /// A document to put in the editor.
 #[derive(Debug, Clone, PartialEq)]
@@ -175,11 +179,6 @@ pub struct Links {
     previous: StoredValue<Option<Saved>>,
     timer: StoredValue<Option<Timeout>, LocalStorage>,
     last_write: StoredValue<f64>,
-    /// The fragments this page wrote into its history entries (hashed). The
-    /// address follows the document a moment after each change, so an entry
-    /// the reader left by a panel link may hold an older version of the
-    /// text: going back to it changes the panel, never the text.
-    written: StoredValue<(RandomState, HashSet<u64>)>,
     /// Whether the document changed since it was last saved, and the save
     /// waiting for typing to pause.
     unsaved: StoredValue<bool>,
@@ -210,7 +209,6 @@ impl Links {
             previous: StoredValue::new(None),
             timer: StoredValue::new_local(None),
             last_write: StoredValue::new(0.0),
-            written: StoredValue::new((RandomState::new(), HashSet::new())),
             unsaved: StoredValue::new(false),
             save_timer: StoredValue::new_local(None),
         };
@@ -263,13 +261,7 @@ impl Links {
         self.timer.set_value(None);
         self.last_write.set_value(now_ms());
         let address = match self.link() {
-            Ok(address) => {
-                let fragment = link::without_fragment(&address).len();
-                self.written.update_value(|(state, written)| {
-                    written.insert(state.hash_one(&address[fragment..]));
-                });
-                address
-            }
+            Ok(address) => address,
             // No link holds the document: the address keeps just the panel.
             Err(NoLink::TooLong { .. }) => {
                 let route = self.doc.route.get_untracked().view().map(|v| format!("#{v}")).unwrap_or_default();
@@ -277,7 +269,7 @@ impl Links {
             }
         };
         if let Ok(history) = window().history() {
-            let _ = history.replace_state_with_url(&wasm_bindgen::JsValue::NULL, "", Some(&address));
+            let _ = history.replace_state_with_url(&WRITTEN_BY_PAGE.into(), "", Some(&address));
         }
     }
 
@@ -317,8 +309,8 @@ impl Links {
             Fragment::Broken(error) => self.notice.set(Some(ShareNotice::BadLink(error.to_string()))),
             Fragment::Share(share) => {
                 let route = link::route_of(&share);
-                let ours = self.written.with_value(|(state, written)| written.contains(&state.hash_one(location_hash())));
-                if ours {
+                let state = window().history().and_then(|history| history.state()).ok();
+                if state.and_then(|state| state.as_string()).as_deref() == Some(WRITTEN_BY_PAGE) {
                     self.doc.route.set(route);
                     return;
                 }
