@@ -155,3 +155,15 @@ pub(crate) fn check<'a>(
     }
     model
 }
+
+/// "Tool `x`" from "tool `x`", for the start of a sentence. Takes what
+/// names the subject as `Display`, so names are formatted only into a
+/// message.
+pub(crate) fn capitalise(text: impl std::fmt::Display) -> String {
+    let text = text.to_string();
+    let mut chars = text.chars();
+    match chars.next() {
+        Some(first) => first.to_uppercase().chain(chars).collect(),
+        None => String::new(),
+    }
+}

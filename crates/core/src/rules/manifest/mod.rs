@@ -12,7 +12,7 @@ mod tool_id;
 pub(crate) use remote::PM312;
 
 use super::input::over_count_limit;
-use super::Rule;
+use super::{capitalise, Rule};
 use crate::finding::Report;
 use crate::model::manifest::ManifestView;
 use crate::model::spec::one_of;
@@ -34,16 +34,6 @@ pub(crate) fn check(root: &Node, limits: &Limits, report: &mut Report) {
     approvals::check(&view, report);
     process::check(&view, report);
     flows::check(&view, report);
-}
-
-/// "Tool `x`" from "tool `x`", for the start of a sentence.
-fn capitalise(text: impl std::fmt::Display) -> String {
-    let text = text.to_string();
-    let mut chars = text.chars();
-    match chars.next() {
-        Some(first) => first.to_uppercase().chain(chars).collect(),
-        None => String::new(),
-    }
 }
 
 /// How many names a message lists before it says how many more there are.

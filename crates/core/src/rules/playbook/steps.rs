@@ -15,7 +15,7 @@ use crate::model::graph::Graph;
 use crate::model::playbook::{PlaybookView, StepView};
 use crate::model::spec::{one_of, STEP_KINDS};
 use crate::parse::Node;
-use crate::rules::{check_fields, Field, Group, Rule, Severity, Ty};
+use crate::rules::{capitalise, check_fields, Field, Group, Rule, Severity, Ty};
 use foldhash::{HashMap, HashMapExt};
 
 pub static PB201: Rule = Rule {
@@ -135,7 +135,7 @@ pub(super) fn check(view: &PlaybookView<'_>, graph: &Graph, report: &mut Report)
 
 /// How messages name a step: by its id, or by its place when it has none.
 fn describe<'s>(step: &StepView<'s>) -> StepName<'s> {
-    StepName { id: step.id, index: step.index, capital: false }
+    StepName { id: step.id, index: step.index }
 }
 
 /// A step's name in a message, written only into one: nearly every step has
@@ -144,23 +144,13 @@ fn describe<'s>(step: &StepView<'s>) -> StepName<'s> {
 struct StepName<'s> {
     id: Option<&'s str>,
     index: usize,
-    /// Whether it starts a sentence.
-    capital: bool,
-}
-
-impl StepName<'_> {
-    fn capitalized(self) -> Self {
-        StepName { capital: true, ..self }
-    }
 }
 
 impl std::fmt::Display for StepName<'_> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match (self.id, self.capital) {
-            (Some(id), false) => write!(f, "step `{id}`"),
-            (Some(id), true) => write!(f, "Step `{id}`"),
-            (None, false) => write!(f, "the step at `steps[{}]`", self.index),
-            (None, true) => write!(f, "The step at `steps[{}]`", self.index),
+        match self.id {
+            Some(id) => write!(f, "step `{id}`"),
+            None => write!(f, "the step at `steps[{}]`", self.index),
         }
     }
 }
@@ -202,7 +192,7 @@ fn check_ids(view: &PlaybookView<'_>, report: &mut Report) -> bool {
             }
             (None, None) => {
                 sound = false;
-                report.push(&PB201, &step.ptr, At::Missing(step.node), format!("{} has no `id`, so no `next` or `start` can lead to it. Give it a unique id.", describe(step).capitalized()));
+                report.push(&PB201, &step.ptr, At::Missing(step.node), format!("{} has no `id`, so no `next` or `start` can lead to it. Give it a unique id.", capitalise(describe(step))));
             }
             (Some(node), None) => {
                 sound = false;
@@ -224,7 +214,7 @@ fn check_kind(step: &StepView<'_>, what: StepName<'_>, report: &mut Report) {
     if is_blank(node) {
         let at = node.map_or(At::Missing(step.node), At::Value);
         let ptr = if node.is_some() { step.ptr.key("kind") } else { step.ptr.clone() };
-        report.push(&PB203, &ptr, at, format!("{} has no `kind`: say whether an agent runs it (`agent`) or a person approves it (`gate`).", what.capitalized()));
+        report.push(&PB203, &ptr, at, format!("{} has no `kind`: say whether an agent runs it (`agent`) or a person approves it (`gate`).", capitalise(what)));
         return;
     }
     let (Some(kind), Some(node)) = (step.kind, node) else { return };
@@ -236,7 +226,7 @@ fn check_kind(step: &StepView<'_>, what: StepName<'_>, report: &mut Report) {
                     &PB218,
                     &step.ptr.key("allowedTools"),
                     At::Value(tools),
-                    format!("{} is a `{known}` step, but has `allowedTools`: only an agent step calls tools. Move them to the agent step that needs them.", what.capitalized()),
+                    format!("{} is a `{known}` step, but has `allowedTools`: only an agent step calls tools. Move them to the agent step that needs them.", capitalise(what)),
                 );
             }
         }
@@ -246,7 +236,7 @@ fn check_kind(step: &StepView<'_>, what: StepName<'_>, report: &mut Report) {
                 &PB204,
                 &step.ptr.key("kind"),
                 At::Value(node),
-                format!("{} has kind `{unknown}`, which opb does not know (it knows {}); it is drawn as a plain node.{tools}", what.capitalized(), one_of(STEP_KINDS)),
+                format!("{} has kind `{unknown}`, which opb does not know (it knows {}); it is drawn as a plain node.{tools}", capitalise(what), one_of(STEP_KINDS)),
             );
         }
     }
@@ -269,7 +259,7 @@ fn check_agent_step(step: &StepView<'_>, what: StepName<'_>, report: &mut Report
                 Some(node) => (step.ptr.key(field), At::Value(node)),
                 None => (step.ptr.clone(), At::Missing(step.node)),
             };
-            report.push(rule, &ptr, at, format!("{}, an agent step, has no `{field}`: say {wanted}.", what.capitalized()));
+            report.push(rule, &ptr, at, format!("{}, an agent step, has no `{field}`: say {wanted}.", capitalise(what)));
         }
     }
 }

@@ -2,6 +2,7 @@
 //! what they resolve to (PB205, PB209 to PB212, PB219).
 
 use super::StepName;
+use crate::rules::capitalise;
 use crate::finding::{At, Report};
 use crate::model::playbook::{mcp_name, McpName, PlaybookView, StepView};
 use crate::model::spec::one_of;
@@ -116,7 +117,7 @@ pub(super) fn check(context: &Context<'_>, step: &StepView<'_>, what: StepName<'
             continue;
         };
         if let Some(first) = first_at.get(name) {
-            report.push(&PB210, &ptr(), At::Value(entry), format!("{} allows `{name}` twice (entries {first} and {i}); once is enough.", what.capitalized()));
+            report.push(&PB210, &ptr(), At::Value(entry), format!("{} allows `{name}` twice (entries {first} and {i}); once is enough.", capitalise(what)));
             continue;
         }
         first_at.insert(name, i);
@@ -146,12 +147,12 @@ fn resolve(context: &Context<'_>, name: &str, what: StepName<'_>) -> Option<(&'s
             };
             Some((
                 &PB212,
-                format!("{} allows `{name}`, but MCP server `{server}` is not declared in `requires.mcpServers` ({declared}).", what.capitalized()),
+                format!("{} allows `{name}`, but MCP server `{server}` is not declared in `requires.mcpServers` ({declared}).", capitalise(what)),
             ))
         }
         _ if context.view.tool(name).is_none() => Some((
             &PB211,
-            format!("{} allows `{name}`, which no tool in `tools` defines: only a runtime's registry can resolve it, so a reader cannot tell what it does. Add its definition to `tools`, or correct the name.", what.capitalized()),
+            format!("{} allows `{name}`, which no tool in `tools` defines: only a runtime's registry can resolve it, so a reader cannot tell what it does. Add its definition to `tools`, or correct the name.", capitalise(what)),
         )),
         _ => None,
     }
@@ -164,6 +165,6 @@ fn ungated(context: &Context<'_>, step: &StepView<'_>, name: &str, what: StepNam
     let id = step.id.filter(|_| step.kind == Some("agent"))?;
     let needs_approval = context.view.tool(name).is_some_and(|tool| tool.requires_approval == Some(true));
     (needs_approval && !context.gated.contains(id)).then(|| {
-        format!("{} may call `{name}`, which requires approval, but no `gate` step leads directly to it: the approval is left to the runtime. Put a `gate` step right before `{id}`.", what.capitalized())
+        format!("{} may call `{name}`, which requires approval, but no `gate` step leads directly to it: the approval is left to the runtime. Put a `gate` step right before `{id}`.", capitalise(what))
     })
 }
