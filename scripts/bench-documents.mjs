@@ -1,6 +1,8 @@
 // The documents the browser benchmark (bench-browser.mjs) and the profiler
 // (profile-browser.mjs) type into, and how both open one for typing.
 
+import { afterCheck, openPlayground, pasteOver } from "../tests/e2e/harness.mjs";
+
 // A valid playbook of `batches` batches of ten steps, shaped like the
 // examples menu's 200-step playbook (src/examples/mod.rs); `filler` words
 // lengthen each step's purpose, to reach a size in bytes.
@@ -54,10 +56,6 @@ export function playbook(batches, filler = 0) {
   return head.replace("__STEPS__", steps.map((s) => `    ${JSON.stringify(s)}`).join(",\n"));
 }
 
-async function checks(page) {
-  return page.evaluate(() => Number(document.querySelector(".statusbar")?.dataset.checks ?? 0));
-}
-
 // A fresh page of the playground at `url` with the Graph tab open, `text`
 // pasted over the example (null keeps the example), and the cursor inside
 // the value of "name" (line 4 of every document here). `init` runs in the
@@ -66,19 +64,8 @@ export async function openForTyping(browser, url, text, init, errors) {
   const page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
   page.on("pageerror", (error) => errors.push(error.message));
   await page.addInitScript(init);
-  await page.goto(`${url}#graph`);
-  await page.waitForFunction(() => Number(document.querySelector(".statusbar")?.dataset.checks) > 0, null, { timeout: 60_000 });
-  if (text !== null) {
-    await page.click(".cm-content");
-    await page.keyboard.press("Control+A");
-    const before = await checks(page);
-    await page.evaluate((text) => {
-      const data = new DataTransfer();
-      data.setData("text/plain", text);
-      document.querySelector(".cm-content").dispatchEvent(new ClipboardEvent("paste", { clipboardData: data, bubbles: true, cancelable: true }));
-    }, text);
-    await page.waitForFunction((n) => Number(document.querySelector(".statusbar").dataset.checks) > n, before, { timeout: 120_000 });
-  }
+  await openPlayground(page, `${url}#graph`);
+  if (text !== null) await afterCheck(page, () => pasteOver(page, text), 120_000);
   await page.click(".cm-content");
   await page.keyboard.press("Control+Home");
   for (let i = 0; i < 3; i++) await page.keyboard.press("ArrowDown");

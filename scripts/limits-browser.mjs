@@ -6,7 +6,7 @@
 //
 //   node scripts/limits-browser.mjs
 
-import { serve, launch, pasteOver } from "../tests/e2e/harness.mjs";
+import { afterCheck, openPlayground, serve, launch, pasteOver } from "../tests/e2e/harness.mjs";
 const steps = (n) => 'openplaybook: "1.6"\nsteps:\n' + Array.from({ length: n }, (_, i) => `  - {id: s${i}, kind: agent, allowedTools: []}\n`).join("");
 const tools = (head, tool, n) => head + "tools:\n" + Array.from({ length: n }, (_, i) => tool.replaceAll("{i}", i)).join("");
 const laughs = () => { let t = 'a0: &a0 "lol"\n'; for (let l = 1; l <= 9; l++) t += `a${l}: &a${l} [${Array(10).fill(`*a${l-1}`).join(", ")}]\n`; return t + "steps: *a9\n"; };
@@ -22,19 +22,14 @@ const docs = [
 const server = await serve(); const browser = await launch();
 try {
   const page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
-  await page.goto(server.url);
-  await page.waitForFunction(() => Number(document.querySelector(".statusbar")?.dataset.checks) > 0);
+  await openPlayground(page, server.url);
   for (const [name, text] of docs) {
     for (let run = 0; run < 3; run++) {
-      const before = await page.evaluate(() => Number(document.querySelector(".statusbar").dataset.checks));
-      await pasteOver(page, text);
-      await page.waitForFunction((n) => Number(document.querySelector(".statusbar").dataset.checks) > n, before, { timeout: 60_000 });
+      await afterCheck(page, () => pasteOver(page, text), 60_000);
       const elapsed = await page.textContent('[data-testid="elapsed"]');
-      const codes = [await page.evaluate(() => document.querySelector(".side-pane").textContent.includes("IN006") ? "IN006" : "no IN006")];
-      console.log(`${name.padEnd(26)} ${String(text.length).padStart(9)}  ${elapsed}  ${codes.join(",")}`);
-      const again = await page.evaluate(() => Number(document.querySelector(".statusbar").dataset.checks));
-      await pasteOver(page, "steps: []\n");
-      await page.waitForFunction((n) => Number(document.querySelector(".statusbar").dataset.checks) > n, again);
+      const refused = await page.evaluate(() => document.querySelector(".side-pane").textContent.includes("IN006"));
+      console.log(`${name.padEnd(26)} ${String(text.length).padStart(9)}  ${elapsed}  ${refused ? "IN006" : "no IN006"}`);
+      await afterCheck(page, () => pasteOver(page, "steps: []\n"));
     }
   }
 } finally { await browser.close(); await server.close(); }

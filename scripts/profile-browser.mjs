@@ -14,7 +14,7 @@
 // data-wasm-opt-params (wasm-opt then keeps the name section), and run with
 // OPB_DIST=/tmp/opb-profile.
 
-import { serve, launch } from "../tests/e2e/harness.mjs";
+import { afterCheck, serve, launch } from "../tests/e2e/harness.mjs";
 import { openForTyping, playbook } from "./bench-documents.mjs";
 
 const documents = { example: null, 200: playbook(20), 1000: playbook(100), "5mb": playbook(200, 40) };
@@ -72,9 +72,7 @@ try {
   await cdp.send("Profiler.setSamplingInterval", { interval: 100 });
   await cdp.send("Profiler.start");
   for (let i = 0; i < keys; i++) {
-    const before = await page.evaluate(() => Number(document.querySelector(".statusbar").dataset.checks));
-    await page.keyboard.press("abcdefghijklmnopqrstuvwxyz"[i % 26]);
-    await page.waitForFunction((n) => Number(document.querySelector(".statusbar").dataset.checks) > n, before, { timeout: 120_000 });
+    await afterCheck(page, () => page.keyboard.press("abcdefghijklmnopqrstuvwxyz"[i % 26]), 120_000);
   }
   const { profile } = await cdp.send("Profiler.stop");
   const { self, total, all } = summarize(profile);

@@ -127,6 +127,14 @@ export function collectErrors(page) {
   return page;
 }
 
+// Runs `action` and waits until the check it causes has finished (the
+// status bar counts checks in data-checks).
+export async function afterCheck(page, action, timeout = 30_000) {
+  const before = await page.evaluate(() => Number(document.querySelector(".statusbar").dataset.checks));
+  await action();
+  await page.waitForFunction((n) => Number(document.querySelector(".statusbar").dataset.checks) > n, before, { timeout });
+}
+
 // Opens the playground at `url` and waits for its first check.
 export async function openPlayground(page, url) {
   await page.goto(url);

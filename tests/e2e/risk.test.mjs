@@ -7,7 +7,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { screenshot, root, session, playgroundForEachTest, pasteOver } from "./harness.mjs";
+import { screenshot, root, session, playgroundForEachTest, pasteOver, afterCheck } from "./harness.mjs";
 
 const fixtures = join(root, "crates/core/tests/fixtures");
 const fixture = (path) => readFileSync(join(fixtures, path), "utf8");
@@ -18,16 +18,7 @@ const opb = session();
 playgroundForEachTest(opb, (p) => (page = p));
 
 
-async function checks() {
-  return page.evaluate(() => Number(document.querySelector(".statusbar").dataset.checks));
-}
-
-// Runs `action` and waits for the check it causes (the status bar counts checks).
-async function nextCheck(action) {
-  const before = await checks();
-  await action();
-  await page.waitForFunction((before) => Number(document.querySelector(".statusbar").dataset.checks) > before, before);
-}
+const nextCheck = (action) => afterCheck(page, action);
 
 async function pasteDocument(text) {
   await nextCheck(() => pasteOver(page, text));

@@ -7,7 +7,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { screenshot, root, session, pako, collectErrors, openPlayground, pasteOver } from "./harness.mjs";
+import { screenshot, root, session, pako, collectErrors, openPlayground, pasteOver, afterCheck } from "./harness.mjs";
 
 const examplesDir = join(root, "examples");
 const opb = session();
@@ -19,9 +19,6 @@ async function open(url, { context, viewport = { width: 1440, height: 900 } } = 
   return openPlayground(collectErrors(await context.newPage()), url ?? opb.server.url);
 }
 
-async function checks(page) {
-  return Number(await page.getAttribute(".statusbar", "data-checks"));
-}
 
 // The editor's whole text (the page draws only the lines in view).
 async function editorText(page) {
@@ -30,9 +27,7 @@ async function editorText(page) {
 }
 
 async function paste(page, text) {
-  const before = await checks(page);
-  await pasteOver(page, text);
-  await page.waitForFunction((before) => Number(document.querySelector(".statusbar").dataset.checks) > before, before);
+  await afterCheck(page, () => pasteOver(page, text));
 }
 
 // Waits until the address holds a share of the editor's current document.

@@ -7,7 +7,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { screenshot, root, session, playgroundForEachTest, pasteOver } from "./harness.mjs";
+import { screenshot, root, session, playgroundForEachTest, pasteOver, afterCheck } from "./harness.mjs";
 
 const examplesDir = join(root, "examples");
 let page;
@@ -15,12 +15,7 @@ const opb = session();
 playgroundForEachTest(opb, (p) => (page = p));
 
 
-// Runs `action` and waits for the check it causes (the status bar counts checks).
-async function nextCheck(action) {
-  const before = await page.evaluate(() => Number(document.querySelector(".statusbar").dataset.checks));
-  await action();
-  await page.waitForFunction((before) => Number(document.querySelector(".statusbar").dataset.checks) > before, before);
-}
+const nextCheck = (action) => afterCheck(page, action);
 
 // Selects everything in the editor and pastes `text` over it.
 async function pasteDocument(text) {
