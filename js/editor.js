@@ -109,7 +109,12 @@ class Editor {
           // that the scrolling editor holds a focusable element.
           EditorView.contentAttributes.of({ "aria-label": options.label ?? "Document", tabindex: "0" }),
           EditorView.updateListener.of((update) => {
-            if (update.docChanged) onChange(update.state.doc.length);
+            if (update.docChanged) {
+              // The edits, for the copy of the text the app keeps (src/mirror.rs).
+              const changes = [];
+              update.changes.iterChanges((fromA, toA, _fromB, _toB, inserted) => changes.push(fromA, toA, inserted.toString()));
+              onChange(update.state.doc.length, changes);
+            }
             if (update.selectionSet || update.docChanged) {
               const head = update.state.selection.main.head;
               const line = update.state.doc.lineAt(head);

@@ -13,12 +13,16 @@
 //   reactive effects run in microtasks), median and p95, and the longest
 //   main-thread block seen while typing (PerformanceObserver, `longtask`).
 //
-//   node scripts/bench-browser.mjs [keys per document, default 30]
+//   node scripts/bench-browser.mjs [keys per document, default 30] [example|200|1000|5mb ...]
+//
+// Documents named after the keys count are the only ones typed into (all
+// four by default); the load is measured either way.
 
 import { serve, launch } from "../tests/e2e/harness.mjs";
 import { openForTyping, playbook } from "./bench-documents.mjs";
 
 const keys = Number(process.argv[2] ?? 30);
+const chosen = process.argv.slice(3);
 const loads = 7;
 
 function stats(values) {
@@ -103,14 +107,14 @@ try {
   const load = stats(await measureLoad(browser, server.url));
   console.log(`load → first render of the example (${loads} fresh pages): median ${ms(load.median)}, max ${ms(load.max)}`);
   const documents = [
-    ["example (failed-charge-recovery.json)", null],
-    ["200 steps", playbook(20)],
-    ["1,000 steps", playbook(100)],
-    ["~5 MB", playbook(200, 40)],
-  ];
+    ["example", "example (failed-charge-recovery.json)", null],
+    ["200", "200 steps", playbook(20)],
+    ["1000", "1,000 steps", playbook(100)],
+    ["5mb", "~5 MB", playbook(200, 40)],
+  ].filter(([key]) => chosen.length === 0 || chosen.includes(key));
   console.log(`\nkeydown → updated diagnostics and graph, ${keys} keys each (Graph tab open)`);
   console.log("document                               bytes     median      p95      max   longest block   graph nodes");
-  for (const [name, text] of documents) {
+  for (const [, name, text] of documents) {
     const bytes = text === null ? "" : String(Buffer.byteLength(text));
     const result = await measureTyping(browser, server.url, name, text);
     const s = stats(result.times);

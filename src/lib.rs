@@ -2,8 +2,9 @@
 //! compiled to wasm in the same binary as the core it calls.
 //!
 //! The modules at this level are plain Rust (the check of the editor's text,
-//! position conversion, examples, addresses, wording), tested natively with
-//! the rest of the workspace. [`ui`] holds the components and the browser
+//! the copy of that text that follows its edits, position conversion,
+//! examples, addresses, wording), tested natively with the rest of the
+//! workspace. [`ui`] holds the components and the browser
 //! bridge; it is built with the `web` feature, which Trunk turns on.
 
 pub mod checker;
@@ -13,6 +14,7 @@ pub mod files;
 pub mod format;
 pub mod link;
 pub mod markdown;
+pub mod mirror;
 pub mod positions;
 pub mod route;
 pub mod storage;

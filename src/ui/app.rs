@@ -84,12 +84,7 @@ pub fn App() -> impl IntoView {
     // Set while the app itself replaces the text, so that is not an edit.
     let replacing = StoredValue::new(false);
 
-    let run_check = move || {
-        pending.set_value(None);
-        let Some(text) = editor.text() else { return };
-        let started = now_ms();
-        let checked = checker::check_with(&text, kind_choice.get_untracked(), registry.current());
-        elapsed.set(Some(now_ms() - started));
+    let show = move |checked: Report| {
         editor.show(&checked.located);
         let syntax = checked.analysis.checked.syntax;
         editor.set_syntax(syntax);
@@ -101,6 +96,22 @@ pub fn App() -> impl IntoView {
         report.set(Some(Arc::new(checked)));
         checking.set(false);
         checks.update(|n| *n += 1);
+    };
+    let run_check = move || {
+        pending.set_value(None);
+        let Some(text) = editor.text() else { return };
+        let started = now_ms();
+        let checked = checker::check_with(&text, kind_choice.get_untracked(), registry.current());
+        elapsed.set(Some(now_ms() - started));
+        // A large text's check and the update of the page it causes each
+        // take tens of milliseconds: in one task they would hold the page for
+        // over 100 ms, so its results are shown in a task of their own (and
+        // not at all when an edit comes first: its check replaces them).
+        if text.len() >= LARGE as usize {
+            pending.set_value(Some(Timeout::new(0, move || show(checked))));
+        } else {
+            show(checked);
+        }
     };
     let on_change = move |length: u32| {
         if replacing.get_value() {

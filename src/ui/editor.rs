@@ -2,6 +2,7 @@
 //! page as `window.opbEditor`), and the component that hosts it.
 
 use crate::checker::Located;
+use crate::mirror::{Change, Mirror};
 use js_sys::{Array, Object, Reflect};
 use leptos::prelude::*;
 use opb_core::Syntax;
@@ -43,36 +44,72 @@ extern "C" {
 /// A mounted editor and the callbacks it calls, kept alive together.
 struct Mounted {
     view: CodeMirror,
-    _on_change: Closure<dyn Fn(u32)>,
+    _on_change: Closure<dyn Fn(u32, Array)>,
     _on_cursor: Closure<dyn Fn(u32, u32)>,
 }
 
 /// A handle on the page's editor, usable before it is mounted (calls do
 /// nothing then). Copy, so closures and components can all hold it.
 #[derive(Clone, Copy)]
-pub struct EditorHandle(StoredValue<Option<Mounted>, LocalStorage>);
+pub struct EditorHandle {
+    mounted: StoredValue<Option<Mounted>, LocalStorage>,
+    /// The text, following the editor's edits; None until the editor is
+    /// mounted and after the copy lost track (src/mirror.rs). Apart from
+    /// `mounted`, because the editor reports edits while a call into it
+    /// (such as `replace_text`) holds `mounted`.
+    mirror: StoredValue<Option<Mirror>, LocalStorage>,
+}
 
 impl Default for EditorHandle {
     fn default() -> Self {
-        EditorHandle(StoredValue::new_local(None))
+        EditorHandle { mounted: StoredValue::new_local(None), mirror: StoredValue::new_local(None) }
     }
 }
 
 impl EditorHandle {
-    /// The current text, when the editor is mounted.
+    /// The current text, when the editor is mounted: the copy that followed
+    /// its edits, or else (once) the editor's text copied out of it.
     pub fn text(&self) -> Option<String> {
-        self.0.with_value(|m| m.as_ref().map(|m| m.view.text()))
+        if let Some(text) = self.mirror.with_value(|m| m.as_ref().map(|m| m.text().to_owned())) {
+            return Some(text);
+        }
+        let text = self.with_view(CodeMirror::text)?;
+        self.mirror.set_value(Some(Mirror::new(text.clone())));
+        Some(text)
+    }
+
+    /// Applies an edit the editor reports to the copy of its text, or drops
+    /// the copy when it no longer matches the editor's `length`.
+    fn follow(&self, length: u32, changes: &Array) {
+        let mut edits = Vec::with_capacity(changes.length() as usize / 3);
+        for i in (0..changes.length()).step_by(3) {
+            let offset = |at: u32| changes.get(at).as_f64().map(|n| n as usize);
+            let (Some(from), Some(to), Some(inserted)) = (offset(i), offset(i + 1), changes.get(i + 2).as_string()) else {
+                self.mirror.set_value(None);
+                return;
+            };
+            edits.push(Change { from, to, inserted });
+        }
+        self.mirror.update_value(|m| {
+            if m.as_mut().is_some_and(|m| !m.apply(&edits, length as usize)) {
+                *m = None;
+            }
+        });
+    }
+
+    fn with_view<T>(&self, call: impl FnOnce(&CodeMirror) -> T) -> Option<T> {
+        self.mounted.with_value(|m| m.as_ref().map(|m| call(&m.view)))
     }
 
     /// The text's length in UTF-16 units, without copying it: a text of
     /// megabytes costs tens of milliseconds to bring into Rust.
     pub fn length(&self) -> Option<u32> {
-        self.0.with_value(|m| m.as_ref().map(|m| m.view.length()))
+        self.with_view(CodeMirror::length)
     }
 
     /// Replaces the text as one undoable change.
     pub fn replace_text(&self, text: &str) {
-        self.0.with_value(|m| m.as_ref().map(|m| m.view.set_text(text)));
+        self.with_view(|view| view.set_text(text));
     }
 
     pub fn set_syntax(&self, syntax: Syntax) {
@@ -80,13 +117,13 @@ impl EditorHandle {
             Syntax::Json => "json",
             Syntax::Yaml => "yaml",
         };
-        self.0.with_value(|m| m.as_ref().map(|m| m.view.set_language(name)));
+        self.with_view(|view| view.set_language(name));
     }
 
     /// Shows diagnostics as squiggles, gutter markers and hover tooltips.
     pub fn show(&self, located: &[Located]) {
         let list: Array = located.iter().map(diagnostic_object).collect();
-        self.0.with_value(|m| m.as_ref().map(|m| m.view.set_diagnostics(&list)));
+        self.with_view(|view| view.set_diagnostics(&list));
     }
 
     /// Marks the lines of a range (UTF-16 offsets) as the viewer's
@@ -94,12 +131,12 @@ impl EditorHandle {
     /// without moving the cursor or the focus.
     pub fn highlight(&self, range: Option<(u32, u32)>, reveal: bool) {
         let (from, to) = range.map_or((-1.0, -1.0), |(from, to)| (f64::from(from), f64::from(to)));
-        self.0.with_value(|m| m.as_ref().map(|m| m.view.highlight(from, to, reveal)));
+        self.with_view(|view| view.highlight(from, to, reveal));
     }
 
     /// Selects a range (UTF-16 offsets), scrolls it into view and focuses.
     pub fn select(&self, from: u32, to: u32) {
-        self.0.with_value(|m| m.as_ref().map(|m| m.view.select(from, to)));
+        self.with_view(|view| view.select(from, to));
     }
 }
 
@@ -138,7 +175,10 @@ pub fn Editor(
     let container = NodeRef::<leptos::html::Div>::new();
     let (failure, set_failure) = signal(None::<String>);
     container.on_load(move |element| {
-        let on_change_js = Closure::<dyn Fn(u32)>::new(move |length| on_change.run(length));
+        let on_change_js = Closure::<dyn Fn(u32, Array)>::new(move |length, changes: Array| {
+            handle.follow(length, &changes);
+            on_change.run(length);
+        });
         let on_cursor_js = Closure::<dyn Fn(u32, u32)>::new(move |line, column| on_cursor.run((line, column)));
         let options = Object::new();
         set(&options, "doc", initial.as_str().into());
@@ -148,7 +188,8 @@ pub fn Editor(
         set(&options, "label", label.into());
         match create_code_mirror(&element, &options) {
             Ok(view) => {
-                handle.0.set_value(Some(Mounted { view, _on_change: on_change_js, _on_cursor: on_cursor_js }));
+                handle.mirror.set_value(Some(Mirror::new(initial)));
+                handle.mounted.set_value(Some(Mounted { view, _on_change: on_change_js, _on_cursor: on_cursor_js }));
                 on_ready.run(());
             }
             Err(error) => set_failure.set(Some(
@@ -157,7 +198,8 @@ pub fn Editor(
         }
     });
     on_cleanup(move || {
-        handle.0.try_update_value(|m| {
+        handle.mirror.try_set_value(None);
+        handle.mounted.try_update_value(|m| {
             if let Some(mounted) = m.take() {
                 mounted.view.destroy();
             }

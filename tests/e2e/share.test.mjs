@@ -6,6 +6,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
+import { inflateSync } from "node:zlib";
 import { join } from "node:path";
 import { screenshot, root, session, pako, collectErrors, openPlayground, pasteOver, afterCheck } from "./harness.mjs";
 
@@ -67,6 +68,36 @@ test("a share link made in the page opens the same text on the same panel in a f
   assertClean(fresh);
   await page.context().close();
   await fresh.context().close();
+});
+
+// The app keeps its own copy of the editor's text, following each edit
+// (src/mirror.rs); the check and the share link read that copy.
+test("the text a share link holds follows every kind of edit, non-ASCII text included", async () => {
+  const page = await open();
+  await paste(page, PLAYBOOK.replace("Customer lookup", "Customer lookup — 😀 é"));
+  const edit = (action) => afterCheck(page, action);
+  await page.keyboard.press("Control+Home");
+  for (let i = 0; i < 3; i++) await page.keyboard.press("ArrowDown");
+  await page.keyboard.press("End");
+  await edit(() => page.keyboard.type(" ü"));
+  await edit(() => page.keyboard.press("ArrowLeft").then(() => page.keyboard.press("Backspace")));
+  await edit(() => page.keyboard.press("Enter"));
+  // Several lines commented out at once: one transaction of several changes.
+  await page.keyboard.press("ArrowDown");
+  for (let i = 0; i < 3; i++) await page.keyboard.press("Shift+ArrowDown");
+  await edit(() => page.keyboard.press("Control+/"));
+  await edit(() => page.keyboard.press("Control+z"));
+  await edit(() => page.keyboard.press("Control+y"));
+  await edit(() => page.keyboard.press("Tab"));
+  const text = await editorText(page);
+  assert.notEqual(text, PLAYBOOK, "the edits changed the text");
+  assert.match(text, /😀 é/);
+  await page.click('[data-testid="share"]');
+  const link = await page.inputValue('[data-testid="share-link"]');
+  const shared = JSON.parse(inflateSync(Buffer.from(link.slice(link.indexOf("#pako:") + 6), "base64url")).toString("utf8"));
+  assert.equal(shared.code, text);
+  assertClean(page);
+  await page.context().close();
 });
 
 test("links built outside the app (zlib + base64url, and plain base64url) open their document", async () => {
