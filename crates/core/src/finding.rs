@@ -25,8 +25,15 @@ impl Ptr {
 
     /// The pointer to member `key` of the object this one points at.
     pub fn key(&self, key: &str) -> Ptr {
-        let mut s = String::with_capacity(self.0.len() + key.len() + 1);
-        s.push_str(&self.0);
+        let mut ptr = Ptr(String::with_capacity(self.0.len() + key.len() + 1));
+        ptr.0.push_str(&self.0);
+        ptr.push_token(key);
+        ptr
+    }
+
+    /// Appends `/` and `key`, escaped.
+    fn push_token(&mut self, key: &str) {
+        let s = &mut self.0;
         s.push('/');
         let mut rest = key;
         while let Some(at) = rest.bytes().position(|b| b == b'~' || b == b'/') {
@@ -36,7 +43,6 @@ impl Ptr {
             rest = &special[1..];
         }
         s.push_str(rest);
-        Ptr(s)
     }
 
     /// The pointer to item `index` of the array this one points at.
@@ -50,6 +56,19 @@ impl Ptr {
         s.push('/');
         s.push_str(digits);
         Ptr(s)
+    }
+
+    /// The pointer to item `index` of this one's member `key`, in one
+    /// allocation: `ptr.key(key).index(index)` makes two.
+    pub fn key_index(&self, key: &str, index: usize) -> Ptr {
+        let mut digits = itoa::Buffer::new();
+        let digits = digits.format(index);
+        let mut ptr = Ptr(String::with_capacity(self.0.len() + key.len() + 2 + digits.len()));
+        ptr.0.push_str(&self.0);
+        ptr.push_token(key);
+        ptr.0.push('/');
+        ptr.0.push_str(digits);
+        ptr
     }
 
     pub fn as_str(&self) -> &str {
@@ -140,6 +159,7 @@ mod tests {
     fn pointer_tokens_are_escaped() {
         let p = Ptr::root().key("a/b").key("m~n").index(3);
         assert_eq!(p.as_str(), "/a~1b/m~0n/3");
+        assert_eq!(Ptr::root().key("a/b").key_index("m~n", 3), p);
     }
 
     #[test]

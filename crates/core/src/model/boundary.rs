@@ -216,7 +216,6 @@ pub fn explain(
 }
 
 fn boundary(step: &StepView<'_>, resolver: &Resolver<'_, '_, '_>, entries: &EntryIndex<'_>, errors: usize) -> StepBoundary {
-    let ptr = step.ptr.key("allowedTools");
     let (allowed_tools, tools) = match step.allowed_tools_node {
         None => (ListForm::Absent, Vec::new()),
         Some(node) => match node.as_array() {
@@ -227,7 +226,7 @@ fn boundary(step: &StepView<'_>, resolver: &Resolver<'_, '_, '_>, entries: &Entr
                     .enumerate()
                     .map(|(index, entry)| AllowedTool {
                         index,
-                        pointer: ptr.index(index).into_string(),
+                        pointer: step.ptr.key_index("allowedTools", index).into_string(),
                         resolution: resolver.resolve(entry),
                     })
                     .collect(),
@@ -236,14 +235,14 @@ fn boundary(step: &StepView<'_>, resolver: &Resolver<'_, '_, '_>, entries: &Entr
         },
     };
 
-    let mut highest: Option<(usize, String)> = None;
+    let mut highest: Option<(usize, &str)> = None;
     let mut risk_partly_unknown = false;
     for tool in &tools {
         match &tool.resolution {
             Resolution::Embedded { facts, .. } => match (facts.risk_rank, facts.risk_class.as_deref()) {
                 (Some(rank), Some(class)) => {
                     if highest.as_ref().is_none_or(|(top, _)| rank > *top) {
-                        highest = Some((rank, class.to_owned()));
+                        highest = Some((rank, class));
                     }
                 }
                 _ => risk_partly_unknown = true,
@@ -253,6 +252,9 @@ fn boundary(step: &StepView<'_>, resolver: &Resolver<'_, '_, '_>, entries: &Entr
         }
     }
 
+    // Owned once, after the loop, rather than at every higher class.
+    let highest_risk_rank = highest.map(|(rank, _)| rank);
+    let highest_risk_class = highest.map(|(_, class)| class.to_owned());
     let entered = entries.of(step);
     let mut boundary = StepBoundary {
         id: step.id.map(str::to_owned),
@@ -263,8 +265,8 @@ fn boundary(step: &StepView<'_>, resolver: &Resolver<'_, '_, '_>, entries: &Entr
         purpose: step.purpose.map(str::to_owned),
         allowed_tools,
         tools,
-        highest_risk_rank: highest.as_ref().map(|(rank, _)| *rank),
-        highest_risk_class: highest.map(|(_, class)| class),
+        highest_risk_rank,
+        highest_risk_class,
         risk_partly_unknown,
         gated_by: entered.gated_by,
         entered_from: entered.entered_from,

@@ -157,13 +157,51 @@ pub(crate) fn check<'a>(
 }
 
 /// "Tool `x`" from "tool `x`", for the start of a sentence. Takes what
-/// names the subject as `Display`, so names are formatted only into a
-/// message.
-pub(crate) fn capitalise(text: impl std::fmt::Display) -> String {
-    let text = text.to_string();
-    let mut chars = text.chars();
-    match chars.next() {
-        Some(first) => first.to_uppercase().chain(chars).collect(),
-        None => String::new(),
+/// names the subject as `Display`, and writes it capitalised straight into
+/// the message: no copy of the name is made (PB219 writes thousands).
+pub(crate) fn capitalise<T: std::fmt::Display>(text: T) -> Capitalised<T> {
+    Capitalised(text)
+}
+
+/// What [`capitalise`] returns: its text, first character upper-cased.
+pub(crate) struct Capitalised<T>(T);
+
+impl<T: std::fmt::Display> std::fmt::Display for Capitalised<T> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        /// Passes text on, upper-casing the first character of the first
+        /// piece that has one.
+        struct FirstUpper<'f, 'g> {
+            out: &'f mut std::fmt::Formatter<'g>,
+            done: bool,
+        }
+        impl std::fmt::Write for FirstUpper<'_, '_> {
+            fn write_str(&mut self, s: &str) -> std::fmt::Result {
+                let mut chars = s.chars();
+                match chars.next() {
+                    Some(first) if !self.done => {
+                        self.done = true;
+                        for upper in first.to_uppercase() {
+                            self.out.write_char(upper)?;
+                        }
+                        self.out.write_str(chars.as_str())
+                    }
+                    _ => self.out.write_str(s),
+                }
+            }
+        }
+        std::fmt::write(&mut FirstUpper { out: f, done: false }, format_args!("{}", self.0))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::capitalise;
+
+    #[test]
+    fn capitalise_upper_cases_only_the_first_character_written() {
+        assert_eq!(capitalise("step `send`").to_string(), "Step `send`");
+        assert_eq!(capitalise(format_args!("{}{}", "", "étape")).to_string(), "Étape");
+        assert_eq!(capitalise("ß").to_string(), "SS");
+        assert_eq!(capitalise("").to_string(), "");
     }
 }

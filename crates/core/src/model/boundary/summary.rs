@@ -53,23 +53,41 @@ fn capabilities(step: &StepBoundary, out: &mut String) {
             sentence(out).push_str("Its allowedTools is not a list, so this reader cannot say which tools it may call.")
         }
         ListForm::List => {
-            let mut seen = HashSet::with_capacity(step.tools.len());
-            let valid: Vec<&AllowedTool> =
-                step.tools.iter().filter(|t| t.resolution.name().is_some_and(|name| seen.insert(name))).collect();
-            if valid.is_empty() {
-                let why = if step.tools.is_empty() { ": its allowedTools list is empty." } else { "." };
-                let _ = write!(sentence(out), "May call no tool{why}");
+            // A step lists a few tools: each is compared with the ones
+            // before it, and only a long list is collected through a set.
+            const SHORT: usize = 12;
+            let tools = &step.tools;
+            if tools.len() <= SHORT {
+                let valid = tools.iter().enumerate().filter(|&(i, tool)| {
+                    tool.resolution.name().is_some_and(|name| !tools[..i].iter().any(|t| t.resolution.name() == Some(name)))
+                });
+                valid_sentence(valid.map(|(_, tool)| tool), tools.is_empty(), out);
             } else {
-                let out = sentence(out);
-                let first = out.len();
-                clauses(&valid, out);
-                capitalize_at(out, first);
-                out.push_str(". Every other tool call is refused.");
+                let mut seen = HashSet::with_capacity(tools.len());
+                let valid: Vec<&AllowedTool> =
+                    tools.iter().filter(|t| t.resolution.name().is_some_and(|name| seen.insert(name))).collect();
+                valid_sentence(valid.iter().copied(), false, out);
             }
             for tool in &step.tools {
                 invalid_sentence(tool, out);
             }
         }
+    }
+}
+
+/// What the valid entries (the first of each name) let the step call.
+fn valid_sentence<'t>(valid: impl Iterator<Item = &'t AllowedTool> + Clone, empty_list: bool, out: &mut String) {
+    if valid.clone().next().is_none() {
+        let why = if empty_list { ": its allowedTools list is empty." } else { "." };
+        let out = sentence(out);
+        out.push_str("May call no tool");
+        out.push_str(why);
+    } else {
+        let out = sentence(out);
+        let first = out.len();
+        clauses(valid, out);
+        capitalize_at(out, first);
+        out.push_str(". Every other tool call is refused.");
     }
 }
 
@@ -91,8 +109,8 @@ fn effect(facts: &ToolFacts) -> Effect {
 
 /// One clause per kind of access, most harmless first, then the tools only a
 /// registry can explain; clauses are separated by `; `.
-fn clauses(tools: &[&AllowedTool], out: &mut String) {
-    let embedded = tools.iter().filter_map(|t| match &t.resolution {
+fn clauses<'t>(tools: impl Iterator<Item = &'t AllowedTool> + Clone, out: &mut String) {
+    let embedded = tools.clone().filter_map(|t| match &t.resolution {
         Resolution::Embedded { facts, .. } => Some(&**facts),
         _ => None,
     });
@@ -114,7 +132,7 @@ fn clauses(tools: &[&AllowedTool], out: &mut String) {
             access_clause(effect_wanted, approval, group, out);
         }
     }
-    let registry = tools.iter().filter_map(|t| match &t.resolution {
+    let registry = tools.filter_map(|t| match &t.resolution {
         Resolution::RegistryOnly { name, needs, .. } => Some((name.as_str(), needs.as_ref())),
         _ => None,
     });
@@ -124,7 +142,9 @@ fn clauses(tools: &[&AllowedTool], out: &mut String) {
         if out.len() > start {
             out.push_str("; ");
         }
-        let _ = write!(out, "may {also}call ");
+        out.push_str("may ");
+        out.push_str(also);
+        out.push_str("call ");
         write_list(out, registry, "and", |out, (name, needs)| {
             out.push_str(name);
             place(needs, out);
@@ -146,7 +166,9 @@ fn access_clause<'f>(effect: Effect, approval: bool, tools: impl Iterator<Item =
     if effect != Effect::Undeclared {
         let mut scoped = tools.clone().filter_map(|f| Some((f, scopes(f, effect)?))).peekable();
         if scoped.peek().is_some() {
-            let _ = write!(out, " {scoped_verb} ");
+            out.push(' ');
+            out.push_str(scoped_verb);
+            out.push(' ');
             write_list(out, scoped, "and", |out, (facts, scopes)| scoped_item(facts, scopes, out));
             phrases += 1;
         }
@@ -154,7 +176,8 @@ fn access_clause<'f>(effect: Effect, approval: bool, tools: impl Iterator<Item =
     let mut unscoped = tools.filter(|f| effect == Effect::Undeclared || scopes(f, effect).is_none()).peekable();
     if unscoped.peek().is_some() {
         out.push_str(if phrases > 0 { ", and " } else { " " });
-        let _ = write!(out, "{unscoped_verb} ");
+        out.push_str(unscoped_verb);
+        out.push(' ');
         write_list(out, unscoped, "and", |out, facts| described_item(facts, out));
         phrases += 1;
     }
@@ -197,7 +220,9 @@ fn scoped_item(facts: &ToolFacts, scopes: &[String], out: &mut String) {
         }
     });
     place(facts.needs.as_ref(), out);
-    let _ = write!(out, " ({})", facts.name.as_deref().unwrap_or_default());
+    out.push_str(" (");
+    out.push_str(facts.name.as_deref().unwrap_or_default());
+    out.push(')');
 }
 
 /// `charge.history via Stripe (“List recent charges.”)`: the tool by name,
@@ -280,12 +305,12 @@ fn entry_sentence(step: &StepBoundary, out: &mut String) {
     let out = sentence(out);
     let gates = |out: &mut String, conjunction: &str| {
         write_list(out, &step.gated_by, conjunction, |out, gate| {
-            let _ = write!(out, "the gate “{}”", gate.gate);
+            out.push_str("the gate “");
+            out.push_str(&gate.gate);
+            out.push('”');
             if !gate.labels.is_empty() {
                 out.push_str(" (on ");
-                write_list(out, &gate.labels, "or", |out, label| {
-                    let _ = write!(out, "“{label}”");
-                });
+                write_list(out, &gate.labels, "or", quoted);
                 out.push(')');
             }
         })
@@ -300,9 +325,7 @@ fn entry_sentence(step: &StepBoundary, out: &mut String) {
     gates(out, "and");
     if !step.entered_from.is_empty() {
         out.push_str(" and from ");
-        write_list(out, &step.entered_from, "and", |out, id| {
-            let _ = write!(out, "“{id}”");
-        });
+        write_list(out, &step.entered_from, "and", quoted);
     }
     if step.is_start {
         out.push_str(", and the playbook starts here");
@@ -312,6 +335,13 @@ fn entry_sentence(step: &StepBoundary, out: &mut String) {
     } else {
         "; some path to it passes no gate, so it can run without a person deciding."
     });
+}
+
+/// `“text”`.
+fn quoted(out: &mut String, text: impl AsRef<str>) {
+    out.push('“');
+    out.push_str(text.as_ref());
+    out.push('”');
 }
 
 /// A description as one line, cut at a word boundary when long. Only its

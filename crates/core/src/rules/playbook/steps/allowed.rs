@@ -105,7 +105,7 @@ pub(super) fn check(context: &Context<'_>, step: &StepView<'_>, what: StepName<'
     let mut first_at: HashMap<&str, usize> = HashMap::new();
     for (i, entry) in entries.iter().enumerate() {
         // Built only for a finding.
-        let ptr = || step.ptr.key("allowedTools").index(i);
+        let ptr = || step.ptr.key_index("allowedTools", i);
         let Some(name) = entry.as_str() else {
             let message = match &entry.value {
                 Value::Object(_) => format!(
