@@ -192,6 +192,43 @@ fn a_money_tool_behind_a_gate() {
     assert_eq!(explain.tools[0].allowed_by, ["look", "pay"]);
 }
 
+/// A step entered from few steps and one entered from many (whose entries
+/// are hashed rather than compared) list each step and label once, in
+/// order; so do a short and a long `allowedTools` in a summary.
+#[test]
+fn many_entries_read_like_few() {
+    for senders in [2, 20] {
+        let mut steps = vec![
+            r#"{ "id": "gate", "kind": "gate", "next": { "yes": "end", "also": "end", "again": "end", "no": "first" } }"#.to_owned(),
+            r#"{ "id": "first", "kind": "agent", "agent": "a", "purpose": "P.", "allowedTools": [], "next": ["end", "end", "gate"] }"#
+                .to_owned(),
+        ];
+        let tools: Vec<String> = (0..senders).flat_map(|_| ["\"customer.get\"", "\"x.y\""]).map(str::to_owned).collect();
+        for s in 0..senders {
+            steps.push(format!(
+                r#"{{ "id": "s{s}", "kind": "agent", "agent": "a", "purpose": "P.", "allowedTools": [{}], "next": "end" }}"#,
+                tools.join(", ")
+            ));
+        }
+        steps.push(r#"{ "id": "end", "kind": "agent", "agent": "a", "purpose": "P.", "allowedTools": [] }"#.to_owned());
+        let explain = playbook(STRIPE_REQUIRED, &[LOOKUP_TOOL], &format!("[{}]", steps.join(",")));
+        let end = step(&explain, "end");
+        let expected: Vec<String> = ["first".to_owned()].into_iter().chain((0..senders).map(|s| format!("s{s}"))).collect();
+        assert_eq!(end.entered_from, expected);
+        assert_eq!(end.gated_by.len(), 1);
+        assert_eq!(end.gated_by[0].labels, ["yes", "also", "again"]);
+        assert_eq!(step(&explain, "first").gated_by[0].labels, ["no"]);
+        assert!(
+            step(&explain, "s0").summary.starts_with(
+                "Can read customers (customer.get); may also call x.y, which the document does not define, so only a runtime's registry can say what it does. \
+                 Every other tool call is refused."
+            ),
+            "{senders}: {}",
+            step(&explain, "s0").summary
+        );
+    }
+}
+
 #[test]
 fn summaries_say_what_the_document_leaves_unknown() {
     let undeclared = r#"{ "name": "notes.sync", "source": "primitive", "description": "Sync the notes.", "permissions": [],

@@ -3,7 +3,7 @@
 
 use super::playbook::PlaybookView;
 use petgraph::algo::kosaraju_scc;
-use petgraph::graph::{DiGraph, NodeIndex};
+use petgraph::graph::{DiGraph, EdgeIndex, NodeIndex};
 use petgraph::visit::EdgeRef;
 use serde::Serialize;
 use foldhash::{HashMap, HashMapExt};
@@ -49,9 +49,10 @@ impl Graph {
 /// Builds the graph of a playbook. Steps without an id, and later steps that
 /// repeat an id, are left out; edges to unknown steps are left out.
 pub fn build(view: &PlaybookView<'_>) -> Graph {
-    let mut graph: DiGraph<usize, Option<String>> = DiGraph::new();
-    let mut by_id: HashMap<&str, NodeIndex> = HashMap::new();
-    let mut nodes = Vec::new();
+    let count = view.steps.len();
+    let mut graph: DiGraph<usize, Option<String>> = DiGraph::with_capacity(count, count);
+    let mut by_id: HashMap<&str, NodeIndex> = HashMap::with_capacity(count);
+    let mut nodes = Vec::with_capacity(count);
     for (position, step) in view.steps.iter().enumerate() {
         let Some(id) = step.id else { continue };
         if by_id.contains_key(id) {
@@ -141,6 +142,16 @@ fn back_edges(graph: &DiGraph<usize, Option<String>>, start: Option<NodeIndex>) 
         OnPath,
         Done,
     }
+    // Every node's outgoing edges in the order they were added, in one list:
+    // node `n`'s are `outgoing[at[n]..at[n + 1]]`.
+    let mut outgoing: Vec<(NodeIndex, EdgeIndex, NodeIndex)> =
+        graph.edge_references().map(|e| (e.source(), e.id(), e.target())).collect();
+    outgoing.sort_by_key(|&(source, _, _)| source);
+    let at: Vec<usize> =
+        (0..=graph.node_count()).map(|n| outgoing.partition_point(|&(source, _, _)| source.index() < n)).collect();
+    let first_edge = |n: NodeIndex| at.get(n.index()).copied().unwrap_or_default();
+    let end_of = |n: NodeIndex| at.get(n.index() + 1).copied().unwrap_or_default();
+
     let mut state = vec![State::New; graph.node_count()];
     let mut back = vec![false; graph.edge_count()];
     let roots = start.into_iter().chain(graph.node_indices());
@@ -148,18 +159,17 @@ fn back_edges(graph: &DiGraph<usize, Option<String>>, start: Option<NodeIndex>) 
         if state[root.index()] != State::New {
             continue;
         }
-        // Each frame: the node and its outgoing edges still to walk.
-        // `edges` lists the newest first, so popping walks them in order.
-        let edges_of = |n: NodeIndex| -> Vec<_> { graph.edges(n).map(|e| (e.id(), e.target())).collect() };
-        let mut stack = vec![(root, edges_of(root))];
+        // Each frame: the node and the position of its next edge to walk.
+        let mut stack = vec![(root, first_edge(root))];
         state[root.index()] = State::OnPath;
-        while let Some((node, pending)) = stack.last_mut() {
-            match pending.pop() {
-                Some((edge, target)) => match state[target.index()] {
+        while let Some((node, next)) = stack.last_mut() {
+            let edge = outgoing.get(*next).filter(|_| *next < end_of(*node));
+            *next += 1;
+            match edge {
+                Some(&(_, edge, target)) => match state[target.index()] {
                     State::New => {
                         state[target.index()] = State::OnPath;
-                        let frame = (target, edges_of(target));
-                        stack.push(frame);
+                        stack.push((target, first_edge(target)));
                     }
                     State::OnPath => back[edge.index()] = true,
                     State::Done => {}

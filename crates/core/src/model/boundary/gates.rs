@@ -25,92 +25,140 @@ pub(super) struct StepEntries {
     pub is_start: bool,
 }
 
-/// The graph, indexed for entries.
+/// A step's incoming edges up to this many are deduplicated by comparing
+/// with the ones kept before; more are hashed.
+const FEW_EDGES: usize = 12;
+
+/// The graph, indexed for entries: nodes by position in `graph.nodes`, each
+/// node's edges in one flat list, so a 10,000-step playbook costs a few
+/// vectors rather than a vector and hash entries per step.
 pub(super) struct EntryIndex<'g> {
     graph: &'g Graph,
-    /// Each node's step position, by id.
-    steps: HashMap<&'g str, usize>,
-    gates: HashSet<&'g str>,
-    incoming: HashMap<&'g str, Vec<&'g GraphEdge>>,
-    /// Steps some path from the start reaches without passing a gate first.
-    ungated: HashSet<&'g str>,
-    unreachable: HashSet<&'g str>,
+    /// Each node's position, by id.
+    nodes: HashMap<&'g str, usize>,
+    gates: Vec<bool>,
+    /// The edges into node `n`: `incoming[incoming_at[n]..incoming_at[n + 1]]`.
+    incoming_at: Vec<usize>,
+    incoming: Vec<&'g GraphEdge>,
+    /// Nodes some path from the start reaches without passing a gate first.
+    ungated: Vec<bool>,
+    unreachable: Vec<bool>,
+}
+
+/// Groups items by node, in their order within a node: the start of each
+/// node's run (`count + 1` of them), then the runs.
+fn by_node<T>(count: usize, mut items: Vec<(usize, T)>) -> (Vec<usize>, Vec<T>) {
+    // Stable, so each node's items keep their order.
+    items.sort_by_key(|&(node, _)| node);
+    let at = (0..=count).map(|node| items.partition_point(|&(n, _)| n < node)).collect();
+    (at, items.into_iter().map(|(_, item)| item).collect())
+}
+
+/// The run of node `node` in what [`by_node`] returns.
+fn run<'r, T>(at: &[usize], items: &'r [T], node: usize) -> &'r [T] {
+    match (at.get(node), at.get(node + 1)) {
+        (Some(&from), Some(&to)) => items.get(from..to).unwrap_or_default(),
+        _ => &[],
+    }
 }
 
 impl<'g> EntryIndex<'g> {
     pub(super) fn new(graph: &'g Graph) -> EntryIndex<'g> {
-        let steps = graph.nodes.iter().map(|n| (n.id.as_str(), n.step)).collect();
-        let gates = graph.nodes.iter().filter(|n| n.kind.as_deref() == Some("gate")).map(|n| n.id.as_str()).collect();
-        let mut incoming: HashMap<&str, Vec<&GraphEdge>> = HashMap::new();
-        let mut outgoing: HashMap<&str, Vec<&str>> = HashMap::new();
+        let count = graph.nodes.len();
+        let mut nodes = HashMap::with_capacity(count);
+        for (position, node) in graph.nodes.iter().enumerate() {
+            nodes.entry(node.id.as_str()).or_insert(position);
+        }
+        let gates: Vec<bool> = graph.nodes.iter().map(|n| n.kind.as_deref() == Some("gate")).collect();
+        let position = |id: &str| nodes.get(id).copied();
+        let mut into = Vec::with_capacity(graph.edges.len());
+        let mut out_of = Vec::with_capacity(graph.edges.len());
         for edge in &graph.edges {
-            incoming.entry(edge.to.as_str()).or_default().push(edge);
-            outgoing.entry(edge.from.as_str()).or_default().push(edge.to.as_str());
-        }
-        let mut index = EntryIndex {
-            graph,
-            steps,
-            gates,
-            incoming,
-            ungated: HashSet::new(),
-            unreachable: graph.unreachable.iter().map(String::as_str).collect(),
-        };
-        index.ungated = index.reached_without_gate(&outgoing);
-        index
-    }
-
-    /// A step that some path reaches only through gates is absent: a person
-    /// has decided before it runs. The step itself may be a gate.
-    fn reached_without_gate(&self, outgoing: &HashMap<&'g str, Vec<&'g str>>) -> HashSet<&'g str> {
-        let mut reached = HashSet::new();
-        let Some(start) = self.graph.start.as_deref() else { return reached };
-        reached.insert(start);
-        let mut stack = vec![start];
-        while let Some(id) = stack.pop() {
-            if self.gates.contains(id) {
-                continue;
-            }
-            for &next in outgoing.get(id).into_iter().flatten() {
-                if reached.insert(next) {
-                    stack.push(next);
-                }
+            let Some(to) = position(&edge.to) else { continue };
+            into.push((to, edge));
+            if let Some(from) = position(&edge.from) {
+                out_of.push((from, to));
             }
         }
-        reached
+        let (incoming_at, incoming) = by_node(count, into);
+        let (outgoing_at, outgoing) = by_node(count, out_of);
+        let mut unreachable = vec![false; count];
+        for id in &graph.unreachable {
+            if let Some(slot) = position(id).and_then(|n| unreachable.get_mut(n)) {
+                *slot = true;
+            }
+        }
+        let start = graph.start.as_deref().and_then(position);
+        let ungated = reached_without_gate(start, &gates, &outgoing_at, &outgoing);
+        EntryIndex { graph, nodes, gates, incoming_at, incoming, ungated, unreachable }
     }
 
     /// How a step is entered. A step without an id, or a later one repeating
     /// an id, is not in the graph: nothing enters it.
     pub(super) fn of(&self, step: &StepView<'_>) -> StepEntries {
-        let Some(id) = step.id.filter(|id| self.steps.get(id) == Some(&step.index)) else {
+        let node = step.id.and_then(|id| self.nodes.get(id).copied());
+        let Some(node) = node.filter(|&n| self.graph.nodes.get(n).is_some_and(|n| n.step == step.index)) else {
             return StepEntries::default();
         };
+        let flag = |flags: &[bool]| flags.get(node).copied().unwrap_or_default();
         let mut entries = StepEntries {
-            behind_gate: self.graph.start.is_some() && !self.unreachable.contains(id) && !self.ungated.contains(id),
-            is_start: self.graph.start.as_deref() == Some(id),
+            behind_gate: self.graph.start.is_some() && !flag(&self.unreachable) && !flag(&self.ungated),
+            is_start: self.graph.start.as_deref() == step.id,
             ..StepEntries::default()
         };
+        let edges = run(&self.incoming_at, &self.incoming, node);
+        let few = edges.len() <= FEW_EDGES;
         let mut others = HashSet::new();
         let mut gate_at: HashMap<&str, usize> = HashMap::new();
         let mut labels = HashSet::new();
-        for edge in self.incoming.get(id).into_iter().flatten() {
+        for edge in edges {
             let from = edge.from.as_str();
-            if !self.gates.contains(from) {
-                if others.insert(from) {
+            let is_gate = self.nodes.get(from).and_then(|&n| self.gates.get(n)).copied().unwrap_or_default();
+            if !is_gate {
+                let new = if few { !entries.entered_from.iter().any(|id| id == from) } else { others.insert(from) };
+                if new {
                     entries.entered_from.push(from.to_owned());
                 }
                 continue;
             }
-            let at = *gate_at.entry(from).or_insert_with(|| {
+            let known = if few { entries.gated_by.iter().position(|g| g.gate == from) } else { gate_at.get(from).copied() };
+            let at = known.unwrap_or_else(|| {
                 entries.gated_by.push(GateEntry { gate: from.to_owned(), labels: Vec::new() });
+                if !few {
+                    gate_at.insert(from, entries.gated_by.len() - 1);
+                }
                 entries.gated_by.len() - 1
             });
             if let (Some(gate), Some(label)) = (entries.gated_by.get_mut(at), &edge.label) {
-                if labels.insert((from, label.as_str())) {
+                let new = if few { !gate.labels.contains(label) } else { labels.insert((from, label.as_str())) };
+                if new {
                     gate.labels.push(label.clone());
                 }
             }
         }
         entries
     }
+}
+
+/// A step that some path reaches only through gates is absent: a person
+/// has decided before it runs. The step itself may be a gate.
+fn reached_without_gate(start: Option<usize>, gates: &[bool], outgoing_at: &[usize], outgoing: &[usize]) -> Vec<bool> {
+    let mut reached = vec![false; gates.len()];
+    let Some(start) = start else { return reached };
+    let mut stack = vec![start];
+    if let Some(slot) = reached.get_mut(start) {
+        *slot = true;
+    }
+    while let Some(node) = stack.pop() {
+        if gates.get(node).copied().unwrap_or_default() {
+            continue;
+        }
+        for &next in run(outgoing_at, outgoing, node) {
+            if let Some(slot) = reached.get_mut(next).filter(|seen| !**seen) {
+                *slot = true;
+                stack.push(next);
+            }
+        }
+    }
+    reached
 }

@@ -53,15 +53,23 @@ fn capabilities(step: &StepBoundary, out: &mut String) {
             sentence(out).push_str("Its allowedTools is not a list, so this reader cannot say which tools it may call.")
         }
         ListForm::List => {
-            // A step lists a few tools: each is compared with the ones
-            // before it, and only a long list is collected through a set.
+            // A step lists a few tools: they are kept on the stack, each
+            // compared with the ones kept before; only a long list is
+            // collected through a set.
             const SHORT: usize = 12;
             let tools = &step.tools;
             if tools.len() <= SHORT {
-                let valid = tools.iter().enumerate().filter(|&(i, tool)| {
-                    tool.resolution.name().is_some_and(|name| !tools[..i].iter().any(|t| t.resolution.name() == Some(name)))
-                });
-                valid_sentence(valid.map(|(_, tool)| tool), tools.is_empty(), out);
+                let mut valid: [Option<&AllowedTool>; SHORT] = [None; SHORT];
+                let mut kept = 0;
+                for tool in tools {
+                    let Some(name) = tool.resolution.name() else { continue };
+                    let repeated = valid.iter().flatten().any(|t| t.resolution.name() == Some(name));
+                    if let (false, Some(slot)) = (repeated, valid.get_mut(kept)) {
+                        *slot = Some(tool);
+                        kept += 1;
+                    }
+                }
+                valid_sentence(valid.iter().flatten().copied(), tools.is_empty(), out);
             } else {
                 let mut seen = HashSet::with_capacity(tools.len());
                 let valid: Vec<&AllowedTool> =

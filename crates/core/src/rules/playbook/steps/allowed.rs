@@ -102,6 +102,9 @@ impl<'a> Context<'a> {
 /// Checks every entry of a step's `allowedTools`.
 pub(super) fn check(context: &Context<'_>, step: &StepView<'_>, what: StepName<'_>, report: &mut Report) {
     let Some(entries) = step.allowed_tools_node.and_then(Node::as_array) else { return };
+    // A short list is searched for an earlier entry of a name; a long one
+    // is indexed (a step lists a few tools, and thousands of steps do).
+    const SHORT: usize = 12;
     let mut first_at: HashMap<&str, usize> = HashMap::new();
     for (i, entry) in entries.iter().enumerate() {
         // Built only for a finding.
@@ -116,11 +119,17 @@ pub(super) fn check(context: &Context<'_>, step: &StepView<'_>, what: StepName<'
             report.push(&PB209, &ptr(), At::Value(entry), message);
             continue;
         };
-        if let Some(first) = first_at.get(name) {
+        let first = match entries.len() {
+            0..=SHORT => entries.iter().take(i).position(|earlier| earlier.as_str() == Some(name)),
+            _ => first_at.get(name).copied(),
+        };
+        if let Some(first) = first {
             report.push(&PB210, &ptr(), At::Value(entry), format!("{} allows `{name}` twice (entries {first} and {i}); once is enough.", capitalise(what)));
             continue;
         }
-        first_at.insert(name, i);
+        if entries.len() > SHORT {
+            first_at.insert(name, i);
+        }
         if let Some(rule) = resolve(context, name, what) {
             report.push(rule.0, &ptr(), At::Value(entry), rule.1);
         }
