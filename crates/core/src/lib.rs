@@ -99,18 +99,26 @@ fn read<'t>(text: &'t str, options: &Options) -> (Document<'t>, Option<Node>) {
 }
 
 impl Document<'_> {
-    /// Runs the rules of the document's kind over `root`; returns a
-    /// playbook's model for explain.
-    fn check<'a>(&mut self, root: &'a Node, options: &Options) -> Option<model::PlaybookModel<'a>> {
-        if !rules::input::check_root(root, self.kind, &mut self.report) {
-            return None;
-        }
-        let model = rules::check(root, self.kind, &options.limits, &mut self.report);
+    /// Checks what every document's root must be; `false` when no rule of
+    /// its kind can run.
+    fn check_root(&mut self, root: &Node) -> bool {
+        rules::input::check_root(root, self.kind, &mut self.report)
+    }
+
+    /// A playbook's parts for its rules and explain (see
+    /// [`rules::playbook_parts`]), once its root is checked.
+    fn playbook_parts<'a>(&mut self, root: &'a Node, options: &Options) -> Option<model::PlaybookParts<'a>> {
+        rules::playbook_parts(root, self.kind, &options.limits, &mut self.report)
+    }
+
+    /// Runs the rules of the document's kind over a checked root; a
+    /// playbook's read `model`.
+    fn check(&mut self, root: &Node, model: Option<&model::PlaybookModel<'_, '_>>, options: &Options) {
+        rules::check(root, self.kind, model, &options.limits, &mut self.report);
         self.stopped = self.report.has(&rules::input::IN006);
         if let (Some(registry), Some(Kind::Playbook), false) = (&options.registry, self.kind, self.stopped) {
             rules::drift::check(root, registry, &mut self.report);
         }
-        model
     }
 
     fn checked(mut self) -> Checked {
@@ -127,8 +135,15 @@ impl Document<'_> {
 /// Checks a text: parse, detect the kind, run every rule of that kind.
 pub fn check(text: &str, options: &Options) -> Checked {
     let (mut document, root) = read(text, options);
-    if let Some(root) = &root {
-        document.check(root, options);
+    if let Some(root) = root.as_ref().filter(|root| document.check_root(root)) {
+        let parts = document.playbook_parts(root, options);
+        let check = parts.as_ref().map(|parts| model::requires::cross_check(&parts.view));
+        let model = parts.as_ref().zip(check.as_ref()).map(|(parts, check)| model::PlaybookModel {
+            view: &parts.view,
+            graph: &parts.graph,
+            check,
+        });
+        document.check(root, model.as_ref(), options);
     }
     document.checked()
 }
@@ -170,13 +185,24 @@ pub fn diff(old: &Analysis, new: &Analysis) -> Result<model::diff::Diff, model::
 /// Checks a text and builds its explain view.
 pub fn analyze(text: &str, options: &Options) -> Analysis {
     let (mut document, root) = read(text, options);
-    let model = root.as_ref().and_then(|root| document.check(root, options));
+    let checked_root = root.as_ref().filter(|root| document.check_root(root));
+    let parts = checked_root.and_then(|root| document.playbook_parts(root, options));
+    let (view, graph) = parts.map(|parts| (parts.view, parts.graph)).unzip();
+    // Built once: the rules read it, then explain.
+    let check = view.as_ref().map(model::requires::cross_check);
+    if let Some(root) = checked_root {
+        let model = view.as_ref().zip(graph.as_ref()).zip(check.as_ref()).map(|((view, graph), check)| {
+            model::PlaybookModel { view, graph, check }
+        });
+        document.check(root, model.as_ref(), options);
+    }
     let stopped = document.stopped;
     let checked = document.checked();
     // A text a limit stopped is not explained: only IN006 is reported.
     let root = root.as_ref().filter(|_| !stopped);
+    let playbook = view.as_ref().zip(check.as_ref()).zip(graph).map(|((view, check), graph)| (view, check, graph));
     let explain = match (root, checked.kind) {
-        (Some(root), Some(kind)) => model::explain(root, kind, &checked.diagnostics, model),
+        (Some(root), Some(kind)) => model::explain(root, kind, &checked.diagnostics, playbook),
         _ => None,
     };
     let anchors = root.map(model::anchors::Anchors::new).unwrap_or_default();

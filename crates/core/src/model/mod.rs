@@ -58,27 +58,40 @@ pub struct PlaybookMetadata {
     pub version_assumed: bool,
 }
 
-/// A playbook's typed view and step graph, built once per analysis: the
-/// rules read them, then explain (each was a tenth of the time when both
-/// built their own).
-pub(crate) struct PlaybookModel<'a> {
+/// A playbook's typed view and step graph, built once per analysis for the
+/// rules and explain (each was a tenth of the time when both built their
+/// own); the graph then becomes part of the explain view.
+pub(crate) struct PlaybookParts<'a> {
     pub(crate) view: playbook::PlaybookView<'a>,
     pub(crate) graph: graph::Graph,
 }
 
-impl<'a> PlaybookModel<'a> {
+impl<'a> PlaybookParts<'a> {
     pub(crate) fn new(root: &'a Node) -> Self {
         let view = playbook::PlaybookView::new(root);
         let graph = graph::build(&view);
-        PlaybookModel { view, graph }
+        PlaybookParts { view, graph }
     }
 }
 
-fn playbook_explain(root: &Node, model: PlaybookModel<'_>, diagnostics: &[Diagnostic]) -> PlaybookExplain {
-    let PlaybookModel { view, graph } = model;
-    let check = requires::cross_check(&view);
-    let allowing = requires::allowing_steps(&view);
-    let (steps, tools) = boundary::explain(&view, &graph, &check, &allowing, diagnostics);
+/// What a playbook's rules read: its parts and the requires cross-check of
+/// its view, which explain reads after them (built twice, it was a twentieth
+/// of the time).
+pub(crate) struct PlaybookModel<'m, 'a> {
+    pub(crate) view: &'m playbook::PlaybookView<'a>,
+    pub(crate) graph: &'m graph::Graph,
+    pub(crate) check: &'m requires::CrossCheck<'m, 'a>,
+}
+
+fn playbook_explain(
+    root: &Node,
+    view: &playbook::PlaybookView<'_>,
+    check: &requires::CrossCheck<'_, '_>,
+    graph: graph::Graph,
+    diagnostics: &[Diagnostic],
+) -> PlaybookExplain {
+    let allowing = requires::allowing_steps(view);
+    let (steps, tools) = boundary::explain(view, &graph, check, &allowing, diagnostics);
     let text = |key: &str| root.get(key).and_then(Node::as_str).map(str::to_owned);
     PlaybookExplain {
         document: PlaybookMetadata {
@@ -90,17 +103,25 @@ fn playbook_explain(root: &Node, model: PlaybookModel<'_>, diagnostics: &[Diagno
         },
         steps,
         tools,
-        requires: requires::view::explain(&view, &check, &allowing),
+        requires: requires::view::explain(view, check, &allowing),
         graph,
     }
 }
 
 /// Builds the explain view of a document read as `kind`; a playbook's from
-/// the model its rules read (none when a limit stopped them).
-pub(crate) fn explain(root: &Node, kind: Kind, diagnostics: &[Diagnostic], model: Option<PlaybookModel<'_>>) -> Option<Explain> {
+/// the view, cross-check and graph its rules read (none when a limit stopped
+/// them).
+pub(crate) fn explain(
+    root: &Node,
+    kind: Kind,
+    diagnostics: &[Diagnostic],
+    playbook: Option<(&playbook::PlaybookView<'_>, &requires::CrossCheck<'_, '_>, graph::Graph)>,
+) -> Option<Explain> {
     root.as_object()?;
     match kind {
-        Kind::Playbook => model.map(|model| Explain::Playbook(playbook_explain(root, model, diagnostics))),
+        Kind::Playbook => {
+            playbook.map(|(view, check, graph)| Explain::Playbook(playbook_explain(root, view, check, graph, diagnostics)))
+        }
         Kind::PluginManifest => Some(Explain::PluginManifest(manifest::explain::build(root, diagnostics))),
     }
 }

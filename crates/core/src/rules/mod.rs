@@ -134,26 +134,38 @@ pub fn lookup(code_or_name: &str) -> Option<&'static Rule> {
     all().find(|r| r.code.eq_ignore_ascii_case(code_or_name) || r.name == code_or_name)
 }
 
-/// Runs every rule of `kind` over a document whose root is an object;
-/// returns a playbook's model for explain (see [`playbook::check`]).
-pub(crate) fn check<'a>(
+/// A playbook's parts for its rules and explain, unless a count limit stops
+/// its check (reported as IN006); none for a manifest.
+pub(crate) fn playbook_parts<'a>(
     root: &'a crate::parse::Node,
     kind: Option<crate::Kind>,
     limits: &crate::Limits,
     report: &mut crate::finding::Report,
-) -> Option<crate::model::PlaybookModel<'a>> {
-    let model = match kind {
-        Some(crate::Kind::Playbook) => playbook::check(root, limits, report),
-        Some(crate::Kind::PluginManifest) => {
-            manifest::check(root, limits, report);
-            None
-        }
-        None => None,
-    };
+) -> Option<crate::model::PlaybookParts<'a>> {
+    match kind {
+        Some(crate::Kind::Playbook) => playbook::parts(root, limits, report),
+        _ => None,
+    }
+}
+
+/// Runs every rule of `kind` over a document whose root is an object; a
+/// playbook's rules read `model` (none when a count limit stopped them: see
+/// [`playbook_parts`]).
+pub(crate) fn check(
+    root: &crate::parse::Node,
+    kind: Option<crate::Kind>,
+    model: Option<&crate::model::PlaybookModel<'_, '_>>,
+    limits: &crate::Limits,
+    report: &mut crate::finding::Report,
+) {
+    match (kind, model) {
+        (Some(crate::Kind::Playbook), Some(model)) => playbook::check(model, report),
+        (Some(crate::Kind::PluginManifest), _) => manifest::check(root, limits, report),
+        _ => {}
+    }
     if kind.is_some() && !report.has(&input::IN006) {
         credentials::check(root, report);
     }
-    model
 }
 
 /// "Tool `x`" from "tool `x`", for the start of a sentence. Takes what

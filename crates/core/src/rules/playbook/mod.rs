@@ -11,25 +11,25 @@ pub(crate) use requires::PB411;
 use super::input::over_count_limit;
 use super::Rule;
 use crate::finding::Report;
-use crate::model::PlaybookModel;
+use crate::model::{PlaybookModel, PlaybookParts};
 use crate::parse::Node;
 use crate::Limits;
 
 /// Every PB rule, in catalogue order.
 pub static RULES: &[&[&Rule]] = &[document::RULES, steps::RULES, tools::RULES, requires::RULES];
 
-/// Runs every PB rule; returns the playbook's model, for explain to read
-/// without building it again, unless a count limit stopped the check.
-pub(crate) fn check<'a>(root: &'a Node, limits: &Limits, report: &mut Report) -> Option<PlaybookModel<'a>> {
-    if over_count_limits(root, limits, report) {
-        return None;
-    }
-    let model = PlaybookModel::new(root);
-    document::check(&model.view, report);
-    steps::check(&model.view, &model.graph, report);
-    tools::check(&model.view, report);
-    requires::check(&model.view, report);
-    Some(model)
+/// A playbook's parts, for its rules and explain, unless a count limit
+/// stops its check.
+pub(crate) fn parts<'a>(root: &'a Node, limits: &Limits, report: &mut Report) -> Option<PlaybookParts<'a>> {
+    (!over_count_limits(root, limits, report)).then(|| PlaybookParts::new(root))
+}
+
+/// Runs every PB rule.
+pub(crate) fn check(model: &PlaybookModel<'_, '_>, report: &mut Report) {
+    document::check(model.view, report);
+    steps::check(model.view, model.graph, report);
+    tools::check(model.view, report);
+    requires::check(model.view, model.check, report);
 }
 
 /// IN006 for more steps or tools than the limits allow; nothing else is then

@@ -48,7 +48,7 @@ const REQUIRES_FIELDS: &[Field] = &[
     Field::new("secrets", Ty::Array),
 ];
 
-pub(super) fn check(view: &PlaybookView<'_>, report: &mut Report) {
+pub(super) fn check(view: &PlaybookView<'_>, cross_check: &requires::CrossCheck<'_, '_>, report: &mut Report) {
     let ptr = Ptr::root().key("requires");
     if let Some(requires) = view.requires.node.filter(|n| n.as_object().is_some()) {
         check_fields(report, requires, &ptr, REQUIRES_FIELDS, "`requires`");
@@ -60,9 +60,8 @@ pub(super) fn check(view: &PlaybookView<'_>, report: &mut Report) {
             check_items_are_objects(requires.get(field), &ptr.key(field), field, what, report);
         }
     }
-    let cross_check = requires::cross_check(view);
-    connections::check(view, &cross_check, report);
-    mcp_servers::check(view, &cross_check, report);
+    connections::check(view, cross_check, report);
+    mcp_servers::check(view, cross_check, report);
     secrets::check(view, report);
 }
 
