@@ -230,6 +230,20 @@ fn many_entries_read_like_few() {
 }
 
 #[test]
+fn a_repeated_step_id_allows_a_tool_once() {
+    let explain = playbook(
+        STRIPE_REQUIRED,
+        &[LOOKUP_TOOL],
+        r#"[
+            { "id": "look", "kind": "agent", "agent": "a", "purpose": "P.", "allowedTools": ["customer.get"], "next": "other" },
+            { "id": "other", "kind": "agent", "agent": "a", "purpose": "P.", "allowedTools": ["customer.get"], "next": "look" },
+            { "id": "look", "kind": "agent", "agent": "a", "purpose": "P.", "allowedTools": ["customer.get", "customer.get"] }
+        ]"#,
+    );
+    assert_eq!(explain.tools[0].allowed_by, ["look", "other"]);
+}
+
+#[test]
 fn summaries_say_what_the_document_leaves_unknown() {
     let undeclared = r#"{ "name": "notes.sync", "source": "primitive", "description": "Sync the notes.", "permissions": [],
         "inputSchema": {}, "outputSchema": {} }"#;

@@ -90,7 +90,7 @@ fn playbook_explain(
     graph: graph::Graph,
     diagnostics: &[Diagnostic],
 ) -> PlaybookExplain {
-    let allowing = requires::allowing_steps(view);
+    let allowing = requires::allowing_steps(view, &graph);
     let (steps, tools) = boundary::explain(view, &graph, check, &allowing, diagnostics);
     let text = |key: &str| root.get(key).and_then(Node::as_str).map(str::to_owned);
     PlaybookExplain {

@@ -13,6 +13,7 @@
 pub mod view;
 
 use super::playbook::{mcp_name, ConnectionView, McpName, McpServerView, Entry, PlaybookView, StepView, ToolView};
+use super::graph::Graph;
 use super::spec;
 use crate::finding::Ptr;
 use foldhash::{HashMap, HashMapExt, HashSet, HashSetExt};
@@ -160,12 +161,16 @@ pub fn tool_refs<'v, 'a>(view: &'v PlaybookView<'a>) -> impl Iterator<Item = Too
 pub type AllowingSteps<'a> = HashMap<&'a str, Vec<&'a str>>;
 
 /// Each tool name's [`AllowingSteps`]; built once per explain, read by the
-/// tools' entries and the requires view.
-pub fn allowing_steps<'a>(view: &PlaybookView<'a>) -> AllowingSteps<'a> {
-    let mut steps: HashMap<&str, Vec<&str>> = HashMap::new();
+/// tools' entries and the requires view. `graph` is the view's.
+pub fn allowing_steps<'a>(view: &PlaybookView<'a>, graph: &Graph) -> AllowingSteps<'a> {
+    let mut steps: HashMap<&str, Vec<&str>> = HashMap::with_capacity(view.tools.len());
+    // `tool_refs` gives each name once per step, so a name can meet an id
+    // twice only when steps repeat it: the graph then has fewer nodes than
+    // steps with an id, and only then are (name, id) pairs remembered.
+    let ids_repeat = graph.nodes.len() != view.steps.iter().filter(|s| s.id.is_some()).count();
     let mut seen = HashSet::new();
     for at in tool_refs(view) {
-        if let Some(id) = at.step.id.filter(|id| seen.insert((at.entry.name, *id))) {
+        if let Some(id) = at.step.id.filter(|id| !ids_repeat || seen.insert((at.entry.name, *id))) {
             steps.entry(at.entry.name).or_default().push(id);
         }
     }

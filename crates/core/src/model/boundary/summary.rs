@@ -212,7 +212,9 @@ fn scopes(facts: &ToolFacts, effect: Effect) -> Option<&[String]> {
         Effect::Writes => &facts.data_scope_writes,
         Effect::Undeclared => return None,
     };
-    scopes.iter().any(|s| !s.trim().is_empty()).then_some(scopes.as_slice())
+    // Not blank: a character that is not white space (what `trim` keeps),
+    // found at the first character of nearly every scope.
+    scopes.iter().any(|s| !s.chars().all(char::is_whitespace)).then_some(scopes.as_slice())
 }
 
 /// `customers and charges via Stripe (charge.history)`: the data scopes the
