@@ -57,21 +57,31 @@ pub(super) fn too_large_input(text: &str, limits: &Limits) -> Finding {
 }
 
 pub(super) fn check_line_length(text: &str, limits: &Limits) -> Option<Finding> {
+    let bytes = text.as_bytes();
+    let max = limits.max_line_bytes;
     let mut start = 0;
-    // Each line's length counts its line break.
-    for end in newlines(text.as_bytes()).map(|at| at + 1).chain([text.len()]) {
-        let length = end - start;
-        if length > limits.max_line_bytes {
-            return Some(too_large(
-                Span::empty(start),
-                format!(
-                    "A line is {length} bytes long; the line-length limit is {} bytes ({}). Pretty-print the document so it spans more lines.",
-                    limits.max_line_bytes,
-                    human_bytes(limits.max_line_bytes)
-                ),
-            ));
+    // Each line's length counts its line break. A line from `start` is too
+    // long when the `max` bytes from there hold no line break and the text
+    // goes on past them; otherwise reading jumps past the last line break
+    // among them, so a text is read a window of `max` bytes at a time
+    // rather than a line at a time (and not at all when it is shorter).
+    while bytes.len() - start > max {
+        let window = bytes.get(start..start + max).unwrap_or_default();
+        if let Some(last) = memchr::memrchr(b'\n', window) {
+            start += last + 1;
+            continue;
         }
-        start = end;
+        let rest = bytes.get(start + max..).unwrap_or_default();
+        let end = newlines(rest).next().map_or(bytes.len(), |at| start + max + at + 1);
+        let length = end - start;
+        return Some(too_large(
+            Span::empty(start),
+            format!(
+                "A line is {length} bytes long; the line-length limit is {} bytes ({}). Pretty-print the document so it spans more lines.",
+                limits.max_line_bytes,
+                human_bytes(limits.max_line_bytes)
+            ),
+        ));
     }
     None
 }

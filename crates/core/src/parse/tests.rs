@@ -172,6 +172,34 @@ fn size_and_line_limits() {
     assert!(f[0].message.contains("line is 54 bytes"), "{}", f[0].message);
 }
 
+/// The windowed line-length check finds the first line a line-by-line
+/// count finds, with its length.
+#[test]
+fn the_first_long_line_is_found_as_a_line_count_finds_it() {
+    fn first_long_line(text: &str, max: usize) -> Option<(usize, usize)> {
+        let mut start = 0;
+        for end in text.match_indices('\n').map(|(at, _)| at + 1).chain([text.len()]) {
+            if end - start > max {
+                return Some((start, end - start));
+            }
+            start = end;
+        }
+        None
+    }
+    let texts = ["", "\n", "ab", "ab\n", "a\nbcd\nef\n", "abc\n\n\nabcdefg", "abcd\nabcd\nabcde", "\n\n\n\n", "abcdefgh\n"];
+    for text in texts {
+        for max in 0..6 {
+            let limits = Limits { max_line_bytes: max, ..Limits::default() };
+            let found = limits::check_line_length(text, &limits);
+            let expected = first_long_line(text, max);
+            assert_eq!(found.as_ref().map(|f| f.span.start), expected.map(|(start, _)| start), "{text:?} {max}");
+            if let (Some(finding), Some((_, length))) = (found, expected) {
+                assert!(finding.message.starts_with(&format!("A line is {length} bytes long")), "{text:?} {max}: {}", finding.message);
+            }
+        }
+    }
+}
+
 #[test]
 fn a_second_yaml_document_is_reported() {
     let parsed = parse("a: 1\n---\nb: 2\n", Syntax::Yaml, &Limits::default());
