@@ -5,7 +5,6 @@ use crate::model::playbook::{PlaybookView, ToolView};
 use crate::model::requires::{self, AllowingSteps, CrossCheck, Need};
 use crate::model::spec;
 use serde::{Serialize, Serializer};
-use foldhash::HashMap;
 use std::ops::Deref;
 use std::sync::Arc;
 
@@ -176,16 +175,24 @@ pub struct ToolExplain {
     pub errors: usize,
 }
 
-/// Every embedded tool's facts, built once, by position in `tools`.
-pub(super) struct Facts(HashMap<usize, SharedFacts>);
+/// Every embedded tool's facts, built once, by position in `tools` (none
+/// for an entry that is not an object).
+pub(super) struct Facts(Vec<Option<SharedFacts>>);
 
 impl Facts {
     pub(super) fn new(view: &PlaybookView<'_>, check: &CrossCheck<'_, '_>) -> Facts {
-        Facts(view.tools.iter().map(|tool| (tool.index, SharedFacts(Arc::new(ToolFacts::of(tool, check))))).collect())
+        let mut facts = Vec::new();
+        for tool in &view.tools {
+            facts.resize(facts.len().max(tool.index + 1), None);
+            if let Some(slot) = facts.get_mut(tool.index) {
+                *slot = Some(SharedFacts(Arc::new(ToolFacts::of(tool, check))));
+            }
+        }
+        Facts(facts)
     }
 
     pub(super) fn of(&self, tool: &ToolView<'_>) -> Option<&SharedFacts> {
-        self.0.get(&tool.index)
+        self.0.get(tool.index)?.as_ref()
     }
 }
 

@@ -4,7 +4,7 @@
 use super::StepName;
 use crate::rules::capitalise;
 use crate::finding::{At, Report};
-use crate::model::playbook::{mcp_name, McpName, PlaybookView, StepView};
+use crate::model::playbook::{mcp_name, McpName, PlaybookView, StepView, ToolView};
 use crate::model::spec::one_of;
 use crate::parse::{Node, Value};
 use crate::rules::{Group, Rule, Severity};
@@ -130,10 +130,11 @@ pub(super) fn check(context: &Context<'_>, step: &StepView<'_>, what: StepName<'
         if entries.len() > SHORT {
             first_at.insert(name, i);
         }
-        if let Some(rule) = resolve(context, name, what) {
+        let tool = context.view.tool(name);
+        if let Some(rule) = resolve(context, name, tool, what) {
             report.push(rule.0, &ptr(), At::Value(entry), rule.1);
         }
-        if let Some(message) = ungated(context, step, name, what) {
+        if let Some(message) = ungated(context, step, name, tool, what) {
             report.push(&PB219, &ptr(), At::Value(entry), message);
         }
     }
@@ -141,8 +142,9 @@ pub(super) fn check(context: &Context<'_>, step: &StepView<'_>, what: StepName<'
 
 /// The most specific problem with a name, if any: a malformed MCP name
 /// (PB205), an undeclared MCP server (PB212), or no embedded definition
-/// (PB211).
-fn resolve(context: &Context<'_>, name: &str, what: StepName<'_>) -> Option<(&'static Rule, String)> {
+/// (PB211). `tool` is the name's embedded definition, looked up once for
+/// this and PB219.
+fn resolve(context: &Context<'_>, name: &str, tool: Option<&ToolView<'_>>, what: StepName<'_>) -> Option<(&'static Rule, String)> {
     match mcp_name(name) {
         McpName::Malformed => Some((
             &PB205,
@@ -159,7 +161,7 @@ fn resolve(context: &Context<'_>, name: &str, what: StepName<'_>) -> Option<(&'s
                 format!("{} allows `{name}`, but MCP server `{server}` is not declared in `requires.mcpServers` ({declared}).", capitalise(what)),
             ))
         }
-        _ if context.view.tool(name).is_none() => Some((
+        _ if tool.is_none() => Some((
             &PB211,
             format!("{} allows `{name}`, which no tool in `tools` defines: only a runtime's registry can resolve it, so a reader cannot tell what it does. Add its definition to `tools`, or correct the name.", capitalise(what)),
         )),
@@ -170,9 +172,9 @@ fn resolve(context: &Context<'_>, name: &str, what: StepName<'_>) -> Option<(&'s
 /// PB219's message for an agent step that may call a tool requiring
 /// approval, with no gate leading to it. A step without an id is left to
 /// PB201: nothing can lead to it at all.
-fn ungated(context: &Context<'_>, step: &StepView<'_>, name: &str, what: StepName<'_>) -> Option<String> {
+fn ungated(context: &Context<'_>, step: &StepView<'_>, name: &str, tool: Option<&ToolView<'_>>, what: StepName<'_>) -> Option<String> {
     let id = step.id.filter(|_| step.kind == Some("agent"))?;
-    let needs_approval = context.view.tool(name).is_some_and(|tool| tool.requires_approval == Some(true));
+    let needs_approval = tool.is_some_and(|tool| tool.requires_approval == Some(true));
     (needs_approval && !context.gated.contains(id)).then(|| {
         format!("{} may call `{name}`, which requires approval, but no `gate` step leads directly to it: the approval is left to the runtime. Put a `gate` step right before `{id}`.", capitalise(what))
     })
