@@ -142,66 +142,62 @@ fn anchored(text: &str) -> impl Iterator<Item = (usize, Credential<'_>)> + '_ {
 /// and 16) and a high-entropy run have 20, a prefixed token more.
 const MIN_TOKEN_RUN: usize = 20;
 
-/// Whether `text` may hold a credential: a necessary condition, in one pass
-/// over the bytes without the automaton, so the common text (every string of
-/// a document, every message) is cleared at a few instructions a byte. Every
-/// shape needs either a run of [`MIN_TOKEN_RUN`] token characters (a prefixed
+/// Whether `text` may hold a credential: a necessary condition, without the
+/// automaton, so the common text (every string of a document, every
+/// message) is cleared at a few instructions a byte or less. Every shape
+/// needs either a run of [`MIN_TOKEN_RUN`] token characters (a prefixed
 /// token, an AWS key id, a high-entropy run) or the literal it starts with
-/// (a private key's `-----BEGIN `, `Bearer` in any case, a JWT's `eyJ`):
-/// a bearer token or a JWT may be cut into short runs by `.` or `~`.
+/// (a private key's `-----BEGIN `, `Bearer` in any case, a JWT's `eyJ`): a
+/// bearer token or a JWT may be cut into short runs by `.` or `~`.
 pub(crate) fn may_hold_credential(text: &str) -> bool {
     let bytes = text.as_bytes();
-    if bytes.len() < MIN_TOKEN_RUN {
-        return false;
-    }
-    let mut run = 0;
-    for (at, &b) in bytes.iter().enumerate() {
-        let class = BYTE_CLASSES[usize::from(b)];
-        if class == OTHER {
-            run = 0;
+    bytes.len() >= MIN_TOKEN_RUN && (has_token_run(bytes) || has_anchor_literal(bytes))
+}
+
+/// Whether `bytes` hold [`MIN_TOKEN_RUN`] token characters in a row. Such
+/// a run starting in a window of that many bytes covers the window's last
+/// byte: when that byte is no token character, the whole window is passed
+/// over; else the run can only start after the window's last other byte.
+/// Text of words and blanks is so read about a word at a time.
+fn has_token_run(bytes: &[u8]) -> bool {
+    // No run of the length starts before `start`.
+    let mut start = 0;
+    while let Some(&last) = bytes.get(start + MIN_TOKEN_RUN - 1) {
+        if !TOKEN_BYTES[usize::from(last)] {
+            start += MIN_TOKEN_RUN;
             continue;
         }
-        run += 1;
-        if run == MIN_TOKEN_RUN {
-            return true;
-        }
-        if class == ANCHOR {
-            // A JWT's `eyJ` is told by its `J`, rare in text where `e` is
-            // the commonest letter.
-            let (start, literal) = match b {
-                b'-' => (Some(at), PRIVATE_KEY_BEGIN),
-                b'J' => (at.checked_sub(2), JWT),
-                _ => (Some(at), BEARER),
-            };
-            let word = start.and_then(|start| bytes.get(start..start + literal.len()));
-            if word.is_some_and(|word| word.eq_ignore_ascii_case(literal.as_bytes())) {
-                return true;
-            }
+        let before_last = bytes.get(start..start + MIN_TOKEN_RUN - 1).unwrap_or_default();
+        match before_last.iter().rposition(|&b| !TOKEN_BYTES[usize::from(b)]) {
+            Some(other) => start += other + 1,
+            None => return true,
         }
     }
     false
 }
 
-/// The classes of bytes [`may_hold_credential`] tells apart: not a token
-/// character, a token character, or one that may start a literal anchor or,
-/// for a JWT, end it (all of which are token characters).
-const OTHER: u8 = 0;
-const TOKEN: u8 = 1;
-const ANCHOR: u8 = 2;
+/// Whether `bytes` hold a literal a credential shape starts with: a
+/// private key's `-----BEGIN ` or `Bearer`, in any case, or a JWT's `eyJ`
+/// (its `J` upper-case: that letter is rare in text, where `e` is the
+/// commonest).
+fn has_anchor_literal(bytes: &[u8]) -> bool {
+    let at_literal = |start: usize, literal: &str| {
+        bytes.get(start..start + literal.len()).is_some_and(|word| word.eq_ignore_ascii_case(literal.as_bytes()))
+    };
+    memchr::memchr3_iter(b'-', b'b', b'B', bytes)
+        .any(|at| at_literal(at, if bytes.get(at) == Some(&b'-') { PRIVATE_KEY_BEGIN } else { BEARER }))
+        || memchr::memchr_iter(b'J', bytes).any(|at| at.checked_sub(2).is_some_and(|start| at_literal(start, JWT)))
+}
 
-static BYTE_CLASSES: [u8; 256] = {
-    let mut classes = [OTHER; 256];
+/// The bytes of token characters (see [`is_token_char`]), by value.
+static TOKEN_BYTES: [bool; 256] = {
+    let mut tokens = [false; 256];
     let mut b = 0;
     while b < 256 {
-        let byte = b as u8;
-        classes[b] = match byte {
-            b'-' | b'b' | b'B' | b'J' => ANCHOR,
-            _ if is_token_char(byte) => TOKEN,
-            _ => OTHER,
-        };
+        tokens[b] = is_token_char(b as u8);
         b += 1;
     }
-    classes
+    tokens
 };
 
 /// Whether a text starts with the word `Bearer` (any case).
@@ -614,6 +610,58 @@ mod tests {
         for text in ["Step `send` may call `mcp.server0.tool12`, which requires approval.", "short", "é".repeat(40).as_str()] {
             assert!(!may_hold_credential(text), "{text}");
         }
+    }
+
+    /// The check as first written, a byte at a time: the skipping one must
+    /// answer as it does.
+    fn may_hold_credential_bytewise(text: &str) -> bool {
+        let bytes = text.as_bytes();
+        if bytes.len() < MIN_TOKEN_RUN {
+            return false;
+        }
+        let mut run = 0;
+        for (at, &b) in bytes.iter().enumerate() {
+            if !is_token_char(b) {
+                run = 0;
+                continue;
+            }
+            run += 1;
+            if run == MIN_TOKEN_RUN {
+                return true;
+            }
+            let (start, literal) = match b {
+                b'-' => (Some(at), PRIVATE_KEY_BEGIN),
+                b'J' => (at.checked_sub(2), JWT),
+                b'b' | b'B' => (Some(at), BEARER),
+                _ => continue,
+            };
+            let word = start.and_then(|start| bytes.get(start..start + literal.len()));
+            if word.is_some_and(|word| word.eq_ignore_ascii_case(literal.as_bytes())) {
+                return true;
+            }
+        }
+        false
+    }
+
+    #[test]
+    fn the_cheap_check_skips_ahead_without_missing_anything() {
+        let pieces = ["a", "Z9", "_", "-", " ", ".", "~", "é", "bearer", "BeArEr", "eyJ", "EYJ", "eyj", "-----BEGIN ", "-----begin", "x", "J", "b"];
+        // Every text of up to four pieces, then padded to each length around the run.
+        let mut texts = vec![String::new()];
+        for _ in 0..4 {
+            let longer: Vec<String> = texts.iter().flat_map(|t| pieces.iter().map(move |p| format!("{t}{p}"))).collect();
+            texts.extend(longer);
+        }
+        let mut checked = 0;
+        for text in &texts {
+            for pad in [MIN_TOKEN_RUN - 3, MIN_TOKEN_RUN - 1, MIN_TOKEN_RUN, MIN_TOKEN_RUN + 4] {
+                for padded in [format!("{}{text}", "k".repeat(pad)), format!("{text}{}", "k".repeat(pad)), format!("{} {text} {}", "k".repeat(pad / 2), "k".repeat(pad / 2))] {
+                    assert_eq!(may_hold_credential(&padded), may_hold_credential_bytewise(&padded), "{padded:?}");
+                    checked += 1;
+                }
+            }
+        }
+        assert!(checked > 100_000);
     }
 
     #[test]
