@@ -47,15 +47,7 @@ impl Ptr {
 
     /// The pointer to item `index` of the array this one points at.
     pub fn index(&self, index: usize) -> Ptr {
-        // Sized for the digits up front: a copy of the parent and a push
-        // would allocate twice.
-        let mut digits = itoa::Buffer::new();
-        let digits = digits.format(index);
-        let mut s = String::with_capacity(self.0.len() + 1 + digits.len());
-        s.push_str(&self.0);
-        s.push('/');
-        s.push_str(digits);
-        Ptr(s)
+        Ptr(item_pointer(&self.0, index))
     }
 
     /// The pointer to item `index` of this one's member `key`, in one
@@ -84,6 +76,18 @@ impl std::fmt::Display for Ptr {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str(&self.0)
     }
+}
+
+/// The pointer to item `index` of the array `list` points at. Sized for the
+/// digits up front: a copy of the parent and a push would allocate twice.
+pub(crate) fn item_pointer(list: &str, index: usize) -> String {
+    let mut digits = itoa::Buffer::new();
+    let digits = digits.format(index);
+    let mut pointer = String::with_capacity(list.len() + 1 + digits.len());
+    pointer.push_str(list);
+    pointer.push('/');
+    pointer.push_str(digits);
+    pointer
 }
 
 /// Where a finding points. The pointer convention: the offending value; for

@@ -14,6 +14,7 @@ use super::graph::Graph;
 use super::playbook::{mcp_name, McpName, PlaybookView, StepView};
 use super::requires::{self, AllowingSteps, CrossCheck};
 use crate::parse::Node;
+use crate::finding::item_pointer;
 use crate::{Diagnostic, Severity};
 use facts::Facts;
 use gates::EntryIndex;
@@ -206,16 +207,28 @@ pub fn explain(
     let resolver = Resolver { view, check, facts: &facts };
     let entries = EntryIndex::new(graph);
     let step_errors = errors_by_item(diagnostics, "steps", array_len(view, "steps"));
+    let mut list = String::new();
     let steps = view
         .steps
         .iter()
-        .map(|step| boundary(step, &resolver, &entries, step_errors.get(step.index).copied().unwrap_or_default()))
+        .map(|step| boundary(step, &resolver, &entries, step_errors.get(step.index).copied().unwrap_or_default(), &mut list))
         .collect();
     let tool_errors = errors_by_item(diagnostics, "tools", array_len(view, "tools"));
     (steps, facts::tools(view, &facts, allowing, &tool_errors))
 }
 
-fn boundary(step: &StepView<'_>, resolver: &Resolver<'_, '_, '_>, entries: &EntryIndex<'_>, errors: usize) -> StepBoundary {
+/// One step's boundary; `list` is room for the pointer to its
+/// `allowedTools`, reused from step to step.
+fn boundary(
+    step: &StepView<'_>,
+    resolver: &Resolver<'_, '_, '_>,
+    entries: &EntryIndex<'_>,
+    errors: usize,
+    list: &mut String,
+) -> StepBoundary {
+    list.clear();
+    list.push_str(step.ptr.as_str());
+    list.push_str("/allowedTools");
     let (allowed_tools, tools) = match step.allowed_tools_node {
         None => (ListForm::Absent, Vec::new()),
         Some(node) => match node.as_array() {
@@ -226,7 +239,7 @@ fn boundary(step: &StepView<'_>, resolver: &Resolver<'_, '_, '_>, entries: &Entr
                     .enumerate()
                     .map(|(index, entry)| AllowedTool {
                         index,
-                        pointer: step.ptr.key_index("allowedTools", index).into_string(),
+                        pointer: item_pointer(list, index),
                         resolution: resolver.resolve(entry),
                     })
                     .collect(),

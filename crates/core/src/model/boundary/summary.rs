@@ -122,23 +122,31 @@ fn clauses<'t>(tools: impl Iterator<Item = &'t AllowedTool> + Clone, out: &mut S
         Resolution::Embedded { facts, .. } => Some(&**facts),
         _ => None,
     });
-    let start = out.len();
-    for (effect_wanted, approval) in [
+    const GROUPS: [(Effect, bool); 6] = [
         (Effect::Reads, false),
         (Effect::Reads, true),
         (Effect::Writes, true),
         (Effect::Writes, false),
         (Effect::Undeclared, true),
         (Effect::Undeclared, false),
-    ] {
-        let mut group =
-            embedded.clone().filter(|f| effect(f) == effect_wanted && (f.requires_approval == Some(true)) == approval).peekable();
-        if group.peek().is_some() {
-            if out.len() > start {
-                out.push_str("; ");
-            }
-            access_clause(effect_wanted, approval, group, out);
+    ];
+    let in_group = |(effect_wanted, approval): (Effect, bool), f: &ToolFacts| {
+        effect(f) == effect_wanted && (f.requires_approval == Some(true)) == approval
+    };
+    // Which groups have a tool, found in one pass: a step's few tools fall
+    // in one or two of the six.
+    let present = embedded.clone().fold(0u8, |present, f| {
+        present | GROUPS.iter().enumerate().find(|&(_, &group)| in_group(group, f)).map_or(0, |(i, _)| 1 << i)
+    });
+    let start = out.len();
+    for (i, group) in GROUPS.into_iter().enumerate() {
+        if present & (1 << i) == 0 {
+            continue;
         }
+        if out.len() > start {
+            out.push_str("; ");
+        }
+        access_clause(group.0, group.1, embedded.clone().filter(|f| in_group(group, f)), out);
     }
     let registry = tools.filter_map(|t| match &t.resolution {
         Resolution::RegistryOnly { name, needs, .. } => Some((name.as_str(), needs.as_ref())),
