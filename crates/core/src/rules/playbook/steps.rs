@@ -170,7 +170,7 @@ fn is_blank(node: Option<&Node>) -> bool {
 /// graph holds every step.
 fn check_ids(view: &PlaybookView<'_>, report: &mut Report) -> bool {
     let mut sound = true;
-    let mut first_with: HashMap<&str, usize> = HashMap::new();
+    let mut first_with: HashMap<&str, usize> = HashMap::with_capacity(view.steps.len());
     for step in &view.steps {
         // Built only for a finding: nearly every step has a sound id.
         let ptr = || step.ptr.key("id");

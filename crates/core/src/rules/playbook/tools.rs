@@ -13,7 +13,7 @@ use crate::model::playbook::{PlaybookView, ToolView};
 use crate::parse::Node;
 use crate::rules::input::IN004;
 use crate::rules::{Group, Rule, Severity};
-use foldhash::{HashMap, HashMapExt, HashSet};
+use foldhash::{HashMap, HashMapExt, HashSet, HashSetExt};
 
 pub static PB312: Rule = Rule {
     code: "PB312",
@@ -44,8 +44,10 @@ pub static RULES: &[&Rule] = &[
 
 pub(super) fn check(view: &PlaybookView<'_>, report: &mut Report) {
     check_items_are_objects(view.root.get("tools"), report);
-    let allowed: HashSet<&str> = view.steps.iter().flat_map(|s| s.allowed_tools.iter().map(|n| n.name)).collect();
-    let mut first_with_name = HashMap::new();
+    // Sized up front: a large playbook's sets would otherwise grow many times.
+    let mut allowed: HashSet<&str> = HashSet::with_capacity(view.tools.len());
+    allowed.extend(view.steps.iter().flat_map(|s| s.allowed_tools.iter().map(|n| n.name)));
+    let mut first_with_name = HashMap::with_capacity(view.tools.len());
     for tool in &view.tools {
         let what = describe(tool);
         let distinct = definition::check(tool, &what, &mut first_with_name, report);

@@ -11,7 +11,7 @@ use crate::parse::{Node, Value};
 use crate::rules::input::IN004;
 use crate::rules::{Group, Rule, Severity};
 use crate::rules::shape::edit_distance;
-use foldhash::{HashMap, HashMapExt, HashSet};
+use foldhash::{HashMap, HashMapExt};
 
 pub static PB213: Rule = Rule {
     code: "PB213",
@@ -120,8 +120,8 @@ struct Steps<'v, 'a> {
 
 impl<'v, 'a> Steps<'v, 'a> {
     fn new(view: &'v PlaybookView<'a>) -> Self {
-        let mut ids = Vec::new();
-        let mut by_id = HashMap::new();
+        let mut ids = Vec::with_capacity(view.steps.len());
+        let mut by_id = HashMap::with_capacity(view.steps.len());
         for step in &view.steps {
             if let Some(id) = step.id {
                 by_id.entry(id).or_insert_with(|| {
@@ -290,20 +290,37 @@ fn check_start<'a>(view: &PlaybookView<'a>, steps: &Steps<'_, 'a>, links: &mut L
 
 /// PB215: steps no path from the roots reaches.
 fn check_unreachable(steps: &Steps<'_, '_>, graph: &Graph, start: &str, roots: &[&str], report: &mut Report) {
-    let mut successors: HashMap<&str, Vec<&str>> = HashMap::new();
-    for edge in &graph.edges {
-        successors.entry(edge.from.as_str()).or_default().push(edge.to.as_str());
+    // Steps by position in `graph.nodes`, and every edge's ends by position,
+    // grouped by where they start: a few vectors rather than a vector and a
+    // hash entry per step.
+    let mut position: HashMap<&str, usize> = HashMap::with_capacity(graph.nodes.len());
+    for (at, node) in graph.nodes.iter().enumerate() {
+        position.entry(node.id.as_str()).or_insert(at);
     }
-    let mut reached: HashSet<&str> = roots.iter().copied().collect();
-    let mut pending: Vec<&str> = roots.to_vec();
-    while let Some(id) = pending.pop() {
-        for &next in successors.get(id).into_iter().flatten() {
-            if reached.insert(next) {
+    let mut edges: Vec<(usize, usize)> =
+        graph.edges.iter().filter_map(|e| Some((*position.get(e.from.as_str())?, *position.get(e.to.as_str())?))).collect();
+    edges.sort_unstable();
+    let successors = |node: usize| {
+        let first = edges.partition_point(|&(from, _)| from < node);
+        edges.get(first..).unwrap_or_default().iter().take_while(move |&&(from, _)| from == node).map(|&(_, to)| to)
+    };
+    let mut reached = vec![false; graph.nodes.len()];
+    let mut pending: Vec<usize> = roots.iter().filter_map(|id| position.get(id).copied()).collect();
+    for &root in &pending {
+        if let Some(slot) = reached.get_mut(root) {
+            *slot = true;
+        }
+    }
+    while let Some(node) = pending.pop() {
+        for next in successors(node) {
+            if let Some(slot) = reached.get_mut(next).filter(|seen| !**seen) {
+                *slot = true;
                 pending.push(next);
             }
         }
     }
-    for id in steps.ids.iter().filter(|id| !reached.contains(*id)) {
+    let is_reached = |id: &str| position.get(id).and_then(|&at| reached.get(at)).copied().unwrap_or_default();
+    for id in steps.ids.iter().filter(|id| !is_reached(id)) {
         let Some(step) = steps.get(id) else { continue };
         let Some(node) = step.node.get("id") else { continue };
         report.push(
