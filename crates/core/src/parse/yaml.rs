@@ -1,4 +1,5 @@
-//! YAML 1.2, read event by event with `saphyr-parser` into the document tree.
+//! YAML 1.2, read event by event with `saphyr-parser` (through
+//! `opb-yaml-events`) into the document tree.
 //!
 //! Building the tree ourselves (rather than through a loader) is what lets us
 //! keep every key's span, report duplicate keys, and stop alias expansion
@@ -10,7 +11,7 @@ use super::{duplicate_keys, Parsed};
 use crate::finding::{Finding, Ptr};
 use crate::rules::input::{IN001, IN004};
 use crate::text::{CharOffsets, Span};
-use saphyr_parser::{Event, Parser, ScalarStyle, Tag};
+use opb_yaml_events::{Event, Events, ScalarStyle, Tag};
 use foldhash::{HashMap, HashMapExt};
 
 pub(super) fn parse(text: &str, limits: &Limits) -> Parsed {
@@ -26,7 +27,7 @@ pub(super) fn parse(text: &str, limits: &Limits) -> Parsed {
         alias_nodes: 0,
         findings: Vec::new(),
     };
-    for event in Parser::new_from_str(text) {
+    for event in Events::new(text) {
         let step = match event {
             Ok((event, span)) => builder.event(event, builder.span(span)),
             Err(error) if error.info() == "recursion limit exceeded" => {
@@ -106,7 +107,7 @@ struct Builder<'t, 'l> {
 }
 
 impl Builder<'_, '_> {
-    fn span(&self, span: saphyr_parser::Span) -> Span {
+    fn span(&self, span: opb_yaml_events::Span) -> Span {
         Span::new(
             self.offsets.byte_offset(span.start.index()),
             self.offsets.byte_offset(span.end.index()),

@@ -1,0 +1,52 @@
+//! The events of saphyr-parser's YAML parser over a string.
+//!
+//! A crate of its own for one reason: the parser is generic over its input,
+//! so its code is generated in the crate that names the input type. Naming
+//! it here, behind a function that is not generic, puts the scanner's code
+//! in this crate, which the playground's size-optimised wasm profile builds
+//! for speed (`[profile.wasm-release.package.opb-yaml-events]` in the
+//! workspace's Cargo.toml): at opt-level "z" the scanner reads a 5 MB YAML
+//! document in about 200 ms in Chromium, where it must leave typing in such
+//! a document responsive (issue 7).
+
+pub use saphyr_parser::{Event, Marker, ScalarStyle, ScanError, Span, Tag};
+use saphyr_parser::{Parser, StrInput};
+
+/// The events of a YAML text, each with its span, then at most one error.
+pub struct Events<'input>(Parser<'input, StrInput<'input>>);
+
+impl<'input> Events<'input> {
+    pub fn new(text: &'input str) -> Self {
+        Events(Parser::new_from_str(text))
+    }
+}
+
+impl<'input> Iterator for Events<'input> {
+    type Item = Result<(Event<'input>, Span), ScanError>;
+
+    // Kept out of line, so link-time optimisation does not move the scanner
+    // into a caller built for size.
+    #[inline(never)]
+    fn next(&mut self) -> Option<Self::Item> {
+        self.0.next()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_mapping_gives_its_events_with_spans_then_ends() {
+        let events: Vec<_> = Events::new("a: 1\n").map(|e| e.map(|(event, span)| (event, span.start.index()))).collect();
+        assert!(matches!(events.first(), Some(Ok((Event::StreamStart, 0)))));
+        assert!(events.iter().any(|e| matches!(e, Ok((Event::Scalar(value, ..), 3)) if value == "1")));
+        assert!(matches!(events.last(), Some(Ok((Event::StreamEnd, _)))));
+    }
+
+    #[test]
+    fn a_scan_error_is_reported_with_its_place() {
+        let error = Events::new("a: [1, 2\n").find_map(Result::err).expect("an unclosed sequence is an error");
+        assert_eq!(error.marker().line(), 2);
+    }
+}
