@@ -6,24 +6,24 @@
 // - load: from navigation start to the first check of the example shown
 //   (the status bar's data-checks counter passing 0), over fresh pages;
 // - typing: for each document (the example; generated playbooks of 200 and
-//   1,000 steps; one of about 5 MB), with the Graph tab open, types
-//   characters into the document's name and prints the time from each
-//   keydown to the end of the browser task that applied its check
-//   (diagnostics, graph and panels are updated in that task: the app's
-//   reactive effects run in microtasks), median and p95; the median time
+//   1,000 steps; one of about 5 MB, in JSON and in YAML), with the Graph
+//   tab open, types characters into the document's name and prints the
+//   time from each keydown to the end of the browser task that applied its
+//   check (diagnostics, graph and panels are updated in that task: the
+//   app's reactive effects run in microtasks), median and p95; the median time
 //   from the keydown to the moment the check's results were in the page
 //   ("applied": the status bar's counter changing, seen by a
 //   MutationObserver), which leaves out the wait for the next task when the
 //   browser renders a frame first; and the longest main-thread block seen
 //   while typing (PerformanceObserver, `longtask`).
 //
-//   node scripts/bench-browser.mjs [keys per document, default 30] [example|200|1000|5mb ...]
+//   node scripts/bench-browser.mjs [keys per document, default 30] [example|200|1000|5mb|5mb-yaml ...]
 //
 // Documents named after the keys count are the only ones typed into (all
-// four by default); the load is measured either way.
+// five by default); the load is measured either way.
 
 import { serve, launch } from "../tests/e2e/harness.mjs";
-import { openForTyping, playbook } from "./bench-documents.mjs";
+import { openForTyping, playbook, playbookYaml } from "./bench-documents.mjs";
 
 const keys = Number(process.argv[2] ?? 30);
 const chosen = process.argv.slice(3);
@@ -122,6 +122,7 @@ try {
     ["200", "200 steps", playbook(20)],
     ["1000", "1,000 steps", playbook(100)],
     ["5mb", "~5 MB", playbook(200, 40)],
+    ["5mb-yaml", "~5 MB, YAML", playbookYaml(200, 40)],
   ].filter(([key]) => chosen.length === 0 || chosen.includes(key));
   console.log(`\nkeydown → updated diagnostics and graph, ${keys} keys each (Graph tab open)`);
   console.log("document                               bytes     median      p95      max    applied   longest block   graph nodes");
