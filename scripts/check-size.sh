@@ -13,9 +13,9 @@
 set -euo pipefail
 
 # Gzipped bytes of the app. Issue 7's target is 450 KB (460,800 bytes); it
-# is not met yet: the app was 814,704 bytes gzipped on 2026-11-30 (the wasm
-# 654,203 of them, the CodeMirror bundle 132,068). The budget is that plus
-# about 4.5%, so growth is caught while the gap is closed (README,
+# is not met yet: the app was 837,164 bytes gzipped on 2026-11-30 (the wasm
+# 676,535 of them, the CodeMirror bundle 132,096). The budget is that plus
+# about 1.5%, so growth is caught while the gap is closed (README,
 # "Performance", "In the browser": the gap and the plan).
 budget=$((830 * 1024))
 
