@@ -53,10 +53,11 @@ struct Mounted {
 #[derive(Clone, Copy)]
 pub struct EditorHandle {
     mounted: StoredValue<Option<Mounted>, LocalStorage>,
-    /// The text, following the editor's edits; None until the editor is
-    /// mounted and after the copy lost track (src/mirror.rs). Apart from
-    /// `mounted`, because the editor reports edits while a call into it
-    /// (such as `replace_text`) holds `mounted`.
+    /// The text, following the editor's edits (src/mirror.rs); None until
+    /// the first `text()` copies it out of the editor, which holds the
+    /// opened text with its line breaks made `\n`, and again after the copy
+    /// lost track. Apart from `mounted`, because the editor reports edits
+    /// while a call into it (such as `replace_text`) holds `mounted`.
     mirror: StoredValue<Option<Mirror>, LocalStorage>,
 }
 
@@ -68,7 +69,7 @@ impl Default for EditorHandle {
 
 impl EditorHandle {
     /// The current text, when the editor is mounted: the copy that followed
-    /// its edits, or else (once) the editor's text copied out of it.
+    /// its edits, or else the editor's text, copied out of it once.
     pub fn text(&self) -> Option<String> {
         if let Some(text) = self.mirror.with_value(|m| m.as_ref().map(|m| m.text().to_owned())) {
             return Some(text);
@@ -188,7 +189,6 @@ pub fn Editor(
         set(&options, "label", label.into());
         match create_code_mirror(&element, &options) {
             Ok(view) => {
-                handle.mirror.set_value(Some(Mirror::new(initial)));
                 handle.mounted.set_value(Some(Mounted { view, _on_change: on_change_js, _on_cursor: on_cursor_js }));
                 on_ready.run(());
             }

@@ -100,6 +100,20 @@ test("the text a share link holds follows every kind of edit, non-ASCII text inc
   await page.context().close();
 });
 
+// CodeMirror holds line breaks as "\n"; the text the app checks and shares
+// is the editor's, whatever breaks the opened text had.
+test("a document opened with Windows line breaks is checked and shared as the editor holds it", async () => {
+  const page = await open(opb.server.url + pako({ code: PLAYBOOK.replaceAll("\n", "\r\n") }));
+  const text = await editorText(page);
+  assert.equal(text, PLAYBOOK, "the editor holds the text with \\n breaks");
+  await page.click('[data-testid="share"]');
+  const link = await page.inputValue('[data-testid="share-link"]');
+  const shared = JSON.parse(inflateSync(Buffer.from(link.slice(link.indexOf("#pako:") + 6), "base64url")).toString("utf8"));
+  assert.equal(shared.code, text);
+  assertClean(page);
+  await page.context().close();
+});
+
 test("links built outside the app (zlib + base64url, and plain base64url) open their document", async () => {
   const manifest = readFileSync(join(examplesDir, "acme-github.oz0-plugin.yaml"), "utf8");
   const page = await open(opb.server.url + pako({ code: manifest, kind: "plugin-manifest" }));
