@@ -99,15 +99,20 @@ pub fn App() -> impl IntoView {
     };
     let run_check = move || {
         pending.set_value(None);
-        let Some(text) = editor.text() else { return };
-        let started = now_ms();
-        let checked = checker::check_with(&text, kind_choice.get_untracked(), registry.current());
-        elapsed.set(Some(now_ms() - started));
+        let (kind, loaded) = (kind_choice.get_untracked(), registry.current());
+        let Some((checked, took)) = editor.with_text(|text| {
+            let started = now_ms();
+            let checked = checker::check_with(text, kind, loaded);
+            (checked, now_ms() - started)
+        }) else {
+            return;
+        };
+        elapsed.set(Some(took));
         // A large text's check and the update of the page it causes each
         // take tens of milliseconds: in one task they would hold the page for
         // over 100 ms, so its results are shown in a task of their own (and
         // not at all when an edit comes first: its check replaces them).
-        if text.len() >= LARGE as usize {
+        if editor.length().is_some_and(|length| length >= LARGE) {
             pending.set_value(Some(Timeout::new(0, move || show(checked))));
         } else {
             show(checked);

@@ -68,15 +68,21 @@ impl Default for EditorHandle {
 }
 
 impl EditorHandle {
-    /// The current text, when the editor is mounted: the copy that followed
-    /// its edits, or else the editor's text, copied out of it once.
+    /// The current text, when the editor is mounted.
     pub fn text(&self) -> Option<String> {
-        if let Some(text) = self.mirror.with_value(|m| m.as_ref().map(|m| m.text().to_owned())) {
-            return Some(text);
+        self.with_text(str::to_owned)
+    }
+
+    /// Reads the current text where it is kept, without a copy, when the
+    /// editor is mounted: the copy that followed its edits, or else the
+    /// editor's text, copied out of it once. `read` must not call into the
+    /// editor.
+    pub fn with_text<T>(&self, read: impl FnOnce(&str) -> T) -> Option<T> {
+        if self.mirror.with_value(Option::is_none) {
+            let text = self.with_view(CodeMirror::text)?;
+            self.mirror.set_value(Some(Mirror::new(text)));
         }
-        let text = self.with_view(CodeMirror::text)?;
-        self.mirror.set_value(Some(Mirror::new(text.clone())));
-        Some(text)
+        self.mirror.with_value(|m| m.as_ref().map(|m| read(m.text())))
     }
 
     /// Applies an edit the editor reports to the copy of its text, or drops

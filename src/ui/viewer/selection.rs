@@ -80,8 +80,7 @@ impl Selection {
             let reveal = self.reveal.get_value();
             self.reveal.set_value(false);
             let range = span.and_then(|(start, end)| {
-                let text = editor.text()?;
-                match Utf16Offsets::new(&text).convert(&[start, end])[..] {
+                match editor.with_text(|text| Utf16Offsets::new(text).convert(&[start, end]))?[..] {
                     [from, to] => Some((from, to)),
                     _ => None,
                 }
