@@ -27,6 +27,13 @@ async function editorText(page) {
   return page.evaluate(() => window.opbEditor.textOf(document.querySelector('[data-testid="editor"]')));
 }
 
+// The text of the share link the Share menu offers.
+async function sharedText(page) {
+  await page.click('[data-testid="share"]');
+  const link = await page.inputValue('[data-testid="share-link"]');
+  return JSON.parse(inflateSync(Buffer.from(link.slice(link.indexOf("#pako:") + 6), "base64url")).toString("utf8")).code;
+}
+
 async function paste(page, text) {
   await afterCheck(page, () => pasteOver(page, text));
 }
@@ -92,10 +99,7 @@ test("the text a share link holds follows every kind of edit, non-ASCII text inc
   const text = await editorText(page);
   assert.notEqual(text, PLAYBOOK, "the edits changed the text");
   assert.match(text, /😀 é/);
-  await page.click('[data-testid="share"]');
-  const link = await page.inputValue('[data-testid="share-link"]');
-  const shared = JSON.parse(inflateSync(Buffer.from(link.slice(link.indexOf("#pako:") + 6), "base64url")).toString("utf8"));
-  assert.equal(shared.code, text);
+  assert.equal(await sharedText(page), text);
   assertClean(page);
   await page.context().close();
 });
@@ -106,10 +110,7 @@ test("a document opened with Windows line breaks is checked and shared as the ed
   const page = await open(opb.server.url + pako({ code: PLAYBOOK.replaceAll("\n", "\r\n") }));
   const text = await editorText(page);
   assert.equal(text, PLAYBOOK, "the editor holds the text with \\n breaks");
-  await page.click('[data-testid="share"]');
-  const link = await page.inputValue('[data-testid="share-link"]');
-  const shared = JSON.parse(inflateSync(Buffer.from(link.slice(link.indexOf("#pako:") + 6), "base64url")).toString("utf8"));
-  assert.equal(shared.code, text);
+  assert.equal(await sharedText(page), text);
   assertClean(page);
   await page.context().close();
 });
