@@ -213,7 +213,13 @@ test("each diagnostic links to its rule's documentation in the app", async () =>
   await page.click(".back-link");
   assert.ok((await page.locator("a.rule-row").count()) > 10, "the index lists the rules");
   await screenshot(page, "07-rule-index");
+  // Each step back is awaited in the page before the next: Playwright's
+  // goBack returns at the page's next address change, which can be the
+  // page's own rewrite of its address (replaceState) rather than the step
+  // back, and a second goBack taken before the first lands steps back from
+  // the same entry again.
   await page.goBack();
+  await page.waitForSelector(`article.rule-page[data-rule="${code}"]`);
   await page.goBack();
   await page.waitForSelector("li.diagnostic");
   assert.equal(await page.getAttribute('[data-testid="tab-diagnostics"]', "aria-selected"), "true");
