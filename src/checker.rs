@@ -4,6 +4,7 @@
 
 use crate::positions::Utf16Offsets;
 use opb_core::{Analysis, Diagnostic, Kind, Options, Registry};
+use std::future::Future;
 use std::sync::Arc;
 
 /// A diagnostic and its range in UTF-16 offsets.
@@ -31,7 +32,21 @@ pub fn check(text: &str, kind: Option<Kind>) -> Report {
 /// Checks `text`, comparing its embedded tools with `registry` when one is
 /// loaded (the DR rules).
 pub fn check_with(text: &str, kind: Option<Kind>, registry: Option<Arc<Registry>>) -> Report {
-    let mut analysis = opb_core::analyze(text, &Options { kind, registry, ..Options::default() });
+    report(text, opb_core::analyze(text, &Options { kind, registry, ..Options::default() }))
+}
+
+/// Checks as [`check_with`] does, asking `pause` now and then whether to
+/// pause ([`opb_core::pause`]), for a text too large to check at once.
+pub async fn check_pausing<W: Future<Output = ()>>(
+    text: &str,
+    kind: Option<Kind>,
+    registry: Option<Arc<Registry>>,
+    pause: impl FnMut() -> Option<W>,
+) -> Report {
+    report(text, opb_core::analyze_pausing(text, &Options { kind, registry, ..Options::default() }, pause).await)
+}
+
+fn report(text: &str, mut analysis: Analysis) -> Report {
     let diagnostics = std::mem::take(&mut analysis.checked.diagnostics);
     let offsets: Vec<usize> = diagnostics
         .iter()

@@ -363,6 +363,58 @@ test("bad input: 5 MB documents are checked and the page stays responsive", asyn
   await screenshot(page, "14-five-megabytes");
 });
 
+test("a 5 MB YAML text is checked in slices, and an edit during its check replaces it", async () => {
+  const lines = ['openplaybook: "1.6"', "id: huge-yaml", "requires:", "  connections: []", "steps:"];
+  for (let i = 0; i < 9_000; i++) {
+    lines.push(`  - id: s${i}`, "    kind: agent", "    agent: lou");
+    lines.push(`    purpose: Step ${i} of a very long playbook, padded to make the document large ${"·".repeat(400)}`);
+    lines.push("    allowedTools: []");
+    if (i + 1 < 9_000) lines.push(`    next: s${i + 1}`);
+  }
+  const large = lines.join("\n") + "\n";
+  assert.ok(large.length > 4_000_000, `size ${large.length}`);
+  await pasteDocument(large);
+  assert.match(await page.textContent(".all-clear"), /No problems found/);
+  const slices = Number(await page.getAttribute('[data-testid="elapsed"]', "data-slices"));
+  console.log(`${(large.length / 1e6).toFixed(1)} M UTF-16 units of YAML: ${await page.textContent('[data-testid="elapsed"]')} in ${slices} slices`);
+  assert.ok(slices > 1, `checked in ${slices} slice(s)`);
+  assert.match(await page.getAttribute('[data-testid="elapsed"]', "title"), /slices.*answering keys between them/);
+
+  // A key during the check of the key before: the page takes it between
+  // two slices, and the check it stops never shows its findings. (The
+  // page tells when slicing starts through a promise made before the key:
+  // while a check runs in slices, Chromium hands the page keys and frames
+  // between them, but Playwright's own polling of the page waits.)
+  const before = Number(await page.getAttribute(".statusbar", "data-checks"));
+  await page.click(".cm-content");
+  await page.keyboard.press("Control+Home");
+  const slicing = page.evaluate(() => {
+    const bar = document.querySelector(".statusbar");
+    return new Promise((resolve) => {
+      const observer = new MutationObserver(() => {
+        if (bar.hasAttribute("data-slicing")) {
+          observer.disconnect();
+          resolve();
+        }
+      });
+      observer.observe(bar, { attributes: true, attributeFilter: ["data-slicing"] });
+    });
+  });
+  await page.keyboard.type("x");
+  await slicing;
+  await page.keyboard.press("Backspace");
+  await page.waitForFunction(() => !document.querySelector(".statusbar[data-slicing], [data-testid='checking']"), null, {
+    timeout: 30_000,
+  });
+  assert.match(await page.textContent(".all-clear"), /No problems found/);
+  assert.equal(Number(await page.getAttribute(".statusbar", "data-checks")), before + 1, "one check shown: the stopped one never was");
+
+  // What a check in slices finds is shown as any check's findings are.
+  await nextCheck(() => page.keyboard.type("x"));
+  const found = await listed();
+  assert.ok(found.some((e) => e.code === "IN007" && /xopenplaybook/.test(e.text)), JSON.stringify(found));
+});
+
 test("the layout stacks on a narrow screen", async () => {
   await page.setViewportSize({ width: 760, height: 1000 });
   await loadExample("shady-tools.broken.oz0-plugin.yaml");

@@ -17,6 +17,7 @@ mod diagnostic;
 mod finding;
 pub mod model;
 pub mod parse;
+pub mod pause;
 mod registry;
 pub mod rules;
 pub mod text;
@@ -30,6 +31,7 @@ pub use rules::{Rule, Severity};
 
 use finding::Report;
 use serde::Serialize;
+use std::future::Future;
 use text::LineIndex;
 
 /// How to read a text. The defaults detect everything.
@@ -84,9 +86,13 @@ struct Document<'t> {
 
 /// Parses a text and detects its kind; the tree is returned beside the
 /// document, so what the rules build from it can outlive them.
-fn read<'t>(text: &'t str, options: &Options) -> (Document<'t>, Option<Node>) {
+async fn read<'t, W: Future<Output = ()>>(
+    text: &'t str,
+    options: &Options,
+    pause: &mut impl FnMut() -> Option<W>,
+) -> (Document<'t>, Option<Node>) {
     let syntax = options.syntax.unwrap_or_else(|| Syntax::sniff(text));
-    let parsed = parse::parse(text, syntax, &options.limits);
+    let parsed = parse::parse_pausing(text, syntax, &options.limits, pause).await;
     let stopped = parsed.findings.iter().any(|f| std::ptr::eq(f.rule, &rules::input::IN006));
     let mut report = Report::new();
     report.extend(parsed.findings);
@@ -134,7 +140,7 @@ impl Document<'_> {
 
 /// Checks a text: parse, detect the kind, run every rule of that kind.
 pub fn check(text: &str, options: &Options) -> Checked {
-    let (mut document, root) = read(text, options);
+    let (mut document, root) = pause::at_once(read(text, options, &mut pause::never));
     if let Some(root) = root.as_ref().filter(|root| document.check_root(root)) {
         let parts = document.playbook_parts(root, options);
         let check = parts.as_ref().map(|parts| model::requires::cross_check(&parts.view));
@@ -184,7 +190,21 @@ pub fn diff(old: &Analysis, new: &Analysis) -> Result<model::diff::Diff, model::
 
 /// Checks a text and builds its explain view.
 pub fn analyze(text: &str, options: &Options) -> Analysis {
-    let (mut document, root) = read(text, options);
+    pause::at_once(analyze_pausing(text, options, pause::never))
+}
+
+/// Analyses as [`analyze`] does, asking `pause` now and then whether to
+/// pause (see [`pause`]): while reading a YAML text, and between reading,
+/// checking and explaining.
+pub async fn analyze_pausing<W: Future<Output = ()>>(
+    text: &str,
+    options: &Options,
+    mut pause: impl FnMut() -> Option<W>,
+) -> Analysis {
+    let (mut document, root) = read(text, options, &mut pause).await;
+    if let Some(wait) = pause() {
+        wait.await;
+    }
     let checked_root = root.as_ref().filter(|root| document.check_root(root));
     let parts = checked_root.and_then(|root| document.playbook_parts(root, options));
     let (view, graph) = parts.map(|parts| (parts.view, parts.graph)).unzip();
@@ -195,6 +215,9 @@ pub fn analyze(text: &str, options: &Options) -> Analysis {
             model::PlaybookModel { view, graph, check }
         });
         document.check(root, model.as_ref(), options);
+    }
+    if let Some(wait) = pause() {
+        wait.await;
     }
     let stopped = document.stopped;
     let checked = document.checked();

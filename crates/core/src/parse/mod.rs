@@ -15,6 +15,7 @@ pub use tree::{Member, Node, Number, Object, Value};
 
 use crate::finding::Finding;
 use serde::Serialize;
+use std::future::Future;
 
 /// The concrete syntax a text is written in.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
@@ -63,6 +64,18 @@ pub struct Parsed {
 
 /// Parses `text` as `syntax` under `limits`.
 pub fn parse(text: &str, syntax: Syntax, limits: &Limits) -> Parsed {
+    crate::pause::at_once(parse_pausing(text, syntax, limits, &mut crate::pause::never))
+}
+
+/// Parses as [`parse`] does, asking `pause` now and then whether to pause
+/// (see [`crate::pause`]): a YAML text is read in runs of events between
+/// which the caller's future, if it gives one, is awaited.
+pub async fn parse_pausing<W: Future<Output = ()>>(
+    text: &str,
+    syntax: Syntax,
+    limits: &Limits,
+    pause: &mut impl FnMut() -> Option<W>,
+) -> Parsed {
     if text.len() > limits.max_bytes {
         return Parsed {
             root: None,
@@ -74,7 +87,7 @@ pub fn parse(text: &str, syntax: Syntax, limits: &Limits) -> Parsed {
     }
     match syntax {
         Syntax::Json => json::parse(text, limits),
-        Syntax::Yaml => yaml::parse(text, limits),
+        Syntax::Yaml => yaml::parse(text, limits, pause).await,
     }
 }
 

@@ -9,12 +9,20 @@ use super::limits::{too_deep, too_large, too_many_nodes, Limits};
 use super::tree::{Member, Node, Number, Object, Value};
 use super::{duplicate_keys, Parsed};
 use crate::finding::{Finding, Ptr};
+use crate::pause;
 use crate::rules::input::{IN001, IN004};
 use crate::text::{CharOffsets, Span};
 use opb_yaml_events::{Event, Events, ScalarStyle, Tag};
 use foldhash::{HashMap, HashMapExt};
+use std::future::Future;
 
-pub(super) fn parse(text: &str, limits: &Limits) -> Parsed {
+/// Reads `text`, asking `pause` every [`pause::EVERY_EVENTS`] events
+/// whether to pause first.
+pub(super) async fn parse<W: Future<Output = ()>>(
+    text: &str,
+    limits: &Limits,
+    pause: &mut impl FnMut() -> Option<W>,
+) -> Parsed {
     let mut builder = Builder {
         text,
         offsets: CharOffsets::new(text),
@@ -27,7 +35,12 @@ pub(super) fn parse(text: &str, limits: &Limits) -> Parsed {
         alias_nodes: 0,
         findings: Vec::new(),
     };
-    for event in Events::new(text) {
+    for (read, event) in Events::new(text).enumerate() {
+        if read % pause::EVERY_EVENTS == pause::EVERY_EVENTS - 1 {
+            if let Some(wait) = pause() {
+                wait.await;
+            }
+        }
         let step = match event {
             Ok((event, span)) => builder.event(event, builder.span(span)),
             Err(error) if error.info() == "recursion limit exceeded" => {
