@@ -50,7 +50,7 @@ impl Graph {
 /// repeat an id, are left out; edges to unknown steps are left out.
 pub fn build(view: &PlaybookView<'_>) -> Graph {
     let count = view.steps.len();
-    let mut graph: DiGraph<usize, Option<String>> = DiGraph::with_capacity(count, count);
+    let mut graph: DiGraph<usize, Option<&str>> = DiGraph::with_capacity(count, count);
     let mut by_id: HashMap<&str, NodeIndex> = HashMap::with_capacity(count);
     let mut nodes = Vec::with_capacity(count);
     for (position, step) in view.steps.iter().enumerate() {
@@ -74,7 +74,7 @@ pub fn build(view: &PlaybookView<'_>) -> Graph {
         }
         for next in &step.next {
             if let Some(&to) = by_id.get(next.target) {
-                graph.add_edge(from, to, next.label.map(str::to_owned));
+                graph.add_edge(from, to, next.label);
             }
         }
     }
@@ -91,7 +91,7 @@ pub fn build(view: &PlaybookView<'_>) -> Graph {
         .map(|e| GraphEdge {
             from: id_of(e.source()).to_owned(),
             to: id_of(e.target()).to_owned(),
-            label: e.weight().clone(),
+            label: e.weight().map(str::to_owned),
             back: back[e.id().index()],
         })
         .collect();
@@ -117,7 +117,7 @@ pub fn build(view: &PlaybookView<'_>) -> Graph {
     Graph { nodes, edges, start: start.map(str::to_owned), ends, unreachable, cycles }
 }
 
-fn reachable(graph: &DiGraph<usize, Option<String>>, start: NodeIndex) -> Vec<bool> {
+fn reachable(graph: &DiGraph<usize, Option<&str>>, start: NodeIndex) -> Vec<bool> {
     let mut seen = vec![false; graph.node_count()];
     let mut stack = vec![start];
     seen[start.index()] = true;
@@ -135,7 +135,7 @@ fn reachable(graph: &DiGraph<usize, Option<String>>, start: NodeIndex) -> Vec<bo
 /// Marks the edges that point back to a node on the DFS path: from the start
 /// first, then from each node not yet visited, in document order. Iterative,
 /// so a 10,000-step chain does not exhaust the stack.
-fn back_edges(graph: &DiGraph<usize, Option<String>>, start: Option<NodeIndex>) -> Vec<bool> {
+fn back_edges(graph: &DiGraph<usize, Option<&str>>, start: Option<NodeIndex>) -> Vec<bool> {
     #[derive(Clone, Copy, PartialEq)]
     enum State {
         New,

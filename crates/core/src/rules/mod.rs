@@ -168,6 +168,28 @@ pub(crate) fn check(
     }
 }
 
+/// How a message names a step or a tool: by its name, or by its place when
+/// it has none. Written only into a message: nearly every item has no
+/// finding, so no name is copied for the others.
+#[derive(Clone, Copy)]
+pub(crate) struct ItemName<'s> {
+    /// What precedes the name: "step".
+    pub named: &'static str,
+    /// What precedes the index: "the step at `steps".
+    pub placed: &'static str,
+    pub name: Option<&'s str>,
+    pub index: usize,
+}
+
+impl std::fmt::Display for ItemName<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self.name {
+            Some(name) => write!(f, "{} `{name}`", self.named),
+            None => write!(f, "{}[{}]`", self.placed, self.index),
+        }
+    }
+}
+
 /// "Tool `x`" from "tool `x`", for the start of a sentence. Takes what
 /// names the subject as `Display`, and writes it capitalised straight into
 /// the message: no copy of the name is made (PB219 writes thousands).
@@ -207,7 +229,7 @@ impl<T: std::fmt::Display> std::fmt::Display for Capitalised<T> {
 
 #[cfg(test)]
 mod tests {
-    use super::capitalise;
+    use super::{capitalise, ItemName};
 
     #[test]
     fn capitalise_upper_cases_only_the_first_character_written() {
@@ -215,5 +237,13 @@ mod tests {
         assert_eq!(capitalise(format_args!("{}{}", "", "étape")).to_string(), "Étape");
         assert_eq!(capitalise("ß").to_string(), "SS");
         assert_eq!(capitalise("").to_string(), "");
+    }
+
+    #[test]
+    fn an_item_is_named_by_its_name_or_else_by_its_place() {
+        let step = |name| ItemName { named: "step", placed: "the step at `steps", name, index: 3 };
+        assert_eq!(step(Some("send")).to_string(), "step `send`");
+        assert_eq!(step(None).to_string(), "the step at `steps[3]`");
+        assert_eq!(capitalise(step(None)).to_string(), "The step at `steps[3]`");
     }
 }

@@ -15,7 +15,7 @@ use crate::model::graph::Graph;
 use crate::model::playbook::{PlaybookView, StepView};
 use crate::model::spec::{one_of, STEP_KINDS};
 use crate::parse::Node;
-use crate::rules::{capitalise, check_fields, Field, Group, Rule, Severity, Ty};
+use crate::rules::{capitalise, check_fields, Field, Group, ItemName, Rule, Severity, Ty};
 use foldhash::{HashMap, HashMapExt};
 
 pub static PB201: Rule = Rule {
@@ -134,25 +134,8 @@ pub(super) fn check(view: &PlaybookView<'_>, graph: &Graph, report: &mut Report)
 }
 
 /// How messages name a step: by its id, or by its place when it has none.
-fn describe<'s>(step: &StepView<'s>) -> StepName<'s> {
-    StepName { id: step.id, index: step.index }
-}
-
-/// A step's name in a message, written only into one: nearly every step has
-/// no finding.
-#[derive(Clone, Copy)]
-struct StepName<'s> {
-    id: Option<&'s str>,
-    index: usize,
-}
-
-impl std::fmt::Display for StepName<'_> {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self.id {
-            Some(id) => write!(f, "step `{id}`"),
-            None => write!(f, "the step at `steps[{}]`", self.index),
-        }
-    }
+fn describe<'s>(step: &StepView<'s>) -> ItemName<'s> {
+    ItemName { named: "step", placed: "the step at `steps", name: step.id, index: step.index }
 }
 
 /// A field that is absent or null.
@@ -208,7 +191,7 @@ fn check_ids(view: &PlaybookView<'_>, report: &mut Report) -> bool {
 }
 
 /// PB203, PB204, PB218, and for agent steps PB206 to PB208.
-fn check_kind(step: &StepView<'_>, what: StepName<'_>, report: &mut Report) {
+fn check_kind(step: &StepView<'_>, what: ItemName<'_>, report: &mut Report) {
     let node = step.node.get("kind");
     let has_tools = !is_absent(step.allowed_tools_node);
     if is_blank(node) {
@@ -246,7 +229,7 @@ fn check_kind(step: &StepView<'_>, what: StepName<'_>, report: &mut Report) {
 /// the test of blankness, and what the field should say.
 type FieldCheck = (&'static str, &'static Rule, fn(Option<&Node>) -> bool, &'static str);
 
-fn check_agent_step(step: &StepView<'_>, what: StepName<'_>, report: &mut Report) {
+fn check_agent_step(step: &StepView<'_>, what: ItemName<'_>, report: &mut Report) {
     let fields: [FieldCheck; 3] = [
         ("agent", &PB206, is_blank, "which agent runs it, e.g. `agent: lou`"),
         ("purpose", &PB207, is_blank, "what it is for, in one sentence"),

@@ -12,7 +12,7 @@ use crate::finding::{At, Ptr, Report};
 use crate::model::playbook::{PlaybookView, ToolView};
 use crate::parse::Node;
 use crate::rules::input::IN004;
-use crate::rules::{Group, Rule, Severity};
+use crate::rules::{Group, ItemName, Rule, Severity};
 use foldhash::{HashMap, HashMapExt, HashSet, HashSetExt};
 
 pub static PB312: Rule = Rule {
@@ -50,8 +50,8 @@ pub(super) fn check(view: &PlaybookView<'_>, report: &mut Report) {
     let mut first_with_name = HashMap::with_capacity(view.tools.len());
     for tool in &view.tools {
         let what = describe(tool);
-        let distinct = definition::check(tool, &what, &mut first_with_name, report);
-        risk::check(tool, &what, report);
+        let distinct = definition::check(tool, what, &mut first_with_name, report);
+        risk::check(tool, what, report);
         if distinct {
             check_used(tool, &allowed, report);
         }
@@ -59,11 +59,8 @@ pub(super) fn check(view: &PlaybookView<'_>, report: &mut Report) {
 }
 
 /// How messages name a tool, after "the": by its name, or by its place.
-fn describe(tool: &ToolView<'_>) -> String {
-    match tool.name {
-        Some(name) if !name.trim().is_empty() => format!("tool `{name}`"),
-        _ => format!("tool at `tools[{}]`", tool.index),
-    }
+fn describe<'s>(tool: &ToolView<'s>) -> ItemName<'s> {
+    ItemName { named: "tool", placed: "tool at `tools", name: tool.name.filter(|name| !name.trim().is_empty()), index: tool.index }
 }
 
 /// IN004 for each entry of `tools` that is not an object.

@@ -1,13 +1,12 @@
 //! The names on a step's `allowedTools`: their type, form, duplicates, and
 //! what they resolve to (PB205, PB209 to PB212, PB219).
 
-use super::StepName;
 use crate::rules::capitalise;
 use crate::finding::{At, Report};
 use crate::model::playbook::{mcp_name, McpName, PlaybookView, StepView, ToolView};
 use crate::model::spec::one_of;
 use crate::parse::{Node, Value};
-use crate::rules::{Group, Rule, Severity};
+use crate::rules::{Group, ItemName, Rule, Severity};
 use foldhash::{HashMap, HashMapExt, HashSet};
 
 pub static PB205: Rule = Rule {
@@ -100,7 +99,7 @@ impl<'a> Context<'a> {
 }
 
 /// Checks every entry of a step's `allowedTools`.
-pub(super) fn check(context: &Context<'_>, step: &StepView<'_>, what: StepName<'_>, report: &mut Report) {
+pub(super) fn check(context: &Context<'_>, step: &StepView<'_>, what: ItemName<'_>, report: &mut Report) {
     let Some(entries) = step.allowed_tools_node.and_then(Node::as_array) else { return };
     // A short list is searched for an earlier entry of a name; a long one
     // is indexed (a step lists a few tools, and thousands of steps do).
@@ -144,7 +143,7 @@ pub(super) fn check(context: &Context<'_>, step: &StepView<'_>, what: StepName<'
 /// (PB205), an undeclared MCP server (PB212), or no embedded definition
 /// (PB211). `tool` is the name's embedded definition, looked up once for
 /// this and PB219.
-fn resolve(context: &Context<'_>, name: &str, tool: Option<&ToolView<'_>>, what: StepName<'_>) -> Option<(&'static Rule, String)> {
+fn resolve(context: &Context<'_>, name: &str, tool: Option<&ToolView<'_>>, what: ItemName<'_>) -> Option<(&'static Rule, String)> {
     match mcp_name(name) {
         McpName::Malformed => Some((
             &PB205,
@@ -172,7 +171,7 @@ fn resolve(context: &Context<'_>, name: &str, tool: Option<&ToolView<'_>>, what:
 /// PB219's message for an agent step that may call a tool requiring
 /// approval, with no gate leading to it. A step without an id is left to
 /// PB201: nothing can lead to it at all.
-fn ungated(context: &Context<'_>, step: &StepView<'_>, name: &str, tool: Option<&ToolView<'_>>, what: StepName<'_>) -> Option<String> {
+fn ungated(context: &Context<'_>, step: &StepView<'_>, name: &str, tool: Option<&ToolView<'_>>, what: ItemName<'_>) -> Option<String> {
     let id = step.id.filter(|_| step.kind == Some("agent"))?;
     let needs_approval = tool.is_some_and(|tool| tool.requires_approval == Some(true));
     (needs_approval && !context.gated.contains(id)).then(|| {

@@ -8,7 +8,7 @@ use crate::model::playbook::{mcp_name, McpName, ToolView};
 use crate::model::spec::{one_of, PROVIDERS, RISK_CLASSES, SCOPES, SOURCES};
 use crate::parse::Node;
 use crate::rules::playbook::steps::PB205;
-use crate::rules::{check_fields, Field, Group, Rule, Severity, Ty};
+use crate::rules::{check_fields, Field, Group, ItemName, Rule, Severity, Ty};
 use foldhash::HashMap;
 
 pub static PB301: Rule = Rule {
@@ -102,11 +102,11 @@ const ENUMS: &[(&str, &[&str])] =
 /// (present and not a duplicate), for the rules that look the name up.
 pub(super) fn check<'a>(
     tool: &ToolView<'a>,
-    what: &str,
+    what: ItemName<'_>,
     first_with_name: &mut HashMap<&'a str, usize>,
     report: &mut Report,
 ) -> bool {
-    check_fields(report, tool.node, &tool.ptr, TOOL_FIELDS, &format!("the {what}"));
+    check_fields(report, tool.node, &tool.ptr, TOOL_FIELDS, &format_args!("the {what}"));
     check_required(tool, what, report);
     check_enums(tool, what, report);
     check_schemas(tool, what, report);
@@ -159,7 +159,7 @@ fn check_name<'a>(tool: &ToolView<'a>, first_with_name: &mut HashMap<&'a str, us
 
 /// PB303, one finding per missing field; at a null or blank value when
 /// there is one, else at the tool.
-fn check_required(tool: &ToolView<'_>, what: &str, report: &mut Report) {
+fn check_required(tool: &ToolView<'_>, what: ItemName<'_>, report: &mut Report) {
     for (field, says) in REQUIRED {
         let node = tool.node.get(field);
         if !is_missing(node) {
@@ -175,7 +175,7 @@ fn check_required(tool: &ToolView<'_>, what: &str, report: &mut Report) {
 
 /// PB304 for a string outside the seed's values. A blank `source` is
 /// PB303's; a value of another type is IN004's.
-fn check_enums(tool: &ToolView<'_>, what: &str, report: &mut Report) {
+fn check_enums(tool: &ToolView<'_>, what: ItemName<'_>, report: &mut Report) {
     for (field, accepted) in ENUMS {
         let Some(node) = tool.node.get(field) else { continue };
         let Some(value) = node.as_str() else { continue };
@@ -192,7 +192,7 @@ fn check_enums(tool: &ToolView<'_>, what: &str, report: &mut Report) {
 }
 
 /// PB310 for a present schema that is not an object (null is PB303's).
-fn check_schemas(tool: &ToolView<'_>, what: &str, report: &mut Report) {
+fn check_schemas(tool: &ToolView<'_>, what: ItemName<'_>, report: &mut Report) {
     for field in ["inputSchema", "outputSchema"] {
         let Some(node) = tool.node.get(field) else { continue };
         if node.is_null() || node.as_object().is_some() {

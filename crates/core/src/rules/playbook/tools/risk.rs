@@ -6,7 +6,7 @@ use super::is_absent;
 use crate::finding::{At, Report};
 use crate::model::playbook::{mcp_name, McpName, ToolView};
 use crate::model::spec::{one_of, RISK_CLASSES, SOURCES};
-use crate::rules::{Group, Rule, Severity};
+use crate::rules::{Group, ItemName, Rule, Severity};
 
 pub static PB305: Rule = Rule {
     code: "PB305",
@@ -85,7 +85,7 @@ pub static PB313: Rule = Rule {
     example: "tools:\n  - name: email.send\n    sideEffecting: true\n    # no dataScopeWrites",
 };
 
-pub(super) fn check(tool: &ToolView<'_>, what: &str, report: &mut Report) {
+pub(super) fn check(tool: &ToolView<'_>, what: ItemName<'_>, report: &mut Report) {
     check_source_and_name(tool, what, report);
     check_read_tool(tool, what, report);
     check_connector_type(tool, what, report);
@@ -99,7 +99,7 @@ fn known_source<'a>(tool: &ToolView<'a>) -> Option<&'a str> {
 }
 
 /// PB305. A malformed `mcp.` name is PB205's, and not reported here too.
-fn check_source_and_name(tool: &ToolView<'_>, what: &str, report: &mut Report) {
+fn check_source_and_name(tool: &ToolView<'_>, what: ItemName<'_>, report: &mut Report) {
     let (Some(name), Some(source)) = (tool.name, known_source(tool)) else { return };
     let Some(node) = tool.node.get("source") else { return };
     let problem = match (mcp_name(name), source) {
@@ -116,7 +116,7 @@ fn check_source_and_name(tool: &ToolView<'_>, what: &str, report: &mut Report) {
 
 /// PB306 and PB307. A read tool with side effects that also requires
 /// approval is one fault (the risk class is wrong), reported as PB306 only.
-fn check_read_tool(tool: &ToolView<'_>, what: &str, report: &mut Report) {
+fn check_read_tool(tool: &ToolView<'_>, what: ItemName<'_>, report: &mut Report) {
     let read_class = tool.risk_class == Some("read");
     if read_class && tool.side_effecting == Some(true) {
         if let Some(node) = tool.node.get("sideEffecting") {
@@ -144,7 +144,7 @@ fn check_read_tool(tool: &ToolView<'_>, what: &str, report: &mut Report) {
 }
 
 /// PB308 and PB309.
-fn check_connector_type(tool: &ToolView<'_>, what: &str, report: &mut Report) {
+fn check_connector_type(tool: &ToolView<'_>, what: ItemName<'_>, report: &mut Report) {
     let Some(source) = known_source(tool) else { return };
     let member = tool.node.as_object().and_then(|o| o.member("connectorType"));
     let declared = member.filter(|m| !m.value.is_null());
@@ -166,7 +166,7 @@ fn check_connector_type(tool: &ToolView<'_>, what: &str, report: &mut Report) {
 }
 
 /// PB311: one finding naming what is undeclared.
-fn check_risk_declared(tool: &ToolView<'_>, what: &str, report: &mut Report) {
+fn check_risk_declared(tool: &ToolView<'_>, what: ItemName<'_>, report: &mut Report) {
     let missing: Vec<&str> =
         ["riskClass", "sideEffecting"].into_iter().filter(|field| is_absent(tool.node.get(field))).collect();
     let missing = match missing.as_slice() {
@@ -187,7 +187,7 @@ fn check_risk_declared(tool: &ToolView<'_>, what: &str, report: &mut Report) {
 
 /// PB313, at the tool when `dataScopeWrites` is absent, at the list when it
 /// is empty. A side-effecting read tool is PB306's: its writes are in doubt.
-fn check_writes_declared(tool: &ToolView<'_>, what: &str, report: &mut Report) {
+fn check_writes_declared(tool: &ToolView<'_>, what: ItemName<'_>, report: &mut Report) {
     if tool.side_effecting != Some(true) || tool.risk_class == Some("read") {
         return;
     }
