@@ -27,7 +27,6 @@ use leptos::prelude::*;
 use opb_core::{Kind, Limits, Syntax};
 use std::cell::Cell;
 use std::future::Future;
-use std::rc::Rc;
 use std::sync::Arc;
 
 /// Texts from this length (UTF-16 units) on take long enough to check that
@@ -59,36 +58,30 @@ const SLICE_MS: f64 = 30.0;
 /// its pauses apart, and in how many slices.
 struct Slices {
     started: f64,
-    slice_started: Rc<Cell<f64>>,
-    paused: Rc<Cell<f64>>,
-    count: Rc<Cell<u32>>,
+    slice_started: Cell<f64>,
+    paused: Cell<f64>,
+    count: Cell<u32>,
 }
 
 impl Slices {
     fn new() -> Slices {
         let now = now_ms();
-        Slices {
-            started: now,
-            slice_started: Rc::new(Cell::new(now)),
-            paused: Rc::new(Cell::new(0.0)),
-            count: Rc::new(Cell::new(1)),
-        }
+        Slices { started: now, slice_started: Cell::new(now), paused: Cell::new(0.0), count: Cell::new(1) }
     }
 
     /// The check's pause ([`opb_core::pause`]): a turn of the page's event
     /// loop once the slice has run its time.
-    fn pause(&self) -> Option<impl Future<Output = ()> + 'static> {
+    fn pause(&self) -> Option<impl Future<Output = ()> + '_> {
         let stopped = now_ms();
         if stopped - self.slice_started.get() < SLICE_MS {
             return None;
         }
-        let (slice_started, paused, count) = (self.slice_started.clone(), self.paused.clone(), self.count.clone());
         Some(async move {
             TimeoutFuture::new(0).await;
             let resumed = now_ms();
-            paused.set(paused.get() + resumed - stopped);
-            slice_started.set(resumed);
-            count.set(count.get() + 1);
+            self.paused.set(self.paused.get() + resumed - stopped);
+            self.slice_started.set(resumed);
+            self.count.set(self.count.get() + 1);
         })
     }
 

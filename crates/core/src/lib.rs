@@ -202,9 +202,7 @@ pub async fn analyze_pausing<W: Future<Output = ()>>(
     mut pause: impl FnMut() -> Option<W>,
 ) -> Analysis {
     let (mut document, root) = read(text, options, &mut pause).await;
-    if let Some(wait) = pause() {
-        wait.await;
-    }
+    pause::ask(&mut pause).await;
     let checked_root = root.as_ref().filter(|root| document.check_root(root));
     let parts = checked_root.and_then(|root| document.playbook_parts(root, options));
     let (view, graph) = parts.map(|parts| (parts.view, parts.graph)).unzip();
@@ -216,9 +214,7 @@ pub async fn analyze_pausing<W: Future<Output = ()>>(
         });
         document.check(root, model.as_ref(), options);
     }
-    if let Some(wait) = pause() {
-        wait.await;
-    }
+    pause::ask(&mut pause).await;
     let stopped = document.stopped;
     let checked = document.checked();
     // A text a limit stopped is not explained: only IN006 is reported.

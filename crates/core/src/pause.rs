@@ -27,6 +27,13 @@ pub fn never() -> Option<Ready<()>> {
     None
 }
 
+/// Asks `pause` whether to pause, and awaits its answer when it gives one.
+pub(crate) async fn ask<W: Future<Output = ()>>(pause: &mut impl FnMut() -> Option<W>) {
+    if let Some(wait) = pause() {
+        wait.await;
+    }
+}
+
 /// Runs a future whose every pause is [`never`] to its end, here and now.
 pub(crate) fn at_once<F: Future>(future: F) -> F::Output {
     match pin!(future).poll(&mut Context::from_waker(Waker::noop())) {

@@ -37,9 +37,7 @@ pub(super) async fn parse<W: Future<Output = ()>>(
     };
     for (read, event) in Events::new(text).enumerate() {
         if read % pause::EVERY_EVENTS == pause::EVERY_EVENTS - 1 {
-            if let Some(wait) = pause() {
-                wait.await;
-            }
+            pause::ask(pause).await;
         }
         let step = match event {
             Ok((event, span)) => builder.event(event, builder.span(span)),

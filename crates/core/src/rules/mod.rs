@@ -175,8 +175,10 @@ pub(crate) fn check(
 pub(crate) struct ItemName<'s> {
     /// What precedes the name: "step".
     pub named: &'static str,
-    /// What precedes the index: "the step at `steps".
+    /// What precedes the place: "the step at".
     pub placed: &'static str,
+    /// The list the item is in: "steps".
+    pub list: &'static str,
     pub name: Option<&'s str>,
     pub index: usize,
 }
@@ -185,7 +187,7 @@ impl std::fmt::Display for ItemName<'_> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self.name {
             Some(name) => write!(f, "{} `{name}`", self.named),
-            None => write!(f, "{}[{}]`", self.placed, self.index),
+            None => write!(f, "{} `{}[{}]`", self.placed, self.list, self.index),
         }
     }
 }
@@ -241,7 +243,7 @@ mod tests {
 
     #[test]
     fn an_item_is_named_by_its_name_or_else_by_its_place() {
-        let step = |name| ItemName { named: "step", placed: "the step at `steps", name, index: 3 };
+        let step = |name| ItemName { named: "step", placed: "the step at", list: "steps", name, index: 3 };
         assert_eq!(step(Some("send")).to_string(), "step `send`");
         assert_eq!(step(None).to_string(), "the step at `steps[3]`");
         assert_eq!(capitalise(step(None)).to_string(), "The step at `steps[3]`");

@@ -135,7 +135,7 @@ pub(super) fn check(view: &PlaybookView<'_>, graph: &Graph, report: &mut Report)
 
 /// How messages name a step: by its id, or by its place when it has none.
 fn describe<'s>(step: &StepView<'s>) -> ItemName<'s> {
-    ItemName { named: "step", placed: "the step at `steps", name: step.id, index: step.index }
+    ItemName { named: "step", placed: "the step at", list: "steps", name: step.id, index: step.index }
 }
 
 /// A field that is absent or null.

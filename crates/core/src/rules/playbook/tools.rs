@@ -60,7 +60,8 @@ pub(super) fn check(view: &PlaybookView<'_>, report: &mut Report) {
 
 /// How messages name a tool, after "the": by its name, or by its place.
 fn describe<'s>(tool: &ToolView<'s>) -> ItemName<'s> {
-    ItemName { named: "tool", placed: "tool at `tools", name: tool.name.filter(|name| !name.trim().is_empty()), index: tool.index }
+    let name = tool.name.filter(|name| !name.trim().is_empty());
+    ItemName { named: "tool", placed: "tool at", list: "tools", name, index: tool.index }
 }
 
 /// IN004 for each entry of `tools` that is not an object.
