@@ -115,7 +115,7 @@ impl Serialize for JsonNode<'_> {
             Value::Object(object) => {
                 let mut map = serializer.serialize_map(Some(object.members.len()))?;
                 for member in &object.members {
-                    map.serialize_entry(&member.key, &JsonNode(&member.value))?;
+                    map.serialize_entry(member.key.as_str(), &JsonNode(&member.value))?;
                 }
                 map.end()
             }

@@ -48,7 +48,7 @@ fn to_yaml<'a>(node: &'a Node, ptr: &Ptr) -> Result<Yaml<'a>, ConvertError> {
                 if mapping.insert(key, value).is_some() {
                     return Err(ConvertError::DuplicateKey {
                         pointer: ptr.as_str().to_owned(),
-                        key: member.key.clone(),
+                        key: member.key.to_string(),
                     });
                 }
             }

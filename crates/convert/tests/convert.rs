@@ -22,9 +22,9 @@ fn plain(node: &Node) -> Plain {
         Value::Null => Plain::Null,
         Value::Bool(b) => Plain::Bool(*b),
         Value::Number(n) => Plain::Number(n.raw.clone()),
-        Value::String(s) => Plain::String(s.clone()),
+        Value::String(s) => Plain::String(s.to_string()),
         Value::Array(items) => Plain::Array(items.iter().map(plain).collect()),
-        Value::Object(o) => Plain::Object(o.members.iter().map(|m| (m.key.clone(), plain(&m.value))).collect()),
+        Value::Object(o) => Plain::Object(o.members.iter().map(|m| (m.key.to_string(), plain(&m.value))).collect()),
     }
 }
 

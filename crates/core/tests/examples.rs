@@ -60,10 +60,10 @@ fn data(node: &Node) -> serde_json::Value {
         Value::Null => serde_json::Value::Null,
         Value::Bool(b) => serde_json::Value::Bool(*b),
         Value::Number(n) => serde_json::json!(n.value),
-        Value::String(s) => serde_json::Value::String(s.clone()),
+        Value::String(s) => serde_json::Value::String(s.to_string()),
         Value::Array(items) => serde_json::Value::Array(items.iter().map(data).collect()),
         Value::Object(object) => {
-            serde_json::Value::Object(object.members.iter().map(|m| (m.key.clone(), data(&m.value))).collect())
+            serde_json::Value::Object(object.members.iter().map(|m| (m.key.to_string(), data(&m.value))).collect())
         }
     }
 }

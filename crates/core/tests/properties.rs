@@ -42,10 +42,10 @@ impl Doc {
             Value::Null => Doc::Null,
             Value::Bool(b) => Doc::Bool(*b),
             Value::Number(n) => Doc::Number(n.raw.clone()),
-            Value::String(s) => Doc::String(s.clone()),
+            Value::String(s) => Doc::String(s.to_string()),
             Value::Array(items) => Doc::Array(items.iter().map(Doc::from_node).collect()),
             Value::Object(object) => {
-                Doc::Object(object.members.iter().map(|m| (m.key.clone(), Doc::from_node(&m.value))).collect())
+                Doc::Object(object.members.iter().map(|m| (m.key.to_string(), Doc::from_node(&m.value))).collect())
             }
         }
     }

@@ -3,7 +3,7 @@
 //! path reads the rest and words every error.
 
 use super::limits::{too_deep, too_many_nodes, Limits};
-use super::tree::{Member, Node, Number, Object, Value};
+use super::tree::{CompactString, Member, Node, Number, Object, Value};
 use super::{duplicate_keys, Parsed};
 use crate::finding::{Finding, Ptr};
 use crate::rules::input::IN001;
@@ -104,7 +104,7 @@ impl Builder<'_> {
             return Err(too_deep(span.start, self.limits));
         }
         let value = match value {
-            ast::Value::StringLit(s) => Value::String(s.value.into_owned()),
+            ast::Value::StringLit(s) => Value::String(s.value.into()),
             ast::Value::NumberLit(n) => Value::Number(Number {
                 raw: n.value.to_owned(),
                 value: n.value.parse().unwrap_or(f64::NAN),
@@ -126,9 +126,9 @@ impl Builder<'_> {
     fn object(&mut self, object: ast::Object<'_>, ptr: &Ptr, depth: usize) -> Result<Object, Finding> {
         let mut members = Vec::with_capacity(object.properties.len());
         for prop in object.properties {
-            let (key, key_range) = match prop.name {
-                ast::ObjectPropName::String(s) => (s.value.into_owned(), s.range),
-                ast::ObjectPropName::Word(w) => (w.value.to_owned(), w.range),
+            let (key, key_range): (CompactString, _) = match prop.name {
+                ast::ObjectPropName::String(s) => (s.value.into(), s.range),
+                ast::ObjectPropName::Word(w) => (w.value.into(), w.range),
             };
             let key_span = self.span(key_range);
             let value = self.convert(prop.value, &ptr.key(&key), depth + 1)?;

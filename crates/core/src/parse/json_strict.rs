@@ -21,7 +21,7 @@
 //! Rust than the core's.
 
 use super::limits::{too_deep, too_many_nodes, Limits};
-use super::tree::{Member, Node, Number, Object, Value};
+use super::tree::{CompactString, Member, Node, Number, Object, Value};
 use super::{duplicate_keys, Parsed};
 use crate::finding::{Finding, Ptr};
 use crate::text::Span;
@@ -197,13 +197,13 @@ impl Reader<'_> {
 
     /// A string at the cursor, its escapes decoded. Raw control characters
     /// and unpaired surrogates are not strict JSON: `None`.
-    fn string(&mut self) -> Option<String> {
+    fn string(&mut self) -> Option<CompactString> {
         let start = self.at + 1;
         let plain = self.bytes.get(start..)?.iter().position(|&b| b == b'"' || b == b'\\' || b < 0x20)?;
         let mut at = start + plain;
         if self.peek_at(at)? == b'"' {
             self.at = at + 1;
-            return self.text.get(start..at).map(str::to_owned);
+            return self.text.get(start..at).map(CompactString::new);
         }
         let mut out = String::with_capacity(plain + 16);
         out.push_str(self.text.get(start..at)?);
@@ -211,7 +211,7 @@ impl Reader<'_> {
             match self.peek_at(at)? {
                 b'"' => {
                     self.at = at + 1;
-                    return Some(out);
+                    return Some(out.into());
                 }
                 b'\\' => {
                     let escape = self.peek_at(at + 1)?;

@@ -1,6 +1,10 @@
 //! The document tree shared by both syntaxes.
 
 use crate::text::Span;
+/// The tree's strings: keys and short values (up to 24 bytes natively, 12
+/// in wasm) are held in place, without an allocation of their own; nearly
+/// every key is one of the spec's short field names.
+pub use compact_str::CompactString;
 
 /// A value with the span of its source text.
 #[derive(Debug, Clone, PartialEq)]
@@ -14,7 +18,7 @@ pub enum Value {
     Null,
     Bool(bool),
     Number(Number),
-    String(String),
+    String(CompactString),
     Array(Vec<Node>),
     Object(Object),
 }
@@ -43,7 +47,7 @@ pub struct Object {
 
 #[derive(Debug, Clone, PartialEq)]
 pub struct Member {
-    pub key: String,
+    pub key: CompactString,
     pub key_span: Span,
     pub value: Node,
 }

@@ -6,7 +6,7 @@
 //! before it allocates: each anchor's size is known when an alias copies it.
 
 use super::limits::{too_deep, too_large, too_many_nodes, Limits};
-use super::tree::{Member, Node, Number, Object, Value};
+use super::tree::{CompactString, Member, Node, Number, Object, Value};
 use super::{duplicate_keys, Parsed};
 use crate::finding::{Finding, Ptr};
 use crate::pause;
@@ -98,7 +98,7 @@ enum Frame {
         start: usize,
         anchor: usize,
         members: Vec<Member>,
-        key: Option<(String, Span)>,
+        key: Option<(CompactString, Span)>,
         count: usize,
         height: usize,
     },
@@ -345,9 +345,9 @@ fn is_collection(node: &Node) -> bool {
 
 /// The text a key is read as: a scalar's value as written, a collection's
 /// source (shortened).
-fn key_text(text: &str, node: &Node) -> String {
+fn key_text(text: &str, node: &Node) -> CompactString {
     match node.scalar_text() {
-        Some(s) => s.into_owned(),
+        Some(s) => s.into(),
         None if node.is_null() => "null".into(),
         None => text[node.span.start..node.span.end].chars().take(40).collect(),
     }
@@ -359,14 +359,14 @@ fn key_text(text: &str, node: &Node) -> String {
 fn resolve_scalar(value: &str, style: ScalarStyle, tag: Option<&Tag>) -> Value {
     if let Some(tag) = tag.filter(|t| t.is_yaml_core_schema() || t.handle == "!!") {
         match tag.suffix.as_str() {
-            "str" => return Value::String(value.to_owned()),
+            "str" => return Value::String(value.into()),
             "null" => return Value::Null,
             "bool" | "int" | "float" => return resolve_plain(value),
             _ => {}
         }
     }
     if style != ScalarStyle::Plain {
-        return Value::String(value.to_owned());
+        return Value::String(value.into());
     }
     resolve_plain(value)
 }
@@ -396,7 +396,7 @@ fn resolve_plain(value: &str) -> Value {
             return number(value, n);
         }
     }
-    Value::String(value.to_owned())
+    Value::String(value.into())
 }
 
 fn number(raw: &str, value: f64) -> Value {

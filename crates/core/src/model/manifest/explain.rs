@@ -389,14 +389,14 @@ fn tool_explain(view: &ManifestView<'_>, tool: &ToolView<'_>, counts: Counts) ->
             None => Defaulted::default_value(DurationValue::of(DEFAULT_TIMEOUT)),
         }),
         approval: approval::explain(tool),
-        env: tool.get("env").and_then(Node::as_object).map(|o| o.unique_members().map(|m| m.key.clone()).collect()).unwrap_or_default(),
+        env: tool.get("env").and_then(Node::as_object).map(|o| o.unique_members().map(|m| m.key.to_string()).collect()).unwrap_or_default(),
         headers: tool
             .get("headers")
             .and_then(Node::as_object)
             .map(|o| {
                 o.unique_members()
                     .map(|m| HeaderExplain {
-                        name: m.key.clone(),
+                        name: m.key.to_string(),
                         secrets: m.value.scalar_text().map(|v| secret_references(&v).into_iter().map(str::to_owned).collect()).unwrap_or_default(),
                     })
                     .collect()
