@@ -12,8 +12,10 @@
 # layout.rs); this reads their estimates (the median of the samples) from
 # target/criterion/*/new/estimates.json.
 #
-# Then, when valgrind is installed, the same documents' instruction counts
-# (callgrind, crates/core/examples/instructions.rs): the figure that does
+# Then the largest documents' wall clock measured in pairs (one analyze, then
+# one serde_json parse, in each of 41 rounds; crates/core/examples/
+# instructions.rs), and, when valgrind is installed, the same documents'
+# instruction counts (callgrind, the same example): the figure that does
 # not move with the other work on a shared machine.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -93,12 +95,32 @@ for text, met in verdicts:
     print(f"{'met    ' if met else 'NOT MET'}  {text}")
 PY
 
+cargo build --release -p opb-core --example instructions
+instructions="$target/release/examples/instructions"
+
+# Criterion times each function in a run of its own, seconds apart, and on
+# a shared machine the load moves in between; here each round times one
+# analyze and then one serde_json parse of the same bytes, so a round's
+# ratio compares times taken under the same load.
+if [[ "${1:-}" != "--no-run" ]]; then
+  echo; echo "wall clock in pairs (41 rounds of one analyze, then one serde_json parse; medians)"
+  echo "| document | analyze | serde_json | ratio |"
+  echo "|---|---:|---:|---:|"
+  verdicts=()
+  for document in "playbook 10000" "manifest 2000"; do
+    read -r ours serde ratio < <("$instructions" $document paired)
+    echo "| $document | $ours ms | $serde ms | ${ratio}× |"
+    met=$(python3 -c "print('met    ' if $ratio <= 3 else 'NOT MET')")
+    verdicts+=("$met  $document in pairs: ratio ${ratio}× (target ≤ 3×)")
+  done
+  echo; printf '%s\n' "${verdicts[@]}"
+fi
+
 if ! command -v valgrind >/dev/null; then
   echo; echo "valgrind not found: no instruction counts"
   exit 0
 fi
-cargo build --release -p opb-core --example instructions
-python3 - "$target/release/examples/instructions" <<'PY'
+python3 - "$instructions" <<'PY'
 import math, re, subprocess, sys, tempfile
 
 program = sys.argv[1]

@@ -4,6 +4,11 @@
 //! not. `scripts/bench-report.sh` runs it as
 //! `valgrind --tool=callgrind --toggle-collect='instructions::run_*'
 //! target/release/examples/instructions playbook 1000 analyze`.
+//!
+//! `instructions playbook 10000 paired [ROUNDS]` times both instead, back
+//! to back in each round, so that the two times of a round see the same
+//! load on the machine, and prints the median time of each and the median
+//! of the rounds' ratios.
 
 #[path = "../benches/generate.rs"]
 mod generate;
@@ -11,6 +16,7 @@ mod generate;
 use opb_core::{analyze, Options, Syntax};
 use std::hint::black_box;
 use std::process::ExitCode;
+use std::time::Instant;
 
 /// What callgrind counts: the call and dropping what it returns, as the
 /// criterion benchmark times them.
@@ -24,10 +30,37 @@ fn run_serde_json(text: &str) {
     drop(black_box(serde_json::from_str::<serde_json::Value>(black_box(text))));
 }
 
+/// Seconds `run` takes.
+fn timed(run: impl FnOnce()) -> f64 {
+    let start = Instant::now();
+    run();
+    start.elapsed().as_secs_f64()
+}
+
+/// The median of `values`, which it sorts.
+fn median(values: &mut [f64]) -> f64 {
+    values.sort_by(f64::total_cmp);
+    values[values.len() / 2]
+}
+
+/// Times `rounds` rounds of one `analyze` then one serde_json parse, and
+/// prints the median of each (in milliseconds) and of the ratios.
+fn paired(text: &str, options: &Options, rounds: usize) {
+    let (mut ours, mut serde, mut ratios) = (Vec::new(), Vec::new(), Vec::new());
+    for _ in 0..rounds {
+        let analyzed = timed(|| run_analyze(text, options));
+        let parsed = timed(|| run_serde_json(text));
+        ours.push(analyzed * 1e3);
+        serde.push(parsed * 1e3);
+        ratios.push(analyzed / parsed);
+    }
+    println!("{:.2} {:.2} {:.3}", median(&mut ours), median(&mut serde), median(&mut ratios));
+}
+
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let (Some(kind), Some(size), Some(what)) = (args.first(), args.get(1).and_then(|s| s.parse().ok()), args.get(2)) else {
-        eprintln!("usage: instructions playbook|manifest SIZE analyze|serde_json");
+        eprintln!("usage: instructions playbook|manifest SIZE analyze|serde_json|paired [ROUNDS]");
         return ExitCode::from(2);
     };
     let text = match kind.as_str() {
@@ -38,11 +71,20 @@ fn main() -> ExitCode {
             return ExitCode::from(2);
         }
     };
+    let options = Options { syntax: Some(Syntax::Json), ..Options::default() };
     match what.as_str() {
-        "analyze" => run_analyze(&text, &Options { syntax: Some(Syntax::Json), ..Options::default() }),
+        "analyze" => run_analyze(&text, &options),
         "serde_json" => run_serde_json(&text),
+        "paired" => {
+            let Some(rounds) = args.get(3).map_or(Some(41), |r| r.parse().ok().filter(|&r| r > 0)) else {
+                eprintln!("ROUNDS is a whole number above 0");
+                return ExitCode::from(2);
+            };
+            paired(&text, &options, rounds);
+            return ExitCode::SUCCESS;
+        }
         _ => {
-            eprintln!("measure analyze or serde_json, not {what}");
+            eprintln!("measure analyze, serde_json or both paired, not {what}");
             return ExitCode::from(2);
         }
     }
