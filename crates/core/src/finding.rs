@@ -1,6 +1,6 @@
 //! What rules report, before positions are computed.
 
-use crate::parse::{Member, Node};
+use crate::parse::{CompactString, Member, Node};
 use crate::rules::Rule;
 use crate::text::Span;
 
@@ -47,7 +47,7 @@ impl Ptr {
 
     /// The pointer to item `index` of the array this one points at.
     pub fn index(&self, index: usize) -> Ptr {
-        Ptr(item_pointer(&self.0, index))
+        Ptr(item_pointer(&self.0, index).into_string())
     }
 
     /// The pointer to item `index` of this one's member `key`, in one
@@ -79,11 +79,12 @@ impl std::fmt::Display for Ptr {
 }
 
 /// The pointer to item `index` of the array `list` points at. Sized for the
-/// digits up front: a copy of the parent and a push would allocate twice.
-pub(crate) fn item_pointer(list: &str, index: usize) -> String {
+/// digits up front: a copy of the parent and a push would allocate twice
+/// (and a short pointer is not allocated at all).
+pub(crate) fn item_pointer(list: &str, index: usize) -> CompactString {
     let mut digits = itoa::Buffer::new();
     let digits = digits.format(index);
-    let mut pointer = String::with_capacity(list.len() + 1 + digits.len());
+    let mut pointer = CompactString::with_capacity(list.len() + 1 + digits.len());
     pointer.push_str(list);
     pointer.push('/');
     pointer.push_str(digits);

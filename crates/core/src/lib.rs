@@ -25,7 +25,7 @@ pub mod text;
 pub use detect::{detect, Kind};
 pub use diagnostic::{Counts, Diagnostic};
 pub use finding::Ptr;
-pub use parse::{Limits, Node, Syntax};
+pub use parse::{CompactString, Limits, Node, Syntax};
 pub use registry::Registry;
 pub use rules::{Rule, Severity};
 

@@ -395,7 +395,7 @@ fn a_missing_connection_is_listed_once_per_provider() {
     let connection = |provider: &str, tools: &[&str], steps: &[&str]| Missing::Connection {
         provider: provider.into(),
         tools: tools.iter().map(|t| (*t).to_owned()).collect(),
-        steps: steps.iter().map(|s| (*s).to_owned()).collect(),
+        steps: steps.iter().map(|s| (*s).into()).collect(),
     };
     assert_eq!(
         explain.requires.missing,

@@ -7,6 +7,7 @@ use opb_core::model::boundary::{ListForm, StepBoundary};
 use opb_core::model::graph::Graph;
 use opb_core::model::layout::{self, GraphLayout, NodeSpec, Shape, Size, Spacing};
 use opb_core::model::PlaybookExplain;
+use opb_core::CompactString;
 use std::collections::{HashMap, HashSet};
 
 /// Graphs with more steps than this are not drawn: the browser would spend
@@ -100,7 +101,7 @@ pub struct Badge {
 impl Badge {
     pub fn of(step: &StepBoundary) -> Badge {
         let risk = match (&step.highest_risk_class, step.risk_partly_unknown) {
-            (Some(class), _) => class.clone(),
+            (Some(class), _) => class.to_string(),
             (None, true) => "unknown".to_owned(),
             (None, false) => "none".to_owned(),
         };
@@ -236,8 +237,8 @@ pub struct Marks {
 impl Marks {
     pub fn of(explain: &PlaybookExplain) -> Vec<Marks> {
         let steps: HashMap<usize, &StepBoundary> = explain.steps.iter().map(|s| (s.index, s)).collect();
-        let unreachable: HashSet<&str> = explain.graph.unreachable.iter().map(String::as_str).collect();
-        let cyclic: HashSet<&str> = explain.graph.cycles.iter().flatten().map(String::as_str).collect();
+        let unreachable: HashSet<&str> = explain.graph.unreachable.iter().map(CompactString::as_str).collect();
+        let cyclic: HashSet<&str> = explain.graph.cycles.iter().flatten().map(CompactString::as_str).collect();
         explain
             .graph
             .nodes

@@ -332,9 +332,9 @@ fn scene(
                     class:related=related
                     class:on-path=on_path
                     class:off-path=off_path
-                    data-from=edge.from.clone()
-                    data-to=edge.to.clone()
-                    data-label=edge.label.clone()
+                    data-from=edge.from.to_string()
+                    data-to=edge.to.to_string()
+                    data-label=edge.label.as_deref().map(str::to_owned)
                     data-back=edge.back.to_string()
                 >
                     <path d=path_data(route) marker-end=move || if related_for_marker() { related_marker } else { marker } />

@@ -8,6 +8,7 @@ use crate::checker::Located;
 use crate::route::Route;
 use crate::ui::diagnostics::{message, Jump, SeverityIcon};
 use leptos::prelude::*;
+use opb_core::CompactString;
 
 /// A risk class as a coloured badge with its name, so it reads without
 /// colour too; `None` is a tool whose risk the document does not declare.
@@ -50,12 +51,12 @@ pub fn StepLink(id: String, selection: Selection) -> impl IntoView {
 }
 
 /// Step links, or a dash when there are none.
-pub fn step_links(ids: &[String], selection: Selection) -> AnyView {
+pub fn step_links(ids: &[CompactString], selection: Selection) -> AnyView {
     if ids.is_empty() {
         return view! { <span class="none">"none"</span> }.into_any();
     }
     ids.iter()
-        .map(|id| view! { <StepLink id=id.clone() selection=selection /> })
+        .map(|id| view! { <StepLink id=id.to_string() selection=selection /> })
         .collect_view()
         .into_any()
 }

@@ -8,6 +8,7 @@ use crate::checker::Report;
 use leptos::prelude::*;
 use opb_core::model::requires::view::{ConnectionExplain, McpServerExplain, Mismatch, Missing, RequiresExplain, Unused};
 use opb_core::model::Explain;
+use opb_core::CompactString;
 use std::sync::Arc;
 
 /// How serious a cross-check finding is, as the panel marks it.
@@ -36,7 +37,7 @@ struct Issue {
     /// The provider or server it is about.
     subject: String,
     text: AnyView,
-    steps: Vec<String>,
+    steps: Vec<CompactString>,
 }
 
 fn list(names: &[String]) -> AnyView {

@@ -94,9 +94,9 @@ impl Selection {
 fn span_of(report: &Report, target: &Target) -> Option<(usize, usize)> {
     let explain = report.analysis.explain.as_ref()?;
     let pointer = match (explain, target) {
-        (Explain::Playbook(p), Target::Step(id)) => &playbook_step(p, id)?.pointer,
-        (Explain::Playbook(p), Target::Tool(name)) => &playbook_tool(p, name)?.pointer,
-        (Explain::PluginManifest(m), Target::ManifestTool(key)) => &manifest_tool(m, key)?.pointer,
+        (Explain::Playbook(p), Target::Step(id)) => playbook_step(p, id)?.pointer.as_str(),
+        (Explain::Playbook(p), Target::Tool(name)) => playbook_tool(p, name)?.pointer.as_str(),
+        (Explain::PluginManifest(m), Target::ManifestTool(key)) => manifest_tool(m, key)?.pointer.as_str(),
         _ => return None,
     };
     let span = report.analysis.anchors.span(pointer)?;
@@ -111,7 +111,7 @@ pub fn of_pointer(report: &Report, pointer: &str) -> Option<Target> {
             .steps
             .iter()
             .find(|s| s.pointer == item)
-            .and_then(|s| s.id.clone().map(Target::Step))
+            .and_then(|s| s.id.as_deref().map(|id| Target::Step(id.to_owned())))
             .or_else(|| p.tools.iter().find(|t| t.pointer == item).and_then(|t| t.facts.name.clone().map(Target::Tool))),
         Explain::PluginManifest(m) => m.tools.iter().find(|t| t.pointer == item).map(|t| Target::ManifestTool(tool_key(t))),
     }

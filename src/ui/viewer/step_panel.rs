@@ -80,7 +80,7 @@ fn details(
     let in_cycle = graph.cycles.iter().any(|c| c.contains(&id));
     let is_agent = step.kind.as_deref() == Some("agent");
     let next: Vec<(Option<String>, String)> =
-        graph.edges.iter().filter(|e| e.from == id).map(|e| (e.label.clone(), e.to.clone())).collect();
+        graph.edges.iter().filter(|e| e.from == id).map(|e| (e.label.as_deref().map(str::to_owned), e.to.to_string())).collect();
     let diagnostics: Vec<&Located> = report
         .located
         .iter()
@@ -137,7 +137,7 @@ fn details(
     };
     let gates = step.gated_by.iter().map(|g| {
         let labels = if g.labels.is_empty() { String::new() } else { format!(" ({})", g.labels.join(", ")) };
-        view! { <span class="gate-entry"><StepLink id=g.gate.clone() selection=selection />{labels}</span> }
+        view! { <span class="gate-entry"><StepLink id=g.gate.to_string() selection=selection />{labels}</span> }
     });
     let leaves = if next.is_empty() {
         view! { <span class="none">{if is_end { "nowhere: the playbook ends here" } else { "no step that exists" }}</span> }.into_any()
@@ -153,13 +153,13 @@ fn details(
     let diagnostics_view = item_diagnostics(&diagnostics, on_jump);
 
     view! {
-        <section class="step-panel" data-testid="step-panel" data-step=id.clone() aria-label=format!("Step {id}")>
+        <section class="step-panel" data-testid="step-panel" data-step=id.to_string() aria-label=format!("Step {id}")>
             <header class="step-header">
-                <h3 class="step-id">{id.clone()}</h3>
+                <h3 class="step-id">{id.to_string()}</h3>
                 <span class="step-kind">{kind_text(step)}</span>
                 {is_agent.then(|| match (&step.highest_risk_class, step.risk_partly_unknown, step.tools.is_empty()) {
                     (_, _, true) => view! { <span class="risk-badge" data-risk="none">"no tools"</span> }.into_any(),
-                    (risk, partly, false) => view! { <RiskBadge risk=risk.clone() partly_unknown=partly && risk.is_some() /> }.into_any(),
+                    (risk, partly, false) => view! { <RiskBadge risk=risk.as_deref().map(str::to_owned) partly_unknown=partly && risk.is_some() /> }.into_any(),
                 })}
             </header>
             {flags}

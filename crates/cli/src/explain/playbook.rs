@@ -59,7 +59,7 @@ fn title(name: &str, explain: &PlaybookExplain, layout: &mut Layout) {
 }
 
 fn step(step: &StepBoundary, graph: &Graph, layout: &mut Layout) {
-    let id = step.id.clone().unwrap_or_else(|| format!("step {} (no id)", step.index + 1));
+    let id = step.id.as_deref().map_or_else(|| format!("step {} (no id)", step.index + 1), str::to_owned);
     let mut traits = Vec::new();
     match step.kind.as_deref() {
         Some("agent") => traits.push(match &step.agent {
@@ -178,7 +178,7 @@ fn entered_from(step: &StepBoundary, graph: &Graph) -> String {
             labels => format!("{} (a gate, on {})", gate.gate, list(labels)),
         })
         .collect();
-    sources.extend(step.entered_from.iter().cloned());
+    sources.extend(step.entered_from.iter().map(|id| id.to_string()));
     let unreachable = step.id.as_ref().is_some_and(|id| graph.unreachable.contains(id));
     match (sources.is_empty(), step.is_start, unreachable) {
         (true, true, _) => "nowhere: the playbook starts here".to_owned(),
@@ -193,10 +193,10 @@ fn next(step: &StepBoundary, graph: &Graph) -> String {
     let edges: Vec<String> = graph
         .edges
         .iter()
-        .filter(|edge| &edge.from == id)
+        .filter(|edge| edge.from == *id)
         .map(|edge| match &edge.label {
             Some(label) => format!("{label} → {}", edge.to),
-            None => edge.to.clone(),
+            None => edge.to.to_string(),
         })
         .collect();
     if edges.is_empty() {

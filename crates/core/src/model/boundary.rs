@@ -13,7 +13,7 @@ pub use gates::GateEntry;
 use super::graph::Graph;
 use super::playbook::{mcp_name, McpName, PlaybookView, StepView};
 use super::requires::{self, AllowingSteps, CrossCheck};
-use crate::parse::Node;
+use crate::parse::{CompactString, Node};
 use crate::finding::item_pointer;
 use crate::{Diagnostic, Severity};
 use facts::Facts;
@@ -70,7 +70,7 @@ pub struct AllowedTool {
     /// Position in the step's `allowedTools`.
     pub index: usize,
     /// JSON pointer to the entry.
-    pub pointer: String,
+    pub pointer: CompactString,
     /// What the entry resolves to (flattened: its `resolution` tag and fields).
     #[serde(flatten)]
     pub resolution: Resolution,
@@ -92,15 +92,15 @@ pub enum ListForm {
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct StepBoundary {
     /// The step's id, when it is a non-empty string.
-    pub id: Option<String>,
+    pub id: Option<CompactString>,
     /// Position in `steps`.
     pub index: usize,
     /// JSON pointer to the step.
-    pub pointer: String,
+    pub pointer: CompactString,
     /// `kind` as written (`agent`, `gate`, or another).
-    pub kind: Option<String>,
+    pub kind: Option<CompactString>,
     /// The agent that runs the step, as written.
-    pub agent: Option<String>,
+    pub agent: Option<CompactString>,
     /// What the step is for, in the author's words.
     pub purpose: Option<String>,
     /// How `allowedTools` is written.
@@ -108,7 +108,7 @@ pub struct StepBoundary {
     /// Each entry of `allowedTools`, resolved, in order.
     pub tools: Vec<AllowedTool>,
     /// The most consequential `riskClass` among the embedded tools it allows.
-    pub highest_risk_class: Option<String>,
+    pub highest_risk_class: Option<CompactString>,
     /// Its rank in `model::spec::RISK_CLASSES`.
     pub highest_risk_rank: Option<usize>,
     /// Whether some tool it allows has no known risk class (registry-only, or
@@ -118,7 +118,7 @@ pub struct StepBoundary {
     /// Gate steps that lead directly into this step; empty when none does.
     pub gated_by: Vec<GateEntry>,
     /// Ids of the other steps that lead directly into this one.
-    pub entered_from: Vec<String>,
+    pub entered_from: Vec<CompactString>,
     /// Whether every path from the start to this step passes a gate step
     /// (false when no path reaches it).
     pub behind_gate: bool,
@@ -267,14 +267,14 @@ fn boundary(
 
     // Owned once, after the loop, rather than at every higher class.
     let highest_risk_rank = highest.map(|(rank, _)| rank);
-    let highest_risk_class = highest.map(|(_, class)| class.to_owned());
+    let highest_risk_class = highest.map(|(_, class)| CompactString::new(class));
     let entered = entries.of(step);
     let mut boundary = StepBoundary {
-        id: step.id.map(str::to_owned),
+        id: step.id.map(CompactString::new),
         index: step.index,
-        pointer: step.ptr.as_str().to_owned(),
-        kind: step.kind.map(str::to_owned),
-        agent: step.agent.map(str::to_owned),
+        pointer: step.ptr.as_str().into(),
+        kind: step.kind.map(CompactString::new),
+        agent: step.agent.map(CompactString::new),
         purpose: step.purpose.map(str::to_owned),
         allowed_tools,
         tools,

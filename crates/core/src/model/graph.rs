@@ -2,6 +2,7 @@
 //! steps, cycles and back edges. Built on `petgraph`.
 
 use super::playbook::PlaybookView;
+use crate::parse::CompactString;
 use petgraph::algo::kosaraju_scc;
 use petgraph::graph::{DiGraph, EdgeIndex, NodeIndex};
 use petgraph::visit::EdgeRef;
@@ -13,28 +14,28 @@ pub struct Graph {
     pub nodes: Vec<GraphNode>,
     pub edges: Vec<GraphEdge>,
     /// The step the playbook starts at, when it names one that exists.
-    pub start: Option<String>,
+    pub start: Option<CompactString>,
     /// Steps that end the playbook (no `next`).
-    pub ends: Vec<String>,
+    pub ends: Vec<CompactString>,
     /// Steps no path from the start reaches (empty when there is no start).
-    pub unreachable: Vec<String>,
+    pub unreachable: Vec<CompactString>,
     /// Each cycle's steps, in document order; a self-loop is a cycle of one.
-    pub cycles: Vec<Vec<String>>,
+    pub cycles: Vec<Vec<CompactString>>,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct GraphNode {
-    pub id: String,
+    pub id: CompactString,
     /// Index of the step in `steps`.
     pub step: usize,
-    pub kind: Option<String>,
+    pub kind: Option<CompactString>,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct GraphEdge {
-    pub from: String,
-    pub to: String,
-    pub label: Option<String>,
+    pub from: CompactString,
+    pub to: CompactString,
+    pub label: Option<CompactString>,
     /// An edge that goes back to a step on the current path from the start:
     /// it closes a cycle. Drawn distinctly.
     pub back: bool,
@@ -59,7 +60,7 @@ pub fn build(view: &PlaybookView<'_>) -> Graph {
             continue;
         }
         by_id.insert(id, graph.add_node(position));
-        nodes.push(GraphNode { id: id.to_owned(), step: step.index, kind: step.kind.map(str::to_owned) });
+        nodes.push(GraphNode { id: id.into(), step: step.index, kind: step.kind.map(CompactString::new) });
     }
     let mut ends = Vec::new();
     for (position, step) in view.steps.iter().enumerate() {
@@ -70,7 +71,7 @@ pub fn build(view: &PlaybookView<'_>) -> Graph {
         }
         let ends_here = step.node.get("next").is_none_or(|n| n.is_null());
         if ends_here {
-            ends.push(id.to_owned());
+            ends.push(id.into());
         }
         for next in &step.next {
             if let Some(&to) = by_id.get(next.target) {
@@ -89,9 +90,9 @@ pub fn build(view: &PlaybookView<'_>) -> Graph {
     let edges = graph
         .edge_references()
         .map(|e| GraphEdge {
-            from: id_of(e.source()).to_owned(),
-            to: id_of(e.target()).to_owned(),
-            label: e.weight().map(str::to_owned),
+            from: id_of(e.source()).into(),
+            to: id_of(e.target()).into(),
+            label: e.weight().map(CompactString::new),
             back: back[e.id().index()],
         })
         .collect();
@@ -99,22 +100,22 @@ pub fn build(view: &PlaybookView<'_>) -> Graph {
     let unreachable = match start {
         Some(start) => {
             let reached = reachable(&graph, by_id[start]);
-            graph.node_indices().filter(|n| !reached[n.index()]).map(|n| id_of(n).to_owned()).collect()
+            graph.node_indices().filter(|n| !reached[n.index()]).map(|n| id_of(n).into()).collect()
         }
         None => Vec::new(),
     };
 
-    let mut cycles: Vec<Vec<String>> = kosaraju_scc(&graph)
+    let mut cycles: Vec<Vec<CompactString>> = kosaraju_scc(&graph)
         .into_iter()
         .filter(|scc| scc.len() > 1 || graph.contains_edge(scc[0], scc[0]))
         .map(|mut scc| {
             scc.sort_by_key(|n| graph[*n]);
-            scc.into_iter().map(|n| id_of(n).to_owned()).collect()
+            scc.into_iter().map(|n| id_of(n).into()).collect()
         })
         .collect();
     cycles.sort_by_key(|c| by_id[c[0].as_str()].index());
 
-    Graph { nodes, edges, start: start.map(str::to_owned), ends, unreachable, cycles }
+    Graph { nodes, edges, start: start.map(CompactString::new), ends, unreachable, cycles }
 }
 
 fn reachable(graph: &DiGraph<usize, Option<&str>>, start: NodeIndex) -> Vec<bool> {

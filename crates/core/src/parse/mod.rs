@@ -11,7 +11,7 @@ mod tree;
 mod yaml;
 
 pub use limits::Limits;
-pub use tree::{Member, Node, Number, Object, Value};
+pub use tree::{CompactString, Member, Node, Number, Object, Value};
 
 use crate::finding::Finding;
 use serde::Serialize;

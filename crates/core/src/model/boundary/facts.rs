@@ -4,6 +4,7 @@
 use crate::model::playbook::{PlaybookView, ToolView};
 use crate::model::requires::{self, AllowingSteps, CrossCheck, Need};
 use crate::model::spec;
+use crate::parse::CompactString;
 use serde::{Serialize, Serializer};
 use std::ops::Deref;
 use std::sync::Arc;
@@ -170,7 +171,7 @@ pub struct ToolExplain {
     #[serde(flatten)]
     pub facts: ToolFacts,
     /// Ids of the steps whose `allowedTools` name it.
-    pub allowed_by: Vec<String>,
+    pub allowed_by: Vec<CompactString>,
     /// How many error diagnostics point into its definition.
     pub errors: usize,
 }
@@ -206,7 +207,7 @@ pub(super) fn tools(view: &PlaybookView<'_>, facts: &Facts, allowing: &AllowingS
             let facts = facts.of(tool)?;
             let first = tool.name.and_then(|name| view.tool(name)).is_some_and(|t| t.index == tool.index);
             let allowed_by = match tool.name.and_then(|name| allowing.get(name)) {
-                Some(ids) if first => ids.iter().map(|id| (*id).to_owned()).collect(),
+                Some(ids) if first => ids.iter().map(|id| CompactString::new(id)).collect(),
                 _ => Vec::new(),
             };
             Some(ToolExplain {

@@ -4,6 +4,7 @@
 
 use crate::model::graph::{Graph, GraphEdge};
 use crate::model::playbook::StepView;
+use crate::parse::CompactString;
 use serde::Serialize;
 use foldhash::{HashMap, HashMapExt, HashSet, HashSetExt};
 
@@ -11,16 +12,16 @@ use foldhash::{HashMap, HashMapExt, HashSet, HashSetExt};
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct GateEntry {
     /// The gate step's id.
-    pub gate: String,
+    pub gate: CompactString,
     /// The branch labels of its edges into the step (empty for a plain `next`).
-    pub labels: Vec<String>,
+    pub labels: Vec<CompactString>,
 }
 
 /// How one step is entered.
 #[derive(Debug, Default)]
 pub(super) struct StepEntries {
     pub gated_by: Vec<GateEntry>,
-    pub entered_from: Vec<String>,
+    pub entered_from: Vec<CompactString>,
     pub behind_gate: bool,
     pub is_start: bool,
 }
@@ -117,13 +118,13 @@ impl<'g> EntryIndex<'g> {
             if !is_gate {
                 let new = if few { !entries.entered_from.iter().any(|id| id == from) } else { others.insert(from) };
                 if new {
-                    entries.entered_from.push(from.to_owned());
+                    entries.entered_from.push(edge.from.clone());
                 }
                 continue;
             }
             let known = if few { entries.gated_by.iter().position(|g| g.gate == from) } else { gate_at.get(from).copied() };
             let at = known.unwrap_or_else(|| {
-                entries.gated_by.push(GateEntry { gate: from.to_owned(), labels: Vec::new() });
+                entries.gated_by.push(GateEntry { gate: edge.from.clone(), labels: Vec::new() });
                 if !few {
                     gate_at.insert(from, entries.gated_by.len() - 1);
                 }

@@ -8,6 +8,7 @@ use crate::model::graph::Graph;
 use crate::model::requires::view::RequiresExplain;
 use crate::model::spec;
 use crate::model::PlaybookExplain;
+use crate::parse::CompactString;
 use foldhash::{HashMap, HashMapExt, HashSet, HashSetExt};
 
 pub(super) fn diff(old: &PlaybookExplain, new: &PlaybookExplain) -> Vec<Change> {
@@ -17,7 +18,7 @@ pub(super) fn diff(old: &PlaybookExplain, new: &PlaybookExplain) -> Vec<Change> 
         changes.push(document(Detail::Version(FromTo { from: old.document.version.clone(), to: new.document.version.clone() })));
     }
     if old.graph.start != new.graph.start {
-        changes.push(document(Detail::Start(FromTo { from: old.graph.start.clone(), to: new.graph.start.clone() })));
+        changes.push(document(Detail::Start(FromTo { from: owned(&old.graph.start), to: owned(&new.graph.start) })));
     }
     steps(old, new, &mut changes);
     tools(&old.tools, &new.tools, &mut changes);
@@ -51,7 +52,7 @@ fn steps(old: &PlaybookExplain, new: &PlaybookExplain, changes: &mut Vec<Change>
                 changes.push(Change {
                     subject: subject(),
                     impact: if acts { Impact::Widens } else { Impact::Neutral },
-                    detail: Detail::StepAdded { kind: step.kind.clone(), tools, highest_risk_class: step.highest_risk_class.clone() },
+                    detail: Detail::StepAdded { kind: owned(&step.kind), tools, highest_risk_class: owned(&step.highest_risk_class) },
                 });
             }
             (Some(step), None) => {
@@ -60,7 +61,7 @@ fn steps(old: &PlaybookExplain, new: &PlaybookExplain, changes: &mut Vec<Change>
                 changes.push(Change {
                     subject: subject(),
                     impact: if acted { Impact::Narrows } else { Impact::Neutral },
-                    detail: Detail::StepRemoved { kind: step.kind.clone(), tools },
+                    detail: Detail::StepRemoved { kind: owned(&step.kind), tools },
                 });
             }
             (Some(before), Some(after)) => {
@@ -78,7 +79,7 @@ type Routes<'r> = (&'r Vec<(&'r str, Option<&'r str>)>, &'r Vec<(&'r str, Option
 fn step_changes(id: &str, before: &StepBoundary, after: &StepBoundary, (old_edges, new_edges): Routes<'_>, changes: &mut Vec<Change>) {
     let mut push = |impact, detail| changes.push(Change { subject: Subject::of(Section::Step, id), impact, detail });
     if before.kind != after.kind {
-        push(Impact::Neutral, Detail::StepKind(FromTo { from: before.kind.clone(), to: after.kind.clone() }));
+        push(Impact::Neutral, Detail::StepKind(FromTo { from: owned(&before.kind), to: owned(&after.kind) }));
     }
     let (old_tools, new_tools) = (allowed(before), allowed(after));
     let (had, has): (HashSet<&str>, HashSet<&str>) = (old_tools.iter().copied().collect(), new_tools.iter().copied().collect());
@@ -112,7 +113,7 @@ fn step_changes(id: &str, before: &StepBoundary, after: &StepBoundary, (old_edge
             (_, Some(_)) => Direction::Raised,
             _ => Direction::Lowered,
         };
-        let values = FromTo { from: before.highest_risk_class.clone(), to: after.highest_risk_class.clone() };
+        let values = FromTo { from: owned(&before.highest_risk_class), to: owned(&after.highest_risk_class) };
         push(Impact::of(direction), Detail::StepRisk { values, direction });
     }
     if before.behind_gate != after.behind_gate {
@@ -244,4 +245,9 @@ fn requires(old: &RequiresExplain, new: &RequiresExplain, changes: &mut Vec<Chan
             _ => {}
         }
     }
+}
+
+/// A name of the explain view, as a change's detail holds it.
+fn owned(name: &Option<CompactString>) -> Option<String> {
+    name.as_deref().map(str::to_owned)
 }

@@ -106,7 +106,7 @@ pub(super) fn summarize(net: &Net<'_>) -> Vec<StepRisk> {
             let reached = parents[node].filter(|_| !behind_gate);
             StepRisk {
                 step: net.ids[node].to_owned(),
-                kind: profile.step.kind.clone(),
+                kind: profile.step.kind.as_deref().map(str::to_owned),
                 risk_class: class_of(profile.rank),
                 risk_rank: profile.rank,
                 highest_risk_before_class: class_of(before[node].rank),

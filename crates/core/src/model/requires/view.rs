@@ -4,6 +4,7 @@
 
 use super::{connection_provider, mcp_uses, AllowingSteps, CrossCheck};
 use crate::model::playbook::{ConnectionView, McpServerView, PlaybookView};
+use crate::parse::CompactString;
 use serde::Serialize;
 use foldhash::{HashMap, HashMapExt, HashSet, HashSetExt};
 
@@ -51,7 +52,7 @@ pub struct ConnectionExplain {
     /// Embedded tools that need this connection (their provider is this one).
     pub tools: Vec<String>,
     /// Ids of the steps allowing one of those tools.
-    pub steps: Vec<String>,
+    pub steps: Vec<CompactString>,
 }
 
 /// One `requires.mcpServers` entry.
@@ -82,7 +83,7 @@ pub struct McpToolUse {
     /// Whether the server's `toolNames` lists it.
     pub listed: bool,
     /// Ids of the steps allowing it.
-    pub steps: Vec<String>,
+    pub steps: Vec<CompactString>,
 }
 
 /// One `requires.secrets` entry: a name and a purpose, never a value.
@@ -111,7 +112,7 @@ pub enum Missing {
         /// The embedded tools of that provider that steps allow.
         tools: Vec<String>,
         /// Ids of the steps allowing them.
-        steps: Vec<String>,
+        steps: Vec<CompactString>,
     },
     /// A `manifest.requiredConnectors` member without a connection, that no
     /// tool a step allows needs (PB406).
@@ -124,7 +125,7 @@ pub enum Missing {
         /// The `mcp.<server>.<tool>` names steps allow.
         tools: Vec<String>,
         /// Ids of the steps allowing them.
-        steps: Vec<String>,
+        steps: Vec<CompactString>,
     },
 }
 
@@ -150,13 +151,13 @@ pub enum Mismatch {
     CapabilityUnknown { provider: Option<String>, capability: String, embedded: bool, tool_provider: Option<String> },
     /// An embedded connector tool steps allow that its provider's connection
     /// does not list in `capabilities` (PB408).
-    CapabilityUnlisted { provider: String, tool: String, steps: Vec<String> },
+    CapabilityUnlisted { provider: String, tool: String, steps: Vec<CompactString> },
     /// A `toolNames` entry that is not `mcp.<server>.<tool>` of its server
     /// (PB414).
     ToolNameForeign { server: String, tool_name: String },
     /// An MCP tool steps allow that its server's `toolNames` does not list
     /// (PB415).
-    ToolNameUnlisted { server: String, tool: String, steps: Vec<String> },
+    ToolNameUnlisted { server: String, tool: String, steps: Vec<CompactString> },
 }
 
 /// A tool name and the ids of the steps allowing it.
@@ -192,14 +193,15 @@ fn group<'a>(items: impl Iterator<Item = (&'a str, &'a str, Option<&'a str>)>) -
     groups
 }
 
-fn owned(values: &[&str]) -> Vec<String> {
-    values.iter().map(|v| (*v).to_owned()).collect()
+/// The names or step ids of a list, owned.
+fn owned<S: for<'s> From<&'s str>>(values: &[&str]) -> Vec<S> {
+    values.iter().map(|v| S::from(v)).collect()
 }
 
 /// A group's tools, and the union of their steps, each once.
-fn flatten(tools: Vec<ToolSteps<'_>>) -> (Vec<String>, Vec<String>) {
+fn flatten(tools: Vec<ToolSteps<'_>>) -> (Vec<String>, Vec<CompactString>) {
     let mut seen = HashSet::new();
-    let steps = tools.iter().flat_map(|(_, steps)| steps).filter(|s| seen.insert(**s)).map(|s| (*s).to_owned()).collect();
+    let steps = tools.iter().flat_map(|(_, steps)| steps).filter(|s| seen.insert(**s)).map(|s| CompactString::new(s)).collect();
     (tools.into_iter().map(|(tool, _)| tool.to_owned()).collect(), steps)
 }
 
@@ -350,7 +352,7 @@ fn connection(
         None => &[],
     };
     let mut seen = HashSet::new();
-    let steps = tools.iter().flat_map(|t| uses.steps_of(t)).filter(|s| seen.insert(**s)).map(|s| (*s).to_owned()).collect();
+    let steps = tools.iter().flat_map(|t| uses.steps_of(t)).filter(|s| seen.insert(**s)).map(|s| CompactString::new(s)).collect();
     ConnectionExplain {
         index: connection.index,
         pointer: connection.ptr.as_str().to_owned(),

@@ -7,7 +7,7 @@ use crate::finding::{At, Ptr, Report};
 use crate::model::graph::{Graph, GraphEdge};
 use crate::model::playbook::{PlaybookView, StepView};
 use crate::model::spec::one_of;
-use crate::parse::{Node, Value};
+use crate::parse::{CompactString, Node, Value};
 use crate::rules::input::IN004;
 use crate::rules::{Group, Rule, Severity};
 use crate::rules::shape::edit_distance;
@@ -354,7 +354,7 @@ fn check_cycles(steps: &Steps<'_, '_>, graph: &Graph, report: &mut Report) {
     }
 }
 
-fn cycle_message(cycle: &[String], from: &str, to: &str) -> String {
+fn cycle_message(cycle: &[CompactString], from: &str, to: &str) -> String {
     let back = if from == to {
         format!("`{from}` leads back to itself")
     } else {
@@ -389,8 +389,8 @@ fn check_end(view: &PlaybookView<'_>, report: &mut Report) {
 mod tests {
     use super::*;
 
-    fn ids(ids: &[&str]) -> Vec<String> {
-        ids.iter().map(|s| (*s).to_owned()).collect()
+    fn ids(ids: &[&str]) -> Vec<CompactString> {
+        ids.iter().map(|s| CompactString::new(s)).collect()
     }
 
     #[test]
