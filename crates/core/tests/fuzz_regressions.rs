@@ -77,3 +77,20 @@ fn a_repeated_key_inside_a_mapping_key_is_not_reported_again() {
     assert!(!checked.diagnostics.iter().any(|d| d.code == "IN005"), "{:#?}", checked.diagnostics);
     check_every_kind(&text, None);
 }
+
+/// check_yaml: a flow mapping used as a key holds mappings used as keys in
+/// turn. IN004 reported the key, and then each collection key inside it,
+/// at a pointer through a key, which no value has. As for repeated keys
+/// (above), what is inside a key is not reported again.
+#[test]
+fn a_collection_key_inside_a_mapping_key_is_not_reported_again() {
+    let text = fixture("check_yaml-collection-key-inside-a-key.yaml");
+    let checked = check(&text, &Options { syntax: Some(Syntax::Yaml), ..Options::default() });
+    let in004: Vec<&str> =
+        checked.diagnostics.iter().filter(|d| d.code == "IN004").map(|d| d.pointer.as_str()).collect();
+    // The two keys of the mapping at `/tools/1/mcp/2` that are mappings;
+    // those inside the first (`"subject": …`, `"body": …`) are not reported.
+    let keys = [r#"/tools/1/mcp/2/"properties": { "to": { "type": "string""#, r#"/tools/1/mcp/2/"required": ["to", "subject", "body"] }"#];
+    assert_eq!(in004, keys, "{:#?}", checked.diagnostics);
+    check_every_kind(&text, Some(Syntax::Yaml));
+}

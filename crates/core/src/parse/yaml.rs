@@ -128,7 +128,7 @@ impl Builder<'_, '_> {
     /// Whether the value being read is (part of) a mapping key: an open
     /// mapping is waiting for its key.
     fn building_key(&self) -> bool {
-        self.frames.iter().any(|frame| matches!(frame, Frame::Mapping { key: None, .. }))
+        waits_for_key(&self.frames)
     }
 
     /// The pointer of the value about to be placed, for findings on it.
@@ -271,9 +271,12 @@ impl Builder<'_, '_> {
             self.anchors.insert(anchor, complete.clone());
         }
         // The pointer of a key IN004 reports, taken before the frame is
-        // borrowed to place the key.
-        let pointer = match self.frames.last() {
-            Some(Frame::Mapping { key: None, .. }) if is_collection(&complete.node) => Some(self.pointer()),
+        // borrowed to place the key. A collection key inside a key is not
+        // reported: the outer key has no pointer, and its IN004 covers it.
+        let pointer = match self.frames.split_last() {
+            Some((Frame::Mapping { key: None, .. }, outer)) if is_collection(&complete.node) && !waits_for_key(outer) => {
+                Some(self.pointer())
+            }
             _ => None,
         };
         match self.frames.last_mut() {
@@ -294,11 +297,11 @@ impl Builder<'_, '_> {
                     Some((key, key_span)) => members.push(Member { key, key_span, value: complete.node }),
                     None => {
                         let text = key_text(self.text, &complete.node);
-                        if is_collection(&complete.node) {
+                        if let Some(pointer) = pointer {
                             self.findings.push(Finding {
                                 rule: &IN004,
                                 message: format!("A mapping key must be a plain value, not {}; it is read as the text `{text}`.", complete.node.type_name()),
-                                pointer: pointer.unwrap_or_default().key(&text).into_string(),
+                                pointer: pointer.key(&text).into_string(),
                                 span: complete.node.span,
                             });
                         }
@@ -337,6 +340,11 @@ fn closing_end(end_event: Span, last_child_end: Option<usize>, start: usize) -> 
     } else {
         last_child_end.unwrap_or(start).max(start)
     }
+}
+
+/// Whether one of `frames` is an open mapping waiting for its key.
+fn waits_for_key(frames: &[Frame]) -> bool {
+    frames.iter().any(|frame| matches!(frame, Frame::Mapping { key: None, .. }))
 }
 
 fn is_collection(node: &Node) -> bool {
