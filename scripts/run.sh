@@ -1,15 +1,50 @@
 #!/usr/bin/env bash
-# Installs what is missing (scripts/setup.sh), then builds the playground for
-# release and serves it on localhost, with failed-charge-recovery.json open.
-# Trunk rebuilds when a source changes. PORT picks another port.
+# Installs what the playground needs (scripts/setup.sh run), then builds it
+# for release and serves it on localhost with failed-charge-recovery.json
+# open. Trunk rebuilds when a source changes; reload the page to see it.
+# PORT picks another port.
+#
+#   scripts/run.sh           serve until Ctrl-C
+#   scripts/run.sh --check   serve, open the page in headless Chromium, wait
+#                            until the example is checked, fail on any error
+#                            or console message, then stop (the test command
+#                            runs this in a fresh clone)
 set -euo pipefail
+
+mode=serve
+case "${1:-}" in
+  "") ;;
+  --check) mode=check ;;
+  *)
+    echo "usage: scripts/run.sh [--check]" >&2
+    exit 2
+    ;;
+esac
 
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$root"
 
-scripts/setup.sh
+if [ "$mode" = check ]; then
+  scripts/setup.sh browser
+else
+  scripts/setup.sh run
+fi
 export PATH="$root/node_modules/.bin:$PATH"
 
 port="${PORT:-8080}"
-printf '\n\033[1mThe playground will be at http://127.0.0.1:%s/ once built (the first build takes a few minutes).\033[0m\n\n' "$port" >&2
-exec trunk serve --release --offline --address 127.0.0.1 --port "$port"
+url="http://127.0.0.1:$port/"
+# --no-autoreload: Trunk's reload script is inline, which the page's
+# Content-Security-Policy refuses (a console error on every load).
+serve=(trunk serve --release --offline --no-autoreload --address 127.0.0.1 --port "$port")
+
+if [ "$mode" = serve ]; then
+  printf '\n\033[1mThe playground will be at %s once built (the first build takes a few minutes).\033[0m\n\n' "$url" >&2
+  exec "${serve[@]}"
+fi
+
+started=$SECONDS
+"${serve[@]}" &
+server=$!
+trap 'kill "$server" 2>/dev/null; wait "$server" 2>/dev/null || true' EXIT
+node scripts/check-served.mjs "$url" "$server"
+echo "run.sh --check: served and checked in $((SECONDS - started)) s after setup" >&2

@@ -1,78 +1,112 @@
 #!/usr/bin/env bash
-# Installs what building and testing opb needs, idempotently: each tool is
-# skipped when it is already there at the pinned version. Safe to run twice.
+# Installs what opb needs, idempotently: each tool is skipped when it is
+# already there at the pinned version, so running it twice costs seconds.
+#
+#   scripts/setup.sh run       what building and serving the playground needs
+#                              (scripts/run.sh): the wasm target, Trunk,
+#                              wasm-bindgen-cli, the npm packages, the crates
+#   scripts/setup.sh browser   run, and Debian's Chromium (scripts/run.sh --check)
+#   scripts/setup.sh test      browser, and what the test command adds
+#                              (scripts/test.sh): clippy, cargo-deny, a nightly
+#                              toolchain and cargo-fuzz
 set -euo pipefail
 
 TRUNK_VERSION=0.21.14
 WASM_BINDGEN_VERSION=0.2.130   # must equal the wasm-bindgen crate pinned in Cargo.toml
+CARGO_DENY_VERSION=0.20.2
+CARGO_FUZZ_VERSION=0.13.2
+
+part="${1:-}"
+case "$part" in
+  run | browser | test) ;;
+  *)
+    echo "usage: scripts/setup.sh run|browser|test" >&2
+    exit 2
+    ;;
+esac
 
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$root"
 
 say() { printf '\033[1msetup:\033[0m %s\n' "$*" >&2; }
 
-if ! rustup target list --installed | grep -qx wasm32-unknown-unknown; then
-  say "adding the wasm32-unknown-unknown target"
-  rustup target add wasm32-unknown-unknown
-fi
+# cargo install, skipped when `$2` already prints `$3`.
+cargo_tool() {
+  local crate="$1" probe="$2" want="$3" version="$4" note="$5"
+  shift 5
+  if [ "$($probe 2>/dev/null)" != "$want" ]; then
+    say "installing $crate $version ($note)"
+    cargo install --quiet "$crate" --version "$version" "$@"
+  fi
+}
 
-# The test command runs clippy; a minimal rustup profile lacks it.
-if ! cargo clippy --version >/dev/null 2>&1; then
-  say "adding clippy"
-  rustup component add clippy
-fi
+setup_run() {
+  if ! rustup target list --installed | grep -qx wasm32-unknown-unknown; then
+    say "adding the wasm32-unknown-unknown target"
+    rustup target add wasm32-unknown-unknown
+  fi
 
-if [ "$(trunk --version 2>/dev/null)" != "trunk $TRUNK_VERSION" ]; then
-  say "installing trunk $TRUNK_VERSION (takes several minutes the first time)"
-  cargo install --quiet trunk --version "$TRUNK_VERSION" --locked
-fi
+  cargo_tool trunk "trunk --version" "trunk $TRUNK_VERSION" "$TRUNK_VERSION" \
+    "compiled once, about 12 minutes on 2 cores" --locked
+  # --locked fails for this version: its lockfile names a yanked crate.
+  cargo_tool wasm-bindgen-cli "wasm-bindgen --version" "wasm-bindgen $WASM_BINDGEN_VERSION" \
+    "$WASM_BINDGEN_VERSION" "compiled once, about 7 minutes" --force
 
-if [ "$(wasm-bindgen --version 2>/dev/null)" != "wasm-bindgen $WASM_BINDGEN_VERSION" ]; then
-  say "installing wasm-bindgen-cli $WASM_BINDGEN_VERSION"
-  cargo install --quiet wasm-bindgen-cli --version "$WASM_BINDGEN_VERSION" --force
-fi
-
-# Fuzzing (fuzz/, scripts/fuzz-smoke.sh) needs a nightly toolchain and
-# cargo-fuzz; the supply-chain check (scripts/check-supply-chain.sh) needs
-# cargo-deny.
-CARGO_FUZZ_VERSION=0.13.2
-CARGO_DENY_VERSION=0.20.2
-
-if ! cargo +nightly --version >/dev/null 2>&1; then
-  say "installing the nightly toolchain (the fuzz targets need it)"
-  rustup toolchain install nightly --profile minimal \
-    || say "WARNING: no nightly toolchain: scripts/fuzz-smoke.sh cannot run"
-fi
-
-if [ "$(cargo fuzz --version 2>/dev/null)" != "cargo-fuzz $CARGO_FUZZ_VERSION" ]; then
-  say "installing cargo-fuzz $CARGO_FUZZ_VERSION"
-  cargo install --quiet cargo-fuzz --version "$CARGO_FUZZ_VERSION" --locked
-fi
-
-if [ "$(cargo deny --version 2>/dev/null)" != "cargo-deny $CARGO_DENY_VERSION" ]; then
-  say "installing cargo-deny $CARGO_DENY_VERSION (takes several minutes the first time)"
-  cargo install --quiet cargo-deny --version "$CARGO_DENY_VERSION" --locked
-fi
-
-if ! [ -x /usr/bin/chromium ] || ! [ -x /usr/bin/chromedriver ]; then
-  say "installing Debian's chromium and chromium-driver"
-  sudo_cmd=""
-  [ "$(id -u)" -ne 0 ] && sudo_cmd="sudo"
-  $sudo_cmd apt-get update -qq
-  DEBIAN_FRONTEND=noninteractive $sudo_cmd apt-get install -y -qq chromium chromium-driver >/dev/null
-fi
-
-# npm packages: the editor (CodeMirror, esbuild), wasm-opt (binaryen), fonts
-# and playwright-core. A stamp holding the lockfile's hash says whether
-# node_modules matches it.
-if [ -f package-lock.json ]; then
-  stamp=node_modules/.opb-setup-stamp
+  # The editor (CodeMirror, esbuild), wasm-opt (binaryen), the fonts and
+  # playwright-core. A stamp holding the lockfile's hash says whether
+  # node_modules matches it.
+  local stamp=node_modules/.opb-setup-stamp want
   want="$(sha256sum package-lock.json | cut -d' ' -f1)"
   if [ "$(cat "$stamp" 2>/dev/null)" != "$want" ]; then
-    say "installing npm packages from package-lock.json"
+    say "installing the npm packages of package-lock.json"
     npm ci --no-audit --no-fund --loglevel=error
     printf '%s\n' "$want" > "$stamp"
   fi
-fi
 
-say "ready"
+  # Trunk builds with --offline (nothing but the registries is reachable
+  # here), so every crate of Cargo.lock must be in the cargo cache first.
+  # Quick when they are.
+  cargo fetch --locked --quiet
+}
+
+setup_browser() {
+  if ! [ -x /usr/bin/chromium ] || ! [ -x /usr/bin/chromedriver ]; then
+    say "installing Debian's chromium and chromium-driver"
+    local sudo_cmd=""
+    [ "$(id -u)" -ne 0 ] && sudo_cmd="sudo"
+    $sudo_cmd apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive $sudo_cmd apt-get install -y -qq chromium chromium-driver >/dev/null
+  fi
+}
+
+setup_test() {
+  # A minimal rustup profile lacks clippy.
+  if ! cargo clippy --version >/dev/null 2>&1; then
+    say "adding clippy"
+    rustup component add clippy
+  fi
+
+  # The supply-chain check (scripts/check-supply-chain.sh).
+  cargo_tool cargo-deny "cargo deny --version" "cargo-deny $CARGO_DENY_VERSION" \
+    "$CARGO_DENY_VERSION" "compiled once, several minutes" --locked
+
+  # The fuzz smoke runs (scripts/fuzz-smoke.sh) build with -Z sanitizer,
+  # which only nightly has. Without it the test command cannot run them, and
+  # fails rather than skip them.
+  if ! cargo +nightly --version >/dev/null 2>&1; then
+    say "installing the nightly toolchain (the fuzz targets need it)"
+    rustup toolchain install nightly --profile minimal
+  fi
+  cargo_tool cargo-fuzz "cargo fuzz --version" "cargo-fuzz $CARGO_FUZZ_VERSION" \
+    "$CARGO_FUZZ_VERSION" "compiled once" --locked
+}
+
+setup_run
+case "$part" in
+  browser) setup_browser ;;
+  test)
+    setup_browser
+    setup_test
+    ;;
+esac
+say "ready ($part)"

@@ -1,11 +1,13 @@
 #!/usr/bin/env bash
-# The test command: installs what is missing (scripts/setup.sh), builds the
-# playground for release with Trunk (offline), runs its component tests in
-# headless Chromium (wasm-bindgen-test), its end-to-end tests against the
-# release build (playwright-core, Chromium), checks the supply chain, builds
-# the core alone for wasm32, runs clippy with warnings denied, runs each fuzz
-# target briefly, and finally every
-# Rust test of the workspace, so the output ends with cargo's summary.
+# The test command. First a new user's first run: README's run command in a
+# fresh clone, checked in headless Chromium (scripts/fresh-clone-check.sh),
+# ahead of every other build. Then it installs what testing adds
+# (scripts/setup.sh test), checks the supply chain, builds the core alone for
+# wasm32 and the playground for release (Trunk, offline), checks its size,
+# runs its component tests in headless Chromium (wasm-bindgen-test) and its
+# end-to-end tests against the release build (playwright-core), clippy with
+# warnings denied, each fuzz target briefly, and last every Rust test of the
+# workspace, so that the output ends with cargo's summary.
 set -euo pipefail
 
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -13,7 +15,10 @@ cd "$root"
 
 step() { printf '\n\033[1m== %s\033[0m\n' "$*" >&2; }
 
-scripts/setup.sh
+step "a new user's first run: scripts/run.sh --check in a fresh clone, empty cargo registry"
+scripts/fresh-clone-check.sh
+
+scripts/setup.sh test
 # wasm-opt (npm's binaryen) and esbuild, for Trunk.
 export PATH="$root/node_modules/.bin:$PATH"
 
@@ -42,11 +47,7 @@ cargo clippy --quiet --workspace --all-targets -- -D warnings
 cargo clippy --quiet -p opb-app --features web --target wasm32-unknown-unknown -- -D warnings
 
 step "fuzz smoke runs (scripts/fuzz-smoke.sh, each target briefly)"
-if cargo +nightly --version >/dev/null 2>&1; then
-  scripts/fuzz-smoke.sh
-else
-  echo "fuzz smoke: NOT RUN: no nightly toolchain on this machine (scripts/setup.sh could not install one)" >&2
-fi
+scripts/fuzz-smoke.sh
 
 step "cargo test --workspace"
 cargo test --workspace

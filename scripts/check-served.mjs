@@ -1,0 +1,88 @@
+// scripts/run.sh --check: waits until the server at URL (process SERVER_PID)
+// serves the built playground, opens it in headless Chromium as a person
+// would, and exits 0 once the example is checked with "No problems found"
+// and a graph, with nothing at all said in the console: no error, no
+// warning, no refused request, no Content-Security-Policy violation.
+// Exits 1, saying what it saw, otherwise.
+//
+//   node scripts/check-served.mjs URL SERVER_PID
+import { launch, screenshot } from "../tests/e2e/harness.mjs";
+
+const [url, serverPid] = process.argv.slice(2);
+if (!url || !serverPid) {
+  console.error("usage: node scripts/check-served.mjs URL SERVER_PID");
+  process.exit(2);
+}
+
+const fail = (message) => {
+  console.error(`run.sh --check: FAILED: ${message}`);
+  process.exit(1);
+};
+
+const alive = (pid) => {
+  try {
+    process.kill(Number(pid), 0);
+    return true;
+  } catch {
+    return false;
+  }
+};
+
+// The first build of a fresh clone compiles every crate of the app: allow
+// it half an hour before calling the server stuck.
+const buildDeadline = Date.now() + 30 * 60_000;
+const served = async () => {
+  try {
+    const response = await fetch(url);
+    // Trunk answers before its first build is done; the built page is the
+    // one that names the wasm's loader.
+    return response.ok && (await response.text()).includes("data-opb-boot");
+  } catch {
+    return false;
+  }
+};
+while (!(await served())) {
+  if (!alive(serverPid)) fail(`the server stopped before serving ${url} (its output is above)`);
+  if (Date.now() > buildDeadline) fail(`${url} served no built page within 30 minutes`);
+  await new Promise((ok) => setTimeout(ok, 1000));
+}
+
+const said = [];
+let seen;
+const browser = await launch();
+try {
+  const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
+  page.on("console", (message) => said.push(`console ${message.type()}: ${message.text()}`));
+  page.on("pageerror", (error) => said.push(`uncaught: ${error.message}`));
+  page.on("requestfailed", (request) => said.push(`request failed: ${request.url()} (${request.failure()?.errorText})`));
+  page.on("response", (response) => {
+    if (response.status() >= 400) said.push(`HTTP ${response.status()}: ${response.url()}`);
+  });
+  // A CSP violation reaches the console too, but say it by name.
+  await page.addInitScript(() =>
+    document.addEventListener("securitypolicyviolation", (event) =>
+      console.error(`CSP violation: ${event.violatedDirective} blocked ${event.blockedURI || "an inline script"}`),
+    ),
+  );
+
+  const started = performance.now();
+  await page.goto(url);
+  await page.waitForFunction(() => Number(document.querySelector(".statusbar")?.dataset.checks) > 0, null, {
+    timeout: 60_000,
+  });
+  const checked = performance.now() - started;
+  const status = (await page.textContent(".statusbar")).replace(/\s+/g, " ").trim();
+  const verdict = await page.locator(".all-clear-title").textContent({ timeout: 5_000 }).catch(() => null);
+  const nodes = await page.locator(".nodes > *").count();
+  // Whatever the page logs a moment after its first check counts too.
+  await page.waitForTimeout(500);
+  await screenshot(page, "run-check");
+
+  if (verdict !== "No problems found") said.push(`the example shows no "No problems found" (status: ${status})`);
+  if (nodes === 0) said.push("the example's graph has no node");
+  seen = `checked the example ${checked.toFixed(0)} ms after navigation (${status}), ${nodes} graph nodes`;
+} finally {
+  await browser.close();
+}
+if (said.length > 0) fail(`\n  ${said.join("\n  ")}`);
+console.error(`run.sh --check: ${url} ${seen}, console empty; screenshot tests/e2e/screenshots/run-check.png`);
