@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# The core's speed figures (native, release), as the README's Performance
-# section shows them: parse + check + explain (`opb_core::analyze`) of
+# The core's speed figures (native, release), as docs/performance.md
+# shows them: parse + check + explain (`opb_core::analyze`) of
 # generated playbooks and plugin manifests beside a bare
 # `serde_json::from_str::<serde_json::Value>` of the same bytes, the fitted
 # scaling exponent, and the graph layout of 1,000 nodes.

@@ -2,7 +2,7 @@
 //! plugin manifests (20 to 2,000 tools), each beside a bare
 //! `serde_json::from_str::<serde_json::Value>` of the same bytes.
 //! Run: `cargo bench -p opb-core --bench analyze` (or
-//! `scripts/bench-report.sh` for the table in the README).
+//! `scripts/bench-report.sh` for the table in docs/performance.md).
 
 mod generate;
 
