@@ -90,3 +90,33 @@ fn the_human_format_masks_source_lines_and_keeps_their_positions() {
     // Messages name each credential by its first four characters.
     assert!(output.contains("(`ghp_…`)") && output.contains("(`sk_l…`)"), "{output}");
 }
+
+fn explain(format: &str) -> String {
+    let output = Command::new(env!("CARGO_BIN_EXE_opb"))
+        .args(["explain", "--format", format, "--stdin-name", "leaky.yaml", "-"])
+        .env_remove("CLICOLOR_FORCE")
+        .write_stdin(playbook())
+        .output()
+        .expect("opb runs");
+    assert_eq!(output.status.code(), Some(0), "{format}: explain explains a document with errors");
+    let mut all = String::from_utf8(output.stdout).expect("UTF-8 output");
+    all.push_str(&String::from_utf8_lossy(&output.stderr));
+    all
+}
+
+/// `opb explain` prints the document's own words (purposes, step ids, tool
+/// names, secrets): the core masks them where it found a credential, so
+/// both formats show what a reader needs and no credential whole.
+#[test]
+fn explain_shows_no_credential_whole_in_either_format() {
+    for format in ["human", "json"] {
+        let output = explain(format);
+        assert!(output.contains("ghp_…"), "{format}: the step is still there, by its masked id:\n{output}");
+        assert!(output.contains("Find the customer."), "{format}: the words around are kept:\n{output}");
+        for credential in [GITHUB, STRIPE, AWS, SLACK, JWT, BEARER_TOKEN, PRIVATE_KEY_BODY] {
+            for part in hidden_parts(credential) {
+                assert!(!output.contains(&part), "{format} shows `{part}` of `{credential}`:\n{output}");
+            }
+        }
+    }
+}

@@ -219,11 +219,25 @@ pub async fn analyze_pausing<W: Future<Output = ()>>(
     let checked = document.checked();
     // A text a limit stopped is not explained: only IN006 is reported.
     let root = root.as_ref().filter(|_| !stopped);
-    let playbook = view.as_ref().zip(check.as_ref()).zip(graph).map(|((view, check), graph)| (view, check, graph));
     let explain = match (root, checked.kind) {
-        (Some(root), Some(kind)) => model::explain(root, kind, &checked.diagnostics, playbook),
+        (Some(root), Some(kind)) => match model::masked::masked(root, &checked.diagnostics) {
+            // A credential is shown whole nowhere the explain view reaches:
+            // it is built again from the masked tree (rare, so the parts the
+            // rules read are not kept for it).
+            Some(masked) => explain_masked(&masked, kind, &checked.diagnostics, options),
+            None => model::explain(root, kind, &checked.diagnostics, view.as_ref(), check.as_ref(), graph),
+        },
         _ => None,
     };
     let anchors = root.map(model::anchors::Anchors::new).unwrap_or_default();
     Analysis { checked, explain, anchors }
+}
+
+/// The explain view of a tree whose credentials are masked, with the
+/// diagnostics of the tree as written.
+fn explain_masked(masked: &Node, kind: Kind, diagnostics: &[Diagnostic], options: &Options) -> Option<model::Explain> {
+    let parts = rules::playbook_parts(masked, Some(kind), &options.limits, &mut Report::new());
+    let (view, graph) = parts.map(|parts| (parts.view, parts.graph)).unzip();
+    let check = view.as_ref().map(model::requires::cross_check);
+    model::explain(masked, kind, diagnostics, view.as_ref(), check.as_ref(), graph)
 }

@@ -8,6 +8,7 @@ pub mod diff;
 pub mod graph;
 pub mod layout;
 pub mod manifest;
+pub(crate) mod masked;
 pub mod paths;
 pub mod playbook;
 pub mod requires;
@@ -115,13 +116,15 @@ pub(crate) fn explain(
     root: &Node,
     kind: Kind,
     diagnostics: &[Diagnostic],
-    playbook: Option<(&playbook::PlaybookView<'_>, &requires::CrossCheck<'_, '_>, graph::Graph)>,
+    view: Option<&playbook::PlaybookView<'_>>,
+    check: Option<&requires::CrossCheck<'_, '_>>,
+    graph: Option<graph::Graph>,
 ) -> Option<Explain> {
     root.as_object()?;
     match kind {
-        Kind::Playbook => {
-            playbook.map(|(view, check, graph)| Explain::Playbook(playbook_explain(root, view, check, graph, diagnostics)))
-        }
+        Kind::Playbook => view.zip(check).zip(graph).map(|((view, check), graph)| {
+            Explain::Playbook(playbook_explain(root, view, check, graph, diagnostics))
+        }),
         Kind::PluginManifest => Some(Explain::PluginManifest(manifest::explain::build(root, diagnostics))),
     }
 }
