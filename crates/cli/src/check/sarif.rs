@@ -63,7 +63,7 @@ fn descriptor(rule: &'static Rule) -> ReportingDescriptor {
         full_description: Text { text: format!("{} Enforces: {}", rule.summary, rule.source) },
         help: Help {
             text: format!(
-                "{}\n\nEnforces: {}\n\nFix: {}\n\nExample:\n{}",
+                "{}\n\nEnforces: {}\n\nFix: {}\n\nExample of what it reports:\n{}",
                 rule.summary,
                 rule.source,
                 rule.fix,

@@ -106,7 +106,7 @@ impl Rule {
     /// enforces, how to fix it, and an example.
     pub fn documentation(&self) -> String {
         format!(
-            "# {code} {name} ({severity})\n\n{summary}\n\n**Enforces:** {source}\n\n**Fix:** {fix}\n\n**Example:**\n\n```\n{example}\n```\n",
+            "# {code} {name} ({severity})\n\n{summary}\n\n**Enforces:** {source}\n\n**Fix:** {fix}\n\n**Example of what it reports:**\n\n```\n{example}\n```\n",
             code = self.code,
             name = self.name,
             severity = self.severity,
