@@ -5,7 +5,7 @@
 
 import {
   EditorView, Decoration, keymap, lineNumbers, highlightActiveLineGutter, highlightSpecialChars, drawSelection,
-  dropCursor, highlightActiveLine,
+  dropCursor, highlightActiveLine, ViewPlugin,
 } from "@codemirror/view";
 import { EditorState, Compartment, EditorSelection, StateEffect, StateField } from "@codemirror/state";
 import { defaultKeymap, history, historyKeymap, indentWithTab, isolateHistory } from "@codemirror/commands";
@@ -37,6 +37,55 @@ const setup = [
   keymap.of([...defaultKeymap, ...searchKeymap, ...historyKeymap, ...foldKeymap, ...lintKeymap, indentWithTab]),
 ];
 
+// What Tab does. A keyboard user moving through the page must pass through
+// the editor, not be trapped in it (WCAG 2.1.2), while an author editing
+// expects Tab to indent. So focus that arrives by keyboard starts in
+// CodeMirror's tab-focus mode (Tab moves on), and the first edit, or a
+// click, makes Tab indent; Escape then Tab still leaves (CodeMirror's
+// escape hatch), and Ctrl-M switches. A hint in the editor's corner says
+// which applies while it has the focus (over the text, so that no editor's
+// layout moves), and is the content's description, so screen readers say
+// it too.
+let keyHints = 0;
+const TAB_MOVES = "Tab moves to the next control. Type to edit; Tab then indents.";
+const TAB_INDENTS = "Tab indents. Esc then Tab leaves the editor; Ctrl-M makes Tab move on.";
+
+function tabHandling() {
+  const id = `opb-editor-keys-${++keyHints}`;
+  const hint = document.createElement("div");
+  hint.className = "cm-opb-keys";
+  hint.id = id;
+  hint.setAttribute("aria-live", "polite");
+  hint.textContent = TAB_INDENTS;
+  let moves = false;
+  const set = (view, to) => {
+    moves = to;
+    view.setTabFocusMode(to);
+    hint.textContent = to ? TAB_MOVES : TAB_INDENTS;
+  };
+  return [
+    EditorView.contentAttributes.of({ "aria-describedby": id }),
+    ViewPlugin.define((view) => {
+      view.dom.append(hint);
+      return { destroy: () => hint.remove() };
+    }),
+    // Before the default keymap, whose Ctrl-M would switch the mode
+    // without the hint knowing.
+    keymap.of([{ key: "Ctrl-m", mac: "Shift-Alt-m", run: (view) => (set(view, !moves), true) }]),
+    EditorView.domEventHandlers({
+      focus(_event, view) {
+        if (view.contentDOM.matches(":focus-visible")) set(view, true);
+      },
+      mousedown(_event, view) {
+        if (moves) set(view, false);
+      },
+    }),
+    EditorView.updateListener.of((update) => {
+      if (moves && update.transactions.some((t) => t.isUserEvent("input") || t.isUserEvent("delete"))) set(update.view, false);
+    }),
+  ];
+}
+
 // Colours are custom properties (style/share.css), so the themes set them.
 const highlight = HighlightStyle.define([
   { tag: [tags.propertyName, tags.definition(tags.propertyName)], color: "var(--syn-property, #4338ca)" },
@@ -51,7 +100,15 @@ const highlight = HighlightStyle.define([
 
 const theme = EditorView.theme({
   "&": { height: "100%", fontSize: "13.5px", backgroundColor: "var(--editor-bg)" },
-  "&.cm-focused": { outline: "none" },
+  // A focus ring of its own, inside the editor's border, where a keyboard
+  // user looks for it.
+  "&.cm-focused": { outline: "2px solid var(--accent)", outlineOffset: "-2px" },
+  ".cm-opb-keys": {
+    display: "none", position: "absolute", right: "10px", bottom: "8px", zIndex: "5", pointerEvents: "none",
+    padding: "3px 8px", borderRadius: "6px", border: "1px solid var(--border)", backgroundColor: "var(--surface)",
+    boxShadow: "var(--shadow-lg)", fontFamily: "var(--font-sans)", fontSize: "12px", color: "var(--text-2)",
+  },
+  "&.cm-focused .cm-opb-keys": { display: "block" },
   ".cm-scroller": { fontFamily: "var(--font-mono)", lineHeight: "1.6" },
   ".cm-content": { padding: "10px 0" },
   ".cm-gutters": { backgroundColor: "var(--editor-gutter-bg)", color: "var(--muted)", border: "none", borderRight: "1px solid var(--border)" },
@@ -87,6 +144,22 @@ function language(name) {
   return name === "json" ? json() : yaml();
 }
 
+// A diagnostic's message as the diagnostics list shows it: `quoted` parts
+// as code. Text only, never markup: a message quotes the document.
+function codeSpans(message) {
+  const out = document.createElement("span");
+  message.split("`").forEach((part, i) => {
+    if (i % 2 === 0) {
+      out.append(part);
+    } else {
+      const code = document.createElement("code");
+      code.textContent = part;
+      out.append(code);
+    }
+  });
+  return out;
+}
+
 class Editor {
   constructor(parent, options) {
     this.shownDiagnostics = 0;
@@ -100,6 +173,7 @@ class Editor {
         doc: options.doc,
         extensions: [
           setup,
+          tabHandling(),
           this.languageSlot.of(language(options.language)),
           syntaxHighlighting(highlight),
           lintGutter(),
@@ -165,6 +239,7 @@ class Editor {
       to: Math.min(Math.max(d.to, d.from), length),
       severity: d.severity,
       message: d.message,
+      renderMessage: () => codeSpans(d.message),
       source: d.source,
     }));
     this.view.dispatch(setDiagnostics(this.view.state, diagnostics));
@@ -176,9 +251,12 @@ class Editor {
     const length = this.view.state.doc.length;
     const anchor = Math.min(from, length);
     const head = Math.min(Math.max(to, from), length);
+    // Scrolled to where the range starts: a long range (a credential at
+    // the end of a line) scrolled to its end would leave the other lines'
+    // text out of view to the left.
     this.view.dispatch({
       selection: EditorSelection.single(anchor, head),
-      effects: EditorView.scrollIntoView(EditorSelection.range(anchor, head), { y: "center" }),
+      effects: EditorView.scrollIntoView(anchor, { y: "center" }),
     });
     this.view.focus();
   }
@@ -197,11 +275,20 @@ class Editor {
       for (let n = first; n <= last; n++) ranges.push(linkedLine.range(doc.line(n).from));
       lines = Decoration.set(ranges);
     }
-    const effects = [setLinked.of(lines)];
-    if (reveal && from >= 0) {
-      effects.push(EditorView.scrollIntoView(Math.min(from, doc.length), { y: "start", yMargin: 48 }));
-    }
-    this.view.dispatch({ effects });
+    this.view.dispatch({ effects: setLinked.of(lines) });
+    if (reveal && from >= 0) this.revealLine(Math.min(from, doc.length));
+  }
+
+  // Scrolls the editor's own scroller so that the line at `pos` is near
+  // its top. CodeMirror's scrollIntoView would scroll the page too, where
+  // the editor is part of it (a phone), moving what the reader just tapped
+  // out from under the finger.
+  revealLine(pos) {
+    const scroller = this.view.scrollDOM;
+    this.view.requestMeasure({
+      read: (view) => view.documentTop + view.lineBlockAt(pos).top - scroller.getBoundingClientRect().top,
+      write: (offset) => scroller.scrollTo({ top: Math.max(0, scroller.scrollTop + offset - 48) }),
+    });
   }
 
   destroy() {

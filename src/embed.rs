@@ -118,17 +118,30 @@ pub struct SetDocument {
 /// Why a host's message was not taken.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum BadMessage {
-    /// Not an `opb:` message: another script's, ignored in silence.
+    /// An object whose `type` is not an `opb:` one: another script's,
+    /// ignored in silence.
     NotOurs,
-    /// An `opb:set-document` without a string `code`, or with a `kind`
-    /// opb does not know; the text says which.
+    /// Anything else that is not a whole `opb:set-document`: no object, no
+    /// `type`, an `opb:` type the viewer does not take, no string `code`,
+    /// a `kind` opb does not know; the text says which.
     Invalid(String),
 }
 
 /// Reads a message a host page posted.
 pub fn read_message(data: &Value) -> Result<SetDocument, BadMessage> {
-    if data.get("type").and_then(Value::as_str) != Some(SET_DOCUMENT) {
-        return Err(BadMessage::NotOurs);
+    let Some(object) = data.as_object() else {
+        return Err(BadMessage::Invalid(format!(
+            "a message to the viewer is an object, `{{type: \"{SET_DOCUMENT}\", code: \"…\"}}`, not {}",
+            json_type(data)
+        )));
+    };
+    match object.get("type").and_then(Value::as_str) {
+        Some(SET_DOCUMENT) => {}
+        Some(other) if !other.starts_with("opb:") => return Err(BadMessage::NotOurs),
+        Some(other) => {
+            return Err(BadMessage::Invalid(format!("the viewer takes `{SET_DOCUMENT}` messages, not `{other}`")));
+        }
+        None => return Err(BadMessage::Invalid(format!("a message to the viewer needs `type: \"{SET_DOCUMENT}\"`"))),
     }
     let code = data
         .get("code")
@@ -142,6 +155,18 @@ pub fn read_message(data: &Value) -> Result<SetDocument, BadMessage> {
         Some(_) => return Err(BadMessage::Invalid("`kind` must be a string: `playbook` or `plugin-manifest`".to_owned())),
     };
     Ok(SetDocument { code: code.to_owned(), kind })
+}
+
+/// A JSON value's type, with its article, for a message.
+fn json_type(value: &Value) -> &'static str {
+    match value {
+        Value::Null => "null",
+        Value::Bool(_) => "a boolean",
+        Value::Number(_) => "a number",
+        Value::String(_) => "a string",
+        Value::Array(_) => "an array",
+        Value::Object(_) => "an object",
+    }
 }
 
 /// One diagnostic as the result message carries it: positions 1-based, in
@@ -240,6 +265,11 @@ mod tests {
         let ok = read_message(&json!({"type": "opb:set-document", "code": "a: 1", "kind": "plugin-manifest"}));
         assert_eq!(ok, Ok(SetDocument { code: "a: 1".into(), kind: Some(Kind::PluginManifest) }));
         assert_eq!(read_message(&json!({"type": "other"})), Err(BadMessage::NotOurs));
+        let unknown = read_message(&json!({"type": "opb:nope"}));
+        assert!(matches!(&unknown, Err(BadMessage::Invalid(why)) if why.contains("`opb:nope`")), "{unknown:?}");
+        let plain = read_message(&json!("hello"));
+        assert!(matches!(&plain, Err(BadMessage::Invalid(why)) if why.contains("not a string")), "{plain:?}");
+        assert!(matches!(read_message(&json!({"code": "a: 1"})), Err(BadMessage::Invalid(_))));
         assert_eq!(read_message(&json!("text")), Err(BadMessage::NotOurs));
         assert!(matches!(read_message(&json!({"type": "opb:set-document", "code": 3})), Err(BadMessage::Invalid(_))));
         assert!(matches!(read_message(&json!({"type": "opb:set-document", "code": "", "kind": "x"})), Err(BadMessage::Invalid(_))));

@@ -10,7 +10,7 @@ use super::toolbar::{Notice, Toolbar};
 use crate::checker::{self, Report};
 use crate::examples;
 // Share links, persistence, files, themes (src/ui/share).
-use super::share::{banner::TrustBanner, files::{FileDrop, OpenFileButton}, links::{self, DocumentState, Incoming, Links}};
+use super::share::{banner::TrustBanner, files::{FileDrop, OpenFileButton}, links::{self, DocumentState, Incoming, Links, Opened}};
 use super::share::{menu::ShareMenu, notices::ShareNotices, theme::{self, ThemeState, ThemeToggle}};
 use crate::embed::PageOptions;
 use crate::format::{human_size, renamed, syntax_label};
@@ -244,15 +244,6 @@ pub fn App() -> impl IntoView {
         }
     });
 
-    let load_example = move |example_name: String| {
-        if let Some(example) = examples::named(&example_name) {
-            selected_example.set(example.name.to_owned());
-            name.set(example.name.to_owned());
-            notice.set(None);
-            replace(&example.text);
-            edited.set(false);
-        }
-    };
     let transform = move |target: Option<Syntax>| {
         let Some(text) = editor.text() else { return };
         let from = report.with_untracked(|r| r.as_ref().map_or_else(|| Syntax::sniff(&text), |r| r.analysis.checked.syntax));
@@ -284,8 +275,19 @@ pub fn App() -> impl IntoView {
     };
     let document_state = DocumentState { editor, report, kind_choice, name, edited, route };
     let links = Links::new(document_state, Callback::new(open_document), &start);
+    // An example or a file over edited work keeps that work, as a link does.
+    let load_example = move |example_name: String| {
+        if let Some(example) = examples::named(&example_name) {
+            let name = example.name.to_owned();
+            let incoming = Incoming { text: example.text, name: name.clone(), kind: None, edited: false };
+            links.replace(incoming, Opened::Example(name));
+        }
+    };
     let open_file = move |opened: Result<crate::files::Opened, String>| match opened {
-        Ok(file) => open_document(Incoming { text: file.text, name: file.name, kind: None, edited: false }),
+        Ok(file) => {
+            let incoming = Incoming { text: file.text, name: file.name.clone(), kind: None, edited: false };
+            links.replace(incoming, Opened::File(file.name));
+        }
         Err(reason) => say(Notice { error: true, text: reason }),
     };
     let editor_text = Callback::new(move |()| editor.text());

@@ -7,7 +7,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { screenshot, root, session, pako } from "./harness.mjs";
+import { screenshot, root, session, pako, routeSites, docsSite } from "./harness.mjs";
 
 const axeSource = readFileSync(join(root, "node_modules/axe-core/axe.min.js"), "utf8");
 const BROKEN = readFileSync(join(root, "examples/refund-triage.broken.yaml"), "utf8");
@@ -30,6 +30,60 @@ async function violations(page) {
     .filter((v) => v.impact === "serious" || v.impact === "critical")
     .map((v) => `${v.id} (${v.impact}): ${v.help} at ${v.nodes.slice(0, 3).map((n) => n.target.join(" ")).join(", ")}`);
 }
+
+// Rules that a page of its own must pass whatever their impact: one h1,
+// one main landmark, lists of items only.
+const STRUCTURE = ["page-has-heading-one", "landmark-one-main", "landmark-no-duplicate-main", "list", "listitem"];
+
+async function structure(page, rules = STRUCTURE) {
+  await page.evaluate(axeSource);
+  const found = await page.evaluate(
+    async (rules) => (await window.axe.run(document, { runOnly: { type: "rule", values: rules }, resultTypes: ["violations"] })).violations,
+    rules,
+  );
+  return found.map((v) => `${v.id}: ${v.help} at ${v.nodes.slice(0, 3).map((n) => n.target.join(" ")).join(", ")}`);
+}
+
+const LEAKY = BROKEN.replace(/purpose: [^\n]*/, "purpose: charge with sk_live_51HqzR7Kx9PmW2vT8nLcB4yQd");
+
+test("axe-core: a shared link holding a credential, the playground and the embed, with one h1 and one main", async () => {
+  const page = await open(opb.server.url + pako({ code: LEAKY }));
+  await page.waitForSelector('[data-fact="credentials"]');
+  assert.deepEqual(await violations(page), []);
+  assert.deepEqual(await structure(page), []);
+  await page.context().close();
+
+  const embed = await open(`${opb.server.url}?embed=1${pako({ code: LEAKY })}`, { viewport: { width: 900, height: 700 }, ready: '[data-fact="credentials"]' });
+  assert.deepEqual(await violations(embed), []);
+  assert.deepEqual(await structure(embed), []);
+  await embed.context().close();
+});
+
+test("axe-core: a docs page with an <opb-viewer>, whose landmarks and heading stay the page's own", async () => {
+  const context = await opb.browser.newContext({ viewport: { width: 1100, height: 900 } });
+  const page = await context.newPage();
+  await routeSites(page);
+  await page.goto(docsSite + "web-component-example.html");
+  await page.locator("opb-viewer").locator('[data-testid="trust-banner"] [data-fact="money"]').waitFor({ timeout: 20_000 });
+  assert.deepEqual(await violations(page), []);
+  assert.deepEqual(await structure(page), [], "the host page's h1 and no main of the element's");
+  await context.close();
+});
+
+test("keyboard: the kind switch is one radio group, one Tab stop, chosen with the arrow keys", async () => {
+  const page = await open(opb.server.url);
+  await page.focus('[data-testid="kind-switch"] [aria-checked="true"]');
+  assert.equal(await page.evaluate(() => document.activeElement.dataset.kind), "auto");
+  await page.keyboard.press("ArrowRight");
+  assert.equal(await page.evaluate(() => document.activeElement.dataset.kind), "playbook", "the arrow moves the focus");
+  assert.equal(await page.getAttribute('[data-testid="kind-switch"] [data-kind="playbook"]', "aria-checked"), "true", "and chooses");
+  await page.keyboard.press("ArrowLeft");
+  await page.keyboard.press("ArrowLeft");
+  assert.equal(await page.evaluate(() => document.activeElement.dataset.kind), "plugin-manifest", "wrapping round");
+  await page.keyboard.press("Tab");
+  assert.equal(await page.evaluate(() => !!document.activeElement.closest('[data-testid="kind-switch"]')), false, "one Tab leaves the group");
+  await page.context().close();
+});
 
 test("axe-core: the playground, light and dark, with the Share menu open", async () => {
   for (const colorScheme of ["light", "dark"]) {
@@ -68,6 +122,25 @@ test("a 375-px-wide screen: no sideways scrolling, every control reachable, axe-
   const panel = await page.locator('[data-testid="share-panel"]').boundingBox();
   assert.ok(panel.x >= 0 && panel.x + panel.width <= 375, JSON.stringify(panel));
   await screenshot(page, "phone-375-share");
+  await page.context().close();
+});
+
+test("a 375-px-wide screen: the trust banner shows every fact, and a tapped node stays under the finger", async () => {
+  const page = await open(opb.server.url + pako({ code: LEAKY }), { viewport: { width: 375, height: 812 } });
+  const banner = await page.$eval('[data-testid="trust-banner"]', (b) => ({ scroll: b.scrollHeight, client: b.clientHeight }));
+  assert.ok(banner.scroll <= banner.client + 1, `the banner does not scroll inside itself: ${JSON.stringify(banner)}`);
+  for (const fact of ["requires", "credentials"]) assert.ok(await page.isVisible(`[data-fact="${fact}"]`), fact);
+  await page.click('[data-testid="tab-graph"]');
+  const node = page.locator('[data-step-id="decide"]');
+  await node.evaluate((n) => n.scrollIntoView({ block: "center" }));
+  const graph = () => page.locator('[data-testid="graph"]').boundingBox();
+  const [graphBefore, nodeBefore] = [await graph(), await node.boundingBox()];
+  await node.click();
+  await page.waitForSelector('[data-testid="step-panel"][data-step="decide"]');
+  const [graphAfter, nodeAfter] = [await graph(), await node.boundingBox()];
+  assert.equal(Math.round(graphAfter.height), Math.round(graphBefore.height), "the graph keeps its height");
+  assert.ok(Math.abs(nodeAfter.y - nodeBefore.y) < 2 && Math.abs(nodeAfter.x - nodeBefore.x) < 2, `the node stays where it was tapped: ${JSON.stringify([nodeBefore, nodeAfter, graphBefore, graphAfter])}`);
+  await screenshot(page, "phone-375-node-tapped");
   await page.context().close();
 });
 

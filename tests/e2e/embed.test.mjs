@@ -101,15 +101,21 @@ test("a docs page embeds the viewer by iframe and talks to it with postMessage",
   await frame.locator('[data-testid="tab-diagnostics"]').click();
   await frame.locator('li.diagnostic[data-code="PB213"]').waitFor();
 
-  // A message of another shape is answered with the reason.
-  const answer = await page.evaluate(
-    () =>
-      new Promise((resolve) => {
-        window.addEventListener("message", (event) => event.data?.type === "opb:error" && resolve(event.data.message));
-        document.getElementById("viewer").contentWindow.postMessage({ type: "opb:set-document", code: 42 }, "*");
-      }),
-  );
-  assert.match(answer, /needs the document's text in `code`/);
+  // A message of another shape is answered with the reason: a document
+  // that is no string, an opb: type the viewer does not take, a plain
+  // string. Another script's message ({type: "other"}) is not answered.
+  const answer = (message) =>
+    page.evaluate(
+      (message) =>
+        new Promise((resolve) => {
+          window.addEventListener("message", (event) => event.data?.type === "opb:error" && resolve(event.data.message), { once: true });
+          document.getElementById("viewer").contentWindow.postMessage(message, "*");
+        }),
+      message,
+    );
+  assert.match(await answer({ type: "opb:set-document", code: 42 }), /needs the document's text in `code`/);
+  assert.match(await answer({ type: "opb:nope" }), /takes `opb:set-document` messages, not `opb:nope`/);
+  assert.match(await answer("hello"), /is an object.*not a string/);
   await screenshot(page, "embed-iframe-page");
   assert.deepEqual(refused, [], "the pages asked for nothing else");
   assert.deepEqual(page.errors, []);

@@ -195,7 +195,7 @@ test("opening a link keeps the work it replaces, to restore it", async () => {
   const mine = await editorText(page);
   await page.evaluate((hash) => (location.hash = hash), pako({ code: "{\"id\": \"theirs\"}" }));
   await page.waitForFunction(() => document.querySelector(".cm-content").textContent.includes("theirs"));
-  assert.match(await page.textContent('[data-testid="share-notice"]'), /previous document.*is kept/);
+  assert.match(await page.textContent('[data-testid="share-notice"]'), /Opened the shared document\. Your work on \S+ is kept/);
   await page.click('[data-testid="restore-previous"]');
   await page.waitForFunction(() => document.querySelector(".cm-content").textContent.includes("unsaved work"));
   assert.equal(await editorText(page), mine);

@@ -67,7 +67,7 @@ fn gate_text(step: &ReachingStep) -> impl IntoView {
             let cut = *length > route.len();
             view! {
                 <span class="trust-open">
-                    "no gate first: "
+                    "reached with no gate on the way: "
                     {cut.then_some("… → ")}
                     {route.iter().enumerate().map(|(i, s)| view! { {(i > 0).then_some(" → ")}<code>{s.clone()}</code> }).collect_view()}
                 </span>
@@ -207,9 +207,10 @@ fn summary_view(summary: TrustSummary) -> impl IntoView {
                 }}
             </li>
             {(summary.credentials > 0).then(|| view! {
-                <li class="trust-fact danger" data-fact="credentials" role="alert">
+                // The alert is inside the item: a list holds items only.
+                <li class="trust-fact danger" data-fact="credentials">
                     <span class="trust-fact-title">"Credentials"</span>
-                    <span>{format!(
+                    <span role="alert">{format!(
                         "{} written into the document (SEC001). Anyone who has it can use {}: revoke {}.",
                         plural(summary.credentials, "value looks like a credential", "values look like credentials"),
                         if summary.credentials == 1 { "it" } else { "them" },

@@ -64,7 +64,7 @@ pub fn mount_viewer(
                     let _ = on_result.call1(&JsValue::NULL, &message);
                 }
             });
-            view! { <StandaloneViewer document=document report=report playground=playground problem=problem start=Route::Graph /> }
+            view! { <StandaloneViewer document=document report=report playground=playground problem=problem start=Route::Graph whole_page=false /> }
         });
         ViewerElement { owner: owner.clone(), document, theme, problem, _mounted: Box::new(mounted) }
     })

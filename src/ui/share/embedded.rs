@@ -95,5 +95,5 @@ pub fn Embed(options: PageOptions) -> impl IntoView {
     });
     post(&json!({ "type": READY }));
 
-    view! { <StandaloneViewer document=document report=report playground=playground_address() problem=problem start=start.unwrap_or(Route::Graph) /> }
+    view! { <StandaloneViewer document=document report=report playground=playground_address() problem=problem start=start.unwrap_or(Route::Graph) whole_page=true /> }
 }

@@ -2,7 +2,7 @@
 //! (a link, the last visit's, or the default example), the fragment that
 //! follows every edit (at most one history update per 750 ms: Safari limits
 //! them), opening a link in an open page, autosaving, and keeping the work
-//! a link replaces so it can be restored.
+//! that a link, an example or a file replaces so it can be restored.
 
 use super::store::{self, StoreError};
 use crate::checker::Report;
@@ -58,16 +58,35 @@ impl Incoming {
     }
 }
 
+/// What replaced the reader's work.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Opened {
+    Link,
+    Example(String),
+    File(String),
+}
+
+impl Opened {
+    fn sentence(&self) -> String {
+        match self {
+            Opened::Link => "Opened the shared document.".to_owned(),
+            Opened::Example(name) => format!("Opened the example `{name}`."),
+            Opened::File(name) => format!("Opened `{name}`."),
+        }
+    }
+}
+
 /// Something the page tells about links and storage, until dismissed.
 #[derive(Debug, Clone, PartialEq)]
 pub enum ShareNotice {
     /// A link could not be opened; the editor kept its text.
     BadLink(String),
-    /// A link replaced the reader's work, which is kept to be restored.
-    PreviousKept { name: String },
-    /// A link replaced the reader's work, which storage has no room to set
-    /// aside: it stays the stored document until restored or dismissed.
-    PreviousHeld { name: String },
+    /// A link, an example or a file replaced the reader's work (`name`),
+    /// which is kept to be restored.
+    PreviousKept { name: String, opened: Opened },
+    /// As `PreviousKept`, but storage has no room to set the work aside: it
+    /// stays the stored document until restored or dismissed.
+    PreviousHeld { name: String, opened: Opened },
     /// The previous document is back; the one it replaced is kept in turn.
     Restored { name: String },
     /// The previous document could not be found again.
@@ -100,15 +119,15 @@ fn example() -> Incoming {
 }
 
 /// Keeps `current`, about to be replaced by `incoming`, when it is work.
-fn keep(current: &Saved, incoming: &str) -> Option<ShareNotice> {
+fn keep(current: &Saved, incoming: &str, opened: Opened) -> Option<ShareNotice> {
     if !worth_keeping(current, incoming) {
         return None;
     }
     let name = current.meta.name.clone();
     match store::keep_previous(current) {
-        Err(StoreError::Full) => Some(ShareNotice::PreviousHeld { name }),
+        Err(StoreError::Full) => Some(ShareNotice::PreviousHeld { name, opened }),
         // Without storage the page's memory keeps it (see `Links::previous`).
-        Ok(()) | Err(StoreError::Unavailable) => Some(ShareNotice::PreviousKept { name }),
+        Ok(()) | Err(StoreError::Unavailable) => Some(ShareNotice::PreviousKept { name, opened }),
     }
 }
 
@@ -133,7 +152,7 @@ pub fn start() -> Start {
                 let incoming = Incoming { kind: share.kind, ..Incoming::from_saved(own.clone()) };
                 return Start { incoming, route, arrived: false, notice: None };
             }
-            let notice = saved.as_ref().and_then(|s| keep(s, &share.code));
+            let notice = saved.as_ref().and_then(|s| keep(s, &share.code, Opened::Link));
             Start { incoming: Incoming::shared(share), route, arrived: true, notice }
         }
     }
@@ -320,17 +339,24 @@ impl Links {
                     self.doc.route.set(route);
                     return;
                 }
-                let notice = current.as_ref().and_then(|c| keep(c, &share.code));
-                if notice.is_some() {
-                    self.previous.set_value(current);
-                }
-                self.hold_saves.set(matches!(notice, Some(ShareNotice::PreviousHeld { .. })));
-                self.notice.set(notice);
                 self.doc.route.set(route);
                 self.arrived.set(true);
-                self.open.run(Incoming::shared(share));
+                self.replace(Incoming::shared(share), Opened::Link);
             }
         }
+    }
+
+    /// Puts a document that a link, an example or a file brought in the
+    /// editor, keeping the reader's work it replaces, to be restored.
+    pub fn replace(&self, incoming: Incoming, opened: Opened) {
+        let current = self.doc.current();
+        let notice = current.as_ref().and_then(|c| keep(c, &incoming.text, opened));
+        if notice.is_some() {
+            self.previous.set_value(current);
+        }
+        self.hold_saves.set(matches!(notice, Some(ShareNotice::PreviousHeld { .. })));
+        self.notice.set(notice);
+        self.open.run(incoming);
     }
 
     /// Whether a replaced document can be restored.
@@ -356,14 +382,14 @@ impl Links {
         };
         let notice = self.doc.current().and_then(|c| {
             let linked = Saved { meta: Meta { edited: true, ..c.meta.clone() }, ..c };
-            let notice = keep(&linked, &previous.text);
+            let notice = keep(&linked, &previous.text, Opened::Link);
             self.previous.set_value(notice.is_some().then_some(linked));
             notice
         });
         self.hold_saves.set(matches!(notice, Some(ShareNotice::PreviousHeld { .. })));
         self.arrived.set(false);
         self.notice.set(notice.map(|n| match n {
-            ShareNotice::PreviousKept { name } => ShareNotice::Restored { name },
+            ShareNotice::PreviousKept { name, .. } => ShareNotice::Restored { name },
             other => other,
         }));
         self.open.run(Incoming { edited: true, ..Incoming::from_saved(previous) });
@@ -379,11 +405,14 @@ impl Links {
 pub fn notice_text(notice: &ShareNotice) -> String {
     match notice {
         ShareNotice::BadLink(message) => format!("The link could not be opened. {message} Your document was not changed."),
-        ShareNotice::PreviousKept { name } => {
-            format!("Opened the shared document. Your previous document, `{name}`, is kept: restore it at any time.")
+        // Work is kept only when edited: it is the reader's own, though
+        // it may bear an example's name.
+        ShareNotice::PreviousKept { name, opened } => {
+            format!("{} Your work on `{name}` is kept: restore it at any time.", opened.sentence())
         }
-        ShareNotice::PreviousHeld { name } => format!(
-            "Opened the shared document. Your previous document, `{name}`, is still the one stored, but there is no room to keep both: this one is not saved until you restore the previous one or dismiss this."
+        ShareNotice::PreviousHeld { name, opened } => format!(
+            "{} Your work on `{name}` is still the one stored, but there is no room to keep both: this one is not saved until you restore yours or dismiss this.",
+            opened.sentence()
         ),
         ShareNotice::Restored { name } => {
             format!("Restored your previous document. The one it replaced, `{name}`, is kept: switch back at any time.")

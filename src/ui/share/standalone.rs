@@ -59,6 +59,10 @@ pub fn StandaloneViewer(
     problem: Signal<Option<String>>,
     /// The tab to open on: the graph, or the panel a share link names.
     start: Route,
+    /// Whether the viewer is the whole page (the embed), with the page's
+    /// `main` landmark and `h1`, or one element of a host page
+    /// (`<opb-viewer>`), whose page has its own.
+    whole_page: bool,
 ) -> impl IntoView {
     let href = move || document.with(|d| playground_href(&playground, d.as_ref()));
     let too_large = move || {
@@ -107,12 +111,16 @@ pub fn StandaloneViewer(
     });
     view! {
         <div class="standalone" data-testid="standalone">
-            <header class="standalone-bar">
+            <div class="standalone-bar" role=whole_page.then_some("banner")>
                 <svg class="brand-mark" viewBox="0 0 24 24" aria-hidden="true">
                     <rect x="2" y="2" width="20" height="20" rx="6" />
                     <path d="M7 8.5h4M7 12h10M7 15.5h6" />
                 </svg>
-                <span class="standalone-kind" data-testid="kind">{kind}</span>
+                {if whole_page {
+                    view! { <h1 class="standalone-kind" data-testid="kind">{kind}</h1> }.into_any()
+                } else {
+                    view! { <span class="standalone-kind" data-testid="kind">{kind}</span> }.into_any()
+                }}
                 <div class="counts" aria-label="Diagnostics by severity">{counts}</div>
                 <a
                     class="button open-playground"
@@ -124,8 +132,8 @@ pub fn StandaloneViewer(
                 >
                     "Open in playground ↗"
                 </a>
-            </header>
-            <main class="standalone-body">
+            </div>
+            <div class="standalone-body" role=whole_page.then_some("main")>
                 {move || problem.get().map(|p| view! { <p class="share-notice error" role="alert" data-testid="embed-problem">{p}</p> })}
                 {move || has_document.get().then(|| view! {
                     <TrustBanner report=report />
@@ -145,7 +153,7 @@ pub fn StandaloneViewer(
                         <div class="tab-panel" role="tabpanel">{panel}</div>
                     </section>
                 })}
-            </main>
+            </div>
         </div>
     }
 }

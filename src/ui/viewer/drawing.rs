@@ -3,7 +3,7 @@
 //! a whole, so the layout reruns only when it changes) and the marks drawn
 //! over it (errors, unreachable, cycles). The layout itself is the core's.
 
-use opb_core::model::boundary::{ListForm, StepBoundary};
+use opb_core::model::boundary::StepBoundary;
 use opb_core::model::graph::Graph;
 use opb_core::model::layout::{self, GraphLayout, NodeSpec, Shape, Size, Spacing};
 use opb_core::model::PlaybookExplain;
@@ -230,7 +230,9 @@ pub struct Marks {
     pub in_cycle: bool,
     /// The node's tooltip: kind, agent, purpose and the core's summary.
     pub title: String,
-    /// How the node is read out: its id, kind and risk.
+    /// What the node's accessible name adds to the texts it shows (its id,
+    /// agent, risk badge and error count): its kind, and whether it is
+    /// unreachable. Empty when it adds nothing.
     pub label: String,
 }
 
@@ -251,19 +253,11 @@ impl Marks {
                     Some(kind) => format!("step of kind {kind}"),
                     None => "step without a kind".to_owned(),
                 };
-                let risk = step
-                    .filter(|s| s.kind.as_deref() == Some("agent") && s.allowed_tools == ListForm::List)
-                    .map(|s| format!(", highest risk {}", risk_label(&Badge::of(s).risk)))
-                    .unwrap_or_default();
                 let errors = step.map_or(0, |s| s.errors);
                 let unreachable_here = unreachable.contains(node.id.as_str());
-                let mut label = format!("{}: {kind}{risk}", node.id);
-                if unreachable_here {
-                    label.push_str(", unreachable");
-                }
-                if errors > 0 {
-                    label.push_str(&format!(", {errors} error{}", if errors == 1 { "" } else { "s" }));
-                }
+                // A gate's node says GATE already.
+                let said = [(kind != "gate").then_some(kind.as_str()), unreachable_here.then_some("unreachable")];
+                let label = said.into_iter().flatten().collect::<Vec<_>>().join(", ");
                 let purpose = step.and_then(|s| s.purpose.as_deref()).map(|p| format!("\n{p}")).unwrap_or_default();
                 let summary = step.map(|s| format!("\n\n{}", s.summary)).unwrap_or_default();
                 Marks {

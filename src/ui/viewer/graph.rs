@@ -460,20 +460,25 @@ fn node_view(
         }
         .into_any(),
     };
-    // The accessible name starts with the text the node shows, so speech
-    // input users can say what they see (WCAG 2.5.3): its texts and its
-    // error count, then the rest.
+    // The accessible name is the text the node shows, so speech input
+    // users can say what they see (WCAG 2.5.3), each part once: its texts,
+    // its error count, then what it does not show (its kind).
     let shown = match &node.look {
-        Look::Agent { title, agent, badge } => format!("{title} {agent} {}", badge.text),
+        Look::Agent { title, agent, badge } => format!("{title}, {agent}, {}", badge.text),
         Look::Gate { title } => format!("GATE {title}"),
-        Look::Other { title, caption } => format!("{title} {caption}"),
+        Look::Other { title, caption } => format!("{title}, {caption}"),
     };
     let label = move || {
         marks.with(|m| {
             m.get(i)
-                .map(|m| match m.errors {
-                    0 => format!("{shown}. {}", m.label),
-                    errors => format!("{shown} {errors}. {}", m.label),
+                .map(|m| {
+                    let errors = match m.errors {
+                        0 => String::new(),
+                        1 => ", 1 error".to_owned(),
+                        n => format!(", {n} errors"),
+                    };
+                    let rest = if m.label.is_empty() { String::new() } else { format!(". {}", m.label) };
+                    format!("{shown}{errors}{rest}")
                 })
                 .unwrap_or_default()
         })

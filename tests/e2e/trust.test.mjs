@@ -1,0 +1,201 @@
+// What a reader who received a playbook can trust, end to end in Chromium:
+// a credential written into the document is shown whole nowhere outside the
+// editor (panels, graph hover text, risk paths; in the playground, the embed
+// and the <opb-viewer> element), since the core masks the explain view they
+// are all drawn from.
+
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { screenshot, routeSites, docsSite, root, session, pako, collectErrors, openPlayground } from "./harness.mjs";
+
+const opb = session();
+
+const KEY = "sk_live_51HqzR7Kx9PmW2vT8nLcB4yQd";
+const LEAKY = readFileSync(join(root, "src/examples/minimal-playbook.yaml"), "utf8").replace(
+  "purpose: Look the customer up and summarise their account.",
+  `purpose: Look the customer up, then charge with ${KEY} if asked.`,
+);
+
+// Every run of eight characters after the credential's first four: none
+// may be shown.
+const hidden = [...KEY.slice(4)].map((_, i, rest) => rest.slice(i, i + 8).join("")).filter((part) => part.length === 8);
+
+// Everything the page shows or tells outside the editor: text (SVG <title>
+// hover text included), and every attribute (title, aria-label, data-…),
+// through shadow roots.
+async function shownOutsideTheEditor(page) {
+  return page.evaluate(() => {
+    const out = [];
+    const visit = (node) => {
+      if (node.nodeType === Node.TEXT_NODE) {
+        out.push(node.data);
+        return;
+      }
+      if (node.nodeType !== Node.ELEMENT_NODE && node.nodeType !== Node.DOCUMENT_FRAGMENT_NODE) return;
+      if (node.classList?.contains("cm-editor")) return;
+      for (const attribute of node.attributes ?? []) out.push(attribute.value);
+      if (node.shadowRoot) visit(node.shadowRoot);
+      for (const child of node.childNodes) visit(child);
+    };
+    visit(document.documentElement);
+    return out.join("\n");
+  });
+}
+
+function assertMasked(shown, where) {
+  assert.match(shown, /charge with sk_l…/, `${where}: the purpose is shown, its credential cut to four characters`);
+  for (const part of hidden) assert.ok(!shown.includes(part), `${where} shows "${part}" of the credential`);
+}
+
+async function newPage(viewport = { width: 1400, height: 900 }) {
+  const context = await opb.browser.newContext({ viewport });
+  return collectErrors(await context.newPage());
+}
+
+test("a shared link's credential is shown whole nowhere but the editor: step panel, graph hover text, risk paths", async () => {
+  const page = await openPlayground(await newPage(), opb.server.url + pako({ code: LEAKY }));
+  assert.ok(
+    (await page.evaluate(() => window.opbEditor.textOf(document.querySelector('[data-testid="editor"]')))).includes(KEY),
+    "the editor keeps the source as typed",
+  );
+  await page.click('[data-testid="tab-graph"]');
+  await page.click('[data-step-id="look-up"]');
+  await page.waitForSelector('[data-testid="step-panel"][data-step="look-up"]');
+  assert.match(await page.textContent('[data-testid="step-panel"]'), /charge with sk_l…/);
+  assertMasked(await shownOutsideTheEditor(page), "the playground's graph and step panel");
+  await screenshot(page, "trust-credential-masked");
+
+  await page.click('[data-testid="tab-paths"]');
+  await page.waitForSelector('[data-testid="risk-path"]');
+  assertMasked(await shownOutsideTheEditor(page), "the risk paths tab");
+  assert.deepEqual(page.errors, []);
+  await page.context().close();
+});
+
+test("the embed and the <opb-viewer> element mask the credential too", async () => {
+  const embed = await newPage({ width: 900, height: 760 });
+  await embed.goto(`${opb.server.url}?embed=1${pako({ code: LEAKY })}`);
+  await embed.click('[data-testid="standalone"] [data-step-id="look-up"]');
+  await embed.waitForSelector('[data-testid="step-panel"][data-step="look-up"]');
+  assertMasked(await shownOutsideTheEditor(embed), "the embed");
+  assert.deepEqual(embed.errors, []);
+  await embed.context().close();
+
+  const page = await newPage();
+  const refused = await routeSites(page);
+  // Routes added later take precedence: this page, on the docs site, holds
+  // the leaky playbook in an <opb-viewer> element.
+  const code = LEAKY.replaceAll("&", "&amp;").replaceAll('"', "&quot;").replaceAll("<", "&lt;");
+  await page.route(docsSite + "leaky.html", (route) =>
+    route.fulfill({
+      contentType: "text/html; charset=utf-8",
+      body: `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>leaky</title>
+        <script type="module" src="http://127.0.0.1:8080/opb-viewer.js"></script></head>
+        <body><opb-viewer kind="playbook" code="${code}"></opb-viewer></body></html>`,
+    }),
+  );
+  await page.goto(docsSite + "leaky.html");
+  const viewer = page.locator("opb-viewer");
+  await viewer.locator('[data-step-id="look-up"]').click({ timeout: 20_000 });
+  await viewer.locator('[data-testid="step-panel"][data-step="look-up"]').waitFor();
+  // The page's own markup holds the document in the element's attribute:
+  // that is the host's text, not what the viewer shows.
+  const shown = (await shownOutsideTheEditor(page)).replace(LEAKY, "");
+  assertMasked(shown, "the <opb-viewer> element");
+  assert.deepEqual(refused, []);
+  assert.deepEqual(page.errors, []);
+  await page.context().close();
+});
+
+// The element that has the focus, described for an assertion message.
+const focused = (page) =>
+  page.evaluate(() => {
+    const element = document.activeElement;
+    return { inEditor: !!element?.closest(".cm-editor"), what: `${element?.tagName} ${element?.getAttribute("data-testid") ?? element?.className ?? ""}` };
+  });
+
+const editorText = (page) => page.evaluate(() => window.opbEditor.textOf(document.querySelector('[data-testid="editor"]')));
+
+test("Tab passes through the editor from the keyboard, says what it does, and indents once the author edits", async () => {
+  const page = await openPlayground(await newPage(), opb.server.url);
+  const before = await editorText(page);
+  let presses = 0;
+  while (!(await focused(page)).inEditor) {
+    await page.keyboard.press("Tab");
+    assert.ok(++presses < 60, "Tab reaches the editor");
+  }
+  const hint = page.locator('[data-testid="editor"] .cm-opb-keys');
+  assert.match(await hint.textContent(), /Tab moves to the next control/);
+  const ring = await page.$eval('[data-testid="editor"] .cm-editor', (e) => getComputedStyle(e).outlineStyle);
+  assert.equal(ring, "solid", "the focused editor shows a focus ring");
+  const describedBy = await page.getAttribute('[data-testid="editor"] .cm-content', "aria-describedby");
+  assert.ok((await page.getAttribute(`#${describedBy}`, "class")).split(" ").includes("cm-opb-keys"), "the hint describes the editor's content");
+  await screenshot(page, "trust-editor-keyboard-focus");
+
+  await page.keyboard.press("Tab");
+  assert.equal((await focused(page)).inEditor, false, `the next Tab leaves the editor (focus on ${(await focused(page)).what})`);
+  assert.equal(await editorText(page), before, "tabbing through inserted nothing");
+  assert.equal(await page.locator(".edited").count(), 0, "the document is not marked edited");
+
+  // Back in, an author types: Tab then indents, and the hint says how to leave.
+  await page.keyboard.press("Shift+Tab");
+  assert.ok((await focused(page)).inEditor, "Shift+Tab comes back into the editor");
+  await page.keyboard.press("Control+End");
+  await page.keyboard.type("\n#");
+  await page.keyboard.press("Home");
+  await page.keyboard.press("Tab");
+  assert.ok((await focused(page)).inEditor, "after an edit, Tab stays in the editor");
+  assert.match(await editorText(page), /\n\s+#$/, "and indents");
+  assert.match(await hint.textContent(), /Tab indents\. Esc then Tab leaves the editor/);
+  await page.keyboard.press("Escape");
+  await page.keyboard.press("Tab");
+  assert.equal((await focused(page)).inEditor, false, "Escape then Tab leaves, as the hint says");
+  assert.deepEqual(page.errors, []);
+  await page.context().close();
+});
+
+// Types a line at the end of the editor's text: the reader's own work.
+async function edit(page, line) {
+  await page.click('[data-testid="editor"] .cm-content');
+  await page.keyboard.press("Control+End");
+  await page.keyboard.type(`\n${line}`);
+  await page.waitForSelector(".edited");
+  return editorText(page);
+}
+
+async function restores(page, mine, opened) {
+  const notice = await page.textContent('[data-testid="share-notice"]');
+  assert.match(notice, opened);
+  // Quoted names show as code: the text has no backticks.
+  assert.match(notice, /Your work on failed-charge-recovery\.json is kept/);
+  await page.click('[data-testid="restore-previous"]');
+  await page.waitForFunction((mine) => window.opbEditor.textOf(document.querySelector('[data-testid="editor"]')) === mine, mine);
+}
+
+test("an example picked or a file dropped over edited work keeps the work, one click away", async () => {
+  const page = await openPlayground(await newPage(), opb.server.url);
+  const mine = await edit(page, "# my own notes");
+  await page.selectOption('[data-testid="examples"]', "minimal-playbook.yaml");
+  await page.waitForFunction(() => document.querySelector('[data-testid="document-name"]').textContent === "minimal-playbook.yaml");
+  await screenshot(page, "trust-example-over-edits");
+  await restores(page, mine, /Opened the example minimal-playbook\.yaml\./);
+
+  await page.evaluate(() => {
+    const data = new DataTransfer();
+    data.items.add(new File(['{"openplaybook": "1.6", "steps": []}'], "dropped.json", { type: "application/json" }));
+    const target = document.querySelector(".file-drop");
+    target.dispatchEvent(new DragEvent("dragover", { dataTransfer: data, bubbles: true, cancelable: true }));
+    target.dispatchEvent(new DragEvent("drop", { dataTransfer: data, bubbles: true, cancelable: true }));
+  });
+  await page.waitForFunction(() => document.querySelector('[data-testid="document-name"]').textContent === "dropped.json");
+  await restores(page, mine, /Opened dropped\.json\./);
+  // The work survives a reload, as the stored document.
+  await page.waitForTimeout(600);
+  await page.reload();
+  await page.waitForFunction(() => Number(document.querySelector(".statusbar")?.dataset.checks) > 0);
+  assert.equal(await editorText(page), mine);
+  assert.deepEqual(page.errors, []);
+  await page.context().close();
+});
