@@ -199,3 +199,65 @@ test("an example picked or a file dropped over edited work keeps the work, one c
   assert.deepEqual(page.errors, []);
   await page.context().close();
 });
+
+test("the smaller faults: words, colours and room a reader sees", async () => {
+  const broken = readFileSync(join(root, "examples/refund-triage.broken.yaml"), "utf8");
+  const page = await openPlayground(await newPage(), opb.server.url + pako({ code: broken }));
+
+  // At 1400 × 900 the banner leaves the viewer most of the height, and
+  // every tab can be reached: the last one is inside the tab bar.
+  const banner = await page.locator('[data-testid="trust-banner"]').boundingBox();
+  assert.ok(banner.height < 300, `the banner takes ${banner.height} px`);
+  const bar = await page.locator('[role="tablist"]').first().evaluate((tabs) => {
+    const last = tabs.lastElementChild;
+    last.scrollIntoView({ inline: "nearest" });
+    return { tabs: tabs.getBoundingClientRect().right, last: last.getBoundingClientRect().right };
+  });
+  assert.ok(bar.last <= bar.tabs + 1, `the last tab is not cut off: ${JSON.stringify(bar)}`);
+
+  // Money is one colour: the banner's chip and the graph legend's swatch.
+  const chip = await page.$eval('.risk-chip[data-risk="money"]', (e) => getComputedStyle(e).color);
+  await page.click('[data-testid="tab-graph"]');
+  const swatch = await page.$eval('.legend-swatch[data-risk="money"]', (e) => getComputedStyle(e).backgroundColor);
+  const hue = (rgb) => {
+    const [r, g, b] = rgb.match(/\d+/g).map(Number);
+    return r > g && r > b && g < 0.6 * r;
+  };
+  assert.ok(hue(chip) && hue(swatch), `both red: chip ${chip}, swatch ${swatch}`);
+
+  // An ungated path is said as a path, not as if its step were a gate.
+  const banner_text = await page.textContent('[data-testid="trust-banner"]');
+  assert.ok(!/no gate first/.test(banner_text), banner_text);
+
+  // A node's name says each of its texts once.
+  const label = await page.getAttribute('[data-step-id="decide"]', "aria-label");
+  assert.equal(label.split("decide").length - 1, 1, `the id once: ${label}`);
+  assert.equal(label.split("agent").length - 1, 1, `its kind once: ${label}`);
+  assert.match(label, /^decide, agent rae, MONEY/);
+
+  // The rule page says its example is what the rule reports.
+  await page.click('[data-testid="tab-rules"]');
+  await page.click('a.rule-row[href="#rules/PB213"]');
+  assert.match(await page.textContent('article.rule-page[data-rule="PB213"]'), /Example of what it reports/);
+  assert.deepEqual(page.errors, []);
+  await page.context().close();
+});
+
+test("a diagnostic clicked keeps the editor's lines in view, and its tooltip shows code as code", async () => {
+  const page = await openPlayground(await newPage(), opb.server.url + pako({ code: LEAKY }));
+  await page.click('[data-testid="tab-diagnostics"]');
+  await page.click('li.diagnostic[data-code="SEC001"] .diagnostic-main');
+  await page.waitForFunction(() => document.activeElement?.classList.contains("cm-content"));
+  await page.waitForTimeout(300);
+  const scrolled = await page.$eval('[data-testid="editor"] .cm-scroller', (s) => s.scrollLeft);
+  assert.equal(scrolled, 0, "the finding starts in view: the editor is not scrolled sideways to its end");
+  // (Hovering scrolls the long squiggle into view: Playwright's doing.)
+  await page.hover('[data-testid="editor"] .cm-lintRange-error');
+  const tooltip = page.locator(".cm-tooltip-lint .cm-diagnostic").first();
+  await tooltip.waitFor();
+  assert.ok((await tooltip.locator("code").count()) > 0, "quoted parts are code");
+  assert.ok(!(await tooltip.textContent()).includes("`"), "no raw backticks");
+  await screenshot(page, "trust-tooltip");
+  assert.deepEqual(page.errors, []);
+  await page.context().close();
+});

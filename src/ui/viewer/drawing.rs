@@ -255,8 +255,9 @@ impl Marks {
                 };
                 let errors = step.map_or(0, |s| s.errors);
                 let unreachable_here = unreachable.contains(node.id.as_str());
-                // A gate's node says GATE already.
-                let said = [(kind != "gate").then_some(kind.as_str()), unreachable_here.then_some("unreachable")];
+                // An agent's node says "agent" and a gate's "GATE" already.
+                let shown = matches!(kind.as_str(), "gate" | "agent step");
+                let said = [(!shown).then_some(kind.as_str()), unreachable_here.then_some("unreachable")];
                 let label = said.into_iter().flatten().collect::<Vec<_>>().join(", ");
                 let purpose = step.and_then(|s| s.purpose.as_deref()).map(|p| format!("\n{p}")).unwrap_or_default();
                 let summary = step.map(|s| format!("\n\n{}", s.summary)).unwrap_or_default();
