@@ -53,17 +53,24 @@ fn hidden_parts(credential: &str) -> Vec<String> {
 /// and SARIF.
 const KEY_POINTER: &str = "/steps/0/AKIAZ7Q4M2XK9R3T6W1P";
 
-fn check(format: &str) -> String {
+/// `opb COMMAND --format FORMAT` on the leaky playbook: its output, both
+/// streams, once its exit code is checked.
+fn run(command: &str, format: &str, code: i32) -> String {
     let output = Command::new(env!("CARGO_BIN_EXE_opb"))
-        .args(["check", "--format", format, "--stdin-name", "leaky.yaml", "-"])
+        .args([command, "--format", format, "--stdin-name", "leaky.yaml", "-"])
         .env_remove("CLICOLOR_FORCE")
         .write_stdin(playbook())
         .output()
         .expect("opb runs");
-    assert_eq!(output.status.code(), Some(1), "{format}: the credentials are errors");
+    assert_eq!(output.status.code(), Some(code), "opb {command} --format {format}");
     let mut all = String::from_utf8(output.stdout).expect("UTF-8 output");
     all.push_str(&String::from_utf8_lossy(&output.stderr));
     all
+}
+
+/// The credentials are errors: `opb check` exits 1.
+fn check(format: &str) -> String {
+    run("check", format, 1)
 }
 
 #[test]
@@ -91,26 +98,13 @@ fn the_human_format_masks_source_lines_and_keeps_their_positions() {
     assert!(output.contains("(`ghp_…`)") && output.contains("(`sk_l…`)"), "{output}");
 }
 
-fn explain(format: &str) -> String {
-    let output = Command::new(env!("CARGO_BIN_EXE_opb"))
-        .args(["explain", "--format", format, "--stdin-name", "leaky.yaml", "-"])
-        .env_remove("CLICOLOR_FORCE")
-        .write_stdin(playbook())
-        .output()
-        .expect("opb runs");
-    assert_eq!(output.status.code(), Some(0), "{format}: explain explains a document with errors");
-    let mut all = String::from_utf8(output.stdout).expect("UTF-8 output");
-    all.push_str(&String::from_utf8_lossy(&output.stderr));
-    all
-}
-
 /// `opb explain` prints the document's own words (purposes, step ids, tool
 /// names, secrets): the core masks them where it found a credential, so
 /// both formats show what a reader needs and no credential whole.
 #[test]
 fn explain_shows_no_credential_whole_in_either_format() {
     for format in ["human", "json"] {
-        let output = explain(format);
+        let output = run("explain", format, 0);
         assert!(output.contains("ghp_…"), "{format}: the step is still there, by its masked id:\n{output}");
         assert!(output.contains("Find the customer."), "{format}: the words around are kept:\n{output}");
         for credential in [GITHUB, STRIPE, AWS, SLACK, JWT, BEARER_TOKEN, PRIVATE_KEY_BODY] {
