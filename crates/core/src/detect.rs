@@ -42,7 +42,7 @@ impl std::fmt::Display for Kind {
 /// has `requires` too (`requires.secrets`), so a top-level `requires` decides
 /// only when nothing says "manifest": `openplaybook` or `steps` first, then
 /// the manifest signs (`tools` entries with `id`, `flows`, `skills`), then
-/// `requires`. README "Decisions" records this reading.
+/// `requires`. docs/spec-decisions.md records this reading.
 pub fn detect(root: &Node) -> Option<Kind> {
     let object = root.as_object()?;
     if object.contains("openplaybook") || object.contains("steps") {

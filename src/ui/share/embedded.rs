@@ -1,6 +1,6 @@
 //! The `?embed=1` page, for docs sites' `<iframe>`s: the document from the
 //! address's fragment, shown by the standalone viewer, and the
-//! `postMessage` protocol with the host page (see README): the host may
+//! `postMessage` protocol with the host page (see docs/embedding.md): the host may
 //! send `{type: "opb:set-document", code, kind?}`; the page sends
 //! `{type: "opb:ready"}` once it listens and `{type: "opb:result", kind,
 //! counts, diagnostics}` after each check.
