@@ -44,14 +44,10 @@ fn mask_at(root: &mut Node, found: &[Span]) {
     };
     let mut stack = vec![root];
     while let Some(node) = stack.pop() {
-        let span = node.span;
+        let flagged = found.binary_search_by_key(&(node.span.start, node.span.end), |f| (f.start, f.end)).is_ok();
         match &mut node.value {
-            Value::String(text) if found.binary_search_by_key(&(span.start, span.end), |f| (f.start, f.end)).is_ok() => {
-                *text = masked_text(text).into();
-            }
-            Value::Number(number) if found.binary_search_by_key(&(span.start, span.end), |f| (f.start, f.end)).is_ok() => {
-                number.raw = preview(&number.raw);
-            }
+            Value::String(text) if flagged => *text = masked_text(text).into(),
+            Value::Number(number) if flagged => number.raw = preview(&number.raw),
             Value::Array(items) => stack.extend(items.iter_mut().filter(|item| holds(item.span))),
             Value::Object(object) => {
                 stack.extend(object.members.iter_mut().map(|m| &mut m.value).filter(|value| holds(value.span)));
