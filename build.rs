@@ -33,7 +33,7 @@ fn main() {
 /// Every rule's documentation tree, as the source of one expression.
 fn documentation() -> Result<String, fmt::Error> {
     let mut out = String::from("&[\n");
-    for rule in opb_core::rules::all() {
+    for rule in opb_core::rules() {
         write!(out, "({:?}, ", rule.code)?;
         write_nodes(&parse::parse(&rule.documentation()), &mut out)?;
         out.push_str("),\n");

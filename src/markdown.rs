@@ -10,7 +10,7 @@ mod element;
 mod parse;
 
 pub use element::El;
-use opb_core::rules::Rule;
+use opb_core::Rule;
 
 /// A Markdown document as a tree of the few elements documentation uses.
 #[derive(Debug, PartialEq)]
@@ -79,7 +79,6 @@ pub fn code_spans(message: &str) -> Vec<(bool, String)> {
 mod tests {
     use super::parse::{parse, resolve, Node};
     use super::*;
-    use opb_core::rules;
 
     fn owned(tree: &[Md]) -> Vec<Node> {
         tree.iter()
@@ -93,8 +92,8 @@ mod tests {
 
     #[test]
     fn every_rule_has_its_documentation_as_parsed() {
-        assert_eq!(TREES.len(), rules::all().count());
-        for rule in rules::all() {
+        assert_eq!(TREES.len(), opb_core::rules().count());
+        for rule in opb_core::rules() {
             let documentation = documentation(rule);
             assert_eq!(owned(documentation.tree), parse(&documentation.source), "{}", rule.code);
         }
@@ -102,7 +101,7 @@ mod tests {
 
     #[test]
     fn rule_documentation_is_a_tree() {
-        let rule = &rules::input::IN001;
+        let rule = opb_core::rule("IN001").expect("IN001 is registered");
         let documentation = documentation(rule);
         let tree = resolve(&owned(documentation.tree), &documentation.source);
         let text = |s: &str| Node::Text(s.to_owned());

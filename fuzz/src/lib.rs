@@ -5,9 +5,9 @@
 #[path = "../../crates/core/tests/support/invariants.rs"]
 pub mod invariants;
 
-use opb_core::model::layout::{self, NodeSpec, Shape, Size, Spacing};
-use opb_core::model::Explain;
-use opb_core::{analyze, check, Kind, Options, Syntax};
+use opb_core::{Kind, Options, Syntax, analyze, check};
+use opb_core::explain::Explain;
+use opb_core::explain::layout::{self, NodeSpec, Shape, Size, Spacing};
 use std::borrow::Cow;
 
 /// The text the core gets from fuzzer bytes. The CLI refuses a file that is
@@ -41,7 +41,7 @@ pub fn analyze_holds(text: &str, syntax: Option<Syntax>, kind: Option<Kind>) {
 /// Lays out a step graph with sizes like the playground's (a label's width
 /// grows with its text) and checks the drawing: a box per node and a route
 /// per edge, every coordinate finite.
-fn layout_holds(graph: &opb_core::model::graph::Graph) {
+fn layout_holds(graph: &opb_core::explain::Graph) {
     let specs: Vec<NodeSpec> = graph
         .nodes
         .iter()

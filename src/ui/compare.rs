@@ -8,9 +8,9 @@ use super::editor::{Editor, EditorHandle};
 use crate::checker::{self, Report};
 use gloo_timers::callback::Timeout;
 use leptos::prelude::*;
-use opb_core::model::diff::words::{self, Part};
-use opb_core::model::diff::{Change, Diff, Impact};
 use opb_core::Syntax;
+use opb_core::explain::diff::{Change, Diff, Impact};
+use opb_core::explain::diff::words::{self, Part};
 use std::sync::Arc;
 
 /// How long after the last edit of the old version it is checked again.

@@ -1,17 +1,17 @@
 //! The rules tab: every rule of the core's registry, and one rule's
 //! documentation when a diagnostic's link (`#rules/<CODE>`) selects it.
 
-use super::diagnostics::{message, SeverityIcon};
+use super::diagnostics::{SeverityIcon, message};
 use super::markdown::Markdown;
 use crate::markdown;
 use leptos::prelude::*;
-use opb_core::rules::{self, Group, Rule};
+use opb_core::{Group, Rule};
 
 /// The rules of the registry, grouped as `spec/RULES.md` sections them, in
 /// catalogue order.
 pub fn grouped() -> Vec<(Group, Vec<&'static Rule>)> {
     let mut groups: Vec<(Group, Vec<&'static Rule>)> = Vec::new();
-    for rule in rules::all() {
+    for rule in opb_core::rules() {
         match groups.iter_mut().find(|(g, _)| *g == rule.group) {
             Some((_, members)) => members.push(rule),
             None => groups.push((rule.group, vec![rule])),
@@ -24,7 +24,7 @@ pub fn grouped() -> Vec<(Group, Vec<&'static Rule>)> {
 #[component]
 pub fn RulesPanel(#[prop(into)] selected: Signal<Option<String>>) -> impl IntoView {
     move || match selected.get() {
-        Some(code) => match rules::lookup(&code) {
+        Some(code) => match opb_core::rule(&code) {
             Some(rule) => rule_page(rule).into_any(),
             None => view! {
                 <div class="rules-panel">

@@ -1,11 +1,9 @@
 //! `opb rules`: the catalogue, or one rule's documentation.
 
+use crate::{Status, style};
 use crate::args::RulesArgs;
 use crate::output::Output;
-use crate::style;
-use crate::Status;
-use opb_core::rules::{self, Group, Rule};
-use opb_core::Severity;
+use opb_core::{Group, Rule, Severity};
 use std::fmt::Write;
 
 pub fn run(args: &RulesArgs, output: &mut Output) -> Status {
@@ -14,7 +12,7 @@ pub fn run(args: &RulesArgs, output: &mut Output) -> Status {
             output.print(&catalogue());
             Status::Clean
         }
-        Some(query) => match rules::lookup(query) {
+        Some(query) => match opb_core::rule(query) {
             Some(rule) => {
                 output.print(&documentation(rule));
                 Status::Clean
@@ -30,10 +28,10 @@ pub fn run(args: &RulesArgs, output: &mut Output) -> Status {
 /// Every rule, one line each (so the list greps well), under its group's
 /// title.
 fn catalogue() -> String {
-    let width = rules::all().map(|r| r.name.len()).max().unwrap_or_default();
+    let width = opb_core::rules().map(|r| r.name.len()).max().unwrap_or_default();
     let mut out = String::new();
     let mut group: Option<Group> = None;
-    for rule in rules::all() {
+    for rule in opb_core::rules() {
         if group != Some(rule.group) {
             if group.is_some() {
                 out.push('\n');
@@ -55,7 +53,7 @@ fn catalogue() -> String {
         )
         .ok();
     }
-    let count = rules::all().count();
+    let count = opb_core::rules().count();
     writeln!(out, "\n{count} rules. `opb rules <CODE>` shows why a rule exists and how to fix a finding.").ok();
     out
 }
@@ -79,7 +77,7 @@ const SIMILAR_ENOUGH: f64 = 0.7;
 
 fn unknown(query: &str) -> String {
     let query_lower = query.to_ascii_lowercase();
-    let mut scored: Vec<(f64, &Rule)> = rules::all()
+    let mut scored: Vec<(f64, &Rule)> = opb_core::rules()
         .map(|rule| {
             let by_code = strsim::jaro_winkler(&query_lower, &rule.code.to_ascii_lowercase());
             let by_name = strsim::jaro_winkler(&query_lower, rule.name);

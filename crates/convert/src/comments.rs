@@ -5,7 +5,7 @@
 //! block scalar is text). The tree knows the span of every key and scalar, so
 //! those are the places where `#` is text.
 
-use opb_core::parse::{Node, Value};
+use opb_syntax::{Node, Value};
 
 pub(crate) fn count(text: &str, root: &Node) -> usize {
     let mut scalars = Vec::new();

@@ -1,10 +1,9 @@
 //! The tree written as JSON, numbers as written wherever JSON allows them.
 
 use crate::ConvertError;
-use opb_core::parse::{Node, Number, Value};
-use opb_core::Ptr;
-use serde::ser::{Error as _, SerializeMap, SerializeSeq};
+use opb_syntax::{Node, Number, Ptr, Value};
 use serde::{Serialize, Serializer};
+use serde::ser::{Error as _, SerializeMap, SerializeSeq};
 use serde_json::value::RawValue;
 
 pub(crate) fn write(root: &Node) -> Result<String, ConvertError> {

@@ -1,7 +1,7 @@
 //! Document transformations shared by the CLI and the playground:
 //! pretty-printing, and converting between JSON and YAML without losing data.
 //!
-//! Everything works from the core's tree ([`opb_core::parse::parse`]), so a
+//! Everything works from the core's tree ([`opb_syntax::parse`]), so a
 //! conversion reads the text exactly as the checks do: keys stay in source
 //! order and numbers stay as written. What the target syntax cannot hold is
 //! refused with a [`ConvertError`] rather than silently dropped; YAML
@@ -12,8 +12,7 @@ mod comments;
 mod json;
 mod yaml;
 
-use opb_core::parse::{self, Node};
-use opb_core::{Limits, Syntax};
+use opb_syntax::{Limits, Node, Syntax};
 
 /// A converted text.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -95,13 +94,13 @@ pub fn pretty(text: &str, syntax: Syntax, limits: &Limits) -> Result<Converted, 
 }
 
 fn read(text: &str, syntax: Syntax, limits: &Limits) -> Result<Node, ConvertError> {
-    let parsed = parse::parse(text, syntax, limits);
+    let parsed = opb_syntax::parse(text, syntax, limits);
     parsed.root.ok_or_else(|| ConvertError::Unreadable {
         message: parsed
-            .findings
+            .problems
             .into_iter()
             .next()
-            .map(|finding| finding.message)
+            .map(|problem| problem.message)
             .unwrap_or_else(|| "the text holds no document.".to_owned()),
     })
 }

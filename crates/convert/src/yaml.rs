@@ -2,8 +2,7 @@
 //! indentation, multi-line strings as literal blocks, numbers as written.
 
 use crate::ConvertError;
-use opb_core::parse::{Node, Value};
-use opb_core::Ptr;
+use opb_syntax::{Node, Ptr, Value};
 use saphyr::{Mapping, Scalar, ScalarStyle, Yaml, YamlEmitter};
 use std::borrow::Cow;
 

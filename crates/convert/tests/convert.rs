@@ -1,9 +1,8 @@
 //! Conversions keep every value: round trips through the other syntax give
 //! back the same tree, key order and numbers as written included.
 
-use opb_convert::{convert, pretty, ConvertError};
-use opb_core::parse::{parse, Node, Value};
-use opb_core::{Limits, Syntax};
+use opb_convert::{ConvertError, convert, pretty};
+use opb_syntax::{Limits, Node, Syntax, Value, parse};
 use std::path::PathBuf;
 
 /// A tree without spans: what "the same document" means.
@@ -30,7 +29,7 @@ fn plain(node: &Node) -> Plain {
 
 fn tree(text: &str, syntax: Syntax) -> Plain {
     let parsed = parse(text, syntax, &Limits::default());
-    let root = parsed.root.unwrap_or_else(|| panic!("does not parse: {:?}\n{text}", parsed.findings));
+    let root = parsed.root.unwrap_or_else(|| panic!("does not parse: {:?}\n{text}", parsed.problems));
     plain(&root)
 }
 
@@ -176,5 +175,5 @@ fn a_key_yaml_cannot_hold_is_refused() {
     // A long key within the limit is written and reads back.
     let fits = format!("{{\"{}\": 1}}", "k".repeat(1000));
     let yaml = convert(&fits, Syntax::Json, Syntax::Yaml, &limits).expect("converts").text;
-    assert!(opb_core::parse::parse(&yaml, Syntax::Yaml, &limits).root.is_some(), "{yaml}");
+    assert!(opb_syntax::parse(&yaml, Syntax::Yaml, &limits).root.is_some(), "{yaml}");
 }

@@ -2,8 +2,8 @@
 //! to 4,000 nodes: the later viewer needs a 1,000-node graph laid out in
 //! well under 50 ms natively. Run: `cargo bench -p opb-core --bench layout`.
 
-use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion};
-use opb_core::model::layout::{layout, EdgeSpec, NodeSpec, Shape, Size, Spacing};
+use criterion::{BenchmarkId, Criterion, criterion_group, criterion_main};
+use opb_core::explain::layout::{EdgeSpec, NodeSpec, Shape, Size, Spacing, layout};
 use std::hint::black_box;
 
 fn edge(from: usize, to: usize) -> EdgeSpec {

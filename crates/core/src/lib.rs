@@ -2,37 +2,60 @@
 //! Zero plugin manifest (JSON or YAML), checks it against the spec, and
 //! explains it.
 //!
+//! This page is the whole public API: the shells (the CLI, the playground,
+//! the language server, the renderers) use nothing else.
+//! - Checking: [`check`], [`analyze`] and [`analyze_pausing`], one pipeline
+//!   under three calls, with [`Options`]; what they return, [`Checked`] and
+//!   [`Analysis`], holds [`Diagnostic`]s with their [`Counts`].
+//! - The catalogue: [`rules`], [`rule`], each a [`Rule`] of a [`Group`] with
+//!   a default [`Severity`].
+//! - Explaining: the types of [`explain`], [`risk_paths`], [`trust_summary`]
+//!   and [`diff`]; the seed's risk classes in [`spec`].
+//! - Safety: [`mask`], the credential masking every shown text goes through.
+//! - The syntax layer's types a shell needs ([`Kind`], [`Syntax`],
+//!   [`Limits`], [`text`] positions, [`pause`]), from `opb-syntax`.
+//!
+//! Inside, the core is layered, each layer importing only from those below
+//! it (`tests/layers.rs` keeps it so): `opb-syntax` (reading text into a
+//! tree) → `diagnostics` (severity, rule metadata, findings, masking) →
+//! `views` (the typed views the rules read) → `rules` (the catalogue and the
+//! checks) → `explain` (what a document can do, for people) → this façade,
+//! which runs the pipeline.
+//!
 //! Architecture invariants:
 //! - The core never panics and never fails as a whole: every text gets an
 //!   [`Analysis`], with what could be understood plus diagnostics.
 //! - The core knows nothing of the browser, the terminal or output formats.
-//!   The CLI and the playground are thin shells over [`check`] and
-//!   [`analyze`], so they cannot disagree on a document.
+//!   The shells are thin over this API, so they cannot disagree on a
+//!   document.
 //! - Every diagnostic carries a JSON pointer and a source range in bytes and
 //!   in lines and characters; shells convert to their own units at their
 //!   boundary.
+//! - No credential is shown whole: diagnostics' messages are redacted and
+//!   the explain view is built from a masked tree when a credential rule
+//!   fired.
 
-mod detect;
-mod diagnostic;
-mod finding;
-pub mod model;
-pub mod parse;
-pub mod pause;
-mod registry;
-pub mod rules;
-pub mod text;
+mod diagnostics;
+pub mod explain;
+mod rules;
+mod views;
 
-pub use detect::{detect, Kind};
-pub use diagnostic::{Counts, Diagnostic};
-pub use finding::Ptr;
-pub use parse::{CompactString, Limits, Node, Syntax};
-pub use registry::Registry;
-pub use rules::{Rule, Severity};
+pub use diagnostics::{Counts, Diagnostic, Group, Rule, Severity};
+pub use diagnostics::secrets::mask;
+pub use opb_syntax::{CompactString, Kind, Limits, Syntax, pause, text};
+pub use rules::registry::Registry;
 
-use finding::Report;
+/// What the seeds define that a viewer shows beside the explain view.
+pub mod spec {
+    pub use crate::views::spec::{risk_meaning, RISK_CLASSES};
+}
+
+use diagnostics::Report;
+use explain::Explain;
+use opb_syntax::{Node, ProblemKind};
+use opb_syntax::text::LineIndex;
 use serde::Serialize;
 use std::future::Future;
-use text::LineIndex;
 
 /// How to read a text. The defaults detect everything.
 #[derive(Debug, Clone, Default)]
@@ -66,11 +89,11 @@ pub struct Analysis {
     #[serde(flatten)]
     pub checked: Checked,
     /// The explain view of the kind, when the text parsed to an object.
-    pub explain: Option<model::Explain>,
+    pub explain: Option<Explain>,
     /// Where the items of the document's lists are in the text, for viewers
     /// that link what they show to it; the JSON view names items by pointer.
     #[serde(skip)]
-    pub anchors: model::anchors::Anchors,
+    pub anchors: explain::anchors::Anchors,
 }
 
 /// A text being checked: what parsing and the rules found.
@@ -84,6 +107,20 @@ struct Document<'t> {
     stopped: bool,
 }
 
+/// Whether a run of the pipeline builds the explain view.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Want {
+    Check,
+    Explain,
+}
+
+/// What the pipeline found, and explained when asked.
+struct Run {
+    checked: Checked,
+    explain: Option<Explain>,
+    anchors: explain::anchors::Anchors,
+}
+
 /// Parses a text and detects its kind; the tree is returned beside the
 /// document, so what the rules build from it can outlive them.
 async fn read<'t, W: Future<Output = ()>>(
@@ -92,11 +129,11 @@ async fn read<'t, W: Future<Output = ()>>(
     pause: &mut impl FnMut() -> Option<W>,
 ) -> (Document<'t>, Option<Node>) {
     let syntax = options.syntax.unwrap_or_else(|| Syntax::sniff(text));
-    let parsed = parse::parse_pausing(text, syntax, &options.limits, pause).await;
-    let stopped = parsed.findings.iter().any(|f| std::ptr::eq(f.rule, &rules::input::IN006));
+    let parsed = opb_syntax::parse_pausing(text, syntax, &options.limits, pause).await;
+    let stopped = parsed.problems.iter().any(|p| p.kind == ProblemKind::Limit);
     let mut report = Report::new();
-    report.extend(parsed.findings);
-    let detected = parsed.root.as_ref().and_then(detect);
+    report.extend(parsed.problems.into_iter().map(rules::input::problem_finding));
+    let detected = parsed.root.as_ref().and_then(opb_syntax::detect);
     let (kind, kind_detected) = match options.kind {
         Some(kind) => (Some(kind), false),
         None => (detected, detected.is_some()),
@@ -105,22 +142,11 @@ async fn read<'t, W: Future<Output = ()>>(
 }
 
 impl Document<'_> {
-    /// Checks what every document's root must be; `false` when no rule of
-    /// its kind can run.
-    fn check_root(&mut self, root: &Node) -> bool {
-        rules::input::check_root(root, self.kind, &mut self.report)
-    }
-
-    /// A playbook's parts for its rules and explain (see
-    /// [`rules::playbook_parts`]), once its root is checked.
-    fn playbook_parts<'a>(&mut self, root: &'a Node, options: &Options) -> Option<model::PlaybookParts<'a>> {
-        rules::playbook_parts(root, self.kind, &options.limits, &mut self.report)
-    }
-
-    /// Runs the rules of the document's kind over a checked root; a
-    /// playbook's read `model`.
-    fn check(&mut self, root: &Node, model: Option<&model::PlaybookModel<'_, '_>>, options: &Options) {
-        rules::check(root, self.kind, model, &options.limits, &mut self.report);
+    /// Runs the rules of the document's kind over a root: the root's own
+    /// checks, then, when a rule of the kind can run, its rules, reading the
+    /// playbook's `view`, `graph` and `check`.
+    fn check(&mut self, root: &Node, parts: Option<&views::PlaybookModel<'_, '_>>, options: &Options) {
+        rules::check(root, self.kind, parts, &options.limits, &mut self.report);
         self.stopped = self.report.has(&rules::input::IN006);
         if let (Some(registry), Some(Kind::Playbook), false) = (&options.registry, self.kind, self.stopped) {
             rules::drift::check(root, registry, &mut self.report);
@@ -132,65 +158,70 @@ impl Document<'_> {
             self.report.retain(|f| std::ptr::eq(f.rule, &rules::input::IN006));
         }
         let index = LineIndex::new(self.text);
-        let diagnostics = diagnostic::resolve(self.report.into_findings(), &index);
+        let diagnostics = diagnostics::resolve(self.report.into_findings(), &index);
         let counts = Counts::of(&diagnostics);
         Checked { kind: self.kind, kind_detected: self.kind_detected, syntax: self.syntax, diagnostics, counts }
     }
 }
 
-/// Checks a text: parse, detect the kind, run every rule of that kind.
-pub fn check(text: &str, options: &Options) -> Checked {
-    let (mut document, root) = pause::at_once(read(text, options, &mut pause::never));
-    if let Some(root) = root.as_ref().filter(|root| document.check_root(root)) {
-        let parts = document.playbook_parts(root, options);
-        let check = parts.as_ref().map(|parts| model::requires::cross_check(&parts.view));
-        let model = parts.as_ref().zip(check.as_ref()).map(|(parts, check)| model::PlaybookModel {
-            view: &parts.view,
-            graph: &parts.graph,
-            check,
+/// The one pipeline every call runs: read, check the root, build a
+/// playbook's parts once (the rules read them, then explain), run the rules,
+/// resolve positions, and explain when asked. `pause` is asked between the
+/// phases and, by the YAML reader, while reading.
+async fn run<W: Future<Output = ()>>(
+    text: &str,
+    options: &Options,
+    want: Want,
+    mut pause: impl FnMut() -> Option<W>,
+) -> Run {
+    let (mut document, root) = read(text, options, &mut pause).await;
+    opb_syntax::pause::ask(&mut pause).await;
+    let checked_root = root.as_ref().filter(|root| rules::input::check_root(root, document.kind, &mut document.report));
+    let parts = checked_root.and_then(|root| rules::playbook_parts(root, document.kind, &options.limits, &mut document.report));
+    let (view, graph) = parts.map(|parts| (parts.view, parts.graph)).unzip();
+    let check = view.as_ref().map(views::requires::cross_check);
+    if let Some(root) = checked_root {
+        let model = view.as_ref().zip(graph.as_ref()).zip(check.as_ref()).map(|((view, graph), check)| {
+            views::PlaybookModel { view, graph, check }
         });
         document.check(root, model.as_ref(), options);
     }
-    document.checked()
-}
-
-/// The risk paths of an analysed playbook, under the default limits; none
-/// for a document that is not a playbook or could not be explained.
-///
-/// Separate from [`analyze`] on purpose: `analyze` stays linear for every
-/// keystroke of a large document, and the walk over paths (bounded by
-/// [`model::paths::PathLimits`]) runs only when a reader asks for it. It
-/// reads the explain view, so it parses nothing again.
-pub fn risk_paths(analysis: &Analysis) -> Option<model::paths::RiskPaths> {
-    match &analysis.explain {
-        Some(model::Explain::Playbook(explain)) => Some(model::paths::build(explain, &model::paths::PathLimits::default())),
+    opb_syntax::pause::ask(&mut pause).await;
+    let stopped = document.stopped;
+    let checked = document.checked();
+    // A text a limit stopped is not explained: only IN006 is reported.
+    let root = root.as_ref().filter(|_| !stopped && want == Want::Explain);
+    let explain = match (root, checked.kind) {
+        (Some(root), Some(kind)) => match explain::masked::masked(root, &checked.diagnostics) {
+            // A credential is shown whole nowhere the explain view reaches:
+            // it is built again from the masked tree (rare, so the parts the
+            // rules read are not kept for it).
+            Some(masked) => explain_masked(&masked, kind, &checked.diagnostics, options),
+            None => explain::explain(root, kind, &checked.diagnostics, view.as_ref(), check.as_ref(), graph),
+        },
         _ => None,
-    }
+    };
+    let anchors = root.map(explain::anchors::Anchors::new).unwrap_or_default();
+    Run { checked, explain, anchors }
 }
 
-/// What a reader should know first about a document that arrived by a link
-/// or an embed (see [`model::trust`]): the risk classes it reaches and
-/// through which steps, what it requires, how many problems it has. None
-/// when the document could not be explained.
-pub fn trust_summary(analysis: &Analysis) -> Option<model::trust::TrustSummary> {
-    let explain = analysis.explain.as_ref()?;
-    let paths = risk_paths(analysis);
-    Some(model::trust::summarize(explain, paths.as_ref(), &analysis.checked.diagnostics))
+/// The explain view of a tree whose credentials are masked, with the
+/// diagnostics of the tree as written.
+fn explain_masked(masked: &Node, kind: Kind, diagnostics: &[Diagnostic], options: &Options) -> Option<Explain> {
+    let parts = rules::playbook_parts(masked, Some(kind), &options.limits, &mut Report::new());
+    let (view, graph) = parts.map(|parts| (parts.view, parts.graph)).unzip();
+    let check = view.as_ref().map(views::requires::cross_check);
+    explain::explain(masked, kind, diagnostics, view.as_ref(), check.as_ref(), graph)
 }
 
-/// What changed from `old` to `new` in what the document may do: a semantic
-/// diff of the two explain views (see [`model::diff`]). Both must have been
-/// explained, and be of one kind.
-pub fn diff(old: &Analysis, new: &Analysis) -> Result<model::diff::Diff, model::diff::DiffError> {
-    match (&old.explain, &new.explain) {
-        (Some(old), Some(new)) => model::diff::diff(old, new),
-        (old, new) => Err(model::diff::DiffError::Unreadable { old: old.is_none(), new: new.is_none() }),
-    }
+/// Checks a text: parse, detect the kind, run every rule of that kind.
+pub fn check(text: &str, options: &Options) -> Checked {
+    opb_syntax::pause::at_once(run(text, options, Want::Check, pause::never)).checked
 }
 
 /// Checks a text and builds its explain view.
 pub fn analyze(text: &str, options: &Options) -> Analysis {
-    pause::at_once(analyze_pausing(text, options, pause::never))
+    opb_syntax::pause::at_once(analyze_pausing(text, options, pause::never))
 }
 
 /// Analyses as [`analyze`] does, asking `pause` now and then whether to
@@ -199,45 +230,52 @@ pub fn analyze(text: &str, options: &Options) -> Analysis {
 pub async fn analyze_pausing<W: Future<Output = ()>>(
     text: &str,
     options: &Options,
-    mut pause: impl FnMut() -> Option<W>,
+    pause: impl FnMut() -> Option<W>,
 ) -> Analysis {
-    let (mut document, root) = read(text, options, &mut pause).await;
-    pause::ask(&mut pause).await;
-    let checked_root = root.as_ref().filter(|root| document.check_root(root));
-    let parts = checked_root.and_then(|root| document.playbook_parts(root, options));
-    let (view, graph) = parts.map(|parts| (parts.view, parts.graph)).unzip();
-    // Built once: the rules read it, then explain.
-    let check = view.as_ref().map(model::requires::cross_check);
-    if let Some(root) = checked_root {
-        let model = view.as_ref().zip(graph.as_ref()).zip(check.as_ref()).map(|((view, graph), check)| {
-            model::PlaybookModel { view, graph, check }
-        });
-        document.check(root, model.as_ref(), options);
-    }
-    pause::ask(&mut pause).await;
-    let stopped = document.stopped;
-    let checked = document.checked();
-    // A text a limit stopped is not explained: only IN006 is reported.
-    let root = root.as_ref().filter(|_| !stopped);
-    let explain = match (root, checked.kind) {
-        (Some(root), Some(kind)) => match model::masked::masked(root, &checked.diagnostics) {
-            // A credential is shown whole nowhere the explain view reaches:
-            // it is built again from the masked tree (rare, so the parts the
-            // rules read are not kept for it).
-            Some(masked) => explain_masked(&masked, kind, &checked.diagnostics, options),
-            None => model::explain(root, kind, &checked.diagnostics, view.as_ref(), check.as_ref(), graph),
-        },
-        _ => None,
-    };
-    let anchors = root.map(model::anchors::Anchors::new).unwrap_or_default();
+    let Run { checked, explain, anchors } = run(text, options, Want::Explain, pause).await;
     Analysis { checked, explain, anchors }
 }
 
-/// The explain view of a tree whose credentials are masked, with the
-/// diagnostics of the tree as written.
-fn explain_masked(masked: &Node, kind: Kind, diagnostics: &[Diagnostic], options: &Options) -> Option<model::Explain> {
-    let parts = rules::playbook_parts(masked, Some(kind), &options.limits, &mut Report::new());
-    let (view, graph) = parts.map(|parts| (parts.view, parts.graph)).unzip();
-    let check = view.as_ref().map(model::requires::cross_check);
-    model::explain(masked, kind, diagnostics, view.as_ref(), check.as_ref(), graph)
+/// Every rule, in catalogue order.
+pub fn rules() -> impl Iterator<Item = &'static Rule> {
+    rules::all()
+}
+
+/// The rule with this code (case-insensitive) or name.
+pub fn rule(code_or_name: &str) -> Option<&'static Rule> {
+    rules::lookup(code_or_name)
+}
+
+/// The risk paths of an analysed playbook, under the default limits; none
+/// for a document that is not a playbook or could not be explained.
+///
+/// Separate from [`analyze`] on purpose: `analyze` stays linear for every
+/// keystroke of a large document, and the walk over paths (bounded by
+/// [`explain::paths::PathLimits`]) runs only when a reader asks for it. It
+/// reads the explain view, so it parses nothing again.
+pub fn risk_paths(analysis: &Analysis) -> Option<explain::paths::RiskPaths> {
+    match &analysis.explain {
+        Some(Explain::Playbook(explain)) => Some(explain::paths::build(explain, &explain::paths::PathLimits::default())),
+        _ => None,
+    }
+}
+
+/// What a reader should know first about a document that arrived by a link
+/// or an embed (see [`explain::trust`]): the risk classes it reaches and
+/// through which steps, what it requires, how many problems it has. None
+/// when the document could not be explained.
+pub fn trust_summary(analysis: &Analysis) -> Option<explain::trust::TrustSummary> {
+    let explain = analysis.explain.as_ref()?;
+    let paths = risk_paths(analysis);
+    Some(explain::trust::summarize(explain, paths.as_ref(), &analysis.checked.diagnostics))
+}
+
+/// What changed from `old` to `new` in what the document may do: a semantic
+/// diff of the two explain views (see [`explain::diff`]). Both must have been
+/// explained, and be of one kind.
+pub fn diff(old: &Analysis, new: &Analysis) -> Result<explain::diff::Diff, explain::diff::DiffError> {
+    match (&old.explain, &new.explain) {
+        (Some(old), Some(new)) => explain::diff::diff(old, new),
+        (old, new) => Err(explain::diff::DiffError::Unreadable { old: old.is_none(), new: new.is_none() }),
+    }
 }

@@ -1,7 +1,6 @@
 //! The registry matches the catalogue of `spec/RULES.md`: every code there is
 //! registered with the same name and severity, and documented.
 
-use opb_core::rules;
 use std::collections::BTreeMap;
 
 /// The rule rows of a catalogue file: code → (name, severity).
@@ -28,7 +27,7 @@ fn every_catalogue_rule_is_registered_as_written() {
     assert!(catalogue.len() > 100, "the catalogue parsed: {}", catalogue.len());
     let mut missing = Vec::new();
     for (code, (name, severity)) in &catalogue {
-        match rules::lookup(code) {
+        match opb_core::rule(code) {
             Some(rule) => {
                 assert_eq!(rule.name, name, "{code}");
                 assert_eq!(rule.severity.as_str(), severity, "{code}");
@@ -37,7 +36,7 @@ fn every_catalogue_rule_is_registered_as_written() {
         }
     }
     assert!(missing.is_empty(), "not registered: {missing:?}");
-    let unlisted: Vec<_> = rules::all().map(|r| r.code).filter(|c| !catalogue.contains_key(*c)).collect();
+    let unlisted: Vec<_> = opb_core::rules().map(|r| r.code).filter(|c| !catalogue.contains_key(*c)).collect();
     assert!(unlisted.is_empty(), "registered but in neither spec/RULES.md nor docs/rules-added.md: {unlisted:?}");
 }
 
@@ -66,7 +65,7 @@ fn the_project_adds_rules_with_new_codes() {
 #[test]
 fn every_registered_rule_is_documented_once() {
     let mut seen = std::collections::HashSet::new();
-    for rule in rules::all() {
+    for rule in opb_core::rules() {
         assert!(seen.insert(rule.code), "{} registered twice", rule.code);
         for (what, text) in [("summary", rule.summary), ("source", rule.source), ("fix", rule.fix), ("example", rule.example)] {
             assert!(text.trim().len() > 10, "{}: {what} is missing", rule.code);

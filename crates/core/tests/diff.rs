@@ -2,8 +2,8 @@
 //! customer_comms tool) and a manifest a version later, snapshotted as the
 //! JSON the CLI prints and the app reads.
 
-use opb_core::model::diff::{Detail, Diff, Impact, Section};
-use opb_core::{analyze, diff, Options, Syntax};
+use opb_core::{Options, Syntax, analyze, diff};
+use opb_core::explain::diff::{Detail, Diff, Impact, Section};
 use std::path::Path;
 
 fn version(name: &str) -> opb_core::Analysis {

@@ -5,8 +5,8 @@
 //!
 //! Refresh snapshots with `cargo insta review` (or INSTA_UPDATE=always).
 
-use opb_core::parse::{parse, Node, Value};
-use opb_core::{check, Checked, Limits, Options, Severity, Syntax};
+use opb_core::{Checked, Limits, Options, Severity, Syntax, check};
+use opb_syntax::{Node, Value, parse};
 use std::path::{Path, PathBuf};
 
 const FAILED_CHARGE_RECOVERY: &str = "examples/failed-charge-recovery.json";
@@ -71,7 +71,7 @@ fn data(node: &Node) -> serde_json::Value {
 fn document_data(relative: &str) -> serde_json::Value {
     let (text, syntax) = read(relative);
     let parsed = parse(&text, syntax, &Limits::default());
-    assert!(parsed.findings.is_empty(), "{relative} parses cleanly: {:?}", parsed.findings);
+    assert!(parsed.problems.is_empty(), "{relative} parses cleanly: {:?}", parsed.problems);
     data(parsed.root.as_ref().unwrap_or_else(|| panic!("{relative} has a root")))
 }
 

@@ -3,10 +3,10 @@
 //!
 //! Refresh snapshots with `cargo insta review` (or INSTA_UPDATE=always).
 
-use opb_core::model::boundary::{Family, ListForm, Requirement, Resolution, StepBoundary};
-use opb_core::model::requires::view::{Missing, Mismatch, Unused};
-use opb_core::model::{Explain, PlaybookExplain};
-use opb_core::{analyze, Options, Syntax};
+use opb_core::{Options, Syntax, analyze};
+use opb_core::explain::{Explain, PlaybookExplain};
+use opb_core::explain::boundary::{Family, ListForm, Requirement, Resolution, StepBoundary};
+use opb_core::explain::requires::{Mismatch, Missing, Unused};
 use std::path::Path;
 
 fn explain_text(text: &str, syntax: Syntax) -> PlaybookExplain {

@@ -4,11 +4,10 @@
 //!
 //! Refresh snapshots with `cargo insta review` (or INSTA_UPDATE=always).
 
-use opb_core::model::manifest::explain::RunsExplain;
-use opb_core::model::manifest::ManifestExplain;
-use opb_core::model::Explain;
-use opb_core::parse::{parse, Value};
-use opb_core::{analyze, check, Checked, Kind, Limits, Node, Options, Syntax};
+use opb_core::{Checked, Kind, Limits, Options, Syntax, analyze, check};
+use opb_core::explain::Explain;
+use opb_core::explain::manifest::{ManifestExplain, RunsExplain};
+use opb_syntax::{Node, Value, parse};
 use std::path::Path;
 
 fn options() -> Options {

@@ -3,8 +3,8 @@
 //!
 //! Refresh snapshots with `cargo insta review` (or INSTA_UPDATE=always).
 
-use opb_core::model::paths::{Ending, RiskPaths};
-use opb_core::{analyze, risk_paths, Options, Syntax};
+use opb_core::{Options, Syntax, analyze, risk_paths};
+use opb_core::explain::paths::{Ending, RiskPaths};
 use std::fmt::Write;
 use std::path::Path;
 

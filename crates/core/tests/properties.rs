@@ -18,8 +18,8 @@
 mod invariants;
 
 use invariants::{assert_analysis, assert_checked};
-use opb_core::parse::{parse, Node, Value};
-use opb_core::{analyze, check, Checked, Limits, Options, Syntax};
+use opb_core::{Checked, Limits, Options, Syntax, analyze, check};
+use opb_syntax::{Node, Value, parse};
 use proptest::prelude::*;
 use proptest::sample::Index;
 use std::path::Path;

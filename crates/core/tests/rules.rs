@@ -10,7 +10,7 @@
 //!
 //! Refresh snapshots with `cargo insta review` (or INSTA_UPDATE=always).
 
-use opb_core::{check, rules, Diagnostic, Options, Registry};
+use opb_core::{Diagnostic, Options, Registry, check};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
@@ -79,7 +79,7 @@ pub fn render(checked: &opb_core::Checked) -> String {
 #[test]
 fn every_rule_has_fixtures_that_trigger_it_and_not() {
     let mut problems = Vec::new();
-    for rule in rules::all() {
+    for rule in opb_core::rules() {
         let code = rule.code;
         match fixture(code, "bad") {
             None => problems.push(format!("{code}: no fixtures/rules/{code}.bad.(json|yaml)")),

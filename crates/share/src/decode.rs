@@ -1,12 +1,12 @@
 //! Reading a share link: fragment, scheme, base64url, deflate, UTF-8, JSON,
 //! each step with its own [`ShareError`].
 
-use crate::error::{Base64Problem, ShareError};
 use crate::{Scheme, Share};
+use crate::error::{Base64Problem, ShareError};
+use base64::{DecodeError, Engine as _};
 use base64::alphabet::URL_SAFE;
 use base64::engine::{DecodePaddingMode, GeneralPurpose, GeneralPurposeConfig};
-use base64::{DecodeError, Engine as _};
-use opb_core::{Kind, Limits};
+use opb_syntax::{Kind, Limits};
 use serde::Deserialize;
 
 /// Padded and unpadded input alike (the padding is cut before decoding), and

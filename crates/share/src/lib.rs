@@ -18,9 +18,9 @@ mod error;
 pub use decode::{decode, decode_with_limit};
 pub use error::{Base64Problem, ShareError};
 
-use base64::engine::general_purpose::URL_SAFE_NO_PAD;
 use base64::Engine as _;
-use opb_core::{Kind, Limits};
+use base64::engine::general_purpose::URL_SAFE_NO_PAD;
+use opb_syntax::{Kind, Limits};
 
 /// What a share link carries.
 #[derive(Debug, Clone, PartialEq, Eq)]

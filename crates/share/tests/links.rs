@@ -2,8 +2,8 @@
 //! zlib open, and every broken link gets its own error with a message that
 //! says what to do.
 
-use opb_core::{Kind, Limits};
-use opb_share::{decode, decode_with_limit, encode, encode_with_limit, Base64Problem, Scheme, Share, ShareError};
+use opb_share::{Base64Problem, Scheme, Share, ShareError, decode, decode_with_limit, encode, encode_with_limit};
+use opb_syntax::{Kind, Limits};
 use std::time::Instant;
 
 fn share(code: &str) -> Share {

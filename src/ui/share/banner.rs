@@ -5,7 +5,7 @@
 use crate::checker::Report;
 use crate::format::kind_label;
 use leptos::prelude::*;
-use opb_core::model::trust::{ClassReach, Gate, ManifestReach, Needed, PlaybookReach, Reach, ReachingStep, TrustSummary};
+use opb_core::explain::trust::{ClassReach, Gate, ManifestReach, Needed, PlaybookReach, Reach, ReachingStep, TrustSummary};
 use std::sync::Arc;
 
 /// How many names a list shows before "and N more".

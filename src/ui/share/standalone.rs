@@ -8,15 +8,15 @@
 use super::banner::TrustBanner;
 use crate::checker::{self, Report};
 use crate::format::kind_label;
-use crate::link::{fragment_for, NoLink};
+use crate::link::{NoLink, fragment_for};
 use crate::route::Route;
-use crate::ui::diagnostics::{count_of, DiagnosticsPanel, Jump, SeverityIcon, SEVERITIES};
+use crate::ui::diagnostics::{DiagnosticsPanel, Jump, SEVERITIES, SeverityIcon, count_of};
 use crate::ui::editor::EditorHandle;
-use crate::ui::viewer::nav::{self, LocalTabs};
 use crate::ui::viewer::{Viewer, ViewerPanel, ViewerTabs};
+use crate::ui::viewer::nav::{self, LocalTabs};
 use leptos::prelude::*;
-use opb_core::model::Explain;
 use opb_core::Kind;
+use opb_core::explain::Explain;
 use std::sync::Arc;
 
 /// A document shown without an editor.

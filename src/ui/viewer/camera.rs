@@ -12,9 +12,9 @@
 
 use gloo_timers::callback::Timeout;
 use leptos::prelude::*;
-use opb_core::model::layout::{NodeBox, Point};
-use wasm_bindgen::closure::Closure;
+use opb_core::explain::layout::{NodeBox, Point};
 use wasm_bindgen::JsCast;
+use wasm_bindgen::closure::Closure;
 use web_sys::{ResizeObserver, ResizeObserverEntry};
 
 /// How long after the last wheel step the view is committed.

@@ -3,11 +3,10 @@
 //! a whole, so the layout reruns only when it changes) and the marks drawn
 //! over it (errors, unreachable, cycles). The layout itself is the core's.
 
-use opb_core::model::boundary::StepBoundary;
-use opb_core::model::graph::Graph;
-use opb_core::model::layout::{self, GraphLayout, NodeSpec, Shape, Size, Spacing};
-use opb_core::model::PlaybookExplain;
 use opb_core::CompactString;
+use opb_core::explain::{Graph, PlaybookExplain};
+use opb_core::explain::boundary::StepBoundary;
+use opb_core::explain::layout::{self, GraphLayout, NodeSpec, Shape, Size, Spacing};
 use std::collections::{HashMap, HashSet};
 
 /// Graphs with more steps than this are not drawn: the browser would spend

@@ -3,18 +3,18 @@
 //! view; Tab reaches each step, Enter selects it, Escape clears.
 
 use super::camera::{Camera, ViewBox};
-use super::drawing::{self, diamond, path_data, Geometry, Look, Marks, BAR, ID_PX, PADDING};
-use super::selection::{Selection, Target};
+use super::drawing::{self, BAR, Geometry, ID_PX, Look, Marks, PADDING, diamond, path_data};
 use super::explain::playbook_step;
 use super::risk_paths::OnPath;
+use super::selection::{Selection, Target};
 use crate::checker::Report;
 use leptos::ev::{KeyboardEvent, MouseEvent, PointerEvent, WheelEvent};
 use leptos::prelude::*;
-use opb_core::model::layout::{GraphLayout, NodeBox, Point};
-use opb_core::model::{Explain, PlaybookExplain};
+use opb_core::explain::{Explain, PlaybookExplain};
+use opb_core::explain::layout::{GraphLayout, NodeBox, Point};
+use wasm_bindgen::JsCast;
 use std::collections::HashSet;
 use std::sync::Arc;
-use wasm_bindgen::JsCast;
 
 /// The zoom the view keeps within, in screen pixels per layout unit.
 const MIN_SCALE: f64 = 0.05;
@@ -522,7 +522,7 @@ fn node_view(
 }
 
 /// The selected step's boundary, for the panel below the graph.
-pub fn selected_step(report: &Option<Arc<Report>>, selection: &Option<Target>) -> Option<opb_core::model::boundary::StepBoundary> {
+pub fn selected_step(report: &Option<Arc<Report>>, selection: &Option<Target>) -> Option<opb_core::explain::boundary::StepBoundary> {
     let (Some(Target::Step(id)), Some(explain)) = (selection, playbook(report)) else { return None };
     playbook_step(explain, id).cloned()
 }

@@ -7,10 +7,10 @@ use super::explain::{manifest_tool, tool_key};
 use super::parts::{code_list, defaulted, item_diagnostics};
 use super::selection::{Selection, Target};
 use crate::checker::{Located, Report};
-use crate::ui::diagnostics::{message, Jump};
+use crate::ui::diagnostics::{Jump, message};
 use leptos::prelude::*;
-use opb_core::model::manifest::explain::{Defaulted, ManifestExplain, ResourcesExplain, RunsExplain, ToolExplain};
-use opb_core::model::Explain;
+use opb_core::explain::Explain;
+use opb_core::explain::manifest::{Defaulted, ManifestExplain, ResourcesExplain, RunsExplain, ToolExplain};
 use std::sync::Arc;
 
 /// Characters of a long version (an image digest) the table shows.

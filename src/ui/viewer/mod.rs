@@ -24,12 +24,12 @@ use crate::ui::editor::EditorHandle;
 use graph::GraphView;
 use leptos::prelude::*;
 use manifest_view::ManifestView;
-use opb_core::model::Explain;
+use opb_core::explain::Explain;
 use requires_panel::RequiresPanel;
 use selection::Selection;
-use std::sync::Arc;
 use step_panel::StepPanel;
 use tools_panel::ToolsPanel;
+use std::sync::Arc;
 
 /// The viewer's state, made once by the app: the selection, and the last
 /// check whose text could be read, which the viewer keeps showing while the

@@ -6,9 +6,9 @@ use super::parts::{code_list, step_links};
 use super::selection::Selection;
 use crate::checker::Report;
 use leptos::prelude::*;
-use opb_core::model::requires::view::{ConnectionExplain, McpServerExplain, Mismatch, Missing, RequiresExplain, Unused};
-use opb_core::model::Explain;
 use opb_core::CompactString;
+use opb_core::explain::Explain;
+use opb_core::explain::requires::{ConnectionExplain, McpServerExplain, Mismatch, Missing, RequiresExplain, Unused};
 use std::sync::Arc;
 
 /// How serious a cross-check finding is, as the panel marks it.

@@ -5,15 +5,15 @@
 //! graph sits above the list; choosing a path picks it out there and dims
 //! the rest.
 
+use super::{ViewKind, Viewer};
 use super::drawing::risk_label;
 use super::graph::GraphView;
 use super::parts::RiskBadge;
-use super::{Viewer, ViewKind};
 use crate::route::Route;
 use gloo_timers::callback::Timeout;
 use leptos::prelude::*;
-use opb_core::model::paths::{ActingTool, Ending, RiskPath, RiskPaths, Stop};
-use opb_core::model::spec::RISK_CLASSES;
+use opb_core::explain::paths::{ActingTool, Ending, RiskPath, RiskPaths, Stop};
+use opb_core::spec::RISK_CLASSES;
 use std::collections::HashSet;
 use std::sync::Arc;
 

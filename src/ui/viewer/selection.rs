@@ -8,7 +8,7 @@ use crate::positions::Utf16Offsets;
 use crate::ui::diagnostics::Jump;
 use crate::ui::editor::EditorHandle;
 use leptos::prelude::*;
-use opb_core::model::Explain;
+use opb_core::explain::Explain;
 use std::sync::Arc;
 
 /// An item of the document, by the name the viewer shows.

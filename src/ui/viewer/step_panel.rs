@@ -3,16 +3,16 @@
 //! summary, the line that every other call is refused, how the step is
 //! entered and left, and its diagnostics.
 
-use super::explain::playbook_step;
-use super::parts::{approval, code_list, effects, item_diagnostics, step_links, RiskBadge, StepLink};
-use super::selection::{Selection, Target};
 use super::nav;
-use crate::route::Route;
+use super::explain::playbook_step;
+use super::parts::{RiskBadge, StepLink, approval, code_list, effects, item_diagnostics, step_links};
+use super::selection::{Selection, Target};
 use crate::checker::{Located, Report};
+use crate::route::Route;
 use crate::ui::diagnostics::Jump;
 use leptos::prelude::*;
-use opb_core::model::boundary::{AllowedTool, Family, ListForm, Requirement, Resolution, StepBoundary};
-use opb_core::model::{Explain, PlaybookExplain};
+use opb_core::explain::{Explain, PlaybookExplain};
+use opb_core::explain::boundary::{AllowedTool, Family, ListForm, Requirement, Resolution, StepBoundary};
 use std::sync::Arc;
 
 #[component]

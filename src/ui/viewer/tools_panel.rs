@@ -2,14 +2,14 @@
 //! classes, and for each tool where it comes from, what it does to data,
 //! whether a person approves it, its scope, and the steps that allow it.
 
-use super::parts::{approval, effects, step_links, RiskBadge};
+use super::parts::{RiskBadge, approval, effects, step_links};
 use super::selection::{Selection, Target};
 use crate::checker::{Located, Report};
-use crate::ui::registry::{drift_by_tool, DriftCell, RegistryNote, RegistryState};
+use crate::ui::registry::{DriftCell, RegistryNote, RegistryState, drift_by_tool};
 use leptos::prelude::*;
-use opb_core::model::boundary::{Family, Requirement, ToolExplain};
-use opb_core::model::spec::{risk_meaning, RISK_CLASSES};
-use opb_core::model::Explain;
+use opb_core::explain::Explain;
+use opb_core::explain::boundary::{Family, Requirement, ToolExplain};
+use opb_core::spec::{RISK_CLASSES, risk_meaning};
 use std::collections::HashMap;
 use std::sync::Arc;
 

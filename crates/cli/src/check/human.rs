@@ -11,9 +11,8 @@ use super::{CheckedFile, Role, Totals};
 use crate::style;
 use crate::words::plural;
 use annotate_snippets::{AnnotationKind, Group, Level, Origin, Renderer, Snippet};
-use opb_core::rules::secrets_shape::mask;
-use opb_core::text::{floor_char_boundary, LineIndex};
-use opb_core::{Counts, Diagnostic, Kind, Severity};
+use opb_core::{Counts, Diagnostic, Kind, Severity, mask};
+use opb_core::text::{LineIndex, floor_char_boundary};
 use std::fmt::Write;
 
 pub fn render(files: &[CheckedFile], totals: &Totals) -> String {

@@ -10,9 +10,8 @@
 
 use super::CheckedFile;
 use crate::input::Unreadable;
-use opb_core::rules::Group;
-use opb_core::{Diagnostic, Rule, Severity};
-use percent_encoding::{utf8_percent_encode, AsciiSet, CONTROLS};
+use opb_core::{Diagnostic, Group, Rule, Severity};
+use percent_encoding::{AsciiSet, CONTROLS, utf8_percent_encode};
 use serde::Serialize;
 use std::path::Path;
 
@@ -50,7 +49,7 @@ pub fn render(files: &[CheckedFile], unreadable: &[Unreadable]) -> String {
 
 /// Every rule some file reported, once, in catalogue order.
 fn reported_rules(files: &[CheckedFile]) -> Vec<&'static Rule> {
-    opb_core::rules::all()
+    opb_core::rules()
         .filter(|rule| files.iter().any(|f| f.checked.diagnostics.iter().any(|d| d.code == rule.code)))
         .collect()
 }

@@ -2,14 +2,14 @@
 //! declaration with its changes, `+` where the new version may do more, `-`
 //! where it may do less, `~` otherwise.
 
-use super::words::{self, Part};
 use super::Versions;
+use super::words::{self, Part};
 use crate::style;
 use crate::words::plural;
 use annotate_snippets::normalize_untrusted_str;
 use anstyle::Style;
-use opb_core::model::diff::{Diff, Impact, Subject};
 use opb_core::Kind;
+use opb_core::explain::diff::{Diff, Impact, Subject};
 use std::fmt::Write;
 
 /// Lines are wrapped to this many columns.

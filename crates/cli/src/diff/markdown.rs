@@ -3,11 +3,11 @@
 //! a code span and every other text is escaped, so a document cannot inject
 //! markup, links or table cells into the comment.
 
+use super::Versions;
 use super::human::summary;
 use super::words::{self, Part};
-use super::Versions;
-use opb_core::model::diff::{Diff, Impact};
 use opb_core::Kind;
+use opb_core::explain::diff::{Diff, Impact};
 use std::fmt::Write;
 
 pub fn render(versions: &Versions<'_>, diff: &Diff) -> String {

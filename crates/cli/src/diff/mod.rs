@@ -6,12 +6,12 @@
 mod human;
 mod markdown;
 
+use crate::Status;
 use crate::args::{DiffArgs, DiffFormat, FailOn};
 use crate::input::{self, Input};
 use crate::output::Output;
-use crate::Status;
-use opb_core::model::diff::{words, Diff, Impact};
 use opb_core::{Analysis, Options};
+use opb_core::explain::diff::{Diff, Impact, words};
 use serde::Serialize;
 
 /// The two versions, as named on the command line.

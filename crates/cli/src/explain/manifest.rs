@@ -5,12 +5,11 @@
 use super::layout::Layout;
 use crate::style;
 use crate::words::{list, problems};
-use opb_core::model::manifest::explain::{
+use opb_core::explain::manifest::{
     ConnectionExplain, Defaulted, FlowExplain, FunctionExplain, Placement, ResourcesExplain, RunsExplain,
     SecretExplain, SkillExplain, ToolExplain,
 };
-use opb_core::model::manifest::package::Ecosystem;
-use opb_core::model::manifest::ManifestExplain;
+use opb_core::explain::manifest::{Ecosystem, ManifestExplain};
 
 /// Width of the field labels of a tool.
 const LABEL: usize = 12;

@@ -8,14 +8,13 @@ mod manifest;
 mod paths;
 mod playbook;
 
+use crate::{Status, input};
 use crate::args::{ExplainArgs, ExplainFormat};
-use crate::input;
 use crate::output::Output;
-use crate::Status;
-use opb_core::model::Explain;
 use crate::words::plural;
 use layout::Layout;
 use opb_core::{Analysis, Options};
+use opb_core::explain::Explain;
 
 pub fn run(args: &ExplainArgs, output: &mut Output) -> Status {
     let input = match input::read(&args.path, &args.read) {

@@ -4,8 +4,8 @@
 use super::layout::Layout;
 use crate::style;
 use crate::words::{list, plural};
-use opb_core::model::paths::{ActingTool, Ending, RiskPath, RiskPaths, Routes, StepRisk, Stop};
-use opb_core::model::PlaybookExplain;
+use opb_core::explain::PlaybookExplain;
+use opb_core::explain::paths::{ActingTool, Ending, RiskPath, RiskPaths, Routes, StepRisk, Stop};
 use std::collections::HashSet;
 
 /// Width of the field labels.
@@ -59,7 +59,7 @@ fn overview(paths: &RiskPaths) -> String {
     text
 }
 
-fn stopped(stop: Stop, limits: &opb_core::model::paths::PathLimits) -> String {
+fn stopped(stop: Stop, limits: &opb_core::explain::paths::PathLimits) -> String {
     let limit = match stop {
         Stop::MaxPaths => format!("the walk stops at {} paths", limits.max_paths),
         Stop::MaxListedSteps => format!("the walk stops at {} steps listed in all", limits.max_listed_steps),

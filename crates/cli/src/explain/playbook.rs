@@ -5,10 +5,9 @@ use super::layout::Layout;
 use crate::style;
 use crate::words::{list, problems};
 use opb_core::Counts;
-use opb_core::model::boundary::{AllowedTool, Family, ListForm, Requirement, Resolution, StepBoundary, ToolExplain, ToolFacts};
-use opb_core::model::graph::Graph;
-use opb_core::model::requires::view::{Missing, Mismatch, RequiresExplain, Unused};
-use opb_core::model::PlaybookExplain;
+use opb_core::explain::{Graph, PlaybookExplain};
+use opb_core::explain::boundary::{AllowedTool, Family, ListForm, Requirement, Resolution, StepBoundary, ToolExplain, ToolFacts};
+use opb_core::explain::requires::{Mismatch, Missing, RequiresExplain, Unused};
 
 /// Width of the field labels of a step or tool.
 const LABEL: usize = 12;

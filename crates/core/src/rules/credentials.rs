@@ -2,14 +2,13 @@
 //!
 //! Every string value is looked at, wherever it is: a credential in a
 //! description or a schema example is as leaked as one in a header. The
-//! shapes live in [`super::secrets_shape`], shared with PB411.
+//! shapes live in [`crate::diagnostics::secrets`], shared with PB411.
 
 use super::manifest::PM312;
 use super::playbook::PB411;
-use super::secrets_shape::{find_credential, high_entropy_run, may_hold_credential, preview};
-use super::{Group, Rule, Severity};
-use crate::finding::{At, Ptr, Report};
-use crate::parse::{Node, Value};
+use crate::diagnostics::{At, Group, Report, Rule, Severity};
+use crate::diagnostics::secrets::{find_credential, high_entropy_run, may_hold_credential, preview};
+use opb_syntax::{Node, Ptr, Value};
 
 pub static SEC001: Rule = Rule {
     code: "SEC001",
@@ -169,7 +168,7 @@ fn named_like_a_secret(key: &str) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::parse::{parse, Limits, Syntax};
+    use opb_syntax::{Limits, Syntax, parse};
 
     fn findings(yaml: &str) -> Vec<(String, String)> {
         let parsed = parse(yaml, Syntax::Yaml, &Limits::default());

@@ -1,11 +1,10 @@
-//! IN: rules about the input itself, for both kinds. The parsers report
-//! IN001, IN005 and IN006; kind detection IN002 and IN003; the shape checks
-//! of each kind IN004 and IN007.
+//! IN: rules about the input itself, for both kinds. The reader's problems
+//! are reported as IN001, IN004 (a collection as a key), IN005 and IN006
+//! ([`problem_finding`]); kind detection reports IN002 and IN003; the shape
+//! checks of each kind IN004 and IN007.
 
-use super::{Group, Rule, Severity};
-use crate::detect::Kind;
-use crate::finding::{At, Ptr, Report};
-use crate::parse::Node;
+use crate::diagnostics::{At, Finding, Group, Report, Rule, Severity};
+use opb_syntax::{Kind, Node, Problem, ProblemKind, Ptr};
 
 pub static IN001: Rule = Rule {
     code: "IN001",
@@ -85,6 +84,17 @@ pub static IN007: Rule = Rule {
 };
 
 pub static RULES: &[&Rule] = &[&IN001, &IN002, &IN003, &IN004, &IN005, &IN006, &IN007];
+
+/// The input rule a reader's problem is reported under.
+pub(crate) fn problem_finding(problem: Problem) -> Finding {
+    let rule = match problem.kind {
+        ProblemKind::Syntax => &IN001,
+        ProblemKind::KeyNotScalar => &IN004,
+        ProblemKind::DuplicateKey => &IN005,
+        ProblemKind::Limit => &IN006,
+    };
+    Finding { rule, message: problem.message, pointer: problem.pointer, span: problem.span }
+}
 
 /// IN002 and IN003: whether the root is an object of a known kind, so the
 /// kind's rules can run.

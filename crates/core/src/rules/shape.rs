@@ -2,8 +2,8 @@
 //! fields the project does not know (IN007).
 
 use super::input::{IN004, IN007};
-use crate::finding::{At, Ptr, Report};
-use crate::parse::{Node, Value};
+use crate::diagnostics::{At, Report};
+use opb_syntax::{Node, Ptr, Value};
 use std::fmt::Display;
 
 /// The type a field is declared with.

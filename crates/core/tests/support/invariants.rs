@@ -3,9 +3,9 @@
 //! includes this file), so a fuzzer and a test can never hold different
 //! ideas of "correct".
 
-use opb_core::parse::{parse, Node, Value};
-use opb_core::text::LineIndex;
 use opb_core::{Analysis, Checked, Counts, Options};
+use opb_core::text::LineIndex;
+use opb_syntax::{Node, Value, parse};
 
 /// Checks the invariants of `checked`, the result of checking `text` under
 /// `options`; panics with the first one broken:

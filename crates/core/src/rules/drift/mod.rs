@@ -15,13 +15,12 @@ mod shape;
 
 pub(crate) use shape::registry_entries;
 
-use super::{Group, Rule, Severity};
-use crate::finding::{At, Ptr, Report};
-use crate::model::compare::{compare, Definition, Direction, ListChange, ListField, ToolChange, ValueChange};
-use crate::model::playbook::{PlaybookView, ToolView};
-use crate::parse::Node;
-use crate::registry::{Registry, RegistryTool};
+use crate::diagnostics::{At, Group, Report, Rule, Severity};
+use crate::rules::registry::{Registry, RegistryTool};
+use crate::views::compare::{Definition, Direction, ListChange, ListField, ToolChange, ValueChange, compare};
+use crate::views::playbook::{PlaybookView, ToolView};
 use foldhash::{HashSet, HashSetExt};
+use opb_syntax::{Node, Ptr};
 
 pub static DR001: Rule = Rule {
     code: "DR001",

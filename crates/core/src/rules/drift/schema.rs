@@ -3,8 +3,8 @@
 //! in linear time.
 
 use super::listed;
-use crate::parse::{Node, Object, Value};
 use foldhash::{HashMap, HashMapExt, HashSet, HashSetExt};
+use opb_syntax::{Node, Object, Value};
 
 /// The schema fields of a tool definition (seed 000).
 const SCHEMAS: [&str; 4] = ["inputSchema", "outputSchema", "harnessInputSchema", "harnessOutputSchema"];

@@ -1,10 +1,9 @@
 //! DR009: the registry text holds a list of tool definitions, each an
 //! object with a name, each name once.
 
-use crate::finding::{At, Ptr, Report};
-use crate::parse::Node;
-use crate::rules::{Group, Rule, Severity};
+use crate::diagnostics::{At, Group, Report, Rule, Severity};
 use foldhash::{HashMap, HashMapExt};
+use opb_syntax::{Node, Ptr};
 
 pub static DR009: Rule = Rule {
     code: "DR009",

@@ -1,12 +1,11 @@
 //! PM4xx: approvals (seed 003: `requires_approval`, `approval`).
 
 use super::shown;
-use crate::finding::{At, Ptr, Report};
-use crate::model::manifest::values::{parse_go_duration, read_fraction, HOUR, MINUTE};
-use crate::model::manifest::{Escalation, ManifestView, Runs, ToolLabel, ToolView};
-use crate::model::spec::one_of;
-use crate::parse::{Node, Value};
-use crate::rules::{Group, Rule, Severity};
+use crate::diagnostics::{At, Group, Report, Rule, Severity};
+use crate::views::manifest::{Escalation, ManifestView, Runs, ToolLabel, ToolView};
+use crate::views::manifest::values::{HOUR, MINUTE, parse_go_duration, read_fraction};
+use crate::views::spec::one_of;
+use opb_syntax::{Node, Ptr, Value};
 
 /// The seed's bounds: a deadline from 1m to 720h, at most five escalation
 /// steps, 16 teams, 32 people and 8 keys among the deciders.

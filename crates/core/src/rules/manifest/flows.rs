@@ -3,14 +3,13 @@
 //! `manual`, `labels`).
 
 use super::{known_names, shown};
-use crate::finding::{At, Report};
-use crate::model::manifest::values::is_argument_pointer;
-use crate::model::manifest::{ManifestView, Runs, ToolView};
-use crate::parse::Node;
-use crate::rules::{Group, Rule, Severity};
+use crate::diagnostics::{At, Group, Report, Rule, Severity};
+use crate::views::manifest::{ManifestView, Runs, ToolView};
+use crate::views::manifest::values::is_argument_pointer;
+use foldhash::{HashMap, HashMapExt, HashSet, HashSetExt};
+use opb_syntax::Node;
 use petgraph::algo::kosaraju_scc;
 use petgraph::graph::{DiGraph, NodeIndex};
-use foldhash::{HashMap, HashMapExt, HashSet, HashSetExt};
 use std::collections::VecDeque;
 
 /// The seed's bounds: 1 to 200 characters of purpose, 16 secret arguments

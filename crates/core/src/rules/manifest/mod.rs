@@ -11,13 +11,12 @@ mod tool_id;
 
 pub(crate) use remote::PM312;
 
+use super::capitalise;
 use super::input::over_count_limit;
-use super::{capitalise, Rule};
-use crate::finding::Report;
-use crate::model::manifest::ManifestView;
-use crate::model::spec::one_of;
-use crate::parse::{Node, Value};
-use crate::Limits;
+use crate::diagnostics::{Report, Rule};
+use crate::views::manifest::ManifestView;
+use crate::views::spec::one_of;
+use opb_syntax::{Limits, Node, Value};
 
 /// Every PM rule, in catalogue order.
 pub static RULES: &[&[&Rule]] = &[tool_id::RULES, runs::RULES, remote::RULES, approvals::RULES, process::RULES, flows::RULES];

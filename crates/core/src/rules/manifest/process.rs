@@ -3,14 +3,13 @@
 //! (PM604), so its values are not checked here as well.
 
 use super::{capitalise, shown};
-use crate::finding::{At, Report};
-use crate::model::manifest::prose::and_list;
-use crate::model::manifest::url::{is_loopback_host, HttpUrl};
-use crate::model::manifest::values::{is_env_name, parse_go_duration, HOUR};
-use crate::model::manifest::{ManifestView, Runs, ToolView};
-use crate::model::spec::one_of;
-use crate::parse::{Member, Node};
-use crate::rules::{Group, Rule, Severity};
+use crate::diagnostics::{At, Group, Report, Rule, Severity};
+use crate::diagnostics::prose::and_list;
+use crate::views::manifest::{ManifestView, Runs, ToolView};
+use crate::views::manifest::url::{HttpUrl, is_loopback_host};
+use crate::views::manifest::values::{HOUR, is_env_name, parse_go_duration};
+use crate::views::spec::one_of;
+use opb_syntax::{Member, Node};
 
 /// The seed's bounds: a call runs two hours at most; a local server's
 /// limits are at least 16 MB, 8 processes and 0.01 CPU.
@@ -239,7 +238,7 @@ fn check_env(tool: &ToolView<'_>, microvm: bool, report: &mut Report) {
     }
 }
 
-fn check_env_value(tool: &ToolView<'_>, member: &Member, ptr: &crate::Ptr, report: &mut Report) {
+fn check_env_value(tool: &ToolView<'_>, member: &Member, ptr: &opb_syntax::Ptr, report: &mut Report) {
     let Some(value) = member.value.scalar_text() else { return };
     let name = member.key.as_str();
     if BASE_URL_NAMES.contains(&name) && names_loopback(&value) {

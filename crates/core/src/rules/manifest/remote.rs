@@ -2,13 +2,12 @@
 //! `headers`, `affinity`).
 
 use super::{capitalise, known_names, shown};
-use crate::finding::{At, Report};
-use crate::model::manifest::url::HttpUrl;
-use crate::model::manifest::values::{is_argument_pointer, is_env_name, json_size, secret_references};
-use crate::model::manifest::{ManifestView, ToolView};
-use crate::model::spec::one_of;
-use crate::parse::{Member, Node};
-use crate::rules::{Group, Rule, Severity};
+use crate::diagnostics::{At, Group, Report, Rule, Severity};
+use crate::views::manifest::{ManifestView, ToolView};
+use crate::views::manifest::url::HttpUrl;
+use crate::views::manifest::values::{is_argument_pointer, is_env_name, json_size, secret_references};
+use crate::views::spec::one_of;
+use opb_syntax::{Member, Node};
 
 /// The seed's limits: functions per tool, headers per tool, bytes of an
 /// output schema (64 KB).
@@ -365,7 +364,7 @@ fn check_functions(tool: &ToolView<'_>, report: &mut Report) {
     }
 }
 
-fn check_output_schema(schema: &Node, ptr: &crate::Ptr, what: &str, report: &mut Report) {
+fn check_output_schema(schema: &Node, ptr: &opb_syntax::Ptr, what: &str, report: &mut Report) {
     let Some(object) = schema.as_object() else {
         report.push(&PM308, ptr, At::Value(schema), format!("`output_schema` of {what} must be an object schema, not {}.", schema.type_name()));
         return;

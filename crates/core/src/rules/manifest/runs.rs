@@ -1,12 +1,11 @@
 //! PM2xx: what runs a tool (seed 003: `mcp`, `package`, `url`, `flow`,
 //! `container`).
 
-use crate::finding::{At, Report};
-use crate::model::manifest::package::{Ecosystem, Package, PackageError, BINARY_FORM, NPM_FORM, OCI_FORM, PYPI_FORM};
-use crate::model::manifest::{ManifestView, ToolView};
-use crate::parse::{Member, Node, Value};
-use crate::rules::{Group, Rule, Severity};
 use super::capitalise;
+use crate::diagnostics::{At, Group, Report, Rule, Severity};
+use crate::views::manifest::{ManifestView, ToolView};
+use crate::views::manifest::package::{BINARY_FORM, Ecosystem, NPM_FORM, OCI_FORM, PYPI_FORM, Package, PackageError};
+use opb_syntax::{Member, Node, Value};
 
 pub static PM201: Rule = Rule {
     code: "PM201",

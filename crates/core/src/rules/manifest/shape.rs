@@ -6,10 +6,10 @@
 //! value may be a number or a boolean: it is read as its text (`PORT: 8080`),
 //! as a YAML reader that fills a map of strings reads it.
 
-use crate::finding::{At, Ptr, Report};
-use crate::parse::{Node, Value};
+use crate::diagnostics::{At, Report};
+use crate::rules::{Field, Ty, check_fields, expect};
 use crate::rules::input::IN004;
-use crate::rules::{check_fields, expect, Field, Ty};
+use opb_syntax::{Node, Ptr, Value};
 use std::fmt::Display;
 
 const TOP: &[Field] = &[

@@ -1,8 +1,7 @@
 //! PM1xx: a tool's `id` (seed 003, `id`).
 
-use crate::finding::{At, Report};
-use crate::model::manifest::ManifestView;
-use crate::rules::{Group, Rule, Severity};
+use crate::diagnostics::{At, Group, Report, Rule, Severity};
+use crate::views::manifest::ManifestView;
 use foldhash::{HashMap, HashMapExt};
 
 pub static PM101: Rule = Rule {
@@ -151,7 +150,7 @@ pub(super) fn check(view: &ManifestView<'_>, report: &mut Report) {
     }
 }
 
-fn check_prefix(view: &ManifestView<'_>, id: &str, ptr: &crate::Ptr, node: &crate::Node, report: &mut Report) {
+fn check_prefix(view: &ManifestView<'_>, id: &str, ptr: &opb_syntax::Ptr, node: &opb_syntax::Node, report: &mut Report) {
     let Some(name) = view.name else { return };
     let full = name.replace('-', "_");
     let segment = name.split('-').next().unwrap_or(name);
@@ -162,7 +161,7 @@ fn check_prefix(view: &ManifestView<'_>, id: &str, ptr: &crate::Ptr, node: &crat
     if !starts(&full) && !starts(segment) {
         // The prefixes spell the name with `_` for `-`, a form redaction
         // cannot recognise: a name that is a credential is not spelled out.
-        let choices = if crate::rules::secrets_shape::redact(name) != name {
+        let choices = if crate::diagnostics::secrets::redact(name) != name {
             "the plugin's name and `_`".to_owned()
         } else if full == segment {
             format!("`{full}_`")

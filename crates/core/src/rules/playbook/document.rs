@@ -1,12 +1,12 @@
 //! PB1xx: the document and its version, and the shape (IN004, IN007) of the top level.
 
-use crate::finding::{At, Ptr, Report};
-use crate::model::playbook::PlaybookView;
-use crate::model::spec::CURRENT_VERSION;
-use crate::parse::{Node, Value};
+use crate::diagnostics::{At, Group, Report, Rule, Severity};
+use crate::rules::{Field, Ty, check_fields};
 use crate::rules::input::IN004;
-use crate::rules::{check_fields, Field, Group, Rule, Severity, Ty};
+use crate::views::playbook::PlaybookView;
+use crate::views::spec::CURRENT_VERSION;
 use foldhash::{HashSet, HashSetExt};
+use opb_syntax::{Node, Ptr, Value};
 
 pub static PB101: Rule = Rule {
     code: "PB101",
@@ -295,7 +295,7 @@ fn check_steps_list(root: &Node, report: &mut Report) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::parse::{parse, Limits, Syntax};
+    use opb_syntax::{Limits, Syntax, parse};
 
     /// The findings of the top level for a YAML playbook, as `CODE pointer`.
     fn found(yaml: &str) -> Vec<String> {

@@ -9,11 +9,9 @@ mod tools;
 pub(crate) use requires::PB411;
 
 use super::input::over_count_limit;
-use super::Rule;
-use crate::finding::Report;
-use crate::model::{PlaybookModel, PlaybookParts};
-use crate::parse::Node;
-use crate::Limits;
+use crate::diagnostics::{Report, Rule};
+use crate::views::{PlaybookModel, PlaybookParts};
+use opb_syntax::{Limits, Node};
 
 /// Every PB rule, in catalogue order.
 pub static RULES: &[&[&Rule]] = &[document::RULES, steps::RULES, tools::RULES, requires::RULES];

@@ -2,7 +2,7 @@
 //!
 //! One submodule per part of the block: provider connections, MCP servers,
 //! named secrets. What the block, the manifest, the tools and the steps say
-//! of each other is computed once by [`crate::model::requires::cross_check`],
+//! of each other is computed once by [`crate::views::requires::cross_check`],
 //! which the explain view reads too; the rules add what is only theirs (the
 //! order of precedence between findings, and the messages). The type of `requires` itself and of `manifest` is the
 //! top-level shape check's (`document`).
@@ -13,12 +13,12 @@ mod secrets;
 
 pub(crate) use mcp_servers::PB411;
 
-use crate::finding::{At, Ptr, Report};
-use crate::model::playbook::PlaybookView;
-use crate::model::requires;
-use crate::parse::Node;
+use crate::diagnostics::{At, Report, Rule};
+use crate::rules::{Field, Ty, check_fields};
 use crate::rules::input::IN004;
-use crate::rules::{check_fields, Field, Rule, Ty};
+use crate::views::requires;
+use crate::views::playbook::PlaybookView;
+use opb_syntax::{Node, Ptr};
 
 pub static RULES: &[&Rule] = &[
     &connections::PB401,

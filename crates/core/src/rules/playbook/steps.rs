@@ -10,13 +10,13 @@ mod flow;
 pub use allowed::{PB205, PB209, PB210, PB211, PB212, PB219};
 pub use flow::{PB213, PB214, PB215, PB216, PB217};
 
-use crate::finding::{At, Report};
-use crate::model::graph::Graph;
-use crate::model::playbook::{PlaybookView, StepView};
-use crate::model::spec::{one_of, STEP_KINDS};
-use crate::parse::Node;
-use crate::rules::{capitalise, check_fields, Field, Group, ItemName, Rule, Severity, Ty};
+use crate::diagnostics::{At, Group, Report, Rule, Severity};
+use crate::rules::{Field, ItemName, Ty, capitalise, check_fields};
+use crate::views::graph::Graph;
+use crate::views::playbook::{PlaybookView, StepView};
+use crate::views::spec::{STEP_KINDS, one_of};
 use foldhash::{HashMap, HashMapExt};
+use opb_syntax::Node;
 
 pub static PB201: Rule = Rule {
     code: "PB201",

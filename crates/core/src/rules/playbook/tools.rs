@@ -8,12 +8,12 @@
 mod definition;
 mod risk;
 
-use crate::finding::{At, Ptr, Report};
-use crate::model::playbook::{PlaybookView, ToolView};
-use crate::parse::Node;
+use crate::diagnostics::{At, Group, Report, Rule, Severity};
+use crate::rules::ItemName;
 use crate::rules::input::IN004;
-use crate::rules::{Group, ItemName, Rule, Severity};
+use crate::views::playbook::{PlaybookView, ToolView};
 use foldhash::{HashMap, HashMapExt, HashSet, HashSetExt};
+use opb_syntax::{Node, Ptr};
 
 pub static PB312: Rule = Rule {
     code: "PB312",

@@ -2,12 +2,13 @@
 //! connector tools the steps allow.
 
 use super::{is_blank, missing_at};
-use crate::finding::{At, Ptr, Report};
-use crate::model::playbook::{ConnectionView, PlaybookView};
-use crate::model::requires::{ConnectorRef, CrossCheck, UnknownCapability};
-use crate::model::spec::{one_of, AUTH_KINDS, PROVIDERS};
-use crate::rules::{check_fields, Field, Group, Rule, Severity, Ty};
+use crate::diagnostics::{At, Group, Report, Rule, Severity};
+use crate::rules::{Field, Ty, check_fields};
+use crate::views::playbook::{ConnectionView, PlaybookView};
+use crate::views::requires::{ConnectorRef, CrossCheck, UnknownCapability};
+use crate::views::spec::{AUTH_KINDS, PROVIDERS, one_of};
 use foldhash::{HashMap, HashMapExt, HashSet};
+use opb_syntax::Ptr;
 
 pub static PB401: Rule = Rule {
     code: "PB401",

@@ -2,12 +2,12 @@
 //! name, and the `mcp.<server>.<tool>` names that compose from them.
 
 use super::is_blank;
-use crate::finding::{At, Report};
-use crate::model::playbook::{mcp_name, McpName, McpServerView, PlaybookView};
-use crate::model::requires::{CrossCheck, ForeignToolName, McpRef};
+use crate::diagnostics::{At, Group, Report, Rule, Severity};
+use crate::diagnostics::secrets::{find_credential, high_entropy_run, preview, starts_with_bearer};
+use crate::rules::{Field, Ty, check_fields};
 use crate::rules::playbook::steps::PB205;
-use crate::rules::secrets_shape::{find_credential, high_entropy_run, preview, starts_with_bearer};
-use crate::rules::{check_fields, Field, Group, Rule, Severity, Ty};
+use crate::views::playbook::{McpName, McpServerView, PlaybookView, mcp_name};
+use crate::views::requires::{CrossCheck, ForeignToolName, McpRef};
 use foldhash::{HashSet, HashSetExt};
 
 pub static PB410: Rule = Rule {

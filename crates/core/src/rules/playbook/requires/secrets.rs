@@ -1,9 +1,9 @@
 //! PB417 and PB418: the named secrets a playbook's bindings reference.
 
 use super::{is_blank, missing_at};
-use crate::finding::{At, Report};
-use crate::model::playbook::{PlaybookView, SecretView};
-use crate::rules::{check_fields, Field, Group, Rule, Severity, Ty};
+use crate::diagnostics::{At, Group, Report, Rule, Severity};
+use crate::rules::{Field, Ty, check_fields};
+use crate::views::playbook::{PlaybookView, SecretView};
 use foldhash::{HashMap, HashMapExt};
 
 pub static PB417: Rule = Rule {

@@ -1,13 +1,12 @@
 //! The names on a step's `allowedTools`: their type, form, duplicates, and
 //! what they resolve to (PB205, PB209 to PB212, PB219).
 
-use crate::rules::capitalise;
-use crate::finding::{At, Report};
-use crate::model::playbook::{mcp_name, McpName, PlaybookView, StepView, ToolView};
-use crate::model::spec::one_of;
-use crate::parse::{Node, Value};
-use crate::rules::{Group, ItemName, Rule, Severity};
+use crate::diagnostics::{At, Group, Report, Rule, Severity};
+use crate::rules::{ItemName, capitalise};
+use crate::views::playbook::{McpName, PlaybookView, StepView, ToolView, mcp_name};
+use crate::views::spec::one_of;
 use foldhash::{HashMap, HashMapExt, HashSet};
+use opb_syntax::{Node, Value};
 
 pub static PB205: Rule = Rule {
     code: "PB205",

@@ -1,17 +1,16 @@
 //! How steps lead to each other: the forms of `next`, the step ids `next`
 //! and `start` name, and the graph they make (PB213 to PB217).
 
-use super::super::document::join_and;
 use super::describe;
-use crate::finding::{At, Ptr, Report};
-use crate::model::graph::{Graph, GraphEdge};
-use crate::model::playbook::{PlaybookView, StepView};
-use crate::model::spec::one_of;
-use crate::parse::{CompactString, Node, Value};
+use super::super::document::join_and;
+use crate::diagnostics::{At, Group, Report, Rule, Severity};
 use crate::rules::input::IN004;
-use crate::rules::{Group, Rule, Severity};
 use crate::rules::shape::edit_distance;
+use crate::views::graph::{Graph, GraphEdge};
+use crate::views::playbook::{PlaybookView, StepView};
+use crate::views::spec::one_of;
 use foldhash::{HashMap, HashMapExt};
+use opb_syntax::{CompactString, Node, Ptr, Value};
 
 pub static PB213: Rule = Rule {
     code: "PB213",

@@ -1,4 +1,5 @@
-use crate::{check, Options, Syntax};
+use crate::{Options, check};
+use opb_syntax::Syntax;
 
 /// The findings of `codes` for a YAML playbook, as `CODE pointer`.
 fn found(yaml: &str, codes: &[&str]) -> Vec<String> {

@@ -3,13 +3,13 @@
 //! PB304, PB310), and the type of each field (IN004, IN007).
 
 use super::is_absent;
-use crate::finding::{At, Report};
-use crate::model::playbook::{mcp_name, McpName, ToolView};
-use crate::model::spec::{one_of, PROVIDERS, RISK_CLASSES, SCOPES, SOURCES};
-use crate::parse::Node;
+use crate::diagnostics::{At, Group, Report, Rule, Severity};
+use crate::rules::{Field, ItemName, Ty, check_fields};
 use crate::rules::playbook::steps::PB205;
-use crate::rules::{check_fields, Field, Group, ItemName, Rule, Severity, Ty};
+use crate::views::playbook::{McpName, ToolView, mcp_name};
+use crate::views::spec::{PROVIDERS, RISK_CLASSES, SCOPES, SOURCES, one_of};
 use foldhash::HashMap;
+use opb_syntax::Node;
 
 pub static PB301: Rule = Rule {
     code: "PB301",

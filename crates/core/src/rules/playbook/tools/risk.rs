@@ -3,10 +3,10 @@
 //! (PB308, PB309), declared risk (PB311) and declared writes (PB313).
 
 use super::is_absent;
-use crate::finding::{At, Report};
-use crate::model::playbook::{mcp_name, McpName, ToolView};
-use crate::model::spec::{one_of, RISK_CLASSES, SOURCES};
-use crate::rules::{Group, ItemName, Rule, Severity};
+use crate::diagnostics::{At, Group, Report, Rule, Severity};
+use crate::rules::ItemName;
+use crate::views::playbook::{McpName, ToolView, mcp_name};
+use crate::views::spec::{RISK_CLASSES, SOURCES, one_of};
 
 pub static PB305: Rule = Rule {
     code: "PB305",

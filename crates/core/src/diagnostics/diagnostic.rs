@@ -1,0 +1,75 @@
+//! Diagnostics as the outside world sees them.
+
+use crate::diagnostics::{Finding, Severity};
+use opb_syntax::text::{LineIndex, Range};
+use serde::Serialize;
+use std::borrow::Cow;
+
+/// One finding with its position: the shape the CLI's JSON output, SARIF and
+/// the playground all read.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Diagnostic {
+    pub code: &'static str,
+    pub name: &'static str,
+    pub severity: Severity,
+    pub message: String,
+    /// RFC 6901 pointer: the offending value, or for a missing field the
+    /// object that lacks it.
+    pub pointer: String,
+    pub range: Range,
+}
+
+/// Turns findings into diagnostics, ordered by position then code.
+pub fn resolve(findings: Vec<Finding>, index: &LineIndex<'_>) -> Vec<Diagnostic> {
+    let mut findings = findings;
+    findings.sort_by(|a, b| {
+        (a.span.start, a.span.end, a.rule.code).cmp(&(b.span.start, b.span.end, b.rule.code))
+    });
+    findings.dedup_by(|a, b| a.rule.code == b.rule.code && a.span == b.span && a.message == b.message);
+    let offsets: Vec<usize> = findings
+        .iter()
+        .flat_map(|f| [f.span.start, f.span.end.max(f.span.start)])
+        .collect();
+    let positions = index.positions(&offsets);
+    findings
+        .into_iter()
+        .zip(positions.chunks_exact(2))
+        .map(|(f, ends)| {
+            // Most messages hold no credential: they are kept, not copied.
+            let redacted = match crate::diagnostics::secrets::redact(&f.message) {
+                Cow::Owned(redacted) => Some(redacted),
+                Cow::Borrowed(_) => None,
+            };
+            Diagnostic {
+                code: f.rule.code,
+                name: f.rule.name,
+                severity: f.rule.severity,
+                message: redacted.unwrap_or(f.message),
+                pointer: f.pointer,
+                range: Range { start: ends[0], end: ends[1] },
+            }
+        })
+        .collect()
+}
+
+/// How many diagnostics of each severity.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize)]
+pub struct Counts {
+    pub error: usize,
+    pub warning: usize,
+    pub info: usize,
+}
+
+impl Counts {
+    pub fn of(diagnostics: &[Diagnostic]) -> Counts {
+        let mut counts = Counts::default();
+        for d in diagnostics {
+            match d.severity {
+                Severity::Error => counts.error += 1,
+                Severity::Warning => counts.warning += 1,
+                Severity::Info => counts.info += 1,
+            }
+        }
+        counts
+    }
+}

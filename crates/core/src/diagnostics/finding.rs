@@ -1,0 +1,80 @@
+//! What rules report, before positions are computed.
+
+use crate::diagnostics::Rule;
+use opb_syntax::{Member, Node, Ptr};
+use opb_syntax::text::Span;
+
+/// One rule's finding: the rule, a specific message, an RFC 6901 pointer and
+/// the byte span to underline.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Finding {
+    pub rule: &'static Rule,
+    pub message: String,
+    pub pointer: String,
+    pub span: Span,
+}
+
+/// Where a finding points. The pointer convention: the offending value; for
+/// a missing field, the object that lacks it.
+#[derive(Debug, Clone, Copy)]
+pub enum At<'a> {
+    /// The value itself is wrong: underline the value.
+    Value(&'a Node),
+    /// The key is the problem (a duplicate, an unknown field): underline it.
+    Key(&'a Member),
+    /// A field is missing from this object: underline the object's head.
+    Missing(&'a Node),
+}
+
+impl At<'_> {
+    pub fn span(self) -> Span {
+        match self {
+            At::Value(node) => node.span,
+            At::Key(member) => member.key_span,
+            At::Missing(node) => node.head_span(),
+        }
+    }
+}
+
+/// Collects findings as rules run.
+#[derive(Debug, Default)]
+pub struct Report {
+    findings: Vec<Finding>,
+}
+
+impl Report {
+    pub fn new() -> Self {
+        Report::default()
+    }
+
+    pub fn push(&mut self, rule: &'static Rule, pointer: &Ptr, at: At<'_>, message: impl Into<String>) {
+        self.findings.push(Finding {
+            rule,
+            message: message.into(),
+            pointer: pointer.as_str().to_owned(),
+            span: at.span(),
+        });
+    }
+
+    pub fn extend(&mut self, findings: impl IntoIterator<Item = Finding>) {
+        self.findings.extend(findings);
+    }
+
+    pub fn has(&self, rule: &'static Rule) -> bool {
+        self.findings.iter().any(|f| std::ptr::eq(f.rule, rule))
+    }
+
+    /// Whether `rule` has reported something at `pointer`: lets a general
+    /// rule stay silent where a more specific one has spoken.
+    pub fn has_at(&self, rule: &'static Rule, pointer: &str) -> bool {
+        self.findings.iter().any(|f| std::ptr::eq(f.rule, rule) && f.pointer == pointer)
+    }
+
+    pub fn retain(&mut self, keep: impl FnMut(&Finding) -> bool) {
+        self.findings.retain(keep);
+    }
+
+    pub fn into_findings(self) -> Vec<Finding> {
+        self.findings
+    }
+}

@@ -1,0 +1,294 @@
+//! Each step's capability boundary: every `allowedTools` entry resolved
+//! against the embedded tools (or marked registry-only or invalid), the
+//! step's highest risk, the gates that lead into it, and a plain-English
+//! summary. Also the explain entry of each embedded tool.
+
+mod facts;
+mod gates;
+mod summary;
+
+pub use crate::views::facts::{Family, Requirement, ToolFacts};
+pub use facts::{SharedFacts, ToolExplain};
+pub use gates::GateEntry;
+
+use crate::diagnostics::{Diagnostic, Severity};
+use crate::views::requires;
+use crate::views::graph::Graph;
+use crate::views::playbook::{McpName, PlaybookView, StepView, mcp_name};
+use crate::views::requires::{AllowingSteps, CrossCheck};
+use facts::Facts;
+use gates::EntryIndex;
+use opb_syntax::{CompactString, Node, item_pointer};
+use serde::Serialize;
+
+/// How one `allowedTools` entry resolves.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(tag = "resolution", rename_all = "snake_case")]
+pub enum Resolution {
+    /// The document embeds its definition.
+    Embedded {
+        /// Position of the definition in `tools`.
+        tool: usize,
+        /// The definition's facts (flattened into the entry as a digest:
+        /// see [`SharedFacts`]).
+        #[serde(flatten)]
+        facts: SharedFacts,
+    },
+    /// Not embedded: it can only resolve against a runtime's registry.
+    RegistryOnly {
+        /// The name as the step writes it.
+        name: String,
+        /// The family its name gives: `mcp` or `built_in_or_connector`.
+        family: Family,
+        /// The MCP server an `mcp.` name needs; nothing is known otherwise.
+        needs: Option<Requirement>,
+    },
+    /// Not a tool name at all.
+    Invalid {
+        /// The entry, when it is a string.
+        name: Option<String>,
+        /// The entry's type, as messages say it (`a string`, `an object`).
+        value_type: &'static str,
+        /// Why it is not a tool name.
+        reason: String,
+    },
+}
+
+impl Resolution {
+    /// The tool name, unless the entry is invalid.
+    pub fn name(&self) -> Option<&str> {
+        match self {
+            Resolution::Embedded { facts, .. } => facts.name.as_deref(),
+            Resolution::RegistryOnly { name, .. } => Some(name),
+            Resolution::Invalid { .. } => None,
+        }
+    }
+}
+
+/// One `allowedTools` entry of a step.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct AllowedTool {
+    /// Position in the step's `allowedTools`.
+    pub index: usize,
+    /// JSON pointer to the entry.
+    pub pointer: CompactString,
+    /// What the entry resolves to (flattened: its `resolution` tag and fields).
+    #[serde(flatten)]
+    pub resolution: Resolution,
+}
+
+/// How a step writes `allowedTools`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ListForm {
+    /// No `allowedTools`: the step may call no tool.
+    Absent,
+    /// A list (possibly empty).
+    List,
+    /// Some other value: which tools it may call cannot be read.
+    NotAList,
+}
+
+/// What one step may do.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct StepBoundary {
+    /// The step's id, when it is a non-empty string.
+    pub id: Option<CompactString>,
+    /// Position in `steps`.
+    pub index: usize,
+    /// JSON pointer to the step.
+    pub pointer: CompactString,
+    /// `kind` as written (`agent`, `gate`, or another).
+    pub kind: Option<CompactString>,
+    /// The agent that runs the step, as written.
+    pub agent: Option<CompactString>,
+    /// What the step is for, in the author's words.
+    pub purpose: Option<String>,
+    /// How `allowedTools` is written.
+    pub allowed_tools: ListForm,
+    /// Each entry of `allowedTools`, resolved, in order.
+    pub tools: Vec<AllowedTool>,
+    /// The most consequential `riskClass` among the embedded tools it allows.
+    pub highest_risk_class: Option<CompactString>,
+    /// Its rank in `model::spec::RISK_CLASSES`.
+    pub highest_risk_rank: Option<usize>,
+    /// Whether some tool it allows has no known risk class (registry-only, or
+    /// embedded without a valid `riskClass`): the real highest risk may be
+    /// higher.
+    pub risk_partly_unknown: bool,
+    /// Gate steps that lead directly into this step; empty when none does.
+    pub gated_by: Vec<GateEntry>,
+    /// Ids of the other steps that lead directly into this one.
+    pub entered_from: Vec<CompactString>,
+    /// Whether every path from the start to this step passes a gate step
+    /// (false when no path reaches it).
+    pub behind_gate: bool,
+    /// Whether the playbook starts here.
+    pub is_start: bool,
+    /// How many error diagnostics point into this step.
+    pub errors: usize,
+    /// What the step may do, in plain English.
+    pub summary: String,
+}
+
+/// What resolving a step's entries reads, built once per playbook.
+struct Resolver<'r, 'v, 'a> {
+    view: &'r PlaybookView<'a>,
+    check: &'r CrossCheck<'v, 'a>,
+    facts: &'r Facts,
+}
+
+impl Resolver<'_, '_, '_> {
+    /// Resolves one `allowedTools` entry.
+    fn resolve(&self, entry: &Node) -> Resolution {
+        let Some(name) = entry.as_str() else {
+            let reason = match entry.as_object() {
+                Some(_) => "the object form of a tool reference is planned, not part of today's format, where a reference is a string",
+                None => "a tool reference is a string",
+            };
+            return Resolution::Invalid { name: None, value_type: entry.type_name(), reason: reason.to_owned() };
+        };
+        if name.is_empty() {
+            return Resolution::Invalid {
+                name: Some(String::new()),
+                value_type: entry.type_name(),
+                reason: "a tool name cannot be empty".to_owned(),
+            };
+        }
+        if mcp_name(name) == McpName::Malformed {
+            return Resolution::Invalid {
+                name: Some(name.to_owned()),
+                value_type: entry.type_name(),
+                reason: "a name starting with mcp. must be mcp.<server>.<tool>, with both parts non-empty".to_owned(),
+            };
+        }
+        let embedded = self.view.tool(name).and_then(|tool| Some((tool.index, self.facts.of(tool)?.clone())));
+        match embedded {
+            Some((tool, facts)) => Resolution::Embedded { tool, facts },
+            None => {
+                let needs = requires::need(name, None);
+                Resolution::RegistryOnly {
+                    name: name.to_owned(),
+                    family: if needs.is_some() { Family::Mcp } else { Family::BuiltInOrConnector },
+                    needs: needs.map(|n| Requirement::of(n, self.check)),
+                }
+            }
+        }
+    }
+}
+
+/// How many error diagnostics point into each item of the top-level array
+/// `key` (`/<key>/<i>` or below it), by item position.
+fn errors_by_item(diagnostics: &[Diagnostic], key: &str, len: usize) -> Vec<usize> {
+    let mut counts = vec![0; len];
+    let prefix = format!("/{key}/");
+    for diagnostic in diagnostics.iter().filter(|d| d.severity == Severity::Error) {
+        let Some(rest) = diagnostic.pointer.strip_prefix(&prefix) else { continue };
+        let token = rest.split('/').next().unwrap_or_default();
+        if let Some(count) = token.parse::<usize>().ok().and_then(|i| counts.get_mut(i)) {
+            *count += 1;
+        }
+    }
+    counts
+}
+
+fn array_len(view: &PlaybookView<'_>, key: &str) -> usize {
+    view.root.get(key).and_then(Node::as_array).map_or(0, <[Node]>::len)
+}
+
+/// Every step's boundary and every embedded tool's entry, in document order.
+pub fn explain(
+    view: &PlaybookView<'_>,
+    graph: &Graph,
+    check: &CrossCheck<'_, '_>,
+    allowing: &AllowingSteps<'_>,
+    diagnostics: &[Diagnostic],
+) -> (Vec<StepBoundary>, Vec<ToolExplain>) {
+    let facts = Facts::new(view, check);
+    let resolver = Resolver { view, check, facts: &facts };
+    let entries = EntryIndex::new(graph);
+    let step_errors = errors_by_item(diagnostics, "steps", array_len(view, "steps"));
+    let mut list = String::new();
+    let steps = view
+        .steps
+        .iter()
+        .map(|step| boundary(step, &resolver, &entries, step_errors.get(step.index).copied().unwrap_or_default(), &mut list))
+        .collect();
+    let tool_errors = errors_by_item(diagnostics, "tools", array_len(view, "tools"));
+    (steps, facts::tools(view, &facts, allowing, &tool_errors))
+}
+
+/// One step's boundary; `list` is room for the pointer to its
+/// `allowedTools`, reused from step to step.
+fn boundary(
+    step: &StepView<'_>,
+    resolver: &Resolver<'_, '_, '_>,
+    entries: &EntryIndex<'_>,
+    errors: usize,
+    list: &mut String,
+) -> StepBoundary {
+    list.clear();
+    list.push_str(step.ptr.as_str());
+    list.push_str("/allowedTools");
+    let (allowed_tools, tools) = match step.allowed_tools_node {
+        None => (ListForm::Absent, Vec::new()),
+        Some(node) => match node.as_array() {
+            Some(items) => (
+                ListForm::List,
+                items
+                    .iter()
+                    .enumerate()
+                    .map(|(index, entry)| AllowedTool {
+                        index,
+                        pointer: item_pointer(list, index),
+                        resolution: resolver.resolve(entry),
+                    })
+                    .collect(),
+            ),
+            None => (ListForm::NotAList, Vec::new()),
+        },
+    };
+
+    let mut highest: Option<(usize, &str)> = None;
+    let mut risk_partly_unknown = false;
+    for tool in &tools {
+        match &tool.resolution {
+            Resolution::Embedded { facts, .. } => match (facts.risk_rank, facts.risk_class.as_deref()) {
+                (Some(rank), Some(class)) => {
+                    if highest.as_ref().is_none_or(|(top, _)| rank > *top) {
+                        highest = Some((rank, class));
+                    }
+                }
+                _ => risk_partly_unknown = true,
+            },
+            Resolution::RegistryOnly { .. } => risk_partly_unknown = true,
+            Resolution::Invalid { .. } => {}
+        }
+    }
+
+    // Owned once, after the loop, rather than at every higher class.
+    let highest_risk_rank = highest.map(|(rank, _)| rank);
+    let highest_risk_class = highest.map(|(_, class)| CompactString::new(class));
+    let entered = entries.of(step);
+    let mut boundary = StepBoundary {
+        id: step.id.map(CompactString::new),
+        index: step.index,
+        pointer: step.ptr.as_str().into(),
+        kind: step.kind.map(CompactString::new),
+        agent: step.agent.map(CompactString::new),
+        purpose: step.purpose.map(str::to_owned),
+        allowed_tools,
+        tools,
+        highest_risk_rank,
+        highest_risk_class,
+        risk_partly_unknown,
+        gated_by: entered.gated_by,
+        entered_from: entered.entered_from,
+        behind_gate: entered.behind_gate,
+        is_start: entered.is_start,
+        errors,
+        summary: String::new(),
+    };
+    boundary.summary = summary::summarize(&boundary);
+    boundary
+}

@@ -1,0 +1,343 @@
+//! What changed between two versions of a document in what it may do: a
+//! semantic diff of two explain views, not of their text.
+//!
+//! Playbooks are compared by step id, embedded tool name, connection
+//! provider, MCP server name and secret name; plugin manifests by tool id,
+//! connection, secret and flow name. The first of two items sharing a key is
+//! the one compared, as everywhere else in the core. Each change says
+//! whether it widens what the document may do (a step may call a new tool, a
+//! risk class is raised, a connection or secret is added, a gate no longer
+//! stands before a step, a function no longer asks a person), narrows it, or
+//! is neutral.
+
+mod manifest;
+mod playbook;
+pub mod words;
+
+use super::Explain;
+use crate::views::compare::{Direction, ToolChange};
+use foldhash::{HashMap, HashMapExt};
+use opb_syntax::Kind;
+use serde::Serialize;
+
+/// Which way a change moves what the document may do.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Impact {
+    /// The new version may do more, or with less oversight.
+    Widens,
+    /// The new version may do less, or with more oversight.
+    Narrows,
+    /// Different, neither more nor less.
+    Neutral,
+}
+
+impl Impact {
+    fn of(direction: Direction) -> Impact {
+        match direction {
+            Direction::Raised => Impact::Widens,
+            Direction::Lowered => Impact::Narrows,
+            Direction::Changed => Impact::Neutral,
+        }
+    }
+}
+
+/// The part of the document a change is in.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Section {
+    /// The document as a whole: version, start; a plugin's own fields.
+    Document,
+    /// A playbook step, by id.
+    Step,
+    /// An embedded tool (by name) or a manifest tool (by id).
+    Tool,
+    /// A playbook's `requires.connections` entry (by provider) or a
+    /// manifest's connection (by name).
+    Connection,
+    /// A playbook's `requires.mcpServers` entry, by name.
+    McpServer,
+    /// A playbook's `requires.secrets` entry or a manifest's secret, by name.
+    Secret,
+    /// A manifest's flow, by name.
+    Flow,
+}
+
+/// Where a change is.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Subject {
+    pub section: Section,
+    /// The step id, tool name or id, provider or name; none for the document.
+    pub key: Option<String>,
+}
+
+impl Subject {
+    fn document() -> Subject {
+        Subject { section: Section::Document, key: None }
+    }
+
+    fn of(section: Section, key: &str) -> Subject {
+        Subject { section, key: Some(key.to_owned()) }
+    }
+}
+
+/// One change.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Change {
+    pub subject: Subject,
+    pub impact: Impact,
+    /// What changed (flattened: its `change` tag and fields).
+    #[serde(flatten)]
+    pub detail: Detail,
+}
+
+/// A value before and after.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct FromTo<T> {
+    pub from: T,
+    pub to: T,
+}
+
+/// What changed. Playbook and manifest changes share the type so that one
+/// renderer reads both.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(tag = "change", rename_all = "snake_case")]
+pub enum Detail {
+    // The document.
+    /// `openplaybook` (or a plugin's `version`) as written.
+    Version(FromTo<Option<String>>),
+    /// The step the playbook starts at.
+    Start(FromTo<Option<String>>),
+
+    // Playbook steps.
+    StepAdded {
+        kind: Option<String>,
+        /// Its `allowedTools` names.
+        tools: Vec<String>,
+        highest_risk_class: Option<String>,
+    },
+    StepRemoved {
+        kind: Option<String>,
+        tools: Vec<String>,
+    },
+    StepKind(FromTo<Option<String>>),
+    /// A step's `allowedTools` gains a tool.
+    ToolAllowed {
+        tool: String,
+        /// Its risk class in the new version, when embedded with one.
+        risk_class: Option<String>,
+        /// Whether the new version embeds its definition.
+        embedded: bool,
+    },
+    /// A step's `allowedTools` loses a tool.
+    ToolDisallowed { tool: String },
+    /// The most consequential risk class among the step's embedded tools.
+    StepRisk {
+        #[serde(flatten)]
+        values: FromTo<Option<String>>,
+        direction: Direction,
+    },
+    /// Whether every path from the start to the step passes a gate.
+    BehindGate(FromTo<bool>),
+    /// An edge of `next` added (`to`, with its branch label).
+    NextAdded { to: String, label: Option<String> },
+    NextRemoved { to: String, label: Option<String> },
+
+    // Embedded tool definitions.
+    ToolDefined {
+        risk_class: Option<String>,
+        side_effecting: Option<bool>,
+        requires_approval: Option<bool>,
+    },
+    ToolUndefined,
+    /// A field of an embedded definition (the same comparison as drift).
+    Definition(ToolChange),
+
+    // The requires block.
+    ConnectionAdded { auth_kind: Option<String>, scopes: Vec<String> },
+    ConnectionRemoved,
+    AuthKind(FromTo<Option<String>>),
+    ScopesAdded { scopes: Vec<String> },
+    ScopesRemoved { scopes: Vec<String> },
+    McpServerAdded { tool_names: Vec<String> },
+    McpServerRemoved,
+    ToolNamesAdded { tool_names: Vec<String> },
+    ToolNamesRemoved { tool_names: Vec<String> },
+    SecretAdded {
+        /// A playbook secret's purpose.
+        purpose: Option<String>,
+        /// A manifest secret: `requires.secrets` (true) or `optional_secrets`.
+        required: Option<bool>,
+    },
+    SecretRemoved,
+
+    // Plugin manifests.
+    /// A manifest tool, and how it runs.
+    ManifestToolAdded { runs: String },
+    ManifestToolRemoved { runs: String },
+    /// How a manifest tool runs, in words.
+    Runs(FromTo<String>),
+    /// A function now in `requires_approval`: a person decides every call.
+    AlwaysAsksAdded { function: String },
+    /// A function no longer in `requires_approval`.
+    AlwaysAsksRemoved { function: String },
+    /// The approval policy in one sentence, when it changed otherwise.
+    ApprovalPolicy(FromTo<String>),
+    /// A function's annotation override (`readOnlyHint`, `destructiveHint`,
+    /// `openWorldHint`).
+    Annotation {
+        function: String,
+        hint: &'static str,
+        #[serde(flatten)]
+        values: FromTo<Option<bool>>,
+    },
+    Isolation(FromTo<Option<String>>),
+    Sandbox(FromTo<Option<String>>),
+    /// A remote tool's `connection`.
+    ToolConnection(FromTo<Option<String>>),
+    EnvAdded { name: String },
+    EnvRemoved { name: String },
+    HeaderAdded { name: String },
+    HeaderRemoved { name: String },
+    /// A manifest connection, with the tools it covers.
+    ManifestConnectionAdded { tools: Vec<String> },
+    ManifestConnectionRemoved,
+    /// Whether the plugin declares `egress`.
+    Egress(FromTo<bool>),
+    FlowAdded,
+    FlowRemoved,
+}
+
+/// How many changes of each impact.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize)]
+pub struct Summary {
+    pub widens: usize,
+    pub narrows: usize,
+    pub neutral: usize,
+}
+
+/// The semantic diff of two versions of one document.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Diff {
+    pub kind: Kind,
+    /// Document changes first, then by section in document order; removed
+    /// items after the items of the new version.
+    pub changes: Vec<Change>,
+    pub summary: Summary,
+}
+
+impl Diff {
+    fn new(kind: Kind, changes: Vec<Change>) -> Diff {
+        let mut summary = Summary::default();
+        for change in &changes {
+            match change.impact {
+                Impact::Widens => summary.widens += 1,
+                Impact::Narrows => summary.narrows += 1,
+                Impact::Neutral => summary.neutral += 1,
+            }
+        }
+        Diff { kind, changes, summary }
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.changes.is_empty()
+    }
+}
+
+/// Why two documents could not be compared.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(tag = "reason", rename_all = "snake_case")]
+pub enum DiffError {
+    /// A version could not be read as a playbook or a manifest.
+    Unreadable { old: bool, new: bool },
+    /// A playbook cannot be compared with a manifest.
+    KindsDiffer { old: Kind, new: Kind },
+}
+
+fn a_kind(kind: Kind) -> &'static str {
+    match kind {
+        Kind::Playbook => "a playbook",
+        Kind::PluginManifest => "a plugin manifest",
+    }
+}
+
+impl std::fmt::Display for DiffError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            DiffError::Unreadable { old, new } => {
+                let which = match (old, new) {
+                    (true, true) => "neither version can",
+                    (true, false) => "the old version cannot",
+                    _ => "the new version cannot",
+                };
+                write!(f, "{which} be read as a playbook or a plugin manifest")
+            }
+            DiffError::KindsDiffer { old, new } => write!(
+                f,
+                "the old version is {} and the new one {}: only two versions of one kind compare",
+                a_kind(*old),
+                a_kind(*new)
+            ),
+        }
+    }
+}
+
+/// The changes from `old` to `new`.
+pub fn diff(old: &Explain, new: &Explain) -> Result<Diff, DiffError> {
+    match (old, new) {
+        (Explain::Playbook(old), Explain::Playbook(new)) => Ok(Diff::new(Kind::Playbook, playbook::diff(old, new))),
+        (Explain::PluginManifest(old), Explain::PluginManifest(new)) => {
+            Ok(Diff::new(Kind::PluginManifest, manifest::diff(old, new)))
+        }
+        (old, new) => Err(DiffError::KindsDiffer { old: kind_of(old), new: kind_of(new) }),
+    }
+}
+
+fn kind_of(explain: &Explain) -> Kind {
+    match explain {
+        Explain::Playbook(_) => Kind::Playbook,
+        Explain::PluginManifest(_) => Kind::PluginManifest,
+    }
+}
+
+/// The impact of a change to an embedded definition: more permissions or
+/// data scopes widen, fewer narrow; a list both gains and loses is split
+/// by the caller.
+fn definition_impact(change: &ToolChange) -> Impact {
+    match change {
+        ToolChange::RiskClass(v) => Impact::of(v.direction),
+        ToolChange::SideEffecting(v) | ToolChange::RequiresApproval(v) => Impact::of(v.direction),
+        ToolChange::List { change, .. } if change.removed.is_empty() => Impact::Widens,
+        ToolChange::List { change, .. } if change.added.is_empty() => Impact::Narrows,
+        ToolChange::List { .. } | ToolChange::Origin { .. } => Impact::Neutral,
+    }
+}
+
+/// A key with its item in the old and the new version.
+type Keyed<'a, T> = (&'a str, Option<&'a T>, Option<&'a T>);
+
+/// Keys in the order of `new`, then those only in `old` in their order:
+/// each key once, the first item of a key standing for it.
+fn keyed<'a, T>(old: &'a [T], new: &'a [T], key: impl Fn(&T) -> Option<&str>) -> Vec<Keyed<'a, T>> {
+    let index = |items: &'a [T]| {
+        let mut map: HashMap<&'a str, &'a T> = HashMap::with_capacity(items.len());
+        let mut order = Vec::with_capacity(items.len());
+        for item in items {
+            if let Some(k) = key(item) {
+                if !map.contains_key(k) {
+                    map.insert(k, item);
+                    order.push(k);
+                }
+            }
+        }
+        (map, order)
+    };
+    let (old_map, old_order) = index(old);
+    let (new_map, new_order) = index(new);
+    let mut keys: Vec<Keyed<'a, T>> = new_order.iter().map(|k| (*k, old_map.get(k).copied(), new_map.get(k).copied())).collect();
+    keys.extend(old_order.iter().filter(|k| !new_map.contains_key(*k)).map(|k| (*k, old_map.get(k).copied(), None)));
+    keys
+}
+
+#[cfg(test)]
+mod tests;

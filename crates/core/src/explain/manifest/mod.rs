@@ -1,0 +1,575 @@
+//! The explain view of a plugin manifest, for the viewer and the CLI: per
+//! tool how it runs, where, within which limits and how its calls are
+//! approved, with the seed's defaults filled in and marked; then flows,
+//! connections, secrets and skills with what uses them.
+
+mod approval;
+
+pub use crate::views::manifest::package::Ecosystem;
+pub use approval::{ApprovalExplain, DecidersExplain, EscalationExplain, EscalationStep};
+
+use crate::diagnostics::{Counts, Diagnostic, Severity};
+use crate::views::manifest::{ManifestView, Runs, ToolView};
+use crate::views::manifest::package::Package;
+use crate::views::manifest::url::HttpUrl;
+use crate::views::manifest::values::{SECOND, parse_go_duration, secret_references};
+use foldhash::{HashMap, HashMapExt, HashSet, HashSetExt};
+use opb_syntax::{Node, Object};
+use serde::Serialize;
+
+/// "five minutes unless set" (seed 003, `timeout`).
+const DEFAULT_TIMEOUT: &str = "5m";
+/// An `oci:` tool's container: "`memory_mb` (default 512), `cpus` (default
+/// 1) and `pids` (default 256)" (seed 003, `container`).
+const CONTAINER_DEFAULTS: Resources = Resources { memory_mb: 512.0, cpus: 1.0, pids: 256.0 };
+/// A local server in its plugin sandbox: "Unset, a server gets 1024 MiB,
+/// 256 and one CPU" (seed 003, `limits`).
+const SANDBOX_DEFAULTS: Resources = Resources { memory_mb: 1024.0, cpus: 1.0, pids: 256.0 };
+
+struct Resources {
+    memory_mb: f64,
+    cpus: f64,
+    pids: f64,
+}
+
+/// A value as set, or the default the seed states, marked as such.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Defaulted<T> {
+    pub value: T,
+    /// Whether the manifest leaves it unset and `value` is the default.
+    pub default: bool,
+}
+
+impl<T> Defaulted<T> {
+    pub fn set(value: T) -> Self {
+        Defaulted { value, default: false }
+    }
+
+    pub fn default_value(value: T) -> Self {
+        Defaulted { value, default: true }
+    }
+}
+
+/// A duration as written, and in seconds when it reads as a Go duration.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct DurationValue {
+    pub text: String,
+    pub seconds: Option<f64>,
+}
+
+impl DurationValue {
+    pub fn of(text: &str) -> DurationValue {
+        let nanos = parse_go_duration(text).ok();
+        DurationValue { text: text.to_owned(), seconds: nanos.map(|n| n as f64 / SECOND as f64) }
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct ManifestExplain {
+    pub plugin: PluginInfo,
+    pub tools: Vec<ToolExplain>,
+    pub flows: Vec<FlowExplain>,
+    pub connections: Vec<ConnectionExplain>,
+    pub secrets: Vec<SecretExplain>,
+    pub skills: Vec<SkillExplain>,
+    /// Whether the plugin declares `egress` (reaches outside).
+    pub egress: bool,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct PluginInfo {
+    pub name: Option<String>,
+    /// `version` as written (a YAML number as its source text).
+    pub version: Option<String>,
+    pub description: Option<String>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct ToolExplain {
+    pub id: Option<String>,
+    /// Index in `tools`, and the RFC 6901 pointer to it.
+    pub index: usize,
+    pub pointer: String,
+    pub runs: RunsExplain,
+    /// Where it runs; a flow tool's flow runs on its plugin's pool.
+    pub placement: Option<Placement>,
+    /// What its server may use: a container's limits, or the plugin
+    /// sandbox's; none for a remote, flow or `binary:` tool.
+    pub resources: Option<ResourcesExplain>,
+    /// How long one call may run; none for a flow tool.
+    pub timeout: Option<Defaulted<DurationValue>>,
+    pub approval: ApprovalExplain,
+    /// Names of its extra environment variables (values are not shown).
+    pub env: Vec<String>,
+    pub headers: Vec<HeaderExplain>,
+    pub functions: Vec<FunctionExplain>,
+    /// Skills of the plugin that say how to use it.
+    pub manual: Vec<String>,
+    /// `uses_model.purpose`: why its functions call a model.
+    pub uses_model: Option<String>,
+    pub labels: Option<LabelsExplain>,
+    /// `results.fit: true`.
+    pub results_fit: bool,
+    /// The diagnostics that point into this tool.
+    pub counts: Counts,
+}
+
+/// How a tool runs.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(tag = "how", rename_all = "kebab-case")]
+pub enum RunsExplain {
+    /// `mcp` alone: its own code, in the plugin's environment.
+    Command { command: Vec<String> },
+    /// A PyPI, npm, OCI or binary package.
+    Package {
+        spec: String,
+        /// The ecosystem, when the spec reads.
+        ecosystem: Option<Ecosystem>,
+        name: Option<String>,
+        version: Option<String>,
+        /// One exact version (for an image, its digest).
+        pinned: bool,
+        /// `mcp` naming the command to run in the package's environment.
+        command: Vec<String>,
+    },
+    /// A remote MCP server over Streamable HTTP.
+    Remote {
+        url: String,
+        secure: bool,
+        connection: Option<String>,
+        /// The connection param a `{params.<name>}` host comes from.
+        host_param: Option<String>,
+    },
+    /// One of the plugin's flows, exposed as the tool's one function.
+    Flow { flow: String, function: String, found: bool },
+    /// Nothing says how it runs.
+    Unknown,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Placement {
+    pub isolation: Option<String>,
+    pub sandbox: Option<String>,
+    /// `node` (default): the job's home node; `any`: any node with the plugin.
+    pub affinity: Defaulted<String>,
+    /// The node label it needs (`isolation.gvisor=ready`, …).
+    pub node_label: Option<String>,
+    /// An `oci:` image runs on nodes with Docker or Podman (a microVM needs none).
+    pub needs_container_runtime: bool,
+    /// `sandbox` set: on a tier-1 node it waits for the operator's exemption.
+    pub needs_exemption: bool,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct ResourcesExplain {
+    /// `container` (an `oci:` image) or `limits` (a local server).
+    pub field: &'static str,
+    pub memory_mb: Defaulted<f64>,
+    pub cpus: Defaulted<f64>,
+    pub pids: Defaulted<f64>,
+    /// False with `sandbox: host` or `own`, where `limits` do not apply.
+    pub applies: bool,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct HeaderExplain {
+    pub name: String,
+    /// The `${NAME}` secrets its value takes (the value is not shown).
+    pub secrets: Vec<String>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct FunctionExplain {
+    /// The function's name, as `<id>.<function>` would end.
+    pub name: String,
+    pub annotations: Annotations,
+    pub output_schema: bool,
+    pub usage: Option<UsageExplain>,
+    pub ai_label: Option<String>,
+    /// Named in `requires_approval`.
+    pub always_asks: bool,
+    /// `secret_arguments` pointers of this function.
+    pub secret_arguments: Vec<String>,
+}
+
+/// Annotation overrides; `None` where the manifest leaves the server's word.
+#[derive(Debug, Clone, Default, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Annotations {
+    pub read_only_hint: Option<bool>,
+    pub destructive_hint: Option<bool>,
+    pub open_world_hint: Option<bool>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct UsageExplain {
+    pub service: Option<String>,
+    pub unit: Option<String>,
+    pub units: Option<f64>,
+    pub cost_usd: Option<f64>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct LabelsExplain {
+    pub source: Option<String>,
+    pub untrusted: bool,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct FlowExplain {
+    pub name: Option<String>,
+    pub pointer: String,
+    pub description: Option<String>,
+    pub input_schema: bool,
+    pub output_schema: bool,
+    /// Flow tools that expose it.
+    pub exposed_by: Vec<String>,
+    /// The `tool` of each step, as written.
+    pub step_tools: Vec<String>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct ConnectionExplain {
+    pub name: Option<String>,
+    pub pointer: String,
+    /// Its `tools`, as written.
+    pub tools: Vec<String>,
+    pub params: Vec<String>,
+    pub has_steps: bool,
+    /// Remote tools whose `connection` it is.
+    pub used_by: Vec<String>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct SecretExplain {
+    pub name: String,
+    pub pointer: String,
+    /// `requires.secrets` (true) or `optional_secrets` (false).
+    pub required: bool,
+    pub used_by: Vec<SecretUse>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct SecretUse {
+    pub tool: String,
+    pub header: String,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct SkillExplain {
+    pub name: String,
+    /// Tools whose `manual` lists it.
+    pub manual_of: Vec<String>,
+}
+
+fn text(node: Option<&Node>) -> Option<String> {
+    node.and_then(Node::as_str).map(str::to_owned)
+}
+
+fn strings(node: Option<&Node>) -> Vec<String> {
+    node.and_then(Node::as_array)
+        .map(|items| items.iter().filter_map(Node::as_str).map(str::to_owned).collect())
+        .unwrap_or_default()
+}
+
+/// The diagnostics that point into each item of `tools`, by its index in
+/// the array, counted in one pass.
+fn counts_by_tool(diagnostics: &[Diagnostic]) -> HashMap<usize, Counts> {
+    let mut counts: HashMap<usize, Counts> = HashMap::new();
+    for diagnostic in diagnostics {
+        let Some(rest) = diagnostic.pointer.strip_prefix("/tools/") else { continue };
+        let Ok(index) = rest.split('/').next().unwrap_or_default().parse::<usize>() else { continue };
+        let tool = counts.entry(index).or_default();
+        match diagnostic.severity {
+            Severity::Error => tool.error += 1,
+            Severity::Warning => tool.warning += 1,
+            Severity::Info => tool.info += 1,
+        }
+    }
+    counts
+}
+
+/// Builds the explain view of a manifest. Each "used by" list comes from
+/// one pass over the tools, so the view stays linear in the manifest's size.
+pub fn build(root: &Node, diagnostics: &[Diagnostic]) -> ManifestExplain {
+    let view = ManifestView::new(root);
+    let counts = counts_by_tool(diagnostics);
+    let tools: Vec<ToolExplain> = view
+        .tools
+        .iter()
+        .map(|tool| tool_explain(&view, tool, counts.get(&tool.index).copied().unwrap_or_default()))
+        .collect();
+    let mut exposing: HashMap<&str, Vec<String>> = HashMap::new();
+    let mut connected: HashMap<&str, Vec<String>> = HashMap::new();
+    let mut manual_of: HashMap<&str, Vec<String>> = HashMap::new();
+    let mut secret_uses: HashMap<String, Vec<SecretUse>> = HashMap::new();
+    for (tool, explained) in view.tools.iter().zip(&tools) {
+        let label = tool.id.map_or_else(|| format!("tools/{}", tool.index), str::to_owned);
+        if let Runs::Flow(flow) = tool.runs {
+            exposing.entry(flow).or_default().push(label.clone());
+        }
+        if let Some(connection) = tool.str("connection") {
+            connected.entry(connection).or_default().push(label.clone());
+        }
+        for skill in tool.get("manual").and_then(Node::as_array).unwrap_or_default().iter().filter_map(Node::as_str) {
+            if let Some(skill) = view.own_reference(skill) {
+                manual_of.entry(skill).or_default().push(label.clone());
+            }
+        }
+        for header in &explained.headers {
+            for secret in &header.secrets {
+                secret_uses.entry(secret.clone()).or_default().push(SecretUse { tool: label.clone(), header: header.name.clone() });
+            }
+        }
+    }
+    let used = |map: &HashMap<&str, Vec<String>>, name: Option<&str>| name.and_then(|n| map.get(n)).cloned().unwrap_or_default();
+    let flows = view
+        .flows
+        .iter()
+        .map(|flow| FlowExplain {
+            name: flow.name.map(str::to_owned),
+            pointer: flow.ptr.as_str().to_owned(),
+            description: text(flow.node.get("description")),
+            input_schema: flow.node.get("input_schema").is_some_and(|s| s.as_object().is_some()),
+            output_schema: flow.node.get("output_schema").is_some_and(|s| s.as_object().is_some()),
+            exposed_by: used(&exposing, flow.name),
+            step_tools: flow.step_tools.iter().map(|s| s.name.to_owned()).collect(),
+        })
+        .collect();
+    let connections = view
+        .connections
+        .iter()
+        .map(|connection| ConnectionExplain {
+            name: connection.name.map(str::to_owned),
+            pointer: connection.ptr.as_str().to_owned(),
+            tools: connection.tools.iter().map(|t| t.name.to_owned()).collect(),
+            params: connection.params.iter().map(|p| p.name.to_owned()).collect(),
+            has_steps: connection.has_steps,
+            used_by: used(&connected, connection.name),
+        })
+        .collect();
+    let secrets = view
+        .secrets
+        .iter()
+        .map(|s| (s, true))
+        .chain(view.optional_secrets.iter().map(|s| (s, false)))
+        .map(|(secret, required)| SecretExplain {
+            name: secret.name.to_owned(),
+            pointer: secret.ptr.as_str().to_owned(),
+            required,
+            used_by: secret_uses.get(secret.name).cloned().unwrap_or_default(),
+        })
+        .collect();
+    let skills = view
+        .skills
+        .iter()
+        .map(|skill| SkillExplain { name: skill.name.to_owned(), manual_of: used(&manual_of, Some(skill.name)) })
+        .collect();
+    ManifestExplain {
+        plugin: PluginInfo {
+            name: view.name.map(str::to_owned),
+            version: view.version.and_then(Node::scalar_text).map(|v| v.into_owned()),
+            description: text(root.get("description")),
+        },
+        tools,
+        flows,
+        connections,
+        secrets,
+        skills,
+        egress: view.egress.is_some(),
+    }
+}
+
+fn tool_explain(view: &ManifestView<'_>, tool: &ToolView<'_>, counts: Counts) -> ToolExplain {
+    let runs = runs_explain(view, tool);
+    let is_flow = tool.is_flow();
+    ToolExplain {
+        id: tool.id.map(str::to_owned),
+        index: tool.index,
+        placement: (!is_flow).then(|| placement(tool)),
+        resources: resources(tool),
+        timeout: (!is_flow).then(|| match tool.get("timeout").and_then(Node::scalar_text) {
+            Some(timeout) => Defaulted::set(DurationValue::of(&timeout)),
+            None => Defaulted::default_value(DurationValue::of(DEFAULT_TIMEOUT)),
+        }),
+        approval: approval::explain(tool),
+        env: tool.get("env").and_then(Node::as_object).map(|o| o.unique_members().map(|m| m.key.to_string()).collect()).unwrap_or_default(),
+        headers: tool
+            .get("headers")
+            .and_then(Node::as_object)
+            .map(|o| {
+                o.unique_members()
+                    .map(|m| HeaderExplain {
+                        name: m.key.to_string(),
+                        secrets: m.value.scalar_text().map(|v| secret_references(&v).into_iter().map(str::to_owned).collect()).unwrap_or_default(),
+                    })
+                    .collect()
+            })
+            .unwrap_or_default(),
+        functions: functions(view, tool),
+        manual: strings(tool.get("manual")),
+        uses_model: tool.get("uses_model").and_then(|u| u.get("purpose")).and_then(Node::as_str).map(str::to_owned),
+        labels: tool.get("labels").filter(|l| l.as_object().is_some()).map(|l| LabelsExplain {
+            source: text(l.get("source")),
+            untrusted: l.get("untrusted").and_then(Node::as_bool) == Some(true),
+        }),
+        results_fit: tool.get("results").and_then(|r| r.get("fit")).and_then(Node::as_bool) == Some(true),
+        counts,
+        pointer: tool.ptr.as_str().to_owned(),
+        runs,
+    }
+}
+
+fn runs_explain(view: &ManifestView<'_>, tool: &ToolView<'_>) -> RunsExplain {
+    let command = strings(tool.get("mcp"));
+    match &tool.runs {
+        Runs::Command => RunsExplain::Command { command },
+        Runs::Package(parsed) => {
+            let package = parsed.as_ref().ok();
+            RunsExplain::Package {
+                spec: tool.str("package").unwrap_or_default().to_owned(),
+                ecosystem: package.map(|p| p.ecosystem),
+                name: package.map(|p| p.name.to_owned()),
+                version: package.and_then(|p| p.version).map(str::to_owned),
+                pinned: package.is_some_and(Package::pinned),
+                command,
+            }
+        }
+        Runs::Remote(url) => RunsExplain::Remote {
+            url: (*url).to_owned(),
+            secure: HttpUrl::parse(url).is_ok_and(|u| u.secure),
+            connection: tool.str("connection").map(str::to_owned),
+            host_param: HttpUrl::parse(url).ok().and_then(|u| u.host_param()).map(str::to_owned),
+        },
+        Runs::Flow(flow) => RunsExplain::Flow {
+            flow: (*flow).to_owned(),
+            function: format!("{}.{flow}", tool.id.unwrap_or_default()),
+            found: view.flow(flow).is_some(),
+        },
+        Runs::Unknown => RunsExplain::Unknown,
+    }
+}
+
+fn placement(tool: &ToolView<'_>) -> Placement {
+    let isolation = tool.str("isolation");
+    let sandbox = tool.sandbox();
+    let node_label = match isolation {
+        Some("gvisor") if tool.is_oci() => Some("isolation.gvisor=ready"),
+        Some("gvisor") if !tool.is_remote() => Some("isolation.gvisor-sandbox=ready"),
+        Some("microvm") => Some("isolation.microvm=ready"),
+        _ => None,
+    };
+    Placement {
+        isolation: isolation.map(str::to_owned),
+        sandbox: sandbox.map(str::to_owned),
+        affinity: match tool.str("affinity") {
+            Some(affinity) => Defaulted::set(affinity.to_owned()),
+            None => Defaulted::default_value("node".to_owned()),
+        },
+        node_label: node_label.map(str::to_owned),
+        needs_container_runtime: tool.is_oci() && isolation != Some("microvm"),
+        needs_exemption: sandbox.is_some(),
+    }
+}
+
+fn resources(tool: &ToolView<'_>) -> Option<ResourcesExplain> {
+    let (field, defaults) = if tool.is_oci() {
+        ("container", CONTAINER_DEFAULTS)
+    } else if tool.is_local() {
+        ("limits", SANDBOX_DEFAULTS)
+    } else {
+        return None;
+    };
+    let set = tool.get(field);
+    let value = |key: &str, default: f64| match set.and_then(|s| s.get(key)).and_then(Node::as_f64) {
+        Some(n) => Defaulted::set(n),
+        None => Defaulted::default_value(default),
+    };
+    Some(ResourcesExplain {
+        field,
+        memory_mb: value("memory_mb", defaults.memory_mb),
+        cpus: value("cpus", defaults.cpus),
+        pids: value("pids", defaults.pids),
+        applies: field == "container" || !matches!(tool.sandbox(), Some("host" | "own")),
+    })
+}
+
+/// The functions the manifest says something about: overrides in
+/// `functions`, and those named by `requires_approval` or
+/// `secret_arguments`; a flow tool's one function.
+fn functions(view: &ManifestView<'_>, tool: &ToolView<'_>) -> Vec<FunctionExplain> {
+    let mut names: Vec<String> = Vec::new();
+    let mut seen: HashSet<String> = HashSet::new();
+    let mut add = |name: &str| {
+        if !name.is_empty() && seen.insert(name.to_owned()) {
+            names.push(name.to_owned());
+        }
+    };
+    // A flow tool's one function is its flow, whose result is the flow's.
+    let flow_output_schema = match tool.runs {
+        Runs::Flow(flow) => {
+            add(flow);
+            let has = view.flow(flow).and_then(|f| f.node.get("output_schema")).is_some_and(|s| s.as_object().is_some());
+            Some((flow, has))
+        }
+        _ => None,
+    };
+    let overrides = tool.get("functions").and_then(Node::as_object);
+    for member in overrides.iter().flat_map(|o| o.unique_members()) {
+        add(&member.key);
+    }
+    let asked: Vec<String> = strings(tool.get("requires_approval"))
+        .iter()
+        .filter_map(|entry| view.own_reference(entry))
+        .filter_map(|reference| reference.split_once('.'))
+        .filter(|(id, _)| Some(*id) == tool.id)
+        .map(|(_, function)| function.to_owned())
+        .collect();
+    for function in &asked {
+        add(function);
+    }
+    let always_asks: HashSet<&str> = asked.iter().map(String::as_str).collect();
+    let secret_arguments = tool.get("secret_arguments").and_then(Node::as_object);
+    for member in secret_arguments.iter().flat_map(|o| o.unique_members()) {
+        add(&member.key);
+    }
+    let override_of = by_key(overrides);
+    let secret_arguments_of = by_key(secret_arguments);
+    names
+        .into_iter()
+        .map(|name| {
+            let over = override_of.get(name.as_str()).copied().filter(|f| f.as_object().is_some());
+            let hint = |key: &str| over.and_then(|f| f.get("annotations")).and_then(|a| a.get(key)).and_then(Node::as_bool);
+            let usage = over.and_then(|f| f.get("usage")).filter(|u| u.as_object().is_some());
+            FunctionExplain {
+                annotations: Annotations {
+                    read_only_hint: hint("readOnlyHint"),
+                    destructive_hint: hint("destructiveHint"),
+                    open_world_hint: hint("openWorldHint"),
+                },
+                output_schema: over.and_then(|f| f.get("output_schema")).is_some_and(|s| s.as_object().is_some())
+                    || flow_output_schema.is_some_and(|(flow, has)| flow == name && has),
+                usage: usage.map(|u| UsageExplain {
+                    service: text(u.get("service")),
+                    unit: text(u.get("unit")),
+                    units: u.get("units").and_then(Node::as_f64),
+                    cost_usd: u.get("cost_usd").and_then(Node::as_f64),
+                }),
+                ai_label: text(over.and_then(|f| f.get("ai_label"))),
+                always_asks: always_asks.contains(name.as_str()),
+                secret_arguments: strings(secret_arguments_of.get(name.as_str()).copied()),
+                name,
+            }
+        })
+        .collect()
+}
+
+/// A map's values by key, the first of a repeated key winning, for lookups
+/// in constant time.
+fn by_key(object: Option<&Object>) -> HashMap<&str, &Node> {
+    let mut values = HashMap::new();
+    for member in object.iter().flat_map(|o| o.members.iter()) {
+        values.entry(member.key.as_str()).or_insert(&member.value);
+    }
+    values
+}

@@ -1,0 +1,226 @@
+use super::*;
+use crate::text::Span;
+
+fn parse_ok(text: &str, syntax: Syntax) -> Node {
+    let parsed = parse(text, syntax, &Limits::default());
+    assert!(parsed.problems.is_empty(), "{:?}", parsed.problems);
+    parsed.root.expect("a tree")
+}
+
+fn kinds(parsed: &Parsed) -> Vec<ProblemKind> {
+    parsed.problems.iter().map(|p| p.kind).collect()
+}
+
+#[test]
+fn json_and_yaml_give_the_same_tree_shape() {
+    let json = parse_ok(r#"{"a": [1, "x", true, null], "b": {"c": 2.5}}"#, Syntax::Json);
+    let yaml = parse_ok("a: [1, x, true, null]\nb:\n  c: 2.5\n", Syntax::Yaml);
+    let strip = |n: &Node| format!("{:?}", n.pointer("/a").unwrap().as_array().unwrap().iter().map(|i| i.type_name()).collect::<Vec<_>>());
+    assert_eq!(strip(&json), strip(&yaml));
+    assert_eq!(json.pointer("/b/c").unwrap().as_f64(), Some(2.5));
+    assert_eq!(yaml.pointer("/b/c").unwrap().as_f64(), Some(2.5));
+}
+
+#[test]
+fn every_key_and_value_has_its_span() {
+    let text = "name: é\nsteps:\n  - id: \"héllo\"\n";
+    let root = parse_ok(text, Syntax::Yaml);
+    let id = root.pointer("/steps/0/id").unwrap();
+    assert_eq!(&text[id.span.start..id.span.end], "\"héllo\"");
+    let steps = root.as_object().unwrap().member("steps").unwrap();
+    assert_eq!(&text[steps.key_span.start..steps.key_span.end], "steps");
+
+    let text = r#"{"steps": [{"id": "héllo"}]}"#;
+    let root = parse_ok(text, Syntax::Json);
+    let id = root.pointer("/steps/0/id").unwrap();
+    assert_eq!(&text[id.span.start..id.span.end], "\"héllo\"");
+    let item = root.pointer("/steps/0").unwrap();
+    assert_eq!(&text[item.span.start..item.span.end], r#"{"id": "héllo"}"#);
+}
+
+#[test]
+fn block_collections_span_their_content() {
+    let text = "steps:\n  - id: a\n    kind: agent\nstart: a\n";
+    let root = parse_ok(text, Syntax::Yaml);
+    let step = root.pointer("/steps/0").unwrap();
+    assert_eq!(&text[step.span.start..step.span.end], "id: a\n    kind: agent");
+    assert_eq!(step.head_span(), Span::new(step.span.start, step.span.start + 2));
+}
+
+#[test]
+fn yaml_core_schema_types_plain_scalars_only() {
+    let root = parse_ok("a: 1\nb: '1'\nc: off\nd: ~\ne: 0x1F\nf: 1.5e3\ng: .inf\nh: True\ni: 1.2.3\nj: !!str 5\n", Syntax::Yaml);
+    assert_eq!(root.get("a").unwrap().as_f64(), Some(1.0));
+    assert_eq!(root.get("b").unwrap().as_str(), Some("1"));
+    assert_eq!(root.get("c").unwrap().as_str(), Some("off"));
+    assert!(root.get("d").unwrap().is_null());
+    assert_eq!(root.get("e").unwrap().as_f64(), Some(31.0));
+    assert_eq!(root.get("f").unwrap().as_f64(), Some(1500.0));
+    assert_eq!(root.get("g").unwrap().as_f64(), Some(f64::INFINITY));
+    assert_eq!(root.get("h").unwrap().as_bool(), Some(true));
+    assert_eq!(root.get("i").unwrap().as_str(), Some("1.2.3"));
+    assert_eq!(root.get("j").unwrap().as_str(), Some("5"));
+}
+
+#[test]
+fn duplicate_keys_are_reported_in_both_syntaxes() {
+    for (text, syntax) in [
+        (r#"{"a": 1, "b": 2, "a": 3}"#, Syntax::Json),
+        ("a: 1\nb: 2\na: 3\n", Syntax::Yaml),
+    ] {
+        let parsed = parse(text, syntax, &Limits::default());
+        assert_eq!(kinds(&parsed), [ProblemKind::DuplicateKey], "{syntax:?}");
+        let f = &parsed.problems[0];
+        assert_eq!(f.pointer, "/a");
+        assert_eq!(&text[f.span.start..f.span.end].trim_matches('"'), &"a");
+        assert!(f.span.start >= 10, "the second key is underlined");
+        assert_eq!(parsed.root.unwrap().get("a").unwrap().as_f64(), Some(1.0), "the first is read");
+    }
+}
+
+#[test]
+fn nested_duplicate_keys_point_into_the_structure() {
+    let parsed = parse("steps:\n  - id: a\n    id: b\n", Syntax::Yaml, &Limits::default());
+    assert_eq!(parsed.problems[0].pointer, "/steps/0/id");
+}
+
+#[test]
+fn json_is_strict() {
+    for text in [
+        "{\"a\": 1,}",
+        "{a: 1}",
+        "{'a': 1}",
+        "// c\n{}",
+        "{\"a\": 0x1}",
+        "{\"a\": +1}",
+        "{\"a\": .5}",
+        "{\"a\": NaN}",
+        "{\"a\": 1 \"b\": 2}",
+    ] {
+        let parsed = parse(text, Syntax::Json, &Limits::default());
+        assert_eq!(kinds(&parsed), [ProblemKind::Syntax], "{text}");
+    }
+}
+
+#[test]
+fn parse_errors_carry_the_parsers_position() {
+    let text = "{\n  \"a\": 1\n  \"b\": 2\n}";
+    let parsed = parse(text, Syntax::Json, &Limits::default());
+    let f = &parsed.problems[0];
+    assert_eq!(f.kind, ProblemKind::Syntax);
+    assert!(f.message.contains("line 2, column 9"), "{}", f.message);
+    assert_eq!(f.span.start, text.find("1\n").unwrap() + 1);
+
+    let text = "a: [1, 2\nb: c\n";
+    let parsed = parse(text, Syntax::Yaml, &Limits::default());
+    assert_eq!(kinds(&parsed), [ProblemKind::Syntax]);
+    assert!(parsed.problems[0].message.starts_with("Invalid YAML"));
+}
+
+#[test]
+fn empty_text_is_a_parse_error() {
+    for syntax in [Syntax::Json, Syntax::Yaml] {
+        let parsed = parse("  \n", syntax, &Limits::default());
+        assert_eq!(kinds(&parsed), [ProblemKind::Syntax]);
+    }
+}
+
+#[test]
+fn billion_laughs_stops_before_expanding() {
+    let mut text = String::from("a0: &a0 [lol, lol, lol, lol, lol, lol, lol, lol, lol, lol]\n");
+    for i in 1..10 {
+        let refs = vec![format!("*a{}", i - 1); 10].join(", ");
+        text.push_str(&format!("a{i}: &a{i} [{refs}]\n"));
+    }
+    let started = std::time::Instant::now();
+    let parsed = parse(&text, Syntax::Yaml, &Limits::default());
+    assert!(started.elapsed().as_secs() < 2, "answers promptly");
+    assert_eq!(kinds(&parsed), [ProblemKind::Limit]);
+    assert!(parsed.problems[0].message.contains("billion laughs"));
+    assert!(parsed.root.is_none());
+}
+
+#[test]
+fn modest_aliases_are_expanded() {
+    let root = parse_ok("base: &b {kind: agent}\nsteps:\n  - *b\n  - *b\n", Syntax::Yaml);
+    assert_eq!(root.pointer("/steps/1/kind").unwrap().as_str(), Some("agent"));
+}
+
+#[test]
+fn depth_limit_applies_to_both_syntaxes() {
+    let limits = Limits::default();
+    let deep_json = format!("{}{}", "[".repeat(limits.max_depth + 5), "]".repeat(limits.max_depth + 5));
+    let deep_yaml = format!("{}{}", "[".repeat(limits.max_depth + 5), "]".repeat(limits.max_depth + 5));
+    assert_eq!(kinds(&parse(&deep_json, Syntax::Json, &limits)), [ProblemKind::Limit]);
+    assert_eq!(kinds(&parse(&deep_yaml, Syntax::Yaml, &limits)), [ProblemKind::Limit]);
+    let very_deep = "[".repeat(100_000);
+    assert_eq!(kinds(&parse(&very_deep, Syntax::Json, &limits)), [ProblemKind::Limit]);
+    assert_eq!(kinds(&parse(&very_deep, Syntax::Yaml, &limits)), [ProblemKind::Limit]);
+    let fine = format!("{}{}", "[".repeat(limits.max_depth - 1), "]".repeat(limits.max_depth - 1));
+    assert!(parse(&fine, Syntax::Json, &limits).problems.is_empty());
+}
+
+#[test]
+fn size_and_line_limits() {
+    let limits = Limits { max_bytes: 100, max_line_bytes: 40, ..Limits::default() };
+    let big = format!("a: {}\n", "x".repeat(200));
+    let f = &parse(&big, Syntax::Yaml, &limits).problems;
+    assert_eq!(f[0].kind, ProblemKind::Limit);
+    assert!(f[0].message.contains("100 bytes"), "{}", f[0].message);
+    let long_line = format!("a: {}\n", "x".repeat(50));
+    let f = &parse(&long_line, Syntax::Yaml, &limits).problems;
+    assert!(f[0].message.contains("line is 54 bytes"), "{}", f[0].message);
+}
+
+/// The windowed line-length check finds the first line a line-by-line
+/// count finds, with its length.
+#[test]
+fn the_first_long_line_is_found_as_a_line_count_finds_it() {
+    fn first_long_line(text: &str, max: usize) -> Option<(usize, usize)> {
+        let mut start = 0;
+        for end in text.match_indices('\n').map(|(at, _)| at + 1).chain([text.len()]) {
+            if end - start > max {
+                return Some((start, end - start));
+            }
+            start = end;
+        }
+        None
+    }
+    let texts = ["", "\n", "ab", "ab\n", "a\nbcd\nef\n", "abc\n\n\nabcdefg", "abcd\nabcd\nabcde", "\n\n\n\n", "abcdefgh\n"];
+    for text in texts {
+        for max in 0..6 {
+            let limits = Limits { max_line_bytes: max, ..Limits::default() };
+            let found = limits::check_line_length(text, &limits);
+            let expected = first_long_line(text, max);
+            assert_eq!(found.as_ref().map(|f| f.span.start), expected.map(|(start, _)| start), "{text:?} {max}");
+            if let (Some(problem), Some((_, length))) = (found, expected) {
+                assert!(problem.message.starts_with(&format!("A line is {length} bytes long")), "{text:?} {max}: {}", problem.message);
+            }
+        }
+    }
+}
+
+#[test]
+fn a_second_yaml_document_is_reported() {
+    let parsed = parse("a: 1\n---\nb: 2\n", Syntax::Yaml, &Limits::default());
+    assert_eq!(kinds(&parsed), [ProblemKind::Syntax]);
+    assert!(parsed.root.unwrap().get("a").is_some());
+}
+
+#[test]
+fn syntax_sniffing() {
+    assert_eq!(Syntax::sniff("  {\"a\": 1}"), Syntax::Json);
+    assert_eq!(Syntax::sniff("\u{feff}[1]"), Syntax::Json);
+    assert_eq!(Syntax::sniff("# c\na: 1"), Syntax::Yaml);
+    assert_eq!(Syntax::from_path("x.YML"), Some(Syntax::Yaml));
+}
+
+#[test]
+fn quoted_scalars_end_at_their_closing_quote() {
+    let text = "a: \"x\"   # c\nb: 'it''s'  # d\nc: \"q\\\"\" # e\nd: \"é\"\n";
+    let root = parse_ok(text, Syntax::Yaml);
+    for (key, source) in [("a", "\"x\""), ("b", "'it''s'"), ("c", "\"q\\\"\""), ("d", "\"é\"")] {
+        let span = root.get(key).unwrap().span;
+        assert_eq!(&text[span.start..span.end], source, "{key}");
+    }
+}
