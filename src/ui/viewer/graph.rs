@@ -5,7 +5,7 @@
 use super::camera::{Camera, ViewBox};
 use super::drawing::{self, BAR, Geometry, ID_PX, Look, Marks, PADDING, diamond, path_data};
 use super::explain::playbook_step;
-use super::risk_paths::OnPath;
+use super::on_path::OnPath;
 use super::selection::{Selection, Target};
 use crate::checker::Report;
 use leptos::ev::{KeyboardEvent, MouseEvent, PointerEvent, WheelEvent};

@@ -10,6 +10,7 @@ mod explain;
 pub mod graph;
 pub mod manifest_view;
 pub mod nav;
+pub mod on_path;
 mod parts;
 pub mod requires_panel;
 pub mod risk_paths;

@@ -5,10 +5,11 @@
 //! graph sits above the list; choosing a path picks it out there and dims
 //! the rest.
 
-use super::{ViewKind, Viewer};
 use super::drawing::risk_label;
 use super::graph::GraphView;
+use super::on_path::OnPath;
 use super::parts::RiskBadge;
+use super::{ViewKind, Viewer};
 use crate::route::Route;
 use gloo_timers::callback::Timeout;
 use leptos::prelude::*;
@@ -16,46 +17,6 @@ use opb_core::explain::paths::{ActingTool, Ending, RiskPath, RiskPaths, Stop};
 use opb_core::spec::RISK_CLASSES;
 use std::collections::HashSet;
 use std::sync::Arc;
-
-/// The steps and edges of one path, for the graph to pick out.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct OnPath {
-    steps: HashSet<String>,
-    edges: HashSet<(String, String)>,
-    first: Option<String>,
-    /// The last step, when the path ends there (not at a dead end).
-    end: Option<String>,
-}
-
-impl OnPath {
-    pub fn of(path: &RiskPath) -> OnPath {
-        OnPath {
-            steps: path.steps.iter().cloned().collect(),
-            edges: path.steps.windows(2).filter_map(|pair| match pair {
-                [from, to] => Some((from.clone(), to.clone())),
-                _ => None,
-            }).collect(),
-            first: path.steps.first().cloned(),
-            end: path.steps.last().filter(|_| path.ending == Ending::End).cloned(),
-        }
-    }
-
-    pub fn has_step(&self, id: &str) -> bool {
-        self.steps.contains(id)
-    }
-
-    pub fn has_edge(&self, from: &str, to: &str) -> bool {
-        self.edges.contains(&(from.to_owned(), to.to_owned()))
-    }
-
-    pub fn starts_at(&self, id: &str) -> bool {
-        self.first.as_deref() == Some(id)
-    }
-
-    pub fn ends_at(&self, id: &str) -> bool {
-        self.end.as_deref() == Some(id)
-    }
-}
 
 /// The risk paths of the shown playbook, walked once per check and shared by
 /// the tab and the panel, and the path the reader chose (by its steps, so
