@@ -1,11 +1,11 @@
 //! The opb playground: a Leptos single-page app over the validation core,
 //! compiled to wasm in the same binary as the core it calls.
 //!
-//! The modules at this level are plain Rust (the check of the editor's text,
-//! the copy of that text that follows its edits, position conversion,
-//! examples, addresses, wording), tested natively with the rest of the
-//! workspace. [`ui`] holds the components and the browser
-//! bridge; it is built with the `web` feature, which Trunk turns on.
+//! The modules at this level are plain Rust (the check of the editor's text
+//! and when it runs, the copy of that text that follows its edits, position
+//! conversion, examples, addresses, wording), tested natively with the rest
+//! of the workspace. [`ui`] holds the components and the browser bridge; it
+//! is built with the `web` feature, which Trunk turns on.
 
 pub mod checker;
 pub mod embed;
@@ -17,6 +17,7 @@ pub mod markdown;
 pub mod mirror;
 pub mod positions;
 pub mod route;
+pub mod schedule;
 pub mod storage;
 
 #[cfg(feature = "web")]

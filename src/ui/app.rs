@@ -15,6 +15,7 @@ use super::share::{menu::ShareMenu, notices::ShareNotices, theme::{self, ThemeSt
 use crate::embed::PageOptions;
 use crate::format::{human_size, renamed, syntax_label};
 use crate::route::Route;
+use crate::schedule::{debounce_ms, is_large, Slices};
 // The viewer: graph, tools, requires, manifest (src/ui/viewer).
 use super::viewer::{Viewer, ViewerPanel, ViewerTabs};
 use super::viewer::risk_paths::{RiskPathsPanel, RiskPathsState, RiskPathsTab};
@@ -25,70 +26,12 @@ use gloo_timers::callback::Timeout;
 use gloo_timers::future::TimeoutFuture;
 use leptos::prelude::*;
 use opb_core::{Kind, Limits, Syntax};
-use std::cell::Cell;
-use std::future::Future;
 use std::sync::Arc;
 
-/// Texts from this length (UTF-16 units) on take long enough to check that
-/// the status bar says a check is coming.
-const LARGE: u32 = 256 * 1024;
-
-/// How long after the last edit the text is checked: ordinary documents at
-/// once (their check takes milliseconds, and issue 7 asks for updated
-/// diagnostics within a frame of the key); large ones wait, so typing in
-/// them is not slowed by a check per key.
-fn debounce_ms(length: u32) -> Option<u32> {
-    match length {
-        0..LARGE => None,
-        LARGE..=2_097_151 => Some(150),
-        _ => Some(400),
-    }
-}
-
+/// The page's clock, in milliseconds: the time a check took, and the clock
+/// of one run in slices.
 fn now_ms() -> f64 {
     window().performance().map_or(0.0, |p| p.now())
-}
-
-/// How long a slice of a large text's check runs before the page gets a
-/// turn: well under the 100 ms a page may be held (issue 7), with room for
-/// the check's last part, its rules and explain view, which is not sliced.
-const SLICE_MS: f64 = 30.0;
-
-/// The clock of a check run in slices: when to pause, how long it worked,
-/// its pauses apart, and in how many slices.
-struct Slices {
-    started: f64,
-    slice_started: Cell<f64>,
-    paused: Cell<f64>,
-    count: Cell<u32>,
-}
-
-impl Slices {
-    fn new() -> Slices {
-        let now = now_ms();
-        Slices { started: now, slice_started: Cell::new(now), paused: Cell::new(0.0), count: Cell::new(1) }
-    }
-
-    /// The check's pause ([`opb_core::pause`]): a turn of the page's event
-    /// loop once the slice has run its time.
-    fn pause(&self) -> Option<impl Future<Output = ()> + '_> {
-        let stopped = now_ms();
-        if stopped - self.slice_started.get() < SLICE_MS {
-            return None;
-        }
-        Some(async move {
-            TimeoutFuture::new(0).await;
-            let resumed = now_ms();
-            self.paused.set(self.paused.get() + resumed - stopped);
-            self.slice_started.set(resumed);
-            self.count.set(self.count.get() + 1);
-        })
-    }
-
-    /// The time worked so far, in milliseconds.
-    fn working(&self) -> f64 {
-        now_ms() - self.started - self.paused.get()
-    }
 }
 
 /// A check running in slices; dropping it stops the check.
@@ -167,7 +110,7 @@ pub fn App() -> impl IntoView {
         pending.set_value(None);
         stop_running();
         let (kind, loaded) = (kind_choice.get_untracked(), registry.current());
-        if editor.length().is_none_or(|length| length < LARGE) {
+        if editor.length().is_none_or(|length| !is_large(length)) {
             let Some((checked, took)) = editor.with_text(|text| {
                 let started = now_ms();
                 let checked = checker::check_with(text, kind, loaded);
@@ -187,9 +130,12 @@ pub fn App() -> impl IntoView {
         let Some(text) = editor.text() else { return };
         slicing.set(true);
         let (check, handle) = abortable(async move {
-            let slices = Slices::new();
-            let checked = checker::check_pausing(&text, kind, loaded, || slices.pause()).await;
-            let took = (slices.working(), slices.count.get());
+            let slices = Slices::new(now_ms);
+            let checked = checker::check_pausing(&text, kind, loaded, || {
+                slices.pause(|| TimeoutFuture::new(0))
+            })
+            .await;
+            let took = (slices.working(), slices.count());
             TimeoutFuture::new(0).await;
             slicing.set(false);
             elapsed.set(Some(took));
@@ -205,7 +151,7 @@ pub fn App() -> impl IntoView {
             return;
         }
         edited.set(true);
-        if length >= LARGE {
+        if is_large(length) {
             checking.set(true);
         }
         stop_running();
