@@ -61,15 +61,36 @@ pub struct Counts {
 }
 
 impl Counts {
+    /// The counts of `diagnostics`.
     pub fn of(diagnostics: &[Diagnostic]) -> Counts {
         let mut counts = Counts::default();
-        for d in diagnostics {
-            match d.severity {
-                Severity::Error => counts.error += 1,
-                Severity::Warning => counts.warning += 1,
-                Severity::Info => counts.info += 1,
+        for diagnostic in diagnostics {
+            counts.add(diagnostic.severity);
+        }
+        counts
+    }
+
+    /// The counts of the diagnostics that point into each item of the
+    /// top-level array `key` (`/<key>/<i>` or below it), by item position,
+    /// for a list of `len` items: one pass, however many items.
+    pub(crate) fn by_item(diagnostics: &[Diagnostic], key: &str, len: usize) -> Vec<Counts> {
+        let mut counts = vec![Counts::default(); len];
+        let prefix = format!("/{key}/");
+        for diagnostic in diagnostics {
+            let Some(rest) = diagnostic.pointer.strip_prefix(&prefix) else { continue };
+            let token = rest.split('/').next().unwrap_or_default();
+            if let Some(item) = token.parse::<usize>().ok().and_then(|i| counts.get_mut(i)) {
+                item.add(diagnostic.severity);
             }
         }
         counts
+    }
+
+    fn add(&mut self, severity: Severity) {
+        match severity {
+            Severity::Error => self.error += 1,
+            Severity::Warning => self.warning += 1,
+            Severity::Info => self.info += 1,
+        }
     }
 }

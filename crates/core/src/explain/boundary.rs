@@ -11,7 +11,7 @@ pub use crate::views::facts::{Family, Requirement, ToolFacts};
 pub use facts::{SharedFacts, ToolExplain};
 pub use gates::GateEntry;
 
-use crate::diagnostics::{Diagnostic, Severity};
+use crate::diagnostics::{Counts, Diagnostic};
 use crate::views::requires;
 use crate::views::graph::Graph;
 use crate::views::playbook::{McpName, PlaybookView, StepView, mcp_name};
@@ -177,21 +177,6 @@ impl Resolver<'_, '_, '_> {
     }
 }
 
-/// How many error diagnostics point into each item of the top-level array
-/// `key` (`/<key>/<i>` or below it), by item position.
-fn errors_by_item(diagnostics: &[Diagnostic], key: &str, len: usize) -> Vec<usize> {
-    let mut counts = vec![0; len];
-    let prefix = format!("/{key}/");
-    for diagnostic in diagnostics.iter().filter(|d| d.severity == Severity::Error) {
-        let Some(rest) = diagnostic.pointer.strip_prefix(&prefix) else { continue };
-        let token = rest.split('/').next().unwrap_or_default();
-        if let Some(count) = token.parse::<usize>().ok().and_then(|i| counts.get_mut(i)) {
-            *count += 1;
-        }
-    }
-    counts
-}
-
 fn array_len(view: &PlaybookView<'_>, key: &str) -> usize {
     view.root.get(key).and_then(Node::as_array).map_or(0, <[Node]>::len)
 }
@@ -207,15 +192,15 @@ pub fn explain(
     let facts = Facts::new(view, check);
     let resolver = Resolver { view, check, facts: &facts };
     let entries = EntryIndex::new(graph);
-    let step_errors = errors_by_item(diagnostics, "steps", array_len(view, "steps"));
+    let step_counts = Counts::by_item(diagnostics, "steps", array_len(view, "steps"));
     let mut list = String::new();
     let steps = view
         .steps
         .iter()
-        .map(|step| boundary(step, &resolver, &entries, step_errors.get(step.index).copied().unwrap_or_default(), &mut list))
+        .map(|step| boundary(step, &resolver, &entries, step_counts.get(step.index).map_or(0, |counts| counts.error), &mut list))
         .collect();
-    let tool_errors = errors_by_item(diagnostics, "tools", array_len(view, "tools"));
-    (steps, facts::tools(view, &facts, allowing, &tool_errors))
+    let tool_counts = Counts::by_item(diagnostics, "tools", array_len(view, "tools"));
+    (steps, facts::tools(view, &facts, allowing, &tool_counts))
 }
 
 /// One step's boundary; `list` is room for the pointer to its

@@ -13,7 +13,7 @@ pub mod playbook;
 pub mod registry;
 mod shape;
 
-pub(crate) use shape::{check_fields, expect, Field, Ty};
+pub(crate) use shape::{check_fields, expect, expect_objects, is_absent, is_blank, Field, Ty};
 
 use crate::diagnostics::Rule;
 

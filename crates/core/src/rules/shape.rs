@@ -161,3 +161,28 @@ mod tests {
         assert_eq!(closest("purpose", &fields), None);
     }
 }
+
+/// IN004 for each entry of the list `list` (at `ptr`) that is not an object.
+/// `each` starts the message ("Each entry of `steps`"); `what`, when given,
+/// says what an entry is ("a step with an `id` and a `kind`").
+pub(crate) fn expect_objects(report: &mut Report, list: Option<&Node>, ptr: &Ptr, each: impl Display, what: Option<&str>) {
+    let Some(items) = list.and_then(Node::as_array) else { return };
+    for (i, item) in items.iter().enumerate() {
+        if item.as_object().is_none() {
+            let what = what.map(|what| format!(" ({what})")).unwrap_or_default();
+            report.push(&IN004, &ptr.index(i), At::Value(item), format!("{each} must be an object{what}; entry {i} is {}.", item.type_name()));
+        }
+    }
+}
+
+/// A field that is absent or null.
+pub(crate) fn is_absent(node: Option<&Node>) -> bool {
+    node.is_none_or(Node::is_null)
+}
+
+/// A string field that is absent, null, or only blanks: "missing" for the
+/// rules that require it. A value of another type is not blank: the shape
+/// check reports it.
+pub(crate) fn is_blank(node: Option<&Node>) -> bool {
+    is_absent(node) || node.and_then(Node::as_str).is_some_and(|s| s.trim().is_empty())
+}

@@ -12,7 +12,7 @@ pub mod playbook;
 pub mod requires;
 pub mod spec;
 
-use opb_syntax::Node;
+use opb_syntax::{Node, Ptr};
 
 /// A playbook's typed view and step graph, built once per analysis for the
 /// rules and explain (each was a tenth of the time when both built their
@@ -37,4 +37,21 @@ pub(crate) struct PlaybookModel<'m, 'a> {
     pub(crate) view: &'m playbook::PlaybookView<'a>,
     pub(crate) graph: &'m graph::Graph,
     pub(crate) check: &'m requires::CrossCheck<'m, 'a>,
+}
+
+/// The object items of an array field, with index and pointer; other items
+/// are skipped (the shape checks report them).
+pub(crate) fn objects<'a>(node: Option<&'a Node>, ptr: &Ptr) -> impl Iterator<Item = (usize, Ptr, &'a Node)> {
+    let ptr = ptr.clone();
+    node.and_then(Node::as_array)
+        .unwrap_or_default()
+        .iter()
+        .enumerate()
+        .filter(|(_, item)| item.as_object().is_some())
+        .map(move |(i, item)| (i, ptr.index(i), item))
+}
+
+/// The string items of an array field; other items are skipped.
+pub(crate) fn strings(node: Option<&Node>) -> Vec<&str> {
+    node.and_then(Node::as_array).map(|items| items.iter().filter_map(Node::as_str).collect()).unwrap_or_default()
 }

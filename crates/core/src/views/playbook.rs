@@ -2,6 +2,7 @@
 //! read. It never reports; values of the wrong type read as absent (the shape
 //! rules report them).
 
+use crate::views::{objects, strings};
 use foldhash::{HashMap, HashMapExt};
 use opb_syntax::{CompactString, Node, Ptr, Value};
 
@@ -173,12 +174,6 @@ fn str_of<'a>(node: &'a Node, key: &str) -> Option<&'a str> {
     node.get(key).and_then(Node::as_str)
 }
 
-fn strings(node: Option<&Node>) -> Vec<&str> {
-    node.and_then(Node::as_array)
-        .map(|items| items.iter().filter_map(Node::as_str).collect())
-        .unwrap_or_default()
-}
-
 fn entries(node: Option<&Node>) -> Vec<Entry<'_>> {
     let Some(items) = node.and_then(Node::as_array) else { return Vec::new() };
     items
@@ -186,17 +181,6 @@ fn entries(node: Option<&Node>) -> Vec<Entry<'_>> {
         .enumerate()
         .filter_map(|(index, item)| item.as_str().map(|name| Entry { name, node: item, index }))
         .collect()
-}
-
-/// The object items of an array field, with index and pointer.
-fn objects<'a>(node: Option<&'a Node>, ptr: &Ptr) -> impl Iterator<Item = (usize, Ptr, &'a Node)> {
-    let ptr = ptr.clone();
-    node.and_then(Node::as_array)
-        .unwrap_or_default()
-        .iter()
-        .enumerate()
-        .filter(|(_, item)| item.as_object().is_some())
-        .map(move |(i, item)| (i, ptr.index(i), item))
 }
 
 fn next_refs(node: Option<&Node>) -> Vec<NextRef<'_>> {

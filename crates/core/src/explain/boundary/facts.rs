@@ -1,6 +1,7 @@
 //! The explain entry of each embedded tool with the steps that allow it, and
 //! the tool's facts as every step that allows it shares them.
 
+use crate::diagnostics::Counts;
 use crate::views::spec;
 use crate::views::facts::{Family, Requirement, ToolFacts};
 use crate::views::playbook::{PlaybookView, ToolView};
@@ -101,7 +102,7 @@ impl Facts {
 /// The explain entry of every embedded tool, in document order. A later
 /// tool repeating a name (PB302) is allowed by no step: names resolve to the
 /// first.
-pub(super) fn tools(view: &PlaybookView<'_>, facts: &Facts, allowing: &AllowingSteps<'_>, errors: &[usize]) -> Vec<ToolExplain> {
+pub(super) fn tools(view: &PlaybookView<'_>, facts: &Facts, allowing: &AllowingSteps<'_>, counts: &[Counts]) -> Vec<ToolExplain> {
     view.tools
         .iter()
         .filter_map(|tool| {
@@ -116,7 +117,7 @@ pub(super) fn tools(view: &PlaybookView<'_>, facts: &Facts, allowing: &AllowingS
                 pointer: tool.ptr.as_str().to_owned(),
                 facts: ToolFacts::clone(facts),
                 allowed_by,
-                errors: errors.get(tool.index).copied().unwrap_or_default(),
+                errors: counts.get(tool.index).map_or(0, |counts| counts.error),
             })
         })
         .collect()

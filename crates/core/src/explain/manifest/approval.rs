@@ -3,7 +3,7 @@
 //! filled in and marked, and one sentence that says it all.
 
 use crate::diagnostics::prose::write_list;
-use crate::explain::manifest::{Defaulted, DurationValue};
+use super::{strings, Defaulted, DurationValue};
 use crate::views::manifest::{Escalation, ToolView};
 use crate::views::manifest::values::read_fraction;
 use opb_syntax::Node;
@@ -64,12 +64,6 @@ pub struct EscalationStep {
     /// `at` as written.
     pub at_text: String,
     pub to: String,
-}
-
-fn strings(node: Option<&Node>) -> Vec<String> {
-    node.and_then(Node::as_array)
-        .map(|items| items.iter().filter_map(Node::as_str).map(str::to_owned).collect())
-        .unwrap_or_default()
 }
 
 pub fn explain(tool: &ToolView<'_>) -> ApprovalExplain {

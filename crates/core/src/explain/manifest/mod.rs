@@ -8,7 +8,8 @@ mod approval;
 pub use crate::views::manifest::package::Ecosystem;
 pub use approval::{ApprovalExplain, DecidersExplain, EscalationExplain, EscalationStep};
 
-use crate::diagnostics::{Counts, Diagnostic, Severity};
+use crate::diagnostics::{Counts, Diagnostic};
+use crate::views;
 use crate::views::manifest::{ManifestView, Runs, ToolView};
 use crate::views::manifest::package::Package;
 use crate::views::manifest::url::HttpUrl;
@@ -266,38 +267,21 @@ fn text(node: Option<&Node>) -> Option<String> {
     node.and_then(Node::as_str).map(str::to_owned)
 }
 
+/// The string items of an array field, owned.
 fn strings(node: Option<&Node>) -> Vec<String> {
-    node.and_then(Node::as_array)
-        .map(|items| items.iter().filter_map(Node::as_str).map(str::to_owned).collect())
-        .unwrap_or_default()
-}
-
-/// The diagnostics that point into each item of `tools`, by its index in
-/// the array, counted in one pass.
-fn counts_by_tool(diagnostics: &[Diagnostic]) -> HashMap<usize, Counts> {
-    let mut counts: HashMap<usize, Counts> = HashMap::new();
-    for diagnostic in diagnostics {
-        let Some(rest) = diagnostic.pointer.strip_prefix("/tools/") else { continue };
-        let Ok(index) = rest.split('/').next().unwrap_or_default().parse::<usize>() else { continue };
-        let tool = counts.entry(index).or_default();
-        match diagnostic.severity {
-            Severity::Error => tool.error += 1,
-            Severity::Warning => tool.warning += 1,
-            Severity::Info => tool.info += 1,
-        }
-    }
-    counts
+    views::strings(node).into_iter().map(str::to_owned).collect()
 }
 
 /// Builds the explain view of a manifest. Each "used by" list comes from
 /// one pass over the tools, so the view stays linear in the manifest's size.
 pub fn build(root: &Node, diagnostics: &[Diagnostic]) -> ManifestExplain {
     let view = ManifestView::new(root);
-    let counts = counts_by_tool(diagnostics);
+    let tools_len = root.get("tools").and_then(Node::as_array).map_or(0, <[Node]>::len);
+    let counts = Counts::by_item(diagnostics, "tools", tools_len);
     let tools: Vec<ToolExplain> = view
         .tools
         .iter()
-        .map(|tool| tool_explain(&view, tool, counts.get(&tool.index).copied().unwrap_or_default()))
+        .map(|tool| tool_explain(&view, tool, counts.get(tool.index).copied().unwrap_or_default()))
         .collect();
     let mut exposing: HashMap<&str, Vec<String>> = HashMap::new();
     let mut connected: HashMap<&str, Vec<String>> = HashMap::new();

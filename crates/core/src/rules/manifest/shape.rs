@@ -7,7 +7,8 @@
 //! as a YAML reader that fills a map of strings reads it.
 
 use crate::diagnostics::{At, Report};
-use crate::rules::{Field, Ty, check_fields, expect};
+use crate::rules::{Field, Ty, check_fields, expect, expect_objects};
+use crate::views::objects;
 use crate::rules::input::IN004;
 use opb_syntax::{Node, Ptr, Value};
 use std::fmt::Display;
@@ -206,23 +207,9 @@ fn check_tool(report: &mut Report, tool: &Node, ptr: &Ptr) {
 
 /// The object items of a list, with IN004 for each item that is not an
 /// object. `each` starts the message ("Each tool").
-fn items<'n>(report: &mut Report, list: Option<&'n Node>, ptr: &Ptr, each: &str) -> Vec<(Ptr, &'n Node)> {
-    let Some(items) = list.and_then(Node::as_array) else { return Vec::new() };
-    let mut objects = Vec::with_capacity(items.len());
-    for (i, item) in items.iter().enumerate() {
-        let item_ptr = ptr.index(i);
-        if item.as_object().is_some() {
-            objects.push((item_ptr, item));
-        } else {
-            report.push(
-                &IN004,
-                &item_ptr,
-                At::Value(item),
-                format!("{each} must be an object; entry {i} is {}.", item.type_name()),
-            );
-        }
-    }
-    objects
+fn items<'n>(report: &mut Report, list: Option<&'n Node>, ptr: &Ptr, each: &str) -> impl Iterator<Item = (Ptr, &'n Node)> {
+    expect_objects(report, list, ptr, each, None);
+    objects(list, ptr).map(|(_, ptr, item)| (ptr, item))
 }
 
 /// A list of names: each entry a string, or an object with a string `name`.

@@ -1,7 +1,8 @@
 //! PB1xx: the document and its version, and the shape (IN004, IN007) of the top level.
 
+use crate::diagnostics::prose::and_list;
 use crate::diagnostics::{At, Group, Report, Rule, Severity};
-use crate::rules::{Field, Ty, check_fields};
+use crate::rules::{Field, Ty, check_fields, expect_objects};
 use crate::rules::input::IN004;
 use crate::views::playbook::PlaybookView;
 use crate::views::spec::CURRENT_VERSION;
@@ -237,7 +238,7 @@ fn check_pre16(view: &PlaybookView<'_>, (major, minor): (u32, u32), report: &mut
         if mcp_tools.len() > LISTED_TOOLS {
             names.push(format!("{} more", mcp_tools.len() - LISTED_TOOLS));
         }
-        used.push(format!("the MCP tool{} {}", if mcp_tools.len() == 1 { "" } else { "s" }, join_and(&names)));
+        used.push(format!("the MCP tool{} {}", if mcp_tools.len() == 1 { "" } else { "s" }, and_list(&names)));
     }
     if used.is_empty() {
         return;
@@ -250,18 +251,9 @@ fn check_pre16(view: &PlaybookView<'_>, (major, minor): (u32, u32), report: &mut
         At::Value(node),
         format!(
             "The document is version {major}.{minor}, but has {}: MCP servers and secrets came in {current_major}.{current_minor}, and are [] before it. Set `openplaybook` to \"{current_major}.{current_minor}\", or remove them.",
-            join_and(&used)
+            and_list(&used)
         ),
     );
-}
-
-/// "a", "a and b", "a, b and c".
-pub(super) fn join_and(items: &[String]) -> String {
-    match items {
-        [] => String::new(),
-        [only] => only.clone(),
-        [init @ .., last] => format!("{} and {last}", init.join(", ")),
-    }
 }
 
 /// PB104, and IN004 for items of `steps` that are not objects.
@@ -274,18 +266,7 @@ fn check_steps_list(root: &Node, report: &mut Report) {
         }
         Some(node) => match node.as_array() {
             Some([]) => report.push(&PB104, &ptr, At::Value(node), "`steps` is empty: there is nothing to run. Add at least one step."),
-            Some(items) => {
-                for (i, item) in items.iter().enumerate() {
-                    if item.as_object().is_none() {
-                        report.push(
-                            &IN004,
-                            &ptr.index(i),
-                            At::Value(item),
-                            format!("Each entry of `steps` must be an object (a step with an `id` and a `kind`); entry {i} is {}.", item.type_name()),
-                        );
-                    }
-                }
-            }
+            Some(_) => expect_objects(report, Some(node), &ptr, "Each entry of `steps`", Some("a step with an `id` and a `kind`")),
             // Another type is IN004, reported by the top-level shape check.
             None => {}
         },
@@ -370,13 +351,5 @@ mod tests {
     fn a_float_reader_drops_trailing_zeros() {
         assert_eq!(trim_number("1.10"), "1.1");
         assert_eq!(trim_number("2.00"), "2");
-    }
-
-    #[test]
-    fn lists_read_naturally() {
-        let items = ["a".to_owned(), "b".to_owned(), "c".to_owned()];
-        assert_eq!(join_and(&items[..1]), "a");
-        assert_eq!(join_and(&items[..2]), "a and b");
-        assert_eq!(join_and(&items), "a, b and c");
     }
 }

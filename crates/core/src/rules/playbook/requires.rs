@@ -14,8 +14,7 @@ mod secrets;
 pub(crate) use mcp_servers::PB411;
 
 use crate::diagnostics::{At, Report, Rule};
-use crate::rules::{Field, Ty, check_fields};
-use crate::rules::input::IN004;
+use crate::rules::{Field, Ty, check_fields, expect_objects};
 use crate::views::requires;
 use crate::views::playbook::PlaybookView;
 use opb_syntax::{Node, Ptr};
@@ -57,36 +56,12 @@ pub(super) fn check(view: &PlaybookView<'_>, cross_check: &requires::CrossCheck<
             ("mcpServers", "an MCP server with a `name`"),
             ("secrets", "a secret with `name` and `purpose`"),
         ] {
-            check_items_are_objects(requires.get(field), &ptr.key(field), field, what, report);
+            expect_objects(report, requires.get(field), &ptr.key(field), format_args!("Each entry of `requires.{field}`"), Some(what));
         }
     }
     connections::check(view, cross_check, report);
     mcp_servers::check(view, cross_check, report);
     secrets::check(view, report);
-}
-
-/// IN004 for each entry of a `requires` list that is not an object.
-fn check_items_are_objects(list: Option<&Node>, ptr: &Ptr, field: &str, what: &str, report: &mut Report) {
-    let Some(items) = list.and_then(Node::as_array) else { return };
-    for (i, item) in items.iter().enumerate() {
-        if item.as_object().is_none() {
-            report.push(
-                &IN004,
-                &ptr.index(i),
-                At::Value(item),
-                format!("Each entry of `requires.{field}` must be an object ({what}); entry {i} is {}.", item.type_name()),
-            );
-        }
-    }
-}
-
-/// A string field that is absent, null, or only blanks: "missing" for the
-/// rules that require it. A value of another type is the shape check's.
-fn is_blank(node: Option<&Node>) -> bool {
-    match node {
-        None => true,
-        Some(node) => node.is_null() || node.as_str().is_some_and(|s| s.trim().is_empty()),
-    }
 }
 
 /// Where a finding about a missing required field points: at its null or

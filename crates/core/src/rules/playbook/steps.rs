@@ -11,7 +11,7 @@ pub use allowed::{PB205, PB209, PB210, PB211, PB212, PB219};
 pub use flow::{PB213, PB214, PB215, PB216, PB217};
 
 use crate::diagnostics::{At, Group, Report, Rule, Severity};
-use crate::rules::{Field, ItemName, Ty, capitalise, check_fields};
+use crate::rules::{Field, ItemName, Ty, capitalise, check_fields, is_absent, is_blank};
 use crate::views::graph::Graph;
 use crate::views::playbook::{PlaybookView, StepView};
 use crate::views::spec::{STEP_KINDS, one_of};
@@ -136,17 +136,6 @@ pub(super) fn check(view: &PlaybookView<'_>, graph: &Graph, report: &mut Report)
 /// How messages name a step: by its id, or by its place when it has none.
 fn describe<'s>(step: &StepView<'s>) -> ItemName<'s> {
     ItemName { named: "step", placed: "the step at", list: "steps", name: step.id, index: step.index }
-}
-
-/// A field that is absent or null.
-fn is_absent(node: Option<&Node>) -> bool {
-    node.is_none_or(Node::is_null)
-}
-
-/// A string field that is absent, null, or only spaces. A value of another
-/// type is not blank: the shape check reports it.
-fn is_blank(node: Option<&Node>) -> bool {
-    is_absent(node) || node.and_then(Node::as_str).is_some_and(|s| s.trim().is_empty())
 }
 
 /// PB201 and PB202. Returns whether every step has an id of its own, so the

@@ -9,11 +9,10 @@ mod definition;
 mod risk;
 
 use crate::diagnostics::{At, Group, Report, Rule, Severity};
-use crate::rules::ItemName;
-use crate::rules::input::IN004;
+use crate::rules::{expect_objects, ItemName};
 use crate::views::playbook::{PlaybookView, ToolView};
 use foldhash::{HashMap, HashMapExt, HashSet, HashSetExt};
-use opb_syntax::{Node, Ptr};
+use opb_syntax::Ptr;
 
 pub static PB312: Rule = Rule {
     code: "PB312",
@@ -43,7 +42,13 @@ pub static RULES: &[&Rule] = &[
 ];
 
 pub(super) fn check(view: &PlaybookView<'_>, report: &mut Report) {
-    check_items_are_objects(view.root.get("tools"), report);
+    expect_objects(
+        report,
+        view.root.get("tools"),
+        &Ptr::root().key("tools"),
+        "Each entry of `tools`",
+        Some("a tool definition with `name`, `source`, `description`, …"),
+    );
     // Sized up front: a large playbook's sets would otherwise grow many times.
     let mut allowed: HashSet<&str> = HashSet::with_capacity(view.tools.len());
     allowed.extend(view.steps.iter().flat_map(|s| s.allowed_tools.iter().map(|n| n.name)));
@@ -64,22 +69,6 @@ fn describe<'s>(tool: &ToolView<'s>) -> ItemName<'s> {
     ItemName { named: "tool", placed: "tool at", list: "tools", name, index: tool.index }
 }
 
-/// IN004 for each entry of `tools` that is not an object.
-fn check_items_are_objects(tools: Option<&Node>, report: &mut Report) {
-    let Some(items) = tools.and_then(Node::as_array) else { return };
-    let ptr = Ptr::root().key("tools");
-    for (i, item) in items.iter().enumerate() {
-        if item.as_object().is_none() {
-            report.push(
-                &IN004,
-                &ptr.index(i),
-                At::Value(item),
-                format!("Each entry of `tools` must be an object (a tool definition with `name`, `source`, `description`, …); entry {i} is {}.", item.type_name()),
-            );
-        }
-    }
-}
-
 /// PB312, at the tool's name.
 fn check_used(tool: &ToolView<'_>, allowed: &HashSet<&str>, report: &mut Report) {
     let (Some(name), Some(node)) = (tool.name, tool.node.get("name")) else { return };
@@ -92,11 +81,6 @@ fn check_used(tool: &ToolView<'_>, allowed: &HashSet<&str>, report: &mut Report)
         At::Value(node),
         format!("The embedded tool `{name}` is defined, but no step's `allowedTools` lists it, so no step may call it. Allow it where it is needed, or remove it."),
     );
-}
-
-/// A field that is absent or null.
-fn is_absent(node: Option<&Node>) -> bool {
-    node.is_none_or(Node::is_null)
 }
 
 #[cfg(test)]

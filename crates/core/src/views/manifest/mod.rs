@@ -7,6 +7,7 @@ pub mod package;
 pub mod url;
 pub mod values;
 
+use crate::views::objects;
 use crate::views::playbook::Named;
 use foldhash::{HashMap, HashMapExt, HashSet};
 use opb_syntax::{Member, Node, Ptr, Value};
@@ -149,17 +150,6 @@ pub fn is_non_empty(node: &Node) -> bool {
         Value::Object(object) => !object.is_empty(),
         Value::Bool(true) | Value::Number(_) => true,
     }
-}
-
-/// The object items of an array field, with index and pointer.
-fn objects<'a>(node: Option<&'a Node>, ptr: &Ptr) -> impl Iterator<Item = (usize, Ptr, &'a Node)> {
-    let ptr = ptr.clone();
-    node.and_then(Node::as_array)
-        .unwrap_or_default()
-        .iter()
-        .enumerate()
-        .filter(|(_, item)| item.as_object().is_some())
-        .map(move |(i, item)| (i, ptr.index(i), item))
 }
 
 fn non_empty_str<'a>(node: &'a Node, key: &str) -> Option<&'a str> {

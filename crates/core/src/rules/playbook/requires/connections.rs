@@ -1,9 +1,9 @@
 //! PB401–PB409: provider connections, `manifest.requiredConnectors`, and the
 //! connector tools the steps allow.
 
-use super::{is_blank, missing_at};
+use super::missing_at;
 use crate::diagnostics::{At, Group, Report, Rule, Severity};
-use crate::rules::{Field, Ty, check_fields};
+use crate::rules::{Field, Ty, check_fields, is_blank};
 use crate::views::playbook::{ConnectionView, PlaybookView};
 use crate::views::requires::{ConnectorRef, CrossCheck, UnknownCapability};
 use crate::views::spec::{AUTH_KINDS, PROVIDERS, one_of};

@@ -1,10 +1,9 @@
 //! PB410–PB416 and PB419: the MCP servers a playbook declares by logical
 //! name, and the `mcp.<server>.<tool>` names that compose from them.
 
-use super::is_blank;
 use crate::diagnostics::{At, Group, Report, Rule, Severity};
 use crate::diagnostics::secrets::{find_credential, high_entropy_run, preview, starts_with_bearer};
-use crate::rules::{Field, Ty, check_fields};
+use crate::rules::{Field, Ty, check_fields, is_blank};
 use crate::rules::playbook::steps::PB205;
 use crate::views::playbook::{McpName, McpServerView, PlaybookView, mcp_name};
 use crate::views::requires::{CrossCheck, ForeignToolName, McpRef};

@@ -1,8 +1,8 @@
 //! PB417 and PB418: the named secrets a playbook's bindings reference.
 
-use super::{is_blank, missing_at};
+use super::missing_at;
 use crate::diagnostics::{At, Group, Report, Rule, Severity};
-use crate::rules::{Field, Ty, check_fields};
+use crate::rules::{Field, Ty, check_fields, is_blank};
 use crate::views::playbook::{PlaybookView, SecretView};
 use foldhash::{HashMap, HashMapExt};
 

@@ -2,7 +2,7 @@
 //! and `start` name, and the graph they make (PB213 to PB217).
 
 use super::describe;
-use super::super::document::join_and;
+use crate::diagnostics::prose::and_list;
 use crate::diagnostics::{At, Group, Report, Rule, Severity};
 use crate::rules::input::IN004;
 use crate::rules::shape::edit_distance;
@@ -363,7 +363,7 @@ fn cycle_message(cycle: &[CompactString], from: &str, to: &str) -> String {
         [only] => format!("Step `{only}` forms a cycle"),
         _ => {
             let names: Vec<String> = cycle.iter().map(|id| format!("`{id}`")).collect();
-            format!("Steps {} form a cycle", join_and(&names))
+            format!("Steps {} form a cycle", and_list(&names))
         }
     };
     format!("{steps}: {back}. Cycles are legal (a revise loop, a retry), but check that the playbook can leave it.")

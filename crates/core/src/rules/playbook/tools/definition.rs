@@ -2,14 +2,12 @@
 //! required fields, enum values the seed lists, object schemas (PB301 to
 //! PB304, PB310), and the type of each field (IN004, IN007).
 
-use super::is_absent;
 use crate::diagnostics::{At, Group, Report, Rule, Severity};
-use crate::rules::{Field, ItemName, Ty, check_fields};
+use crate::rules::{Field, ItemName, Ty, check_fields, is_blank};
 use crate::rules::playbook::steps::PB205;
 use crate::views::playbook::{McpName, ToolView, mcp_name};
 use crate::views::spec::{PROVIDERS, RISK_CLASSES, SCOPES, SOURCES, one_of};
 use foldhash::HashMap;
-use opb_syntax::Node;
 
 pub static PB301: Rule = Rule {
     code: "PB301",
@@ -113,15 +111,10 @@ pub(super) fn check<'a>(
     check_name(tool, first_with_name, report)
 }
 
-/// A required string field that is absent, null or blank.
-fn is_missing(node: Option<&Node>) -> bool {
-    is_absent(node) || node.and_then(Node::as_str).is_some_and(|s| s.trim().is_empty())
-}
-
 /// PB301, PB302, and PB205 for a malformed `mcp.` name.
 fn check_name<'a>(tool: &ToolView<'a>, first_with_name: &mut HashMap<&'a str, usize>, report: &mut Report) -> bool {
     let node = tool.node.get("name");
-    if is_missing(node) {
+    if is_blank(node) {
         let (ptr, at) = match node {
             Some(value) => (tool.ptr.key("name"), At::Value(value)),
             None => (tool.ptr.clone(), At::Missing(tool.node)),
@@ -162,7 +155,7 @@ fn check_name<'a>(tool: &ToolView<'a>, first_with_name: &mut HashMap<&'a str, us
 fn check_required(tool: &ToolView<'_>, what: ItemName<'_>, report: &mut Report) {
     for (field, says) in REQUIRED {
         let node = tool.node.get(field);
-        if !is_missing(node) {
+        if !is_blank(node) {
             continue;
         }
         let (ptr, at, how) = match node {

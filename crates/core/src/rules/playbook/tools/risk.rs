@@ -2,9 +2,8 @@
 //! source against name (PB305), read tools (PB306, PB307), connector type
 //! (PB308, PB309), declared risk (PB311) and declared writes (PB313).
 
-use super::is_absent;
 use crate::diagnostics::{At, Group, Report, Rule, Severity};
-use crate::rules::ItemName;
+use crate::rules::{is_absent, ItemName};
 use crate::views::playbook::{McpName, ToolView, mcp_name};
 use crate::views::spec::{RISK_CLASSES, SOURCES, one_of};
 
