@@ -1,4 +1,4 @@
-//! The graph layout (`model::layout`) on a chain and on random DAGs of 250
+//! The graph layout (`explain::layout`) on a chain and on random DAGs of 250
 //! to 4,000 nodes: the later viewer needs a 1,000-node graph laid out in
 //! well under 50 ms natively. Run: `cargo bench -p opb-core --bench layout`.
 

@@ -58,7 +58,7 @@ pub struct ToolFacts {
     pub description: Option<String>,
     /// `riskClass` as written.
     pub risk_class: Option<String>,
-    /// The rank of `risk_class` in `model::spec::RISK_CLASSES` (0 = read),
+    /// The rank of `risk_class` in `opb_core::spec::RISK_CLASSES` (0 = read),
     /// when it is one of them.
     pub risk_rank: Option<usize>,
     /// `sideEffecting`; absent when undeclared.

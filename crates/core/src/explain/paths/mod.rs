@@ -109,7 +109,7 @@ pub struct RiskPath {
     pub loops: bool,
     /// The most consequential risk class a step on it may reach.
     pub highest_risk_class: Option<String>,
-    /// Its rank in `model::spec::RISK_CLASSES`.
+    /// Its rank in `opb_core::spec::RISK_CLASSES`.
     pub highest_risk_rank: Option<usize>,
     /// Whether some step on it allows a tool whose risk is not known (not
     /// embedded, or without a valid `riskClass`).
