@@ -191,8 +191,9 @@ test("an example picked or a file dropped over edited work keeps the work, one c
   });
   await page.waitForFunction(() => document.querySelector('[data-testid="document-name"]').textContent === "dropped.json");
   await restores(page, mine, /Opened dropped\.json\./);
-  // The work survives a reload, as the stored document.
-  await page.waitForTimeout(600);
+  // The work survives a reload, as the stored document: saved after its
+  // check, however long the check takes on a busy machine.
+  await page.waitForFunction((mine) => localStorage.getItem("opb.document.text") === mine, mine);
   await page.reload();
   await page.waitForFunction(() => Number(document.querySelector(".statusbar")?.dataset.checks) > 0);
   assert.equal(await editorText(page), mine);

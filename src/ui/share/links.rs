@@ -110,6 +110,14 @@ fn location_hash() -> String {
     window().location().hash().unwrap_or_default()
 }
 
+/// Whether the page itself wrote the current history entry's address: then
+/// its fragment is the page's own document as it was up to a moment ago,
+/// never a link that arrived.
+fn address_written_by_page() -> bool {
+    let state = window().history().and_then(|history| history.state()).ok();
+    state.and_then(|state| state.as_string()).as_deref() == Some(WRITTEN_BY_PAGE)
+}
+
 /// The default example, for a first visit.
 fn example() -> Incoming {
     let first = examples::named(examples::DEFAULT)
@@ -147,8 +155,10 @@ pub fn start() -> Start {
         },
         Fragment::Share(share) => {
             let route = link::route_of(&share);
-            // A reload of the reader's own document, whose address follows it.
-            if let Some(own) = saved.as_ref().filter(|s| s.text == share.code) {
+            // A reload of the reader's own document, whose address follows
+            // it: the address lags the document by up to the throttle, so
+            // the stored document, saved when the page was left, is read.
+            if let Some(own) = saved.as_ref().filter(|s| s.text == share.code || address_written_by_page()) {
                 let incoming = Incoming { kind: share.kind, ..Incoming::from_saved(own.clone()) };
                 return Start { incoming, route, arrived: false, notice: None };
             }
@@ -328,8 +338,7 @@ impl Links {
             Fragment::Broken(error) => self.notice.set(Some(ShareNotice::BadLink(error.to_string()))),
             Fragment::Share(share) => {
                 let route = link::route_of(&share);
-                let state = window().history().and_then(|history| history.state()).ok();
-                if state.and_then(|state| state.as_string()).as_deref() == Some(WRITTEN_BY_PAGE) {
+                if address_written_by_page() {
                     self.doc.route.set(route);
                     return;
                 }
