@@ -197,7 +197,7 @@ fn array_len(view: &PlaybookView<'_>, key: &str) -> usize {
 }
 
 /// Every step's boundary and every embedded tool's entry, in document order.
-pub fn explain(
+pub(crate) fn explain(
     view: &PlaybookView<'_>,
     graph: &Graph,
     check: &CrossCheck<'_, '_>,

@@ -242,7 +242,7 @@ impl<'u, 'a> Uses<'u, 'a> {
 }
 
 /// Builds the requires view from the shared cross-check.
-pub fn explain<'a>(view: &PlaybookView<'a>, check: &CrossCheck<'_, 'a>, allowing: &AllowingSteps<'a>) -> RequiresExplain {
+pub(crate) fn explain<'a>(view: &PlaybookView<'a>, check: &CrossCheck<'_, 'a>, allowing: &AllowingSteps<'a>) -> RequiresExplain {
     let uses = Uses::new(view, allowing);
     let mut required = HashSet::new();
     let required_connectors: Vec<String> =

@@ -22,11 +22,11 @@ use opb_syntax::Kind;
 use serde::Serialize;
 
 /// The risk classes a reader is warned about, most consequential first.
-pub const WARNED_CLASSES: [&str; 2] = ["money", "customer_comms"];
+pub(crate) const WARNED_CLASSES: [&str; 2] = ["money", "customer_comms"];
 
 /// How many steps of a gate-free route a [`Gate::Open`] keeps, ending with
 /// the step itself.
-pub const ROUTE_TAIL: usize = 6;
+pub(crate) const ROUTE_TAIL: usize = 6;
 
 /// The glance at one document.
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -137,7 +137,7 @@ pub struct ManifestReach {
 
 /// The glance at an explained document; `paths` are a playbook's risk
 /// paths (see [`crate::risk_paths`]).
-pub fn summarize(explain: &Explain, paths: Option<&RiskPaths>, diagnostics: &[Diagnostic]) -> TrustSummary {
+pub(crate) fn summarize(explain: &Explain, paths: Option<&RiskPaths>, diagnostics: &[Diagnostic]) -> TrustSummary {
     let counts = Counts::of(diagnostics);
     let credentials = diagnostics.iter().filter(|d| d.code == SEC001.code).count();
     match explain {

@@ -41,12 +41,6 @@ pub struct GraphEdge {
     pub back: bool,
 }
 
-impl Graph {
-    pub fn node(&self, id: &str) -> Option<&GraphNode> {
-        self.nodes.iter().find(|n| n.id == id)
-    }
-}
-
 /// Builds the graph of a playbook. Steps without an id, and later steps that
 /// repeat an id, are left out; edges to unknown steps are left out.
 pub fn build(view: &PlaybookView<'_>) -> Graph {

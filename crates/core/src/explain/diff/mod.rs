@@ -14,8 +14,9 @@ mod manifest;
 mod playbook;
 pub mod words;
 
+pub use crate::views::compare::{Direction, ListChange, ListField, OriginField, ToolChange, ValueChange};
+
 use super::Explain;
-use crate::views::compare::{Direction, ToolChange};
 use foldhash::{HashMap, HashMapExt};
 use opb_syntax::Kind;
 use serde::Serialize;
@@ -283,7 +284,7 @@ impl std::fmt::Display for DiffError {
 }
 
 /// The changes from `old` to `new`.
-pub fn diff(old: &Explain, new: &Explain) -> Result<Diff, DiffError> {
+pub(crate) fn diff(old: &Explain, new: &Explain) -> Result<Diff, DiffError> {
     match (old, new) {
         (Explain::Playbook(old), Explain::Playbook(new)) => Ok(Diff::new(Kind::Playbook, playbook::diff(old, new))),
         (Explain::PluginManifest(old), Explain::PluginManifest(new)) => {

@@ -56,7 +56,7 @@ impl Size {
 }
 
 /// The largest side a node or label may have; larger ones are cut to it.
-pub const MAX_SIDE: f64 = 100_000.0;
+pub(crate) const MAX_SIDE: f64 = 100_000.0;
 
 /// The outline of a node, which decides where edges meet its border.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
@@ -145,7 +145,8 @@ impl NodeBox {
     }
 
     /// Whether two boxes share any area.
-    pub fn overlaps(&self, other: &NodeBox) -> bool {
+    #[cfg(test)]
+    pub(crate) fn overlaps(&self, other: &NodeBox) -> bool {
         self.x < other.x + other.width
             && other.x < self.x + self.width
             && self.y < other.y + other.height

@@ -11,7 +11,7 @@ use serde::Serialize;
 use std::fmt::Write;
 
 /// "24h when nobody sets one" (seed 003, `approval.deadline`).
-pub const DEFAULT_DEADLINE: &str = "24h";
+pub(crate) const DEFAULT_DEADLINE: &str = "24h";
 
 /// The default ladder: "reminds the people who may decide at a quarter,
 /// tells the agent's owner at half and the tenant's admins at three
@@ -72,7 +72,7 @@ fn strings(node: Option<&Node>) -> Vec<String> {
         .unwrap_or_default()
 }
 
-pub fn explain(tool: &ToolView<'_>) -> ApprovalExplain {
+pub(crate) fn explain(tool: &ToolView<'_>) -> ApprovalExplain {
     let approval = tool.get("approval").filter(|a| a.as_object().is_some());
     let field = |key: &str| approval.and_then(|a| a.get(key)).filter(|v| !v.is_null());
     let deciders_node = field("deciders");

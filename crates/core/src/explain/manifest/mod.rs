@@ -41,11 +41,11 @@ pub struct Defaulted<T> {
 }
 
 impl<T> Defaulted<T> {
-    pub fn set(value: T) -> Self {
+    pub(crate) fn set(value: T) -> Self {
         Defaulted { value, default: false }
     }
 
-    pub fn default_value(value: T) -> Self {
+    pub(crate) fn default_value(value: T) -> Self {
         Defaulted { value, default: true }
     }
 }
@@ -58,7 +58,7 @@ pub struct DurationValue {
 }
 
 impl DurationValue {
-    pub fn of(text: &str) -> DurationValue {
+    pub(crate) fn of(text: &str) -> DurationValue {
         let nanos = parse_go_duration(text).ok();
         DurationValue { text: text.to_owned(), seconds: nanos.map(|n| n as f64 / SECOND as f64) }
     }
@@ -291,7 +291,7 @@ fn counts_by_tool(diagnostics: &[Diagnostic]) -> HashMap<usize, Counts> {
 
 /// Builds the explain view of a manifest. Each "used by" list comes from
 /// one pass over the tools, so the view stays linear in the manifest's size.
-pub fn build(root: &Node, diagnostics: &[Diagnostic]) -> ManifestExplain {
+pub(crate) fn build(root: &Node, diagnostics: &[Diagnostic]) -> ManifestExplain {
     let view = ManifestView::new(root);
     let counts = counts_by_tool(diagnostics);
     let tools: Vec<ToolExplain> = view

@@ -147,7 +147,7 @@ pub struct ActingTool {
 
 impl ActingTool {
     /// Whether its risk class is one the readers fear most.
-    pub fn reaches_money_or_customers(&self) -> bool {
+    pub(crate) fn reaches_money_or_customers(&self) -> bool {
         matches!(self.risk_class.as_deref(), Some("money" | "customer_comms"))
     }
 }
@@ -353,7 +353,7 @@ impl<'e> Net<'e> {
 }
 
 /// The risk paths of a playbook's explain view, under `limits`.
-pub fn build(explain: &PlaybookExplain, limits: &PathLimits) -> RiskPaths {
+pub(crate) fn build(explain: &PlaybookExplain, limits: &PathLimits) -> RiskPaths {
     let net = Net::new(explain);
     let walked = walk::walk(&net, limits);
     RiskPaths {

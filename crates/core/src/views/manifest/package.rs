@@ -14,8 +14,6 @@ pub enum Ecosystem {
 }
 
 impl Ecosystem {
-    pub const SCHEMES: &'static [&'static str] = &["pypi:", "npm:", "oci:", "binary:"];
-
     pub fn as_str(self) -> &'static str {
         match self {
             Ecosystem::Pypi => "pypi",
