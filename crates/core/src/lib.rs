@@ -35,6 +35,8 @@
 //!   the explain view is built from a masked tree when a credential rule
 //!   fired.
 
+#![warn(missing_docs)]
+
 mod diagnostics;
 pub mod explain;
 mod rules;
@@ -65,6 +67,7 @@ pub struct Options {
     /// The syntax, when the caller knows it (a file extension); otherwise
     /// sniffed from the text.
     pub syntax: Option<Syntax>,
+    /// The input limits the read and the rules stop at (IN006).
     pub limits: Limits,
     /// A tool registry to compare a playbook's embedded definitions with
     /// (the DR rules); read once with [`Registry::read`] and shared.
@@ -78,14 +81,18 @@ pub struct Checked {
     pub kind: Option<Kind>,
     /// Whether `kind` was detected (rather than given).
     pub kind_detected: bool,
+    /// The syntax the text was read as: given, or sniffed.
     pub syntax: Syntax,
+    /// Every finding, ordered by position then code; messages redacted.
     pub diagnostics: Vec<Diagnostic>,
+    /// `diagnostics` by severity.
     pub counts: Counts,
 }
 
 /// A checked document with its explanation, for viewers.
 #[derive(Debug, Clone, Serialize)]
 pub struct Analysis {
+    /// What checking found (flattened into the analysis when serialised).
     #[serde(flatten)]
     pub checked: Checked,
     /// The explain view of the kind, when the text parsed to an object.

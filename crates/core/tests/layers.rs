@@ -45,7 +45,7 @@ fn named_modules(text: &str, module: &[String]) -> Vec<(Vec<String>, usize)> {
     let mut found = Vec::new();
     for (line_index, line) in text.lines().enumerate() {
         let mut rest = line;
-        while let Some(at) = rest.find(|c: char| c == 'c' || c == 's') {
+        while let Some(at) = rest.find(['c', 's']) {
             let (before, from) = rest.split_at(at);
             let boundary = before.chars().last().is_none_or(|c| !(c.is_alphanumeric() || c == '_'));
             let (base, after) = if boundary && from.starts_with("crate::") {

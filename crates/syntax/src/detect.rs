@@ -7,11 +7,17 @@ use serde::{Deserialize, Serialize};
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum Kind {
+    /// An OpenPlaybook document: steps, the tools they may call, and what
+    /// they require.
     Playbook,
+    /// An Orchestrator Zero plugin manifest: the tools a plugin serves and
+    /// how they run.
     PluginManifest,
 }
 
 impl Kind {
+    /// The kind's name as serialised and shown: `playbook` or
+    /// `plugin-manifest`.
     pub fn as_str(self) -> &'static str {
         match self {
             Kind::Playbook => "playbook",

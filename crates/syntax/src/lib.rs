@@ -9,6 +9,8 @@
 //! Architecture invariant: parsing never fails as a whole. It returns the tree
 //! it could build (or none) plus the problems met along the way.
 
+#![warn(missing_docs)]
+
 mod detect;
 mod json;
 mod json_strict;
@@ -33,7 +35,9 @@ use std::future::Future;
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Syntax {
+    /// JSON (RFC 8259), read strictly: no comments, no trailing commas.
     Json,
+    /// YAML 1.2.
     Yaml,
 }
 
@@ -70,7 +74,11 @@ impl Syntax {
 /// all) and the problems made along the way.
 #[derive(Debug)]
 pub struct Parsed {
+    /// The document's top value; none when nothing could be read (a syntax
+    /// error before the first value, an empty text, a limit).
     pub root: Option<Node>,
+    /// Everything the reader could not read, in the order met; empty for a
+    /// clean text.
     pub problems: Vec<Problem>,
 }
 

@@ -9,7 +9,7 @@
 //! input). An `async fn` keeps the read's state, borrowed text and all,
 //! across the pauses.
 //!
-//! The core knows no clock and no executor: [`never`] goes on at once, and
+//! The core knows no clock and no executor: [`never()`] goes on at once, and
 //! [`at_once`] runs such a read to its end where it stands, which is how
 //! `opb_core::analyze` and `opb_core::check` read.
 
@@ -34,7 +34,7 @@ pub async fn ask<W: Future<Output = ()>>(pause: &mut impl FnMut() -> Option<W>) 
     }
 }
 
-/// Runs a future whose every pause is [`never`] to its end, here and now.
+/// Runs a future whose every pause is [`never()`] to its end, here and now.
 pub fn at_once<F: Future>(future: F) -> F::Output {
     match pin!(future).poll(&mut Context::from_waker(Waker::noop())) {
         Poll::Ready(output) => output,

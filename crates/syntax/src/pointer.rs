@@ -7,6 +7,7 @@ use crate::CompactString;
 pub struct Ptr(String);
 
 impl Ptr {
+    /// The empty pointer: the whole document.
     pub fn root() -> Ptr {
         Ptr(String::new())
     }
@@ -51,10 +52,13 @@ impl Ptr {
         ptr
     }
 
+    /// The pointer as written, tokens escaped (`/a~1b/0`); empty for the
+    /// root.
     pub fn as_str(&self) -> &str {
         &self.0
     }
 
+    /// The pointer as written, without a copy.
     pub fn into_string(self) -> String {
         self.0
     }

@@ -8,9 +8,14 @@ use crate::text::Span;
 /// byte span to underline.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Problem {
+    /// Which input rule the core reports it under.
     pub kind: ProblemKind,
+    /// What went wrong and where, in a sentence for people.
     pub message: String,
+    /// RFC 6901 pointer to the value it is about; empty when the problem is
+    /// not inside a value (a syntax error, a limit).
     pub pointer: String,
+    /// The bytes to underline; empty at the offset where reading stopped.
     pub span: Span,
 }
 

@@ -10,23 +10,30 @@ use serde::Serialize;
 /// A half-open byte range `[start, end)` into the source text.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Serialize)]
 pub struct Span {
+    /// The offset of the first byte.
     pub start: usize,
+    /// The offset just past the last byte; equal to `start` for an empty
+    /// span.
     pub end: usize,
 }
 
 impl Span {
+    /// The bytes from `start` up to, not including, `end`.
     pub const fn new(start: usize, end: usize) -> Self {
         Span { start, end }
     }
 
+    /// The empty span at `at`: a place in the text, not a stretch of it.
     pub const fn empty(at: usize) -> Self {
         Span { start: at, end: at }
     }
 
+    /// How many bytes it covers.
     pub fn len(&self) -> usize {
         self.end - self.start
     }
 
+    /// Whether it covers no byte.
     pub fn is_empty(&self) -> bool {
         self.start == self.end
     }
@@ -41,15 +48,20 @@ impl Span {
 /// byte offset.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
 pub struct Position {
+    /// The line, counting from 1.
     pub line: usize,
+    /// The column in characters (Unicode scalar values), counting from 1.
     pub column: usize,
+    /// The byte offset into the text, always on a character boundary.
     pub offset: usize,
 }
 
 /// A range as diagnostics carry it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
 pub struct Range {
+    /// Where the range begins.
     pub start: Position,
+    /// Where it ends, exclusive; equal to `start` for an empty range.
     pub end: Position,
 }
 
@@ -62,12 +74,15 @@ pub struct LineIndex<'a> {
 }
 
 impl<'a> LineIndex<'a> {
+    /// Indexes the line starts of `text`, in one pass.
     pub fn new(text: &'a str) -> Self {
         let mut line_starts = vec![0];
         line_starts.extend(newlines(text.as_bytes()).map(|i| i + 1));
         LineIndex { text, line_starts }
     }
 
+    /// How many lines the text has: one more than its line breaks, so an
+    /// empty text has one.
     pub fn line_count(&self) -> usize {
         self.line_starts.len()
     }
@@ -83,6 +98,8 @@ impl<'a> LineIndex<'a> {
         Position { line: line + 1, column, offset }
     }
 
+    /// The positions of a span's ends; an end before the start is read as
+    /// the start.
     pub fn range(&self, span: Span) -> Range {
         let start = self.position(span.start);
         let end = self.position(span.end.max(span.start));

@@ -9,17 +9,27 @@ pub use compact_str::CompactString;
 /// A value with the span of its source text.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Node {
+    /// The bytes of the value's source text; a collection's covers all of
+    /// it.
     pub span: Span,
+    /// What the text reads as.
     pub value: Value,
 }
 
+/// A value of the data model JSON and YAML share.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Value {
+    /// `null` (YAML: also `~` and an empty value).
     Null,
+    /// `true` or `false`.
     Bool(bool),
+    /// A number, with its source text.
     Number(Number),
+    /// A string, unescaped.
     String(CompactString),
+    /// A sequence, items in source order.
     Array(Vec<Node>),
+    /// A mapping, members in source order, repeated keys kept.
     Object(Object),
 }
 
@@ -28,6 +38,8 @@ pub enum Value {
 pub struct Number {
     /// The source text of the number, e.g. `0.50` or `1e3`.
     pub raw: String,
+    /// The number as a double; a whole number past 2^53 may be rounded, which
+    /// is why `raw` is kept.
     pub value: f64,
 }
 
@@ -42,33 +54,45 @@ impl Number {
 /// reported as IN005); lookups see the first.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct Object {
+    /// Every member as written, duplicates included.
     pub members: Vec<Member>,
 }
 
+/// One `key: value` of an object.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Member {
+    /// The key, unescaped; a YAML key that is a collection is its source
+    /// text (and reported).
     pub key: CompactString,
+    /// The bytes of the key as written: where a diagnostic about the key
+    /// itself points.
     pub key_span: Span,
+    /// The member's value.
     pub value: Node,
 }
 
 impl Object {
+    /// The value of the first member named `key`.
     pub fn get(&self, key: &str) -> Option<&Node> {
         self.member(key).map(|m| &m.value)
     }
 
+    /// The first member named `key`, with its key's span.
     pub fn member(&self, key: &str) -> Option<&Member> {
         self.members.iter().find(|m| m.key == key)
     }
 
+    /// Whether some member is named `key`.
     pub fn contains(&self, key: &str) -> bool {
         self.member(key).is_some()
     }
 
+    /// Whether the object has no member.
     pub fn is_empty(&self) -> bool {
         self.members.is_empty()
     }
 
+    /// How many members it has, duplicates counted.
     pub fn len(&self) -> usize {
         self.members.len()
     }
@@ -96,10 +120,12 @@ impl Object {
 }
 
 impl Node {
+    /// A node of `value` read from the bytes of `span`.
     pub fn new(span: Span, value: Value) -> Self {
         Node { span, value }
     }
 
+    /// The string, when the value is one.
     pub fn as_str(&self) -> Option<&str> {
         match &self.value {
             Value::String(s) => Some(s),
@@ -107,6 +133,7 @@ impl Node {
         }
     }
 
+    /// The boolean, when the value is one.
     pub fn as_bool(&self) -> Option<bool> {
         match self.value {
             Value::Bool(b) => Some(b),
@@ -114,6 +141,7 @@ impl Node {
         }
     }
 
+    /// The number with its source text, when the value is one.
     pub fn as_number(&self) -> Option<&Number> {
         match &self.value {
             Value::Number(n) => Some(n),
@@ -121,10 +149,12 @@ impl Node {
         }
     }
 
+    /// The number's value, when the value is a number.
     pub fn as_f64(&self) -> Option<f64> {
         self.as_number().map(|n| n.value)
     }
 
+    /// The items, when the value is an array.
     pub fn as_array(&self) -> Option<&[Node]> {
         match &self.value {
             Value::Array(items) => Some(items),
@@ -132,6 +162,7 @@ impl Node {
         }
     }
 
+    /// The members, when the value is an object.
     pub fn as_object(&self) -> Option<&Object> {
         match &self.value {
             Value::Object(o) => Some(o),
@@ -139,6 +170,7 @@ impl Node {
         }
     }
 
+    /// Whether the value is null.
     pub fn is_null(&self) -> bool {
         matches!(self.value, Value::Null)
     }

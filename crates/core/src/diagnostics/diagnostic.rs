@@ -9,13 +9,21 @@ use std::borrow::Cow;
 /// the playground all read.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct Diagnostic {
+    /// The rule's code, e.g. `PB213`: [`crate::rule`] finds its
+    /// documentation.
     pub code: &'static str,
+    /// The rule's kebab-case name, e.g. `next-unknown`.
     pub name: &'static str,
+    /// The rule's severity.
     pub severity: Severity,
+    /// What is wrong here and how to fix it, for people; a credential in it
+    /// is cut to its first four characters.
     pub message: String,
     /// RFC 6901 pointer: the offending value, or for a missing field the
     /// object that lacks it.
     pub pointer: String,
+    /// Where to underline, in bytes and in lines and characters; empty where
+    /// the text offers nothing to underline (a limit, an empty document).
     pub range: Range,
 }
 
@@ -55,8 +63,11 @@ pub fn resolve(findings: Vec<Finding>, index: &LineIndex<'_>) -> Vec<Diagnostic>
 /// How many diagnostics of each severity.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize)]
 pub struct Counts {
+    /// Diagnostics of severity [`Severity::Error`].
     pub error: usize,
+    /// Diagnostics of severity [`Severity::Warning`].
     pub warning: usize,
+    /// Diagnostics of severity [`Severity::Info`].
     pub info: usize,
 }
 

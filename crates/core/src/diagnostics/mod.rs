@@ -20,12 +20,17 @@ use serde::Serialize;
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Severity {
+    /// The document breaks the spec: the CLI exits 1 on one.
     Error,
+    /// Allowed, but likely a mistake or a risk a reader should weigh.
     Warning,
+    /// Worth knowing, nothing to fix: the version assumed when none is
+    /// written, say.
     Info,
 }
 
 impl Severity {
+    /// The severity as serialised and shown: `error`, `warning` or `info`.
     pub fn as_str(self) -> &'static str {
         match self {
             Severity::Error => "error",
@@ -45,22 +50,38 @@ impl std::fmt::Display for Severity {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum Group {
+    /// IN0xx: reading the text, for both kinds (syntax, shape, limits).
     Input,
+    /// PB1xx: a playbook's top level and its `openplaybook` version.
     PlaybookDocument,
+    /// PB2xx: steps, their `allowedTools` and the step graph.
     PlaybookSteps,
+    /// PB3xx: the embedded tool definitions (`tools`).
     PlaybookTools,
+    /// PB4xx: the `requires` block against what the document uses.
     PlaybookRequires,
+    /// DR0xx: embedded definitions against a runtime's registry
+    /// ([`Options::registry`](crate::Options::registry)).
     PlaybookDrift,
+    /// SEC001: a credential written into the document, for both kinds.
     Credentials,
+    /// PM1xx: a manifest tool's `id`.
     ManifestToolId,
+    /// PM2xx: what a manifest tool runs (`mcp`, `package`, `url`, `flow`).
     ManifestRuns,
+    /// PM3xx: remote tools (`url`, `connection`, `functions`, `headers`).
     ManifestRemote,
+    /// PM4xx: `requires_approval` and `approval`.
     ManifestApprovals,
+    /// PM5xx: process and sandbox (`env`, `isolation`, `sandbox`, `limits`,
+    /// `timeout`).
     ManifestProcess,
+    /// PM6xx: flows, results, models and secrets in arguments.
     ManifestFlows,
 }
 
 impl Group {
+    /// The group's heading, as `spec/RULES.md` writes it.
     pub fn title(self) -> &'static str {
         match self {
             Group::Input => "Input (both kinds)",
@@ -87,7 +108,9 @@ pub struct Rule {
     pub code: &'static str,
     /// Kebab-case name, e.g. `next-unknown`.
     pub name: &'static str,
+    /// The severity its diagnostics carry.
     pub severity: Severity,
+    /// Its section of the catalogue.
     pub group: Group,
     /// One sentence: when the rule fires.
     pub summary: &'static str,

@@ -22,7 +22,7 @@ pub struct Anchors {
 }
 
 impl Anchors {
-    pub fn new(root: &Node) -> Anchors {
+    pub(crate) fn new(root: &Node) -> Anchors {
         let mut anchors = Anchors::default();
         let mut budget = DOCUMENT_ITEMS;
         let Value::Object(top) = &root.value else { return anchors };

@@ -110,7 +110,7 @@ pub struct StepBoundary {
     pub tools: Vec<AllowedTool>,
     /// The most consequential `riskClass` among the embedded tools it allows.
     pub highest_risk_class: Option<CompactString>,
-    /// Its rank in `opb_core::spec::RISK_CLASSES`.
+    /// Its rank in [`crate::spec::RISK_CLASSES`] (0 is `read`).
     pub highest_risk_rank: Option<usize>,
     /// Whether some tool it allows has no known risk class (registry-only, or
     /// embedded without a valid `riskClass`): the real highest risk may be
@@ -182,7 +182,7 @@ fn array_len(view: &PlaybookView<'_>, key: &str) -> usize {
 }
 
 /// Every step's boundary and every embedded tool's entry, in document order.
-pub fn explain(
+pub(crate) fn explain(
     view: &PlaybookView<'_>,
     graph: &Graph,
     check: &CrossCheck<'_, '_>,

@@ -27,7 +27,9 @@ use serde::Serialize;
 // would save no memory and add an indirection to every use.
 #[allow(clippy::large_enum_variant)]
 pub enum Explain {
+    /// A playbook's steps, tools, `requires` and step graph.
     Playbook(PlaybookExplain),
+    /// A plugin manifest's tools, flows, connections, secrets and skills.
     PluginManifest(manifest::ManifestExplain),
 }
 

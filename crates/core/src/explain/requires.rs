@@ -1,6 +1,6 @@
 //! The explain view of the `requires` block: each declaration with what uses
-//! it, and what is missing, unused or mismatched, all read from the shared
-//! [`CrossCheck`] so it says what the PB2xx/PB4xx rules say.
+//! it, and what is missing, unused or mismatched, all read from the
+//! cross-check the PB2xx/PB4xx rules read, so it says what they say.
 
 use crate::views::playbook::{ConnectionView, McpServerView, PlaybookView};
 use crate::views::requires::{AllowingSteps, CrossCheck, connection_provider, mcp_uses};
@@ -116,7 +116,10 @@ pub enum Missing {
     },
     /// A `manifest.requiredConnectors` member without a connection, that no
     /// tool a step allows needs (PB406).
-    RequiredConnection { provider: String },
+    RequiredConnection {
+        /// The provider `manifest.requiredConnectors` names.
+        provider: String,
+    },
     /// An MCP server that steps' tool names use and `requires.mcpServers`
     /// does not declare (PB212).
     McpServer {
@@ -134,9 +137,15 @@ pub enum Missing {
 #[serde(tag = "what", rename_all = "snake_case")]
 pub enum Unused {
     /// A connection no embedded tool needs.
-    Connection { provider: String },
+    Connection {
+        /// The connection's provider.
+        provider: String,
+    },
     /// An MCP server no tool name uses (PB413).
-    McpServer { server: String },
+    McpServer {
+        /// The server's logical name.
+        server: String,
+    },
 }
 
 /// A declaration that disagrees with the rest of the document.
@@ -145,19 +154,51 @@ pub enum Unused {
 pub enum Mismatch {
     /// A connection whose provider `manifest.requiredConnectors` does not name
     /// (PB405).
-    ConnectionNotRequired { provider: String },
+    ConnectionNotRequired {
+        /// The connection's provider.
+        provider: String,
+    },
     /// A capability naming no embedded tool, or one of another provider
-    /// (`tool_provider`, absent when the tool has none) (PB407).
-    CapabilityUnknown { provider: Option<String>, capability: String, embedded: bool, tool_provider: Option<String> },
+    /// (PB407).
+    CapabilityUnknown {
+        /// The provider of the connection that lists it, as written.
+        provider: Option<String>,
+        /// The `capabilities` entry.
+        capability: String,
+        /// Whether a tool of that name is embedded (of another provider, then).
+        embedded: bool,
+        /// That tool's `connectorType`; absent when it has none or none is
+        /// embedded.
+        tool_provider: Option<String>,
+    },
     /// An embedded connector tool steps allow that its provider's connection
     /// does not list in `capabilities` (PB408).
-    CapabilityUnlisted { provider: String, tool: String, steps: Vec<CompactString> },
+    CapabilityUnlisted {
+        /// The tool's provider.
+        provider: String,
+        /// The tool's name.
+        tool: String,
+        /// Ids of the steps allowing it.
+        steps: Vec<CompactString>,
+    },
     /// A `toolNames` entry that is not `mcp.<server>.<tool>` of its server
     /// (PB414).
-    ToolNameForeign { server: String, tool_name: String },
+    ToolNameForeign {
+        /// The server whose `toolNames` has it.
+        server: String,
+        /// The entry as written.
+        tool_name: String,
+    },
     /// An MCP tool steps allow that its server's `toolNames` does not list
     /// (PB415).
-    ToolNameUnlisted { server: String, tool: String, steps: Vec<CompactString> },
+    ToolNameUnlisted {
+        /// The server's logical name.
+        server: String,
+        /// The full name, `mcp.<server>.<tool>`.
+        tool: String,
+        /// Ids of the steps allowing it.
+        steps: Vec<CompactString>,
+    },
 }
 
 /// A tool name and the ids of the steps allowing it.
@@ -242,7 +283,7 @@ impl<'u, 'a> Uses<'u, 'a> {
 }
 
 /// Builds the requires view from the shared cross-check.
-pub fn explain<'a>(view: &PlaybookView<'a>, check: &CrossCheck<'_, 'a>, allowing: &AllowingSteps<'a>) -> RequiresExplain {
+pub(crate) fn explain<'a>(view: &PlaybookView<'a>, check: &CrossCheck<'_, 'a>, allowing: &AllowingSteps<'a>) -> RequiresExplain {
     let uses = Uses::new(view, allowing);
     let mut required = HashSet::new();
     let required_connectors: Vec<String> =

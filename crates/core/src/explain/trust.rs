@@ -21,16 +21,18 @@ use foldhash::{HashSet, HashSetExt};
 use opb_syntax::Kind;
 use serde::Serialize;
 
-/// The risk classes a reader is warned about, most consequential first.
-pub const WARNED_CLASSES: [&str; 2] = ["money", "customer_comms"];
+/// The risk classes a reader is warned about, most consequential first
+/// ([`PlaybookReach::warned`] names them).
+pub(crate) const WARNED_CLASSES: [&str; 2] = ["money", "customer_comms"];
 
 /// How many steps of a gate-free route a [`Gate::Open`] keeps, ending with
-/// the step itself.
-pub const ROUTE_TAIL: usize = 6;
+/// the step itself ([`Gate::Open`] says the number).
+pub(crate) const ROUTE_TAIL: usize = 6;
 
 /// The glance at one document.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct TrustSummary {
+    /// The kind the document was explained as.
     pub kind: Kind,
     /// The document's name for people (`name`, else `id`), redacted.
     pub title: Option<String>,
@@ -65,7 +67,9 @@ pub struct Needed {
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[serde(tag = "reach", rename_all = "kebab-case")]
 pub enum Reach {
+    /// What a playbook's steps reach, and whether a gate stands before them.
     Playbook(PlaybookReach),
+    /// Where a manifest's tools run and what they call.
     PluginManifest(ManifestReach),
 }
 
@@ -75,7 +79,8 @@ pub struct PlaybookReach {
     /// Every risk class some step's embedded tools have, most consequential
     /// first.
     pub risk_classes: Vec<String>,
-    /// For each of [`WARNED_CLASSES`] some step reaches: the steps.
+    /// For each warned class some step reaches (`money`, then
+    /// `customer_comms`): the steps.
     pub warned: Vec<ClassReach>,
     /// Tool names steps allow whose risk the document does not say (not
     /// embedded, or embedded without a valid `riskClass`), each once,
@@ -88,6 +93,7 @@ pub struct PlaybookReach {
 pub struct ClassReach {
     /// `money` or `customer_comms`.
     pub risk_class: String,
+    /// The steps, gates left out, in document order.
     pub steps: Vec<ReachingStep>,
 }
 
@@ -100,6 +106,7 @@ pub struct ReachingStep {
     pub tools: Vec<String>,
     /// Whether one of them may change something (see [`super::paths`]).
     pub acts: bool,
+    /// Whether a person decides before it runs.
     pub gate: Gate,
 }
 
@@ -107,13 +114,21 @@ pub struct ReachingStep {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 #[serde(tag = "gate", rename_all = "snake_case")]
 pub enum Gate {
-    /// Every path from the start passes a gate; `gates` are the gate steps
-    /// leading directly into it (empty when the gate is further back).
-    Always { gates: Vec<String> },
-    /// Some path reaches it without a gate: the last steps of a shortest
-    /// such route, ending with the step (at most [`ROUTE_TAIL`]), and its
-    /// full length in steps.
-    Open { route: Vec<String>, length: usize },
+    /// Every path from the start passes a gate.
+    Always {
+        /// The ids of the gate steps leading directly into it, redacted;
+        /// empty when the gate is further back.
+        gates: Vec<String>,
+    },
+    /// Some path reaches it without a gate.
+    Open {
+        /// The last steps of a shortest such route, at most six, ending with
+        /// the step; ids redacted.
+        route: Vec<String>,
+        /// The route's full length in steps: more than `route.len()` when
+        /// its start was cut.
+        length: usize,
+    },
     /// No path from the start reaches it.
     Unreachable,
 }
@@ -137,7 +152,7 @@ pub struct ManifestReach {
 
 /// The glance at an explained document; `paths` are a playbook's risk
 /// paths (see [`crate::risk_paths`]).
-pub fn summarize(explain: &Explain, paths: Option<&RiskPaths>, diagnostics: &[Diagnostic]) -> TrustSummary {
+pub(crate) fn summarize(explain: &Explain, paths: Option<&RiskPaths>, diagnostics: &[Diagnostic]) -> TrustSummary {
     let counts = Counts::of(diagnostics);
     let credentials = diagnostics.iter().filter(|d| d.code == SEC001.code).count();
     match explain {

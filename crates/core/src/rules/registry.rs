@@ -20,10 +20,12 @@ use opb_syntax::text::LineIndex;
 /// A registry, read.
 #[derive(Debug, Clone)]
 pub struct Registry {
+    /// The syntax the registry text was read as: given, or sniffed.
     pub syntax: Syntax,
     /// What is wrong with the registry text itself (IN001, IN005, IN006,
     /// DR009); positions are in the registry's text.
     pub diagnostics: Vec<Diagnostic>,
+    /// `diagnostics` by severity.
     pub counts: Counts,
     /// The tree, when it holds a list of tool definitions.
     root: Option<Node>,
@@ -83,6 +85,7 @@ impl Registry {
         self.entries.len()
     }
 
+    /// Whether it defines no tool (an unusable registry defines none).
     pub fn is_empty(&self) -> bool {
         self.entries.is_empty()
     }

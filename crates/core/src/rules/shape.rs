@@ -149,19 +149,6 @@ pub(crate) fn edit_distance(a: &str, b: &str) -> usize {
     prev[b.len()]
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn suggestions_are_close_names() {
-        let fields = [Field::new("allowedTools", Ty::StringArray), Field::new("agent", Ty::String)];
-        assert_eq!(closest("allowedtools", &fields), Some("allowedTools"));
-        assert_eq!(closest("agnt", &fields), Some("agent"));
-        assert_eq!(closest("purpose", &fields), None);
-    }
-}
-
 /// IN004 for each entry of the list `list` (at `ptr`) that is not an object.
 /// `each` starts the message ("Each entry of `steps`"); `what`, when given,
 /// says what an entry is ("a step with an `id` and a `kind`").
@@ -185,4 +172,17 @@ pub(crate) fn is_absent(node: Option<&Node>) -> bool {
 /// check reports it.
 pub(crate) fn is_blank(node: Option<&Node>) -> bool {
     is_absent(node) || node.and_then(Node::as_str).is_some_and(|s| s.trim().is_empty())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn suggestions_are_close_names() {
+        let fields = [Field::new("allowedTools", Ty::StringArray), Field::new("agent", Ty::String)];
+        assert_eq!(closest("allowedtools", &fields), Some("allowedTools"));
+        assert_eq!(closest("agnt", &fields), Some("agent"));
+        assert_eq!(closest("purpose", &fields), None);
+    }
 }

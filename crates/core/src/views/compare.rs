@@ -91,15 +91,22 @@ impl<'a> Definition<'a> {
 /// A value that differs between the two definitions.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct ValueChange<T> {
+    /// The first definition's value (in a diff, the old version's); absent
+    /// when it does not declare one.
     pub from: Option<T>,
+    /// The second definition's value (in a diff, the new version's); absent
+    /// when it does not declare one.
     pub to: Option<T>,
+    /// Whether the change lets the tool do more harm, less, or neither.
     pub direction: Direction,
 }
 
 /// What a list gains and loses from the first definition to the second.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct ListChange {
+    /// Entries only the second has, each once, in its order.
     pub added: Vec<String>,
+    /// Entries only the first has, each once, in its order.
     pub removed: Vec<String>,
 }
 
@@ -107,8 +114,11 @@ pub struct ListChange {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "snake_case")]
 pub enum ListField {
+    /// `permissions`: the permissions the tool declares it needs.
     Permissions,
+    /// `dataScopeResources`: the data the tool reads.
     DataScopeResources,
+    /// `dataScopeWrites`: the data the tool writes.
     DataScopeWrites,
 }
 
@@ -127,12 +137,16 @@ impl ListField {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "snake_case")]
 pub enum OriginField {
+    /// `source`: `primitive`, `connector` or `mcp`.
     Source,
+    /// `connectorType`: the provider a connector tool comes from.
     ConnectorType,
+    /// `scope`: `app` or `workspace`.
     Scope,
 }
 
 impl OriginField {
+    /// The field as the document spells it.
     pub fn key(self) -> &'static str {
         match self {
             OriginField::Source => "source",
@@ -146,17 +160,28 @@ impl OriginField {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 #[serde(tag = "field", rename_all = "snake_case")]
 pub enum ToolChange {
+    /// `riskClass`: raised when the second's is higher in the seed's order,
+    /// or declared above `read` where the first declares none.
     RiskClass(ValueChange<String>),
+    /// `sideEffecting`: raised when the second is `true`.
     SideEffecting(ValueChange<bool>),
+    /// `requiresApproval`, undeclared read as `false`: raised when the
+    /// second no longer requires approval.
     RequiresApproval(ValueChange<bool>),
     /// Permissions or a data scope list: `added` widens, `removed` narrows.
     List {
+        /// Which list.
         list: ListField,
+        /// What it gains and loses (flattened).
         #[serde(flatten)]
         change: ListChange,
     },
+    /// A field that says where the tool comes from; always
+    /// [`Direction::Changed`].
     Origin {
+        /// Which field.
         origin: OriginField,
+        /// Its values (flattened).
         #[serde(flatten)]
         change: ValueChange<String>,
     },

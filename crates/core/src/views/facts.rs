@@ -27,12 +27,20 @@ pub enum Family {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 #[serde(tag = "kind", rename_all = "snake_case")]
 pub enum Requirement {
-    /// A connection to `provider` in `requires.connections`; `declared`
-    /// says whether the document has one.
-    Connection { provider: String, declared: bool },
-    /// An MCP server named `server` in `requires.mcpServers`; `declared`
-    /// says whether the document has one.
-    McpServer { server: String, declared: bool },
+    /// A connection in `requires.connections`.
+    Connection {
+        /// The provider the tool's `connectorType` names.
+        provider: String,
+        /// Whether `requires.connections` has a connection to it.
+        declared: bool,
+    },
+    /// An MCP server in `requires.mcpServers`.
+    McpServer {
+        /// The server's logical name, from `mcp.<server>.<tool>`.
+        server: String,
+        /// Whether `requires.mcpServers` declares it.
+        declared: bool,
+    },
 }
 
 impl Requirement {
@@ -58,7 +66,7 @@ pub struct ToolFacts {
     pub description: Option<String>,
     /// `riskClass` as written.
     pub risk_class: Option<String>,
-    /// The rank of `risk_class` in `opb_core::spec::RISK_CLASSES` (0 = read),
+    /// The rank of `risk_class` in [`crate::spec::RISK_CLASSES`] (0 = read),
     /// when it is one of them.
     pub risk_rank: Option<usize>,
     /// `sideEffecting`; absent when undeclared.

@@ -9,9 +9,14 @@ use petgraph::graph::{DiGraph, EdgeIndex, NodeIndex};
 use petgraph::visit::EdgeRef;
 use serde::Serialize;
 
+/// A playbook's steps as a directed graph: which step may run after which.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Graph {
+    /// One node per step with an id, in document order; a later step
+    /// repeating an id is left out.
     pub nodes: Vec<GraphNode>,
+    /// One edge per `next` target that names a node, by source step in
+    /// document order, then in the order `next` lists them.
     pub edges: Vec<GraphEdge>,
     /// The step the playbook starts at, when it names one that exists.
     pub start: Option<CompactString>,
@@ -23,28 +28,30 @@ pub struct Graph {
     pub cycles: Vec<Vec<CompactString>>,
 }
 
+/// A step of the graph.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct GraphNode {
+    /// The step's id: what edges, `start` and `ends` name it by.
     pub id: CompactString,
     /// Index of the step in `steps`.
     pub step: usize,
+    /// The step's `kind` as written (`agent`, `gate`, or another).
     pub kind: Option<CompactString>,
 }
 
+/// A `next` from one step to another.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct GraphEdge {
+    /// The id of the step whose `next` it is.
     pub from: CompactString,
+    /// The id of the step it leads to.
     pub to: CompactString,
+    /// The branch label, when `next` is an object of labelled branches
+    /// (`approved: refund`); none for a plain `next`.
     pub label: Option<CompactString>,
     /// An edge that goes back to a step on the current path from the start:
     /// it closes a cycle. Drawn distinctly.
     pub back: bool,
-}
-
-impl Graph {
-    pub fn node(&self, id: &str) -> Option<&GraphNode> {
-        self.nodes.iter().find(|n| n.id == id)
-    }
 }
 
 /// Builds the graph of a playbook. Steps without an id, and later steps that

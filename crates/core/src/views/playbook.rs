@@ -327,14 +327,6 @@ impl<'a> PlaybookView<'a> {
     pub fn tool(&self, name: &str) -> Option<&ToolView<'a>> {
         self.tools_by_name.get(name).map(|&i| &self.tools[i])
     }
-
-    /// The version as (major, minor), when it is written `MAJOR.MINOR`.
-    /// A YAML number such as `1.6` reads as its source text.
-    pub fn version(&self) -> Option<(u32, u32)> {
-        let text = self.version?.scalar_text()?;
-        let (major, minor) = text.split_once('.')?;
-        Some((major.parse().ok()?, minor.parse().ok()?))
-    }
 }
 
 #[cfg(test)]

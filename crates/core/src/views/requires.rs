@@ -63,13 +63,11 @@ impl ToolRef<'_, '_> {
 }
 
 /// A step's entry naming an embedded connector tool, with the provider it
-/// needs and that provider's connection, if declared.
+/// needs.
 #[derive(Debug, Clone, Copy)]
 pub struct ConnectorRef<'v, 'a> {
     pub at: ToolRef<'v, 'a>,
-    pub tool: &'v ToolView<'a>,
     pub provider: &'a str,
-    pub connection: Option<&'v ConnectionView<'a>>,
 }
 
 /// A step's entry naming an MCP tool (`mcp.<server>.<tool>`), with the
@@ -283,10 +281,11 @@ impl<'v, 'a> CrossCheck<'v, 'a> {
                     }
                 }
                 Some(Need::Connection(provider)) => {
-                    let Some(tool) = embedded else { continue };
-                    let connection = self.connection(provider);
-                    let reference = ConnectorRef { at, tool, provider, connection };
-                    if connection.is_none() {
+                    if embedded.is_none() {
+                        continue;
+                    }
+                    let reference = ConnectorRef { at, provider };
+                    if self.connection(provider).is_none() {
                         self.connectors_unconnected.push(reference);
                     } else if !self.capabilities.get(provider).is_some_and(|names| names.contains(at.entry.name)) {
                         self.capabilities_unlisted.push(reference);

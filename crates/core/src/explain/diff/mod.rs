@@ -14,8 +14,9 @@ mod manifest;
 mod playbook;
 pub mod words;
 
+pub use crate::views::compare::{Direction, ListChange, ListField, OriginField, ToolChange, ValueChange};
+
 use super::Explain;
-use crate::views::compare::{Direction, ToolChange};
 use foldhash::{HashMap, HashMapExt};
 use opb_syntax::Kind;
 use serde::Serialize;
@@ -66,6 +67,7 @@ pub enum Section {
 /// Where a change is.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct Subject {
+    /// The part of the document.
     pub section: Section,
     /// The step id, tool name or id, provider or name; none for the document.
     pub key: Option<String>,
@@ -84,7 +86,9 @@ impl Subject {
 /// One change.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Change {
+    /// Where it is.
     pub subject: Subject,
+    /// Whether it widens what the document may do, narrows it, or neither.
     pub impact: Impact,
     /// What changed (flattened: its `change` tag and fields).
     #[serde(flatten)]
@@ -94,7 +98,9 @@ pub struct Change {
 /// A value before and after.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct FromTo<T> {
+    /// In the old version.
     pub from: T,
+    /// In the new version.
     pub to: T,
 }
 
@@ -110,19 +116,27 @@ pub enum Detail {
     Start(FromTo<Option<String>>),
 
     // Playbook steps.
+    /// A step only the new version has; it widens when it may call a tool.
     StepAdded {
+        /// Its `kind` as written.
         kind: Option<String>,
         /// Its `allowedTools` names.
         tools: Vec<String>,
+        /// The most consequential risk class among its embedded tools.
         highest_risk_class: Option<String>,
     },
+    /// A step only the old version has; it narrows when it could call a tool.
     StepRemoved {
+        /// Its `kind` as written.
         kind: Option<String>,
+        /// The `allowedTools` names it had.
         tools: Vec<String>,
     },
+    /// A step's `kind` as written.
     StepKind(FromTo<Option<String>>),
     /// A step's `allowedTools` gains a tool.
     ToolAllowed {
+        /// The tool's name.
         tool: String,
         /// Its risk class in the new version, when embedded with one.
         risk_class: Option<String>,
@@ -130,99 +144,202 @@ pub enum Detail {
         embedded: bool,
     },
     /// A step's `allowedTools` loses a tool.
-    ToolDisallowed { tool: String },
+    ToolDisallowed {
+        /// The tool's name.
+        tool: String,
+    },
     /// The most consequential risk class among the step's embedded tools.
     StepRisk {
+        /// The class before and after (flattened).
         #[serde(flatten)]
         values: FromTo<Option<String>>,
+        /// Raised, lowered, or neither, in the seed's order of classes.
         direction: Direction,
     },
     /// Whether every path from the start to the step passes a gate.
     BehindGate(FromTo<bool>),
-    /// An edge of `next` added (`to`, with its branch label).
-    NextAdded { to: String, label: Option<String> },
-    NextRemoved { to: String, label: Option<String> },
+    /// An edge of the step's `next` only the new version has.
+    NextAdded {
+        /// The id of the step it leads to.
+        to: String,
+        /// Its branch label; none for a plain `next`.
+        label: Option<String>,
+    },
+    /// An edge of the step's `next` only the old version has.
+    NextRemoved {
+        /// The id of the step it led to.
+        to: String,
+        /// Its branch label; none for a plain `next`.
+        label: Option<String>,
+    },
 
     // Embedded tool definitions.
+    /// A definition only the new version embeds. Neutral: what a step may
+    /// call is its `allowedTools`, which [`Detail::ToolAllowed`] reports.
     ToolDefined {
+        /// Its `riskClass` as written.
         risk_class: Option<String>,
+        /// Its `sideEffecting`; absent when undeclared.
         side_effecting: Option<bool>,
+        /// Its `requiresApproval`; absent when undeclared.
         requires_approval: Option<bool>,
     },
+    /// A definition only the old version embeds (neutral, as
+    /// [`Detail::ToolDefined`]).
     ToolUndefined,
     /// A field of an embedded definition (the same comparison as drift).
     Definition(ToolChange),
 
     // The requires block.
-    ConnectionAdded { auth_kind: Option<String>, scopes: Vec<String> },
+    /// A `requires.connections` entry only the new version has.
+    ConnectionAdded {
+        /// Its `authKind` as written.
+        auth_kind: Option<String>,
+        /// The OAuth scopes it requests.
+        scopes: Vec<String>,
+    },
+    /// A `requires.connections` entry only the old version has.
     ConnectionRemoved,
+    /// A connection's `authKind` as written.
     AuthKind(FromTo<Option<String>>),
-    ScopesAdded { scopes: Vec<String> },
-    ScopesRemoved { scopes: Vec<String> },
-    McpServerAdded { tool_names: Vec<String> },
+    /// OAuth scopes a connection requests that it did not before.
+    ScopesAdded {
+        /// The new scopes, in the new version's order.
+        scopes: Vec<String>,
+    },
+    /// OAuth scopes a connection no longer requests.
+    ScopesRemoved {
+        /// The dropped scopes, in the old version's order.
+        scopes: Vec<String>,
+    },
+    /// A `requires.mcpServers` entry only the new version has.
+    McpServerAdded {
+        /// Its `toolNames`.
+        tool_names: Vec<String>,
+    },
+    /// A `requires.mcpServers` entry only the old version has.
     McpServerRemoved,
-    ToolNamesAdded { tool_names: Vec<String> },
-    ToolNamesRemoved { tool_names: Vec<String> },
+    /// Names an MCP server's `toolNames`, or a manifest connection's
+    /// `tools`, gains.
+    ToolNamesAdded {
+        /// The names gained, in the new version's order.
+        tool_names: Vec<String>,
+    },
+    /// Names an MCP server's `toolNames`, or a manifest connection's
+    /// `tools`, loses.
+    ToolNamesRemoved {
+        /// The names lost, in the old version's order.
+        tool_names: Vec<String>,
+    },
+    /// A secret only the new version requires or accepts.
     SecretAdded {
         /// A playbook secret's purpose.
         purpose: Option<String>,
         /// A manifest secret: `requires.secrets` (true) or `optional_secrets`.
         required: Option<bool>,
     },
+    /// A secret only the old version has.
     SecretRemoved,
 
     // Plugin manifests.
-    /// A manifest tool, and how it runs.
-    ManifestToolAdded { runs: String },
-    ManifestToolRemoved { runs: String },
+    /// A manifest tool only the new version has.
+    ManifestToolAdded {
+        /// How it runs, in words (`package npm:@acme/tool@1.2.3`).
+        runs: String,
+    },
+    /// A manifest tool only the old version has.
+    ManifestToolRemoved {
+        /// How it ran, in words.
+        runs: String,
+    },
     /// How a manifest tool runs, in words.
     Runs(FromTo<String>),
     /// A function now in `requires_approval`: a person decides every call.
-    AlwaysAsksAdded { function: String },
+    AlwaysAsksAdded {
+        /// The function's name, as `<id>.<function>` would end.
+        function: String,
+    },
     /// A function no longer in `requires_approval`.
-    AlwaysAsksRemoved { function: String },
+    AlwaysAsksRemoved {
+        /// The function's name, as `<id>.<function>` would end.
+        function: String,
+    },
     /// The approval policy in one sentence, when it changed otherwise.
     ApprovalPolicy(FromTo<String>),
     /// A function's annotation override (`readOnlyHint`, `destructiveHint`,
     /// `openWorldHint`).
     Annotation {
+        /// The function's name.
         function: String,
+        /// The annotation, as the manifest spells it (`readOnlyHint`, …).
         hint: &'static str,
+        /// Its override before and after (flattened); absent where the
+        /// manifest leaves the server's word.
         #[serde(flatten)]
         values: FromTo<Option<bool>>,
     },
+    /// A manifest tool's `isolation`: gaining one narrows, losing it widens.
     Isolation(FromTo<Option<String>>),
+    /// A manifest tool's `sandbox`: setting one (out of the plugin sandbox)
+    /// widens, unsetting it narrows.
     Sandbox(FromTo<Option<String>>),
     /// A remote tool's `connection`.
     ToolConnection(FromTo<Option<String>>),
-    EnvAdded { name: String },
-    EnvRemoved { name: String },
-    HeaderAdded { name: String },
-    HeaderRemoved { name: String },
-    /// A manifest connection, with the tools it covers.
-    ManifestConnectionAdded { tools: Vec<String> },
+    /// An extra environment variable of a tool (values are not compared).
+    EnvAdded {
+        /// The variable's name.
+        name: String,
+    },
+    /// An environment variable a tool no longer sets.
+    EnvRemoved {
+        /// The variable's name.
+        name: String,
+    },
+    /// A header a remote tool sends (values are not compared).
+    HeaderAdded {
+        /// The header's name.
+        name: String,
+    },
+    /// A header a remote tool no longer sends.
+    HeaderRemoved {
+        /// The header's name.
+        name: String,
+    },
+    /// A manifest connection only the new version has.
+    ManifestConnectionAdded {
+        /// Its `tools`, as written.
+        tools: Vec<String>,
+    },
+    /// A manifest connection only the old version has.
     ManifestConnectionRemoved,
     /// Whether the plugin declares `egress`.
     Egress(FromTo<bool>),
+    /// A flow only the new version has.
     FlowAdded,
+    /// A flow only the old version has.
     FlowRemoved,
 }
 
 /// How many changes of each impact.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize)]
 pub struct Summary {
+    /// Changes that let the document do more, or with less oversight.
     pub widens: usize,
+    /// Changes that let it do less, or with more oversight.
     pub narrows: usize,
+    /// Changes that do neither.
     pub neutral: usize,
 }
 
 /// The semantic diff of two versions of one document.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Diff {
+    /// The kind both versions are.
     pub kind: Kind,
     /// Document changes first, then by section in document order; removed
     /// items after the items of the new version.
     pub changes: Vec<Change>,
+    /// `changes` by impact.
     pub summary: Summary,
 }
 
@@ -239,6 +356,7 @@ impl Diff {
         Diff { kind, changes, summary }
     }
 
+    /// Whether nothing the diff compares changed.
     pub fn is_empty(&self) -> bool {
         self.changes.is_empty()
     }
@@ -249,9 +367,19 @@ impl Diff {
 #[serde(tag = "reason", rename_all = "snake_case")]
 pub enum DiffError {
     /// A version could not be read as a playbook or a manifest.
-    Unreadable { old: bool, new: bool },
+    Unreadable {
+        /// Whether the old version could not be explained.
+        old: bool,
+        /// Whether the new version could not be explained.
+        new: bool,
+    },
     /// A playbook cannot be compared with a manifest.
-    KindsDiffer { old: Kind, new: Kind },
+    KindsDiffer {
+        /// The old version's kind.
+        old: Kind,
+        /// The new version's kind.
+        new: Kind,
+    },
 }
 
 fn a_kind(kind: Kind) -> &'static str {
@@ -283,7 +411,7 @@ impl std::fmt::Display for DiffError {
 }
 
 /// The changes from `old` to `new`.
-pub fn diff(old: &Explain, new: &Explain) -> Result<Diff, DiffError> {
+pub(crate) fn diff(old: &Explain, new: &Explain) -> Result<Diff, DiffError> {
     match (old, new) {
         (Explain::Playbook(old), Explain::Playbook(new)) => Ok(Diff::new(Kind::Playbook, playbook::diff(old, new))),
         (Explain::PluginManifest(old), Explain::PluginManifest(new)) => {

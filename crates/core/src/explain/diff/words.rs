@@ -9,6 +9,7 @@ use crate::views::compare::{Direction, ListChange, ToolChange, ValueChange};
 /// A piece of a sentence.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Part {
+    /// Plain words of the sentence, spaces and punctuation included.
     Text(String),
     /// A name or value taken from a document.
     Name(String),

@@ -2,7 +2,7 @@
 //! boxes, edge routes with their label positions, and the drawing's size.
 //!
 //! The phases, each in its own module:
-//! 1. [`rank`]: edges that close a cycle are turned round (the graph's own
+//! 1. `rank`: edges that close a cycle are turned round (the graph's own
 //!    back edges first, then any a depth-first search still finds), and each
 //!    node gets the longest-path rank, sources pulled down next to their
 //!    successors. Ranks are doubled: the odd ranks between two node ranks
@@ -10,12 +10,12 @@
 //!    node and never covers one.
 //! 2. Every edge becomes a chain through one dummy vertex per rank it
 //!    crosses, so all edges join neighbouring ranks.
-//! 3. [`order`]: crossing reduction within each rank: a depth-first initial
+//! 3. `order`: crossing reduction within each rank: a depth-first initial
 //!    order, then barycentre sweeps down and up, with adjacent swaps on
 //!    graphs of ordinary size, keeping the order with the fewest crossings.
-//! 4. [`position`]: horizontal coordinates by Brandes–Köpf (four alignments
+//! 4. `position`: horizontal coordinates by Brandes–Köpf (four alignments
 //!    compacted, then balanced), which keeps long edges straight.
-//! 5. [`route`]: vertical coordinates, ports spread along each node's
+//! 5. `route`: vertical coordinates, ports spread along each node's
 //!    border, and routes that are vertical within a rank's band and bend only
 //!    in the free space between bands, so no edge crosses a node or a label.
 //!
@@ -39,11 +39,16 @@ use serde::Serialize;
 /// A width and a height, in the caller's unit (the playground's is the CSS pixel).
 #[derive(Debug, Clone, Copy, PartialEq, Serialize)]
 pub struct Size {
+    /// Across, left to right.
     pub width: f64,
+    /// Down, top to bottom.
     pub height: f64,
 }
 
 impl Size {
+    /// A size of `width` by `height`. The layout reads a side that is not a
+    /// finite positive number as one unit, and cuts one over 100,000 units
+    /// to that.
     pub const fn new(width: f64, height: f64) -> Size {
         Size { width, height }
     }
@@ -56,13 +61,17 @@ impl Size {
 }
 
 /// The largest side a node or label may have; larger ones are cut to it.
-pub const MAX_SIDE: f64 = 100_000.0;
+/// [`Size::new`] states the number to callers: change the two together.
+pub(crate) const MAX_SIDE: f64 = 100_000.0;
 
 /// The outline of a node, which decides where edges meet its border.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Shape {
+    /// The box itself: edges meet its sides.
     Rect,
+    /// A rhombus with its corners at the middles of the box's sides (how the
+    /// playground draws a gate).
     Diamond,
     /// A circle (or ellipse) inscribed in the node's box.
     Circle,
@@ -71,14 +80,20 @@ pub enum Shape {
 /// A node to lay out.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize)]
 pub struct NodeSpec {
+    /// The size of its box.
     pub size: Size,
+    /// The outline edges meet, inside the box.
     pub shape: Shape,
 }
 
 /// An edge to lay out, between two positions of the node list.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize)]
 pub struct EdgeSpec {
+    /// The source's position in the node list; an edge naming a position
+    /// past the list's end gets an empty route.
     pub from: usize,
+    /// The target's position in the node list; equal to `from` for a
+    /// self-loop.
     pub to: usize,
     /// The size of its label, if it has one.
     pub label: Option<Size>,
@@ -122,30 +137,39 @@ impl Spacing {
     }
 }
 
+/// A point of the drawing, from its top-left corner.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize)]
 pub struct Point {
+    /// Rightwards from the drawing's left edge.
     pub x: f64,
+    /// Downwards from the drawing's top edge.
     pub y: f64,
 }
 
 /// Where a node is drawn: its box's top-left corner and size.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize)]
 pub struct NodeBox {
+    /// The left side, from the drawing's left edge.
     pub x: f64,
+    /// The top side, from the drawing's top edge.
     pub y: f64,
+    /// The width its [`NodeSpec`] gives, read as [`Size::new`] says.
     pub width: f64,
+    /// The height its [`NodeSpec`] gives, read as [`Size::new`] says.
     pub height: f64,
     /// The node's rank: 0 at the top.
     pub rank: usize,
 }
 
 impl NodeBox {
+    /// The middle of the box.
     pub fn center(&self) -> Point {
         Point { x: self.x + self.width / 2.0, y: self.y + self.height / 2.0 }
     }
 
     /// Whether two boxes share any area.
-    pub fn overlaps(&self, other: &NodeBox) -> bool {
+    #[cfg(test)]
+    pub(crate) fn overlaps(&self, other: &NodeBox) -> bool {
         self.x < other.x + other.width
             && other.x < self.x + self.width
             && self.y < other.y + other.height
@@ -168,13 +192,18 @@ pub struct EdgeRoute {
     pub label: Option<Point>,
     /// Laid out pointing up (a back edge, or one turned round to break a cycle).
     pub reversed: bool,
+    /// An edge from a node to itself: `points` are then one cubic Bézier
+    /// out of the node's right side and back.
     pub self_loop: bool,
 }
 
 /// A drawing of a graph.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Layout {
+    /// The drawing's width, margins included: every box and route lies
+    /// within it.
     pub width: f64,
+    /// The drawing's height, margins included.
     pub height: f64,
     /// One box per input node, in input order.
     pub nodes: Vec<NodeBox>,

@@ -12,13 +12,19 @@ use std::collections::HashMap;
 pub struct Terminal {
     /// The step it belongs to.
     pub step: String,
+    /// Where the marker is drawn; `rank` counts it as a node of the drawing.
     pub at: NodeBox,
+    /// From the start marker into its step, or from a step to its end
+    /// marker.
     pub edge: EdgeRoute,
 }
 
+/// A drawing of a playbook's step graph, as [`playbook`] lays it out.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct GraphLayout {
+    /// The drawing's width, margins and markers included.
     pub width: f64,
+    /// The drawing's height, margins and markers included.
     pub height: f64,
     /// One box per node of the graph, in its order.
     pub nodes: Vec<NodeBox>,

@@ -11,7 +11,7 @@ use serde::Serialize;
 use std::fmt::Write;
 
 /// "24h when nobody sets one" (seed 003, `approval.deadline`).
-pub const DEFAULT_DEADLINE: &str = "24h";
+pub(crate) const DEFAULT_DEADLINE: &str = "24h";
 
 /// The default ladder: "reminds the people who may decide at a quarter,
 /// tells the agent's owner at half and the tenant's admins at three
@@ -19,12 +19,18 @@ pub const DEFAULT_DEADLINE: &str = "24h";
 /// so the text is not formatted from the number for every tool.
 const DEFAULT_LADDER: [(f64, &str, &str); 3] = [(0.25, "0.25", "deciders"), (0.5, "0.5", "owner"), (0.75, "0.75", "admins")];
 
+/// How a tool's calls are approved: its `requires_approval` entries and its
+/// `approval` policy, defaults filled in.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct ApprovalExplain {
     /// The `requires_approval` entries: functions a person decides every time.
     pub always_asks: Vec<String>,
+    /// Who may decide (`approval.deciders`).
     pub deciders: DecidersExplain,
+    /// How long a call waits for a decision before it is denied
+    /// (`approval.deadline`; 24h unless set).
     pub deadline: Defaulted<DurationValue>,
+    /// Who is told as the deadline nears (`approval.escalation`).
     pub escalation: EscalationExplain,
     /// Whether a person may approve a call with other arguments
     /// (`edit`, true unless set to false).
@@ -37,19 +43,27 @@ pub struct ApprovalExplain {
     pub summary: String,
 }
 
+/// Who may decide on a call (`approval.deciders`): a decider holds at least
+/// `role` and, when teams or people are named, is one of the people or in
+/// one of the teams.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct DecidersExplain {
     /// The least role a decider holds: `operator` (the default) or `admin`.
     pub role: Defaulted<String>,
+    /// `deciders.teams`: the tenant's teams, by name.
     pub teams: Vec<String>,
+    /// `deciders.people`: accounts that may decide (`user:<name>`).
     pub people: Vec<String>,
+    /// `deciders.keys`: the tenant's API keys that may decide, by key ID.
     pub keys: Vec<String>,
 }
 
+/// Who is told while a request waits (`approval.escalation`).
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct EscalationExplain {
     /// `escalation: off`.
     pub off: bool,
+    /// `approval.escalation_reason`, as written.
     pub reason: Option<String>,
     /// The ladder, as set or the default one.
     pub steps: Vec<EscalationStep>,
@@ -57,16 +71,20 @@ pub struct EscalationExplain {
     pub default: bool,
 }
 
+/// One rung of the escalation ladder.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct EscalationStep {
     /// The point of the deadline as a fraction, when it reads as one.
     pub at: Option<f64>,
     /// `at` as written.
     pub at_text: String,
+    /// Who is told, as written: `deciders`, `owner`, `admins`,
+    /// `role:<role>` or `team:<team>`; empty when unset.
     pub to: String,
 }
 
-pub fn explain(tool: &ToolView<'_>) -> ApprovalExplain {
+/// The approval policy of `tool` as the explain view shows it.
+pub(crate) fn explain(tool: &ToolView<'_>) -> ApprovalExplain {
     let approval = tool.get("approval").filter(|a| a.as_object().is_some());
     let field = |key: &str| approval.and_then(|a| a.get(key)).filter(|v| !v.is_null());
     let deciders_node = field("deciders");

@@ -36,17 +36,18 @@ struct Resources {
 /// A value as set, or the default the seed states, marked as such.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Defaulted<T> {
+    /// The value as set, or the seed's default when `default` is true.
     pub value: T,
     /// Whether the manifest leaves it unset and `value` is the default.
     pub default: bool,
 }
 
 impl<T> Defaulted<T> {
-    pub fn set(value: T) -> Self {
+    pub(crate) fn set(value: T) -> Self {
         Defaulted { value, default: false }
     }
 
-    pub fn default_value(value: T) -> Self {
+    pub(crate) fn default_value(value: T) -> Self {
         Defaulted { value, default: true }
     }
 }
@@ -54,43 +55,60 @@ impl<T> Defaulted<T> {
 /// A duration as written, and in seconds when it reads as a Go duration.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct DurationValue {
+    /// As written (`90s`, `1h30m`), or the default's text.
     pub text: String,
+    /// The duration in seconds; none when `text` is not a Go duration.
     pub seconds: Option<f64>,
 }
 
 impl DurationValue {
-    pub fn of(text: &str) -> DurationValue {
+    pub(crate) fn of(text: &str) -> DurationValue {
         let nanos = parse_go_duration(text).ok();
         DurationValue { text: text.to_owned(), seconds: nanos.map(|n| n as f64 / SECOND as f64) }
     }
 }
 
+/// What a plugin manifest declares, tool by tool, and what uses what.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct ManifestExplain {
+    /// The plugin's own fields.
     pub plugin: PluginInfo,
+    /// Each `tools` entry that is an object, in document order.
     pub tools: Vec<ToolExplain>,
+    /// Each `flows` entry, in document order.
     pub flows: Vec<FlowExplain>,
+    /// Each `connections` entry, in document order.
     pub connections: Vec<ConnectionExplain>,
+    /// `requires.secrets`, then `optional_secrets`, each in document order.
     pub secrets: Vec<SecretExplain>,
+    /// Each `skills` entry, in document order.
     pub skills: Vec<SkillExplain>,
     /// Whether the plugin declares `egress` (reaches outside).
     pub egress: bool,
 }
 
+/// The plugin's top-level fields, as written.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct PluginInfo {
+    /// `name`: the plugin's name.
     pub name: Option<String>,
     /// `version` as written (a YAML number as its source text).
     pub version: Option<String>,
+    /// `description`: what the plugin is for.
     pub description: Option<String>,
 }
 
+/// One manifest tool: how it runs, where, within which limits and how its
+/// calls are approved.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct ToolExplain {
+    /// `id`, when it is a string: its functions are `<id>.<function>`.
     pub id: Option<String>,
-    /// Index in `tools`, and the RFC 6901 pointer to it.
+    /// Index in `tools`.
     pub index: usize,
+    /// RFC 6901 pointer to the entry.
     pub pointer: String,
+    /// How it runs: its own command, a package, a remote server or a flow.
     pub runs: RunsExplain,
     /// Where it runs; a flow tool's flow runs on its plugin's pool.
     pub placement: Option<Placement>,
@@ -99,15 +117,21 @@ pub struct ToolExplain {
     pub resources: Option<ResourcesExplain>,
     /// How long one call may run; none for a flow tool.
     pub timeout: Option<Defaulted<DurationValue>>,
+    /// How its calls are approved, the seed's defaults filled in.
     pub approval: ApprovalExplain,
     /// Names of its extra environment variables (values are not shown).
     pub env: Vec<String>,
+    /// The `headers` a remote tool sends, with the secrets each takes.
     pub headers: Vec<HeaderExplain>,
+    /// The functions the manifest says something about: overrides in
+    /// `functions`, those `requires_approval` or `secret_arguments` name, and
+    /// a flow tool's one function.
     pub functions: Vec<FunctionExplain>,
     /// Skills of the plugin that say how to use it.
     pub manual: Vec<String>,
     /// `uses_model.purpose`: why its functions call a model.
     pub uses_model: Option<String>,
+    /// `labels`, when it is an object: how its results are labelled.
     pub labels: Option<LabelsExplain>,
     /// `results.fit: true`.
     pub results_fit: bool,
@@ -120,13 +144,21 @@ pub struct ToolExplain {
 #[serde(tag = "how", rename_all = "kebab-case")]
 pub enum RunsExplain {
     /// `mcp` alone: its own code, in the plugin's environment.
-    Command { command: Vec<String> },
+    Command {
+        /// `mcp`: the command and its arguments.
+        command: Vec<String>,
+    },
     /// A PyPI, npm, OCI or binary package.
     Package {
+        /// `package` as written.
         spec: String,
         /// The ecosystem, when the spec reads.
         ecosystem: Option<Ecosystem>,
+        /// What follows the scheme, up to the version, when the spec reads
+        /// (a binary's URL).
         name: Option<String>,
+        /// What follows `==` (PyPI), the last `@` (npm) or `@` (an image's
+        /// digest); none when the spec gives none or does not read.
         version: Option<String>,
         /// One exact version (for an image, its digest).
         pinned: bool,
@@ -135,21 +167,36 @@ pub enum RunsExplain {
     },
     /// A remote MCP server over Streamable HTTP.
     Remote {
+        /// `url` as written.
         url: String,
+        /// Whether the URL reads and is `https`.
         secure: bool,
+        /// `connection`: the plugin connection whose token each call
+        /// carries.
         connection: Option<String>,
         /// The connection param a `{params.<name>}` host comes from.
         host_param: Option<String>,
     },
     /// One of the plugin's flows, exposed as the tool's one function.
-    Flow { flow: String, function: String, found: bool },
+    Flow {
+        /// `flow`: the flow's name.
+        flow: String,
+        /// The function it exposes, `<id>.<flow>`.
+        function: String,
+        /// Whether the plugin has a flow of that name.
+        found: bool,
+    },
     /// Nothing says how it runs.
     Unknown,
 }
 
+/// Where a tool's server runs.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Placement {
+    /// `isolation` as written (`gvisor`, `microvm`).
     pub isolation: Option<String>,
+    /// `sandbox` as written (`own`, `host`): the server runs outside its
+    /// plugin's sandbox.
     pub sandbox: Option<String>,
     /// `node` (default): the job's home node; `any`: any node with the plugin.
     pub affinity: Defaulted<String>,
@@ -161,31 +208,44 @@ pub struct Placement {
     pub needs_exemption: bool,
 }
 
+/// What a tool's server may use of a node.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct ResourcesExplain {
     /// `container` (an `oci:` image) or `limits` (a local server).
     pub field: &'static str,
+    /// Memory, in MiB.
     pub memory_mb: Defaulted<f64>,
+    /// CPUs; a fraction of one is allowed.
     pub cpus: Defaulted<f64>,
+    /// Processes and threads.
     pub pids: Defaulted<f64>,
     /// False with `sandbox: host` or `own`, where `limits` do not apply.
     pub applies: bool,
 }
 
+/// A header a remote tool sends with every request.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct HeaderExplain {
+    /// The header's name.
     pub name: String,
     /// The `${NAME}` secrets its value takes (the value is not shown).
     pub secrets: Vec<String>,
 }
 
+/// A function of a tool that the manifest says something about.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct FunctionExplain {
     /// The function's name, as `<id>.<function>` would end.
     pub name: String,
+    /// Its annotation overrides.
     pub annotations: Annotations,
+    /// Whether it has an object `output_schema` (a flow tool's function, its
+    /// flow's), which the node validates structured results against.
     pub output_schema: bool,
+    /// `usage`: what each successful call spends.
     pub usage: Option<UsageExplain>,
+    /// `ai_label`: a JSON pointer to the string argument the tenant's AI
+    /// label goes at the start of.
     pub ai_label: Option<String>,
     /// Named in `requires_approval`.
     pub always_asks: bool,
@@ -197,31 +257,49 @@ pub struct FunctionExplain {
 #[derive(Debug, Clone, Default, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Annotations {
+    /// `readOnlyHint`: the function changes nothing.
     pub read_only_hint: Option<bool>,
+    /// `destructiveHint`: it may delete or overwrite.
     pub destructive_hint: Option<bool>,
+    /// `openWorldHint`: it reaches systems outside the tenant.
     pub open_world_hint: Option<bool>,
 }
 
+/// What each successful call of a function spends (`usage`), as written.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct UsageExplain {
+    /// The service it is spent on.
     pub service: Option<String>,
+    /// The unit `units` counts in.
     pub unit: Option<String>,
+    /// How many units a call spends.
     pub units: Option<f64>,
+    /// What a call costs, in US dollars.
     pub cost_usd: Option<f64>,
 }
 
+/// How a tool's results are labelled when they say nothing in their
+/// `_meta` (`labels`).
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct LabelsExplain {
+    /// `source`: the system its results come from.
     pub source: Option<String>,
+    /// `untrusted: true`: its results hold outside text (a mailbox, say).
     pub untrusted: bool,
 }
 
+/// One of the plugin's flows.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct FlowExplain {
+    /// `name`, when it is a string.
     pub name: Option<String>,
+    /// RFC 6901 pointer to the entry.
     pub pointer: String,
+    /// `description`: what a flow tool exposing it says it does.
     pub description: Option<String>,
+    /// Whether `input_schema` is an object (a flow tool needs one).
     pub input_schema: bool,
+    /// Whether `output_schema` is an object.
     pub output_schema: bool,
     /// Flow tools that expose it.
     pub exposed_by: Vec<String>,
@@ -229,35 +307,50 @@ pub struct FlowExplain {
     pub step_tools: Vec<String>,
 }
 
+/// One of the plugin's `connections`.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct ConnectionExplain {
+    /// `name`, when it is a string.
     pub name: Option<String>,
+    /// RFC 6901 pointer to the entry.
     pub pointer: String,
     /// Its `tools`, as written.
     pub tools: Vec<String>,
+    /// The names of its `params` (a remote tool's `{params.<name>}` host
+    /// comes from one).
     pub params: Vec<String>,
+    /// Whether it has `steps`, which record such a host when it is connected.
     pub has_steps: bool,
     /// Remote tools whose `connection` it is.
     pub used_by: Vec<String>,
 }
 
+/// A secret the plugin takes: a name, never a value.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct SecretExplain {
+    /// The secret's name.
     pub name: String,
+    /// RFC 6901 pointer to the entry.
     pub pointer: String,
     /// `requires.secrets` (true) or `optional_secrets` (false).
     pub required: bool,
+    /// The headers whose `${NAME}` takes it.
     pub used_by: Vec<SecretUse>,
 }
 
+/// A header of a tool that takes a secret.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct SecretUse {
+    /// The tool's id (`tools/<index>` for one without).
     pub tool: String,
+    /// The header's name.
     pub header: String,
 }
 
+/// One of the plugin's skills.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct SkillExplain {
+    /// The skill's name.
     pub name: String,
     /// Tools whose `manual` lists it.
     pub manual_of: Vec<String>,
@@ -274,7 +367,7 @@ fn strings(node: Option<&Node>) -> Vec<String> {
 
 /// Builds the explain view of a manifest. Each "used by" list comes from
 /// one pass over the tools, so the view stays linear in the manifest's size.
-pub fn build(root: &Node, diagnostics: &[Diagnostic]) -> ManifestExplain {
+pub(crate) fn build(root: &Node, diagnostics: &[Diagnostic]) -> ManifestExplain {
     let view = ManifestView::new(root);
     let tools_len = root.get("tools").and_then(Node::as_array).map_or(0, <[Node]>::len);
     let counts = Counts::by_item(diagnostics, "tools", tools_len);

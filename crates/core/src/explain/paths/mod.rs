@@ -104,12 +104,13 @@ pub struct RiskPath {
     /// The step ids in the order walked; a step on a cycle appears again
     /// when the walk goes round it.
     pub steps: Vec<String>,
+    /// Whether its last step ends the playbook or names no step.
     pub ending: Ending,
     /// Whether the walk goes round a cycle (some step appears twice).
     pub loops: bool,
     /// The most consequential risk class a step on it may reach.
     pub highest_risk_class: Option<String>,
-    /// Its rank in `opb_core::spec::RISK_CLASSES`.
+    /// Its rank in [`crate::spec::RISK_CLASSES`] (0 is `read`).
     pub highest_risk_rank: Option<usize>,
     /// Whether some step on it allows a tool whose risk is not known (not
     /// embedded, or without a valid `riskClass`).
@@ -136,6 +137,7 @@ pub struct UngatedStep {
 /// An embedded tool that may change something.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct ActingTool {
+    /// The tool's name, as embedded.
     pub name: String,
     /// `riskClass`, when it is one of the seed's values.
     pub risk_class: Option<String>,
@@ -147,7 +149,7 @@ pub struct ActingTool {
 
 impl ActingTool {
     /// Whether its risk class is one the readers fear most.
-    pub fn reaches_money_or_customers(&self) -> bool {
+    pub(crate) fn reaches_money_or_customers(&self) -> bool {
         matches!(self.risk_class.as_deref(), Some("money" | "customer_comms"))
     }
 }
@@ -161,11 +163,13 @@ pub struct StepRisk {
     pub kind: Option<String>,
     /// The most consequential risk class of its own tools.
     pub risk_class: Option<String>,
+    /// `risk_class`'s rank in [`crate::spec::RISK_CLASSES`] (0 is `read`).
     pub risk_rank: Option<usize>,
     /// The most consequential risk class a step that can run before it (on
     /// some path from the start) may reach; on a cycle this includes the
     /// cycle's steps and the step itself.
     pub highest_risk_before_class: Option<String>,
+    /// `highest_risk_before_class`'s rank in [`crate::spec::RISK_CLASSES`].
     pub highest_risk_before_rank: Option<usize>,
     /// Whether some step that can run before it allows a tool whose risk is
     /// not known: the real highest risk before it may be higher.
@@ -353,7 +357,7 @@ impl<'e> Net<'e> {
 }
 
 /// The risk paths of a playbook's explain view, under `limits`.
-pub fn build(explain: &PlaybookExplain, limits: &PathLimits) -> RiskPaths {
+pub(crate) fn build(explain: &PlaybookExplain, limits: &PathLimits) -> RiskPaths {
     let net = Net::new(explain);
     let walked = walk::walk(&net, limits);
     RiskPaths {

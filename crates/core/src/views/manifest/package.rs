@@ -7,15 +7,19 @@ use serde::Serialize;
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Ecosystem {
+    /// `pypi:<name>[==<version>]`: a Python package from PyPI.
     Pypi,
+    /// `npm:<name>[@<version>]`: a Node package from npm.
     Npm,
+    /// `oci:<registry>/<repository>@sha256:<digest>`: a container image.
     Oci,
+    /// `binary:<url>`: an executable downloaded from a URL.
     Binary,
 }
 
 impl Ecosystem {
-    pub const SCHEMES: &'static [&'static str] = &["pypi:", "npm:", "oci:", "binary:"];
-
+    /// The scheme without its colon, as serialised: `pypi`, `npm`, `oci`
+    /// or `binary`.
     pub fn as_str(self) -> &'static str {
         match self {
             Ecosystem::Pypi => "pypi",
