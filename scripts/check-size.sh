@@ -13,9 +13,9 @@
 set -euo pipefail
 
 # Gzipped bytes of the app. Issue 7's target is 450 KB (460,800 bytes); it
-# is not met: the app is about 857 KB gzipped, the wasm 696 KB of it and the
-# CodeMirror bundle 132 KB (docs/performance.md, "Download size": the gap
-# and the plan). The budget sits 0.3% above that, so that any growth fails
+# is not met: the app is about 856 KB gzipped, the wasm 695 KB of it and the
+# CodeMirror bundle 133 KB (docs/performance.md, "Download size": the gap
+# and the plan). The budget sits 0.4% above that, so that any growth fails
 # the test command and is looked at before it is accepted.
 budget=$((840 * 1024))
 

@@ -46,6 +46,9 @@ step "clippy, warnings denied (the workspace natively, the app's interface for w
 cargo clippy --quiet --workspace --all-targets -- -D warnings
 cargo clippy --quiet -p opb-app --features web --target wasm32-unknown-unknown -- -D warnings
 
+step "the core's API documentation builds without a warning (cargo doc)"
+RUSTDOCFLAGS="-D warnings" cargo doc --quiet --no-deps -p opb-syntax -p opb-core
+
 step "fuzz smoke runs (scripts/fuzz-smoke.sh, each target briefly)"
 scripts/fuzz-smoke.sh
 
