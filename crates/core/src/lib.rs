@@ -149,11 +149,11 @@ async fn read<'t, W: Future<Output = ()>>(
 }
 
 impl Document<'_> {
-    /// Runs the rules of the document's kind over a root: the root's own
-    /// checks, then, when a rule of the kind can run, its rules, reading the
-    /// playbook's `view`, `graph` and `check`.
-    fn check(&mut self, root: &Node, parts: Option<&views::PlaybookModel<'_, '_>>, options: &Options) {
-        rules::check(root, self.kind, parts, &options.limits, &mut self.report);
+    /// Runs the rules of the document's kind over a checked root (a
+    /// playbook's read its `model`: the view, the step graph and the
+    /// cross-check), then the DR rules when a registry was given.
+    fn check(&mut self, root: &Node, model: Option<&views::PlaybookModel<'_, '_>>, options: &Options) {
+        rules::check(root, self.kind, model, &options.limits, &mut self.report);
         self.stopped = self.report.has(&rules::input::IN006);
         if let (Some(registry), Some(Kind::Playbook), false) = (&options.registry, self.kind, self.stopped) {
             rules::drift::check(root, registry, &mut self.report);

@@ -304,7 +304,7 @@ fn long_descriptions_are_cut_at_a_word() {
     let wordy = format!(
         r#"{{ "name": "x.run", "source": "primitive", "description": "{}", "permissions": [], "inputSchema": {{}},
              "outputSchema": {{}}, "sideEffecting": false }}"#,
-        "Look things up  in\nthe archive. ".repeat(20)
+        "Look things up  in\\nthe archive. ".repeat(20)
     );
     let explain = with_step(r#"{ "id": "a", "kind": "agent", "allowedTools": ["x.run"] }"#, &wordy, NO_REQUIRES);
     let summary = &step(&explain, "a").summary;

@@ -59,6 +59,9 @@ pub(super) fn read_with_jsonc(text: &str, bom: usize, limits: &Limits) -> Parsed
             return Parsed { root: None, problems: vec![problem] };
         }
     };
+    if let Some(problem) = beyond_the_rfc(text, bom) {
+        return Parsed { root: None, problems: vec![problem] };
+    }
     let Some(value) = result.value else {
         return Parsed {
             root: None,
@@ -74,6 +77,75 @@ pub(super) fn read_with_jsonc(text: &str, bom: usize, limits: &Limits) -> Parsed
     match builder.convert(value, &Ptr::root(), 0) {
         Ok(root) => Parsed { root: Some(root), problems: builder.problems },
         Err(limit) => Parsed { root: None, problems: vec![limit] },
+    }
+}
+
+/// IN001 for what jsonc-parser lets through and RFC 8259 forbids, in a
+/// text it read: a raw control character inside a string (section 7: "the
+/// characters that MUST be escaped ... the control characters (U+0000
+/// through U+001F)"), and whitespace between tokens other than space, tab,
+/// line feed and carriage return (section 2), such as a form feed. The text
+/// parsed, so its strings are closed and its escapes whole.
+fn beyond_the_rfc(text: &str, from: usize) -> Option<Problem> {
+    let mut in_string = false;
+    let mut escaped = false;
+    for (at, c) in text[from..].char_indices().map(|(at, c)| (from + at, c)) {
+        let fault = if in_string {
+            match c {
+                _ if escaped => {
+                    escaped = false;
+                    None
+                }
+                '\\' => {
+                    escaped = true;
+                    None
+                }
+                '"' => {
+                    in_string = false;
+                    None
+                }
+                '\u{0}'..='\u{1f}' => Some(format!(
+                    "a raw control character (U+{:04X}) inside a string; write it escaped, as {}",
+                    u32::from(c),
+                    escape_of(c)
+                )),
+                _ => None,
+            }
+        } else {
+            match c {
+                '"' => {
+                    in_string = true;
+                    None
+                }
+                ' ' | '\t' | '\n' | '\r' => None,
+                _ if c.is_whitespace() || c.is_control() => {
+                    Some(format!("U+{:04X} between values is not JSON whitespace (only space, tab, line feed and carriage return are); remove it", u32::from(c)))
+                }
+                _ => None,
+            }
+        };
+        if let Some(fault) = fault {
+            let position = crate::text::LineIndex::new(text).position(at);
+            return Some(Problem {
+                kind: ProblemKind::Syntax,
+                message: format!("Invalid JSON: {fault} (line {}, column {}).", position.line, position.column),
+                pointer: String::new(),
+                span: Span::new(at, at + c.len_utf8()),
+            });
+        }
+    }
+    None
+}
+
+/// How a control character is written escaped in a JSON string.
+fn escape_of(c: char) -> String {
+    match c {
+        '\t' => "`\\t`".to_owned(),
+        '\n' => "`\\n`".to_owned(),
+        '\r' => "`\\r`".to_owned(),
+        '\u{8}' => "`\\b`".to_owned(),
+        '\u{c}' => "`\\f`".to_owned(),
+        _ => format!("`\\u{:04x}`", u32::from(c)),
     }
 }
 

@@ -7,7 +7,8 @@
 //! of a text that large again. For anything else (a syntax error, what
 //! jsonc-parser tolerates beyond the RFC such as a raw tab in a string or a
 //! Unicode blank between tokens) it answers `None` and the caller reads the
-//! text with jsonc-parser, which words every error. So the two paths differ
+//! text with jsonc-parser, which words every error, and refuses what it
+//! tolerates beyond the RFC (`json::beyond_the_rfc`). So the two paths differ
 //! in speed, and in one order only: for a text past a limit with a syntax
 //! error after that point, this reader reports the limit and jsonc-parser
 //! the syntax error. A text this reader accepts reads to the same tree and

@@ -224,3 +224,21 @@ fn quoted_scalars_end_at_their_closing_quote() {
         assert_eq!(&text[span.start..span.end], source, "{key}");
     }
 }
+
+#[test]
+fn a_byte_order_mark_starts_a_yaml_text_as_it_starts_a_json_one() {
+    for text in ["\u{feff}# comment\nopenplaybook: \"1.6\"\nid: x\n", "\u{feff}openplaybook: \"1.6\"\nid: x\n"] {
+        let root = parse_ok(text, Syntax::Yaml);
+        let key = root.as_object().unwrap().member("openplaybook").expect("the key reads as written");
+        assert_eq!(key.key, "openplaybook", "the mark is no part of the first key: {text:?}");
+        assert_eq!(&text[key.key_span.start..key.key_span.end], "openplaybook");
+        let id = root.get("id").unwrap().span;
+        assert_eq!(&text[id.start..id.end], "x");
+    }
+    // An error on the first line is placed counting the mark as the
+    // character it is, as every position in the text does.
+    let parsed = parse("\u{feff}a: [1\n", Syntax::Yaml, &Limits::default());
+    assert_eq!(kinds(&parsed), [ProblemKind::Syntax]);
+    let at = parsed.problems[0].span.start;
+    assert!(at >= 3 && "\u{feff}a: [1\n".is_char_boundary(at), "{at}");
+}

@@ -22,9 +22,14 @@ pub(super) async fn parse<W: Future<Output = ()>>(
     limits: &Limits,
     pause: &mut impl FnMut() -> Option<W>,
 ) -> Parsed {
+    // YAML 1.2 allows a byte-order mark at the start of the stream (5.2);
+    // the scanner would read it as content, so it reads after it, and the
+    // offsets count from it.
+    let bom = if text.starts_with('\u{feff}') { '\u{feff}'.len_utf8() } else { 0 };
     let mut builder = Builder {
         text,
-        offsets: CharOffsets::new(text),
+        bom,
+        offsets: CharOffsets::new(&text[bom..]),
         limits,
         frames: Vec::new(),
         anchors: HashMap::new(),
@@ -34,24 +39,26 @@ pub(super) async fn parse<W: Future<Output = ()>>(
         alias_nodes: 0,
         problems: Vec::new(),
     };
-    for (read, event) in Events::new(text).enumerate() {
+    for (read, event) in Events::new(&text[bom..]).enumerate() {
         if read % pause::EVERY_EVENTS == pause::EVERY_EVENTS - 1 {
             pause::ask(pause).await;
         }
         let step = match event {
             Ok((event, span)) => builder.event(event, builder.span(span)),
             Err(error) if error.info() == "recursion limit exceeded" => {
-                Err(too_deep(builder.offsets.byte_offset(error.marker().index()), limits))
+                Err(too_deep(builder.byte_offset(error.marker().index()), limits))
             }
             Err(error) => {
-                let at = builder.offsets.byte_offset(error.marker().index());
+                let at = builder.byte_offset(error.marker().index());
+                // The mark is a character of the line too.
+                let column = error.marker().col() + 1 + usize::from(bom > 0 && error.marker().line() == 1);
                 Err(Problem {
                     kind: ProblemKind::Syntax,
                     message: format!(
                         "Invalid YAML: {} (line {}, column {}).",
                         error.info(),
                         error.marker().line(),
-                        error.marker().col() + 1
+                        column
                     ),
                     pointer: String::new(),
                     span: Span::new(at, next_char_end(text, at)),
@@ -105,6 +112,9 @@ enum Frame {
 
 struct Builder<'t, 'l> {
     text: &'t str,
+    /// The length of a leading byte-order mark (0 or 3): where the
+    /// scanner's text starts.
+    bom: usize,
     offsets: CharOffsets<'t>,
     limits: &'l Limits,
     frames: Vec<Frame>,
@@ -118,10 +128,12 @@ struct Builder<'t, 'l> {
 
 impl Builder<'_, '_> {
     fn span(&self, span: opb_yaml_events::Span) -> Span {
-        Span::new(
-            self.offsets.byte_offset(span.start.index()),
-            self.offsets.byte_offset(span.end.index()),
-        )
+        Span::new(self.byte_offset(span.start.index()), self.byte_offset(span.end.index()))
+    }
+
+    /// The byte offset in the text of the scanner's character `index`.
+    fn byte_offset(&self, index: usize) -> usize {
+        self.bom + self.offsets.byte_offset(index)
     }
 
     /// Whether the value being read is (part of) a mapping key: an open
