@@ -49,7 +49,7 @@ pub static PM503: Rule = Rule {
     name: "env-base-url-loopback",
     severity: Severity::Error,
     group: Group::ManifestProcess,
-    summary: "`OPENAI_BASE_URL` or `ANTHROPIC_BASE_URL` names the loopback (`localhost` and names under it, `127.0.0.0/8`, `[::1]`, `0.0.0.0`, `[::]`), with or without a scheme.",
+    summary: "`OPENAI_BASE_URL` or `ANTHROPIC_BASE_URL` names the loopback in any form a resolver accepts (`localhost` and names under it, `127.0.0.0/8` in any IPv4 spelling: `127.1`, `2130706433`, `0x7f000001`, `0177.0.0.1`; `[::1]`, `[::ffff:127.0.0.1]`, `0.0.0.0`, `[::]`), with or without a scheme.",
     source: "\"`OPENAI_BASE_URL` and `ANTHROPIC_BASE_URL` may name a provider's public URL, never the node's loopback.\" (seed 003, `env`)",
     fix: "Name the provider's public URL (`https://api.openai.com/v1`), or declare `uses_model` to call a model through the node's gateway.",
     example: "env:\n  OPENAI_BASE_URL: http://127.0.0.1:8080/v1",
@@ -82,7 +82,7 @@ pub static PM506: Rule = Rule {
     name: "microvm-env-forbidden",
     severity: Severity::Error,
     group: Group::ManifestProcess,
-    summary: "A `microvm` tool's `env` key, or a secret of its plugin, named `PATH`, `HOME`, `TMPDIR`, a proxy variable (`HTTP_PROXY`, `HTTPS_PROXY`, `NO_PROXY`, `ALL_PROXY`, any case), `LD_*`, `DYLD_*`, `SMOLVM_*` or `OZ0_VMENV_*`. An env key PM502 already refuses is left to it.",
+    summary: "A `microvm` tool's `env` key, or a secret of its plugin, named `PATH`, `HOME`, `TMPDIR`, a proxy's variable (any name ending `_PROXY`, any case: `HTTP_PROXY`, `FTP_PROXY`, `NO_PROXY`…), `LD_*`, `DYLD_*`, `SMOLVM_*` or `OZ0_VMENV_*`. An env key PM502 already refuses is left to it.",
     source: "\"A `microvm` tool's `env` and its plugin's secrets cannot be named `PATH`, `HOME`, `TMPDIR`, a proxy's variable, or `LD_*`, `DYLD_*`, `SMOLVM_*` or `OZ0_VMENV_*`.\" (seed 003, `isolation`)",
     fix: "Rename the variable or secret (`HOME` to `ACME_HOME`); the VM sets these itself.",
     example: "requires:\n  secrets: [HTTPS_PROXY]\ntools:\n  - id: acme_box\n    package: oci:ghcr.io/acme/box@sha256:…\n    isolation: microvm",
@@ -293,7 +293,7 @@ fn loader_or_node_name(name: &str) -> Option<&'static str> {
 /// Why a microVM refuses a name, if it does.
 fn microvm_forbidden(name: &str) -> Option<&'static str> {
     let upper = name.to_ascii_uppercase();
-    if matches!(upper.as_str(), "HTTP_PROXY" | "HTTPS_PROXY" | "NO_PROXY" | "ALL_PROXY") {
+    if upper.ends_with("_PROXY") {
         return Some("a proxy's variable");
     }
     match name {

@@ -64,7 +64,7 @@ pub static PM106: Rule = Rule {
     name: "tool-id-reserved",
     severity: Severity::Error,
     group: Group::ManifestToolId,
-    summary: "An `id` that starts with `oz0_` (or is `oz0`, or starts `oz0-`), the prefix reserved for Orchestrator Zero's verified plugins.",
+    summary: "An `id` that starts with `oz0_` (or is `oz0`), the prefix reserved for Orchestrator Zero's verified plugins; `oz0-` only looks like it (PM107).",
     source: "\"`oz0_` is reserved for Orchestrator Zero's verified plugins\" (seed 003, `id`). Ids may hold dashes, so `oz0-` claims the same prefix and is refused alike (a project decision).",
     fix: "Start the id with your plugin's name instead: `oz0_helper` in plugin `shady-tools` becomes `shady_helper`.",
     example: "name: shady-tools\ntools:\n  - id: oz0_helper\n    mcp: [node, server.js]",
@@ -75,7 +75,7 @@ pub static PM107: Rule = Rule {
     name: "tool-id-lookalike",
     severity: Severity::Warning,
     group: Group::ManifestToolId,
-    summary: "An `id` whose prefix only looks like the reserved `oz0_`: `ozo_`, `0z0_`, `0zo_`, `o2o_` and every other mix of `o`/`0` and `z`/`2` in those three places.",
+    summary: "An `id` whose prefix only looks like the reserved `oz0_`: `ozo_`, `0z0_`, `0zo_`, `o2o_` and every other mix of `o`/`0` and `z`/`2` in those three places, and `oz0-` with a hyphen; a look-alike is never PM106.",
     source: "\"… and lint warns of a name that only looks like it (`ozo_`, `0z0_`)\" (seed 003, `id`).",
     fix: "Start the id with your plugin's name, so no reader takes the tool for one of Orchestrator Zero's own.",
     example: "tools:\n  - id: ozo_helper\n    mcp: [node, server.js]",
@@ -129,15 +129,14 @@ pub(super) fn check(view: &ManifestView<'_>, report: &mut Report) {
         let lower = id.to_ascii_lowercase();
         let prefix = lower.get(..3).unwrap_or_default();
         let after_prefix = lower.get(3..).unwrap_or_default();
-        let boundary = after_prefix.is_empty() || after_prefix.starts_with(['_', '-']);
-        if prefix == RESERVED && boundary {
+        if prefix == RESERVED && (after_prefix.is_empty() || after_prefix.starts_with('_')) {
             report.push(
                 &PM106,
                 &id_ptr,
                 At::Value(node),
                 format!("Tool id `{id}` starts with `oz0_`, which is reserved for Orchestrator Zero's verified plugins."),
             );
-        } else if looks_like_reserved(prefix) && after_prefix.starts_with(['_', '-']) {
+        } else if (prefix == RESERVED || looks_like_reserved(prefix)) && after_prefix.starts_with(['_', '-']) {
             report.push(
                 &PM107,
                 &id_ptr,

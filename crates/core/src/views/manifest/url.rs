@@ -122,7 +122,37 @@ pub fn is_loopback_host(host: &str) -> bool {
             ip.is_loopback() || ip.is_unspecified() || ip.to_ipv4_mapped().is_some_and(|v4| v4.is_loopback() || v4.is_unspecified())
         });
     }
-    lower.parse::<Ipv4Addr>().is_ok_and(|ip| ip.is_loopback() || ip.is_unspecified())
+    ipv4(&lower).is_some_and(|ip| ip.is_loopback() || ip.is_unspecified())
+}
+
+/// An IPv4 address in any spelling a resolver accepts, as `inet_aton` reads
+/// it: one to four parts, each decimal, hexadecimal (`0x`) or octal (a
+/// leading `0`), the last filling the bytes the others leave (`127.1` is
+/// 127.0.0.1, `2130706433` and `0x7f000001` are too).
+fn ipv4(host: &str) -> Option<Ipv4Addr> {
+    let parts: Vec<&str> = host.split('.').collect();
+    if parts.len() > 4 {
+        return None;
+    }
+    let values = parts.iter().map(|part| {
+        let (digits, radix) = match part.strip_prefix("0x").or_else(|| part.strip_prefix("0X")) {
+            Some(hex) => (hex, 16),
+            None if part.len() > 1 && part.starts_with('0') => (&part[1..], 8),
+            None => (*part, 10),
+        };
+        // `from_str_radix` takes a sign; an address part has none.
+        if digits.is_empty() && radix != 16 || !digits.bytes().all(|b| b.is_ascii_hexdigit()) {
+            return None;
+        }
+        u32::from_str_radix(if digits.is_empty() { "0" } else { digits }, radix).ok()
+    });
+    let values: Vec<u32> = values.collect::<Option<_>>()?;
+    let (last, leading) = values.split_last()?;
+    if leading.iter().any(|&v| v > 0xff) || u64::from(*last) >= 1u64 << (8 * (4 - leading.len())) {
+        return None;
+    }
+    let address = leading.iter().enumerate().fold(*last, |address, (i, &v)| address | v << (8 * (3 - i)));
+    Some(Ipv4Addr::from(address))
 }
 
 #[cfg(test)]
@@ -157,7 +187,11 @@ mod tests {
         for host in ["localhost", "LOCALHOST", "api.localhost", "127.0.0.1", "127.1.2.3", "[::1]", "0.0.0.0", "[::]", "[::ffff:127.0.0.1]", "localhost."] {
             assert!(is_loopback_host(host), "{host}");
         }
-        for host in ["api.openai.com", "10.0.0.1", "[2001:db8::1]", "localhost.example.com", "128.0.0.1"] {
+        // The legacy spellings of 127.0.0.1 and 0.0.0.0 every common resolver reads.
+        for host in ["127.1", "127.0.1", "2130706433", "0x7f000001", "0X7F.1", "0177.0.0.1", "0177.1", "017700000001", "0x7f.0x0.0x0.0x1", "0", "0x0"] {
+            assert!(is_loopback_host(host), "{host}");
+        }
+        for host in ["api.openai.com", "10.0.0.1", "[2001:db8::1]", "localhost.example.com", "128.0.0.1", "128.1", "2130706431", "0x80000001", "0200.0.0.1", "127.16777216", "1.2.3.4.5", "127.0.0.1x", "08.0.0.1", "-127.1", "+127.1", "127..1", "4294967296"] {
             assert!(!is_loopback_host(host), "{host}");
         }
     }
