@@ -23,7 +23,25 @@ pub struct Input {
 #[derive(Debug)]
 pub struct Unreadable {
     pub name: String,
+    /// Why, in a sentence that says what to do.
     pub reason: String,
+    /// Why, for programs.
+    pub cause: Cause,
+}
+
+/// Why a file could not be read, as the JSON report names it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Cause {
+    NotFound,
+    PermissionDenied,
+    IsADirectory,
+    /// UTF-16 text (a byte-order mark says so).
+    Utf16,
+    /// Bytes that are not UTF-8.
+    NotUtf8,
+    /// Another I/O error.
+    Io,
 }
 
 impl fmt::Display for Unreadable {
@@ -48,24 +66,27 @@ pub fn read(path: &Path, args: &ReadArgs) -> Result<Input, Unreadable> {
     } else {
         std::fs::read(path)
     };
-    let bytes = bytes.map_err(|e| Unreadable { name: name.clone(), reason: io_reason(&e) })?;
-    let text = decode(bytes).map_err(|reason| Unreadable { name: name.clone(), reason })?;
+    let bytes = bytes.map_err(|e| {
+        let (reason, cause) = io_reason(&e);
+        Unreadable { name: name.clone(), reason, cause }
+    })?;
+    let text = decode(bytes).map_err(|(reason, cause)| Unreadable { name: name.clone(), reason, cause })?;
     let syntax = opb_core::Syntax::from_path(&name);
     Ok(Input { name, text, syntax })
 }
 
-fn io_reason(error: &io::Error) -> String {
+fn io_reason(error: &io::Error) -> (String, Cause) {
     match error.kind() {
-        io::ErrorKind::NotFound => "no such file; check the path".to_owned(),
-        io::ErrorKind::PermissionDenied => "permission denied; check the file's permissions".to_owned(),
-        io::ErrorKind::IsADirectory => "it is a directory; name the files inside it".to_owned(),
-        _ => error.to_string(),
+        io::ErrorKind::NotFound => ("no such file; check the path".to_owned(), Cause::NotFound),
+        io::ErrorKind::PermissionDenied => ("permission denied; check the file's permissions".to_owned(), Cause::PermissionDenied),
+        io::ErrorKind::IsADirectory => ("it is a directory; name the files inside it".to_owned(), Cause::IsADirectory),
+        _ => (error.to_string(), Cause::Io),
     }
 }
 
-fn decode(bytes: Vec<u8>) -> Result<String, String> {
+fn decode(bytes: Vec<u8>) -> Result<String, (String, Cause)> {
     if bytes.starts_with(&[0xFF, 0xFE]) || bytes.starts_with(&[0xFE, 0xFF]) {
-        return Err("the text is UTF-16; save it as UTF-8".to_owned());
+        return Err(("the text is UTF-16; save it as UTF-8".to_owned(), Cause::Utf16));
     }
     String::from_utf8(bytes).map_err(|e| {
         let valid = &e.as_bytes()[..e.utf8_error().valid_up_to()];
@@ -73,9 +94,8 @@ fn decode(bytes: Vec<u8>) -> Result<String, String> {
         let line_start = valid.iter().rposition(|&b| b == b'\n').map_or(0, |i| i + 1);
         let column = String::from_utf8_lossy(&valid[line_start..]).chars().count() + 1;
         let byte = e.as_bytes().get(valid.len()).copied().unwrap_or_default();
-        format!(
-            "not UTF-8 text (byte 0x{byte:02X} at line {line}, column {column}); save it as UTF-8"
-        )
+        let reason = format!("not UTF-8 text (byte 0x{byte:02X} at line {line}, column {column}); save it as UTF-8");
+        (reason, Cause::NotUtf8)
     })
 }
 
@@ -85,13 +105,16 @@ mod tests {
 
     #[test]
     fn invalid_utf8_names_the_position() {
-        let error = decode(b"a: 1\nb: \xFFx\n".to_vec()).unwrap_err();
+        let (error, cause) = decode(b"a: 1\nb: \xFFx\n".to_vec()).unwrap_err();
         assert_eq!(error, "not UTF-8 text (byte 0xFF at line 2, column 4); save it as UTF-8");
+        assert_eq!(cause, super::Cause::NotUtf8);
     }
 
     #[test]
     fn utf16_is_named() {
-        assert!(decode(vec![0xFF, 0xFE, b'{', 0]).unwrap_err().contains("UTF-16"));
+        let (error, cause) = decode(vec![0xFF, 0xFE, b'{', 0]).unwrap_err();
+        assert!(error.contains("UTF-16"));
+        assert_eq!(cause, super::Cause::Utf16);
     }
 
     #[test]

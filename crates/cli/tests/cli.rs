@@ -138,6 +138,28 @@ mod json_output {
     }
 
     #[test]
+    fn a_file_that_cannot_be_read_is_an_entry_with_its_error() {
+        let bad = std::env::temp_dir().join(format!("opb-not-utf8-{}.json", std::process::id()));
+        std::fs::write(&bad, b"{\"a\": \"\xFF\"}").expect("written");
+        let bad = bad.display().to_string();
+        let assert = opb().args(["check", "--format", "json", &bad, CLEAN, "missing.json"]).assert().code(2);
+        let output: Value = serde_json::from_slice(&assert.get_output().stdout).expect("the output is JSON");
+        let files = output["files"].as_array().expect("files is an array");
+        assert_eq!(files.iter().map(|f| f["path"].as_str().unwrap_or_default()).collect::<Vec<_>>(), [CLEAN, bad.as_str(), "missing.json"]);
+        assert!(files[0].get("error").is_none(), "a file read has no error");
+        assert_eq!(files[1]["error"]["reason"], "not-utf8");
+        assert_eq!(files[1]["error"]["message"], format!("cannot read {bad}: not UTF-8 text (byte 0xFF at line 1, column 8); save it as UTF-8"));
+        assert_eq!(files[2]["error"]["reason"], "not-found");
+        for unread in &files[1..] {
+            assert_eq!((&unread["kind"], &unread["syntax"], &unread["diagnostics"]), (&Value::Null, &Value::Null, &Value::Array(Vec::new())));
+            assert_eq!(unread["counts"]["error"], 0);
+        }
+        // stderr still says it, for a person.
+        assert!(String::from_utf8_lossy(&assert.get_output().stderr).contains("cannot read missing.json: no such file"));
+        std::fs::remove_file(&bad).expect("removed");
+    }
+
+    #[test]
     fn kind_is_null_when_unknown() {
         let output = json(opb().args(["check", "--format", "json", "-"]).write_stdin("name: something\n"));
         assert_eq!(output["files"][0]["kind"], Value::Null);

@@ -1,10 +1,14 @@
 //! `--format json`: one document for programs.
 //!
 //! `{"version":1,"files":[{"path","role","kind","diagnostics":[…]}]}`; each
-//! diagnostic is the core's `Diagnostic` as it serializes. `version` changes
-//! only when a field is removed or changes meaning; fields may be added.
+//! diagnostic is the core's `Diagnostic` as it serializes. A file that
+//! could not be read is an entry too, after the others, with an `error`
+//! (`message`, `reason`), no kind or syntax and no diagnostics, so a
+//! program reading the report never loses a file. `version` changes only
+//! when a field is removed or changes meaning; fields may be added.
 
 use super::{CheckedFile, Role};
+use crate::input::{Cause, Unreadable};
 use opb_core::{Counts, Diagnostic, Kind, Syntax};
 use serde::Serialize;
 
@@ -23,12 +27,25 @@ struct File<'a> {
     role: &'static str,
     /// `playbook`, `plugin-manifest`, or null when the kind is not known.
     kind: Option<Kind>,
-    syntax: Syntax,
+    /// The syntax read; null for a file that could not be read.
+    syntax: Option<Syntax>,
     counts: Counts,
     diagnostics: &'a [Diagnostic],
+    /// Why the file could not be read; absent for a file that was.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    error: Option<ReadError>,
 }
 
-pub fn render(files: &[CheckedFile]) -> String {
+#[derive(Serialize)]
+struct ReadError {
+    /// What stderr says: "cannot read x.json: no such file; check the path".
+    message: String,
+    /// `not-found`, `permission-denied`, `is-a-directory`, `utf16`,
+    /// `not-utf8` or `io`.
+    reason: Cause,
+}
+
+pub fn render(files: &[CheckedFile], unreadable: &[Unreadable]) -> String {
     let report = Report {
         version: FORMAT_VERSION,
         files: files
@@ -40,10 +57,20 @@ pub fn render(files: &[CheckedFile]) -> String {
                     Role::Registry { .. } => "registry",
                 },
                 kind: f.checked.kind,
-                syntax: f.checked.syntax,
+                syntax: Some(f.checked.syntax),
                 counts: f.checked.counts,
                 diagnostics: &f.checked.diagnostics,
+                error: None,
             })
+            .chain(unreadable.iter().map(|u| File {
+                path: &u.name,
+                role: "document",
+                kind: None,
+                syntax: None,
+                counts: Counts::default(),
+                diagnostics: &[],
+                error: Some(ReadError { message: u.to_string(), reason: u.cause }),
+            }))
             .collect(),
     };
     super::to_json(&report)

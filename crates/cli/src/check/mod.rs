@@ -84,7 +84,7 @@ pub fn run(args: &CheckArgs, output: &mut Output) -> Status {
     }
     let rendered = match args.format {
         CheckFormat::Human => human::render(&files, &totals),
-        CheckFormat::Json => json::render(&files),
+        CheckFormat::Json => json::render(&files, &unreadable),
         CheckFormat::Sarif => sarif::render(&files, &unreadable),
     };
     output.print(&rendered);
