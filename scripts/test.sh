@@ -44,7 +44,7 @@ node --test tests/e2e/
 
 step "clippy, warnings denied (the workspace natively, the app's interface for wasm32)"
 cargo clippy --quiet --workspace --all-targets -- -D warnings
-cargo clippy --quiet -p opb-app --features web --target wasm32-unknown-unknown -- -D warnings
+cargo clippy --quiet -p opb-app --features web --target wasm32-unknown-unknown --all-targets -- -D warnings
 
 step "the core's API documentation builds without a warning (cargo doc)"
 RUSTDOCFLAGS="-D warnings" cargo doc --quiet --no-deps -p opb-syntax -p opb-core

@@ -166,7 +166,7 @@ async fn a_rule_page_renders_the_registry_documentation() {
     });
     let page = one(&root, "article.rule-page");
     assert_eq!(page.get_attribute("data-rule").as_deref(), Some("PB213"));
-    let rule = opb_core::rules::lookup("PB213").expect("PB213 is registered");
+    let rule = opb_core::rule("PB213").expect("PB213 is registered");
     let text = page.text_content().unwrap_or_default();
     assert!(text.contains(rule.name));
     assert!(!all(&page, ".markdown pre code").is_empty(), "the example is a code block");
@@ -176,7 +176,7 @@ async fn a_rule_page_renders_the_registry_documentation() {
 async fn the_rule_index_lists_every_rule() {
     let root = host();
     let _mounted = leptos::mount::mount_to(root.clone(), || view! { <RulesPanel selected=Signal::stored(None::<String>) /> });
-    assert_eq!(all(&root, "a.rule-row").len(), opb_core::rules::all().count());
+    assert_eq!(all(&root, "a.rule-row").len(), opb_core::rules().count());
 }
 
 #[wasm_bindgen_test]

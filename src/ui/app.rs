@@ -199,10 +199,9 @@ pub fn App() -> impl IntoView {
                 name.update(|n| *n = renamed(n, to));
                 replace(&converted.text);
                 let did = if to == from { "Formatted".to_owned() } else { format!("Converted to {}", syntax_label(to)) };
-                let text = match converted.comments_dropped {
-                    0 => format!("{did}. Undo with Ctrl+Z."),
-                    1 => format!("{did}. Its one comment was not kept: undo with Ctrl+Z."),
-                    n => format!("{did}. Its {n} comments were not kept: undo with Ctrl+Z."),
+                let text = match converted.comments_note() {
+                    None => format!("{did}. Undo with Ctrl+Z."),
+                    Some(note) => format!("{did}. {note}: undo with Ctrl+Z."),
                 };
                 say(Notice { error: false, text });
             }

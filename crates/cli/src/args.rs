@@ -19,6 +19,8 @@ Examples:
                                            what a new version may do that the old could not
   opb rules                                list every rule
   opb rules PB213                          why a rule exists and how to fix a finding
+  opb convert --to yaml playbook.json      the same document in YAML
+  opb fmt --check playbooks/*.json         exit 1 if a file is not formatted
 
 Exit status:
   0  no errors (warnings and infos may have been reported)
@@ -56,6 +58,13 @@ pub enum Command {
     /// List the rules, or show one rule's documentation.
     #[command(after_help = RULES_EXAMPLES)]
     Rules(RulesArgs),
+    /// Rewrite a document in the other syntax (JSON to YAML or back),
+    /// keeping key order and numbers as written.
+    #[command(after_help = CONVERT_EXAMPLES)]
+    Convert(ConvertArgs),
+    /// Format a document the canonical way, in its own syntax.
+    #[command(after_help = FMT_EXAMPLES)]
+    Fmt(FmtArgs),
 }
 
 const CHECK_EXAMPLES: &str = "\
@@ -107,6 +116,32 @@ or is neutral.
 Exit status: 0 when compared (1 instead when --fail-on's condition holds), 2
 when a file could not be read, the two could not be compared (not a playbook
 or a manifest, or one of each), or the arguments are wrong.";
+
+const CONVERT_EXAMPLES: &str = "\
+Examples:
+  opb convert --to yaml playbook.json > playbook.yaml
+  opb convert --to json acme.oz0-plugin.yaml -o acme.json
+
+The conversion the playground's Convert button makes: two-space indentation,
+one member per line, YAML multi-line strings as literal blocks. What the
+target cannot hold is refused (a repeated key going to YAML, `.inf` going to
+JSON); YAML comments, which no conversion keeps, are counted on stderr.
+
+Exit status: 0 when converted, 2 when the file could not be read or
+converted.";
+
+const FMT_EXAMPLES: &str = "\
+Examples:
+  opb fmt playbook.json                print it formatted
+  opb fmt --write playbook.json        rewrite the file when it is not formatted
+  opb fmt --check playbooks/*.json     fail (exit 1) when one is not formatted
+
+The formatting the playground's Format button applies. YAML comments are not
+kept, so --write refuses a file that has some unless --drop-comments says to.
+
+Exit status: 0 when formatted (with --check: every file already is), 1 with
+--check when a file is not, 2 when a file could not be read, formatted or
+written.";
 
 const RULES_EXAMPLES: &str = "\
 Examples:
@@ -195,6 +230,65 @@ pub struct RulesArgs {
     /// is listed.
     #[arg(value_name = "RULE")]
     pub rule: Option<String>,
+}
+
+#[derive(Debug, Args)]
+pub struct ConvertArgs {
+    /// The syntax to write.
+    #[arg(long, value_enum, value_name = "SYNTAX")]
+    pub to: SyntaxArg,
+
+    /// Write to this file instead of standard output.
+    #[arg(short, long, value_name = "FILE")]
+    pub output: Option<PathBuf>,
+
+    /// The file name to show for standard input (`-`). Its extension also
+    /// says whether the text is JSON or YAML.
+    #[arg(long, value_name = "NAME")]
+    pub stdin_name: Option<String>,
+
+    /// The file to convert. `-` reads standard input.
+    #[arg(value_name = "PATH")]
+    pub path: PathBuf,
+}
+
+#[derive(Debug, Args)]
+pub struct FmtArgs {
+    /// Print nothing; exit 1 when a file is not formatted.
+    #[arg(long, conflicts_with = "write")]
+    pub check: bool,
+
+    /// Rewrite each file that is not formatted, in place.
+    #[arg(long)]
+    pub write: bool,
+
+    /// With --write: rewrite a YAML file even though its comments are lost.
+    #[arg(long, requires = "write")]
+    pub drop_comments: bool,
+
+    /// The file name to show for standard input (`-`). Its extension also
+    /// says whether the text is JSON or YAML.
+    #[arg(long, value_name = "NAME")]
+    pub stdin_name: Option<String>,
+
+    /// The files to format. `-` reads standard input (not with --write).
+    #[arg(required = true, value_name = "PATH")]
+    pub paths: Vec<PathBuf>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum SyntaxArg {
+    Json,
+    Yaml,
+}
+
+impl From<SyntaxArg> for opb_core::Syntax {
+    fn from(syntax: SyntaxArg) -> Self {
+        match syntax {
+            SyntaxArg::Json => opb_core::Syntax::Json,
+            SyntaxArg::Yaml => opb_core::Syntax::Yaml,
+        }
+    }
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]

@@ -1,5 +1,5 @@
-//! `opb`: check, explain and compare OpenPlaybook documents and Orchestrator Zero
-//! plugin manifests from the command line.
+//! `opb`: check, explain, compare, convert and format OpenPlaybook documents
+//! and Orchestrator Zero plugin manifests from the command line.
 //!
 //! A thin shell over `opb_core`: it reads files, calls the core, and renders
 //! what comes back. It never checks anything itself, so the CLI and the
@@ -7,6 +7,7 @@
 
 mod args;
 mod check;
+mod convert;
 mod diff;
 mod explain;
 mod input;
@@ -40,6 +41,8 @@ fn main() -> ExitCode {
         Command::Rules(args) => rules::run(args, &mut output),
         Command::Explain(args) => explain::run(args, &mut output),
         Command::Diff(args) => diff::run(args, &mut output),
+        Command::Convert(args) => convert::convert(args, &mut output),
+        Command::Fmt(args) => convert::fmt(args, &mut output),
     };
     let status = if output.write_failed() { Status::Failed } else { status };
     ExitCode::from(match status {

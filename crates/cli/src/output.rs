@@ -47,6 +47,13 @@ impl Output {
         let _ = writeln!(self.stderr, "{}error:{} {message}", red.render(), red.render_reset());
     }
 
+    /// Writes `note: <message>` to standard error: something the reader
+    /// should know that did not stop opb.
+    pub fn note(&mut self, message: impl Display) {
+        let message = annotate_snippets::normalize_untrusted_str(&message.to_string());
+        let _ = writeln!(self.stderr, "note: {message}");
+    }
+
     pub fn write_failed(&self) -> bool {
         self.write_failed
     }

@@ -587,3 +587,54 @@ mod diff {
         assert!(markdown.lines().filter(|l| l.starts_with("| ")).all(|l| l.matches(" | ").count() == 2), "{markdown}");
     }
 }
+
+mod convert {
+    use super::*;
+
+    #[test]
+    fn json_becomes_yaml_and_back_to_the_same_data() {
+        let yaml = stdout(opb().args(["convert", "--to", "yaml", CLEAN]));
+        assert!(yaml.starts_with("openplaybook: \"1.6\"\n"), "{yaml}");
+        let json = opb().args(["convert", "--to", "json", "--stdin-name", "x.yaml", "-"]).write_stdin(yaml).output().expect("opb runs");
+        assert!(json.status.success());
+        let original: Value = serde_json::from_str(&std::fs::read_to_string(workspace().join(CLEAN)).expect("example")).expect("JSON");
+        let back: Value = serde_json::from_slice(&json.stdout).expect("JSON");
+        assert_eq!(back, original);
+    }
+
+    #[test]
+    fn dropped_comments_are_said_and_what_cannot_be_converted_is_refused() {
+        let assert = opb().args(["convert", "--to", "json", "--stdin-name", "x.yaml", "-"]).write_stdin("# top\na: 1 # c\n").assert().success();
+        assert_eq!(String::from_utf8_lossy(&assert.get_output().stderr), "note: x.yaml: Its 2 comments were not kept.\n");
+        let assert = opb().args(["convert", "--to", "yaml", "--stdin-name", "x.json", "-"]).write_stdin("{\"a\": 1, \"a\": 2}").assert().code(2);
+        assert!(String::from_utf8_lossy(&assert.get_output().stderr).contains("The key `a` appears twice"));
+    }
+
+    #[test]
+    fn fmt_checks_prints_and_writes() {
+        let path = std::env::temp_dir().join(format!("opb-fmt-{}.json", std::process::id()));
+        std::fs::write(&path, "{\"b\": 1, \"a\": [1]}").expect("written");
+        let name = path.display().to_string();
+        let assert = opb().args(["fmt", "--check", &name]).assert().code(1);
+        assert!(String::from_utf8_lossy(&assert.get_output().stderr).contains("is not formatted"));
+        let printed = stdout(opb().args(["fmt", &name]));
+        assert_eq!(printed, "{\n  \"b\": 1,\n  \"a\": [\n    1\n  ]\n}\n");
+        opb().args(["fmt", "--write", &name]).assert().success();
+        assert_eq!(std::fs::read_to_string(&path).expect("read"), printed);
+        opb().args(["fmt", "--check", &name]).assert().success();
+        std::fs::remove_file(&path).expect("removed");
+    }
+
+    #[test]
+    fn fmt_write_keeps_a_yaml_file_whose_comments_it_would_lose() {
+        let path = std::env::temp_dir().join(format!("opb-fmt-{}.yaml", std::process::id()));
+        std::fs::write(&path, "a:   1  # why\n").expect("written");
+        let name = path.display().to_string();
+        let assert = opb().args(["fmt", "--write", &name]).assert().code(2);
+        assert!(String::from_utf8_lossy(&assert.get_output().stderr).contains("Its one comment was not kept, so it was not rewritten"));
+        assert_eq!(std::fs::read_to_string(&path).expect("read"), "a:   1  # why\n");
+        opb().args(["fmt", "--write", "--drop-comments", &name]).assert().success();
+        assert_eq!(std::fs::read_to_string(&path).expect("read"), "a: 1\n");
+        std::fs::remove_file(&path).expect("removed");
+    }
+}

@@ -23,6 +23,18 @@ pub struct Converted {
     pub comments_dropped: usize,
 }
 
+impl Converted {
+    /// What the conversion did not keep, as a sentence for the reader: the
+    /// playground's notice and the CLI's note say it in these words.
+    pub fn comments_note(&self) -> Option<String> {
+        match self.comments_dropped {
+            0 => None,
+            1 => Some("Its one comment was not kept".to_owned()),
+            n => Some(format!("Its {n} comments were not kept")),
+        }
+    }
+}
+
 /// Why a text could not be converted. Each message names what to change.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum ConvertError {

@@ -242,3 +242,11 @@ fn a_byte_order_mark_starts_a_yaml_text_as_it_starts_a_json_one() {
     let at = parsed.problems[0].span.start;
     assert!(at >= 3 && "\u{feff}a: [1\n".is_char_boundary(at), "{at}");
 }
+
+#[test]
+fn the_non_specific_tag_makes_a_scalar_a_string() {
+    let root = parse_ok("a: ! 12\nb: 12\nc: !!str 12\n", Syntax::Yaml);
+    assert_eq!(root.get("a").and_then(Node::as_str), Some("12"));
+    assert!(root.get("b").and_then(Node::as_number).is_some());
+    assert_eq!(root.get("c").and_then(Node::as_str), Some("12"));
+}

@@ -374,8 +374,13 @@ fn key_text(text: &str, node: &Node) -> CompactString {
 
 /// Resolves a scalar by YAML 1.2's core schema: plain `null`/`~`/empty,
 /// `true`/`false`, integers (decimal, `0o`, `0x`) and floats are typed; every
-/// quoted or block scalar, and every other plain one, is a string.
+/// quoted or block scalar, and every other plain one, is a string, as is a
+/// scalar with the non-specific tag `!` (YAML 1.2, 6.9.1: "`!` ... forces
+/// the node to be interpreted as ... a string").
 fn resolve_scalar(value: &str, style: ScalarStyle, tag: Option<&Tag>) -> Value {
+    if tag.is_some_and(|t| t.handle.is_empty() && t.suffix == "!") {
+        return Value::String(value.into());
+    }
     if let Some(tag) = tag.filter(|t| t.is_yaml_core_schema() || t.handle == "!!") {
         match tag.suffix.as_str() {
             "str" => return Value::String(value.into()),
