@@ -8,7 +8,7 @@
 #   scripts/setup.sh browser   run, and Debian's Chromium (scripts/run.sh --check)
 #   scripts/setup.sh test      browser, and what the test command adds
 #                              (scripts/test.sh): clippy, cargo-deny, a nightly
-#                              toolchain and cargo-fuzz
+#                              toolchain, cargo-fuzz and the SARIF multitool
 set -euo pipefail
 
 TRUNK_VERSION=0.21.14
@@ -99,6 +99,16 @@ setup_test() {
   fi
   cargo_tool cargo-fuzz "cargo fuzz --version" "cargo-fuzz $CARGO_FUZZ_VERSION" \
     "$CARGO_FUZZ_VERSION" "compiled once" --locked
+
+  # Microsoft's SARIF multitool (scripts/check-sarif.sh), pinned by its own
+  # lockfile. npm leaves package install scripts unrun here, and the
+  # package's only one makes the binary executable.
+  local multitool=tools/sarif-multitool/node_modules/@microsoft/sarif-multitool-linux/Sarif.Multitool
+  if [ ! -x "$multitool" ] || ! "$multitool" --version >/dev/null 2>&1; then
+    say "installing the SARIF multitool (npm, about 100 MB)"
+    npm ci --prefix tools/sarif-multitool --no-audit --no-fund
+    chmod u+x "$multitool"
+  fi
 }
 
 setup_run

@@ -5,8 +5,9 @@
 # (scripts/setup.sh test), checks the supply chain, builds the core alone for
 # wasm32 and the playground for release (Trunk, offline), checks its size,
 # runs its component tests in headless Chromium (wasm-bindgen-test) and its
-# end-to-end tests against the release build (playwright-core), clippy with
-# warnings denied, each fuzz target briefly, and last every Rust test of the
+# end-to-end tests against the release build (playwright-core), clippy and
+# the core's rustdoc with warnings denied, opb's SARIF through Microsoft's
+# SARIF multitool, each fuzz target briefly, and last every Rust test of the
 # workspace, so that the output ends with cargo's summary.
 set -euo pipefail
 
@@ -48,6 +49,10 @@ cargo clippy --quiet -p opb-app --features web --target wasm32-unknown-unknown -
 
 step "the core's API documentation builds without a warning (cargo doc)"
 RUSTDOCFLAGS="-D warnings" cargo doc --quiet --no-deps -p opb-syntax -p opb-core
+
+step "opb's SARIF read by Microsoft's SARIF multitool, GitHub's ingestion rules (scripts/check-sarif.sh)"
+cargo build --quiet -p opb-cli
+scripts/check-sarif.sh
 
 step "fuzz smoke runs (scripts/fuzz-smoke.sh, each target briefly)"
 scripts/fuzz-smoke.sh
