@@ -131,8 +131,10 @@ pub(super) fn check(view: &ManifestView<'_>, report: &mut Report) {
 fn check_requires_approval(view: &ManifestView<'_>, tool: &ToolView<'_>, report: &mut Report) {
     let Some(id) = tool.id else { return };
     let Some(entries) = tool.get("requires_approval").and_then(Node::as_array) else { return };
+    // A flow tool's one function is its flow; a `flow` that names no flow
+    // of the plugin is PM601's alone, so the entries are not judged by it.
     let flow = match tool.runs {
-        Runs::Flow(flow) => Some(flow),
+        Runs::Flow(flow) if view.flow(flow).is_some() => Some(flow),
         _ => None,
     };
     for (i, entry) in entries.iter().enumerate() {

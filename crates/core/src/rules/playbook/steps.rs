@@ -123,7 +123,7 @@ const STEP_FIELDS: &[Field] = &[
 
 pub(super) fn check(view: &PlaybookView<'_>, graph: &Graph, report: &mut Report) {
     let ids_sound = check_ids(view, report);
-    let names = allowed::Context::new(view);
+    let names = allowed::Context::new(view, graph);
     for step in &view.steps {
         let what = describe(step);
         check_fields(report, step.node, &step.ptr, STEP_FIELDS, &what);

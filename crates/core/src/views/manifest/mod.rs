@@ -332,20 +332,19 @@ impl<'a> ToolView<'a> {
         matches!(self.runs, Runs::Flow(_))
     }
 
+    /// The ecosystem its `package` names by its scheme, whether or not the
+    /// reference after it parses: a fault in the reference (PM203) does not
+    /// change what the tool is for the other rules.
     pub fn ecosystem(&self) -> Option<Ecosystem> {
         match &self.runs {
-            Runs::Package(Ok(package)) => Some(package.ecosystem),
+            Runs::Package(_) => self.str("package").and_then(Ecosystem::of_package).map(|(ecosystem, _)| ecosystem),
             _ => None,
         }
     }
 
-    /// An `oci:` image, whether or not its digest is right.
+    /// An `oci:` image, whether or not its reference is right.
     pub fn is_oci(&self) -> bool {
-        match &self.runs {
-            Runs::Package(Ok(package)) => package.ecosystem == Ecosystem::Oci,
-            Runs::Package(Err(PackageError::OciDigest)) => true,
-            _ => false,
-        }
+        self.ecosystem() == Some(Ecosystem::Oci)
     }
 
     /// A local tool: its own `mcp` command, or a PyPI or npm package.

@@ -60,19 +60,20 @@ pub const NPM_FORM: &str = "`npm:<name>[@<version>]`";
 pub const OCI_FORM: &str = "`oci:<registry>/<repository>@sha256:<digest>`";
 pub const BINARY_FORM: &str = "`binary:<url>`";
 
+impl Ecosystem {
+    /// The ecosystem a `package` value's scheme names, and what follows the
+    /// scheme, whether or not that is of the ecosystem's form: what a tool is
+    /// is decided by its scheme alone, before its reference is judged.
+    pub fn of_package(text: &str) -> Option<(Ecosystem, &str)> {
+        [("pypi:", Ecosystem::Pypi), ("npm:", Ecosystem::Npm), ("oci:", Ecosystem::Oci), ("binary:", Ecosystem::Binary)]
+            .into_iter()
+            .find_map(|(scheme, ecosystem)| text.strip_prefix(scheme).map(|rest| (ecosystem, rest)))
+    }
+}
+
 impl<'a> Package<'a> {
     pub fn parse(text: &'a str) -> Result<Package<'a>, PackageError> {
-        let (ecosystem, rest) = if let Some(rest) = text.strip_prefix("pypi:") {
-            (Ecosystem::Pypi, rest)
-        } else if let Some(rest) = text.strip_prefix("npm:") {
-            (Ecosystem::Npm, rest)
-        } else if let Some(rest) = text.strip_prefix("oci:") {
-            (Ecosystem::Oci, rest)
-        } else if let Some(rest) = text.strip_prefix("binary:") {
-            (Ecosystem::Binary, rest)
-        } else {
-            return Err(PackageError::Scheme);
-        };
+        let Some((ecosystem, rest)) = Ecosystem::of_package(text) else { return Err(PackageError::Scheme) };
         match ecosystem {
             Ecosystem::Pypi => parse_pypi(rest),
             Ecosystem::Npm => parse_npm(rest),

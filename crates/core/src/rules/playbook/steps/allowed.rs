@@ -3,9 +3,10 @@
 
 use crate::diagnostics::{At, Group, Report, Rule, Severity};
 use crate::rules::{ItemName, capitalise};
+use crate::views::graph::Graph;
 use crate::views::playbook::{McpName, PlaybookView, StepView, ToolView, mcp_name};
 use crate::views::spec::one_of;
-use foldhash::{HashMap, HashMapExt, HashSet};
+use foldhash::{HashMap, HashMapExt};
 use opb_syntax::{Node, Value};
 
 pub static PB205: Rule = Rule {
@@ -68,9 +69,9 @@ pub static PB219: Rule = Rule {
     name: "write-without-gate",
     severity: Severity::Info,
     group: Group::PlaybookSteps,
-    summary: "An agent step may call an embedded tool with `requiresApproval: true`, and no `gate` step leads directly to it: the approval is left to the runtime rather than drawn in the playbook.",
+    summary: "An agent step may call an embedded tool with `requiresApproval: true`, and can be entered other than straight from a `gate` step (it is the start, or a step that is not a gate leads to it): the approval is left to the runtime rather than drawn in the playbook.",
     source: "\"Read tools declare sideEffecting: false and never require approval; write tools declare their side effects and may require an approval gate.\" (seed 000); a `gate` step is an approval gate, a person decides before the playbook goes on (DOCUMENTS.md §1).",
-    fix: "Put a `gate` step directly before the step, with a `next` that leads to it once a person approves.",
+    fix: "Put a `gate` step directly before the step on every way into it, with a `next` that leads to it once a person approves.",
     example: "steps:\n  - id: draft\n    kind: agent\n    next: send           # straight to sending, no gate\n  - id: send\n    kind: agent\n    allowedTools: [email.send]   # requiresApproval: true",
 };
 
@@ -79,21 +80,34 @@ pub(super) struct Context<'a> {
     view: &'a PlaybookView<'a>,
     /// The logical names in `requires.mcpServers`.
     servers: Vec<&'a str>,
-    /// The steps a `gate` step leads to directly.
-    gated: HashSet<&'a str>,
+    /// The steps that can be entered other than straight from a `gate`
+    /// step, and how: the first way found.
+    ungated: HashMap<&'a str, Entry<'a>>,
+}
+
+/// How a step can be entered without a `gate` step right before it.
+#[derive(Clone, Copy)]
+enum Entry<'a> {
+    /// It is where the playbook starts.
+    Start,
+    /// This step, not a gate, leads straight to it.
+    From(&'a str),
 }
 
 impl<'a> Context<'a> {
-    pub(super) fn new(view: &'a PlaybookView<'a>) -> Self {
+    pub(super) fn new(view: &'a PlaybookView<'a>, graph: &'a Graph) -> Self {
         let servers = view.requires.mcp_servers.iter().filter_map(|s| s.name).collect();
-        let gated = view
-            .steps
-            .iter()
-            .filter(|s| s.kind == Some("gate"))
-            .flat_map(|s| &s.next)
-            .map(|next| next.target)
-            .collect();
-        Context { view, servers, gated }
+        let kinds: HashMap<&str, Option<&str>> = graph.nodes.iter().map(|n| (n.id.as_str(), n.kind.as_deref())).collect();
+        let mut ungated = HashMap::new();
+        if let Some(start) = &graph.start {
+            ungated.insert(start.as_str(), Entry::Start);
+        }
+        for edge in &graph.edges {
+            if kinds.get(edge.from.as_str()).copied().flatten() != Some("gate") {
+                ungated.entry(edge.to.as_str()).or_insert(Entry::From(edge.from.as_str()));
+            }
+        }
+        Context { view, servers, ungated }
     }
 }
 
@@ -172,8 +186,12 @@ fn resolve(context: &Context<'_>, name: &str, tool: Option<&ToolView<'_>>, what:
 /// PB201: nothing can lead to it at all.
 fn ungated(context: &Context<'_>, step: &StepView<'_>, name: &str, tool: Option<&ToolView<'_>>, what: ItemName<'_>) -> Option<String> {
     let id = step.id.filter(|_| step.kind == Some("agent"))?;
-    let needs_approval = tool.is_some_and(|tool| tool.requires_approval == Some(true));
-    (needs_approval && !context.gated.contains(id)).then(|| {
-        format!("{} may call `{name}`, which requires approval, but no `gate` step leads directly to it: the approval is left to the runtime. Put a `gate` step right before `{id}`.", capitalise(what))
-    })
+    if !tool.is_some_and(|tool| tool.requires_approval == Some(true)) {
+        return None;
+    }
+    let how = match context.ungated.get(id)? {
+        Entry::Start => "the playbook starts there, with no `gate` step before it".to_owned(),
+        Entry::From(from) => format!("step `{from}`, not a `gate` step, leads straight to it"),
+    };
+    Some(format!("{} may call `{name}`, which requires approval, but {how}: the approval is left to the runtime. Put a `gate` step right before `{id}`, on every way into it.", capitalise(what)))
 }

@@ -219,3 +219,28 @@ steps:
 ";
     assert_eq!(found(yaml, &["PB219"]), ["PB219 /steps/3/allowedTools/0"]);
 }
+
+#[test]
+fn a_gate_on_one_way_in_is_not_enough_nor_is_the_start() {
+    let yaml = "
+tools:
+  - {name: email.send, requiresApproval: true}
+steps:
+  - {id: first, kind: agent, allowedTools: [email.send], next: [check, send]}
+  - {id: check, kind: gate, next: send}
+  - {id: send, kind: agent, allowedTools: [email.send], next: only}
+  - {id: gate2, kind: gate, next: only}
+  - {id: only, kind: agent, allowedTools: [email.send]}
+";
+    // `first` is the start; `send` is also reached from `first` straight;
+    // `only` is reached from `send`, not a gate, though `gate2` leads to it too.
+    assert_eq!(found(yaml, &["PB219"]), ["PB219 /steps/0/allowedTools/0", "PB219 /steps/2/allowedTools/0", "PB219 /steps/4/allowedTools/0"]);
+    let gated = "
+tools:
+  - {name: email.send, requiresApproval: true}
+steps:
+  - {id: check, kind: gate, next: send}
+  - {id: send, kind: agent, allowedTools: [email.send]}
+";
+    assert!(found(gated, &["PB219"]).is_empty(), "a step entered only from a gate");
+}
