@@ -186,9 +186,7 @@ fn resolve(context: &Context<'_>, name: &str, tool: Option<&ToolView<'_>>, what:
 /// PB201: nothing can lead to it at all.
 fn ungated(context: &Context<'_>, step: &StepView<'_>, name: &str, tool: Option<&ToolView<'_>>, what: ItemName<'_>) -> Option<String> {
     let id = step.id.filter(|_| step.kind == Some("agent"))?;
-    if !tool.is_some_and(|tool| tool.requires_approval == Some(true)) {
-        return None;
-    }
+    tool.filter(|tool| tool.requires_approval == Some(true))?;
     let how = match context.ungated.get(id)? {
         Entry::Start => "the playbook starts there, with no `gate` step before it".to_owned(),
         Entry::From(from) => format!("step `{from}`, not a `gate` step, leads straight to it"),
