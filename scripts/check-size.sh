@@ -13,9 +13,9 @@
 set -euo pipefail
 
 # Gzipped bytes of the app. Issue 7's target is 450 KB (460,800 bytes); it
-# is not met: the app is about 856 KB gzipped, the wasm 695 KB of it and the
+# is not met: the app is about 859 KB gzipped, the wasm 697 KB of it and the
 # CodeMirror bundle 133 KB (docs/performance.md, "Download size": the gap
-# and the plan). The budget sits 0.4% above that, so that any growth fails
+# and the plan). The budget sits 0.1% above that, so that any growth fails
 # the test command and is looked at before it is accepted.
 budget=$((840 * 1024))
 
