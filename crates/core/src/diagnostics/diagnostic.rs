@@ -1,6 +1,7 @@
 //! Diagnostics as the outside world sees them.
 
 use crate::diagnostics::{Finding, Severity};
+use opb_syntax::Node;
 use opb_syntax::text::{LineIndex, Range};
 use serde::Serialize;
 use std::borrow::Cow;
@@ -82,9 +83,10 @@ impl Counts {
     }
 
     /// The counts of the diagnostics that point into each item of the
-    /// top-level array `key` (`/<key>/<i>` or below it), by item position,
-    /// for a list of `len` items: one pass, however many items.
-    pub(crate) fn by_item(diagnostics: &[Diagnostic], key: &str, len: usize) -> Vec<Counts> {
+    /// document's top-level array `key` (`/<key>/<i>` or below it), by item
+    /// position: one pass, however many items.
+    pub(crate) fn by_item(diagnostics: &[Diagnostic], root: &Node, key: &str) -> Vec<Counts> {
+        let len = root.get(key).and_then(Node::as_array).map_or(0, <[Node]>::len);
         let mut counts = vec![Counts::default(); len];
         let prefix = format!("/{key}/");
         for diagnostic in diagnostics {

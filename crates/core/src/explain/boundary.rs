@@ -177,10 +177,6 @@ impl Resolver<'_, '_, '_> {
     }
 }
 
-fn array_len(view: &PlaybookView<'_>, key: &str) -> usize {
-    view.root.get(key).and_then(Node::as_array).map_or(0, <[Node]>::len)
-}
-
 /// Every step's boundary and every embedded tool's entry, in document order.
 pub(crate) fn explain(
     view: &PlaybookView<'_>,
@@ -192,14 +188,14 @@ pub(crate) fn explain(
     let facts = Facts::new(view, check);
     let resolver = Resolver { view, check, facts: &facts };
     let entries = EntryIndex::new(graph);
-    let step_counts = Counts::by_item(diagnostics, "steps", array_len(view, "steps"));
+    let step_counts = Counts::by_item(diagnostics, view.root, "steps");
     let mut list = String::new();
     let steps = view
         .steps
         .iter()
         .map(|step| boundary(step, &resolver, &entries, step_counts.get(step.index).map_or(0, |counts| counts.error), &mut list))
         .collect();
-    let tool_counts = Counts::by_item(diagnostics, "tools", array_len(view, "tools"));
+    let tool_counts = Counts::by_item(diagnostics, view.root, "tools");
     (steps, facts::tools(view, &facts, allowing, &tool_counts))
 }
 

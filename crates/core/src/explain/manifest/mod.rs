@@ -369,8 +369,7 @@ fn strings(node: Option<&Node>) -> Vec<String> {
 /// one pass over the tools, so the view stays linear in the manifest's size.
 pub(crate) fn build(root: &Node, diagnostics: &[Diagnostic]) -> ManifestExplain {
     let view = ManifestView::new(root);
-    let tools_len = root.get("tools").and_then(Node::as_array).map_or(0, <[Node]>::len);
-    let counts = Counts::by_item(diagnostics, "tools", tools_len);
+    let counts = Counts::by_item(diagnostics, root, "tools");
     let tools: Vec<ToolExplain> = view
         .tools
         .iter()
