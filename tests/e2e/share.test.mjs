@@ -146,7 +146,9 @@ test("a corrupt or truncated link says so and keeps the editor's text", async ()
   assert.equal(await editorText(page), mine);
   await screenshot(page, "share-03-bad-link");
 
-  // A new visit with a damaged link opens the last document instead.
+  // A new visit with a damaged link opens the last document instead: the
+  // one stored, once its save (after its check) has happened.
+  await page.waitForFunction((mine) => localStorage.getItem("opb.document.text") === mine, mine);
   const visit = await open(opb.server.url + "#pako:not*base64", { context: page.context() });
   assert.match(await visit.textContent('[data-testid="share-notice"]'), /character 4 of its data is \*/);
   assert.equal(await editorText(visit), mine);
