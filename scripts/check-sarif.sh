@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # opb's SARIF read by a real consumer: Microsoft's SARIF multitool validates
 # it with the SARIF rules and GitHub's ingestion rules (--rule-kind Gh;Sarif),
-# for every example and rule fixture, for a run that found nothing, and for
+# for every example, rule fixture and input fixture (unclosed brackets and
+# quotes carry related locations), for a run that found nothing, and for
 # a run with a file that cannot be read. Any error or warning fails.
 # Needs `scripts/setup.sh test` (the multitool) and a built `opb`
 # (target/debug/opb, or $OPB).
@@ -23,6 +24,7 @@ sarif() {
 }
 sarif examples examples/*.json examples/*.yaml
 sarif fixtures crates/core/tests/fixtures/rules/*
+sarif input crates/core/tests/fixtures/input/*
 sarif clean examples/failed-charge-recovery.json
 sarif unreadable examples/failed-charge-recovery.json does-not-exist.json
 

@@ -11,6 +11,7 @@ use std::path::{Path, PathBuf};
 const CLEAN: &str = "examples/failed-charge-recovery.json";
 const BROKEN: &str = "examples/refund-triage.broken.yaml";
 const CLEAN_MANIFEST: &str = "examples/acme-github.oz0-plugin.yaml";
+const UNCLOSED_FLOW: &str = "crates/core/tests/fixtures/input/unclosed-flow.oz0-plugin.yaml";
 
 fn workspace() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
@@ -160,6 +161,20 @@ mod json_output {
     }
 
     #[test]
+    fn an_unclosed_bracket_carries_its_related_place() {
+        let output = json(opb().args(["check", "--format", "json", UNCLOSED_FLOW]));
+        let d = &output["files"][0]["diagnostics"][0];
+        assert_eq!(d["code"], "IN001");
+        assert_eq!((&d["range"]["start"]["line"], &d["range"]["start"]["column"]), (&Value::from(23), &Value::from(14)));
+        let related = &d["related"][0];
+        assert_eq!((&related["range"]["start"]["line"], &related["range"]["start"]["column"]), (&Value::from(25), &Value::from(5)));
+        assert_eq!(related["message"], "Reading stopped here: invalid indentation in flow construct.");
+        // Diagnostics without a second place carry no `related`.
+        let broken = json(opb().args(["check", "--format", "json", BROKEN]));
+        assert!(broken["files"][0]["diagnostics"].as_array().expect("diagnostics").iter().all(|d| d.get("related").is_none()));
+    }
+
+    #[test]
     fn kind_is_null_when_unknown() {
         let output = json(opb().args(["check", "--format", "json", "-"]).write_stdin("name: something\n"));
         assert_eq!(output["files"][0]["kind"], Value::Null);
@@ -236,6 +251,25 @@ mod sarif {
     }
 
     #[test]
+    fn an_unclosed_bracket_has_its_opening_as_location_and_the_parsers_stop_as_related() {
+        let sarif = json(opb().args(["check", "--format", "sarif", UNCLOSED_FLOW]));
+        assert_valid(&sarif);
+        let result = &sarif["runs"][0]["results"][0];
+        assert_eq!(result["ruleId"], "IN001");
+        let region = |location: &Value| {
+            let r = &location["physicalLocation"]["region"];
+            [&r["startLine"], &r["startColumn"], &r["endLine"], &r["endColumn"]].map(|v| v.as_u64().unwrap_or_default())
+        };
+        assert_eq!(region(&result["locations"][0]), [23, 14, 23, 15]);
+        let related = result["relatedLocations"].as_array().expect("relatedLocations");
+        assert_eq!(related.len(), 1);
+        assert_eq!(related[0]["id"], 0);
+        assert_eq!(region(&related[0]), [25, 5, 25, 6]);
+        assert_eq!(related[0]["message"]["text"], "Reading stopped here: invalid indentation in flow construct.");
+        assert_eq!(related[0]["physicalLocation"]["artifactLocation"]["uri"], UNCLOSED_FLOW);
+    }
+
+    #[test]
     fn an_unreadable_file_is_a_failed_invocation() {
         let assert = opb().args(["check", "--format", "sarif", CLEAN, "missing.json"]).assert().code(2);
         let sarif: Value = serde_json::from_slice(&assert.get_output().stdout).expect("SARIF is JSON");
@@ -303,6 +337,15 @@ mod human {
              \n\
              no problems in 2 files\n"
         );
+    }
+
+    #[test]
+    fn an_unclosed_bracket_is_labelled_at_its_opening_and_where_reading_stopped() {
+        let output = stdout(opb().args(["check", "--color", "never", UNCLOSED_FLOW]));
+        insta::assert_snapshot!("check_unclosed_flow", output);
+        // On one line, both labels share the line.
+        let output = stdout(opb().args(["check", "--color", "never", "--stdin-name", "a.json", "-"]).write_stdin(r#"{"a": [1, 2}"#));
+        assert!(output.contains("1 | {\"a\": [1, 2}\n  |       ^    - Reading stopped here: Unexpected close brace.\n"), "{output}");
     }
 
     #[test]

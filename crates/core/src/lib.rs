@@ -42,7 +42,7 @@ pub mod explain;
 mod rules;
 mod views;
 
-pub use diagnostics::{Counts, Diagnostic, Group, Rule, Severity};
+pub use diagnostics::{Counts, Diagnostic, Group, Related, Rule, Severity};
 pub use diagnostics::secrets::mask;
 pub use opb_syntax::{CompactString, Kind, Limits, Syntax, pause, text};
 pub use rules::registry::Registry;

@@ -5,8 +5,9 @@
 use crate::{Parsed, duplicate_keys};
 use crate::limits::{Limits, too_deep, too_many_nodes};
 use crate::pointer::Ptr;
-use crate::problem::{Problem, ProblemKind};
+use crate::problem::Problem;
 use crate::text::Span;
+use crate::unclosed::{Open, open_in_json, relocate};
 use crate::tree::{CompactString, Member, Node, Number, Object, Value};
 use jsonc_parser::{CollectOptions, CommentCollectionStrategy, ParseOptions, ast};
 use jsonc_parser::errors::ParseErrorKind;
@@ -44,17 +45,18 @@ pub(super) fn read_with_jsonc(text: &str, bom: usize, limits: &Limits) -> Parsed
             let problem = if matches!(error.kind(), ParseErrorKind::NestingDepthExceeded) {
                 too_deep(start, limits)
             } else {
-                Problem {
-                    kind: ProblemKind::Syntax,
-                    message: format!(
-                        "Invalid JSON: {} (line {}, column {}).",
-                        error.kind(),
-                        error.line_display(),
-                        error.column_display()
-                    ),
-                    pointer: String::new(),
-                    span: Span::new(start, end),
-                }
+                // jsonc-parser spans an unterminated collection or string
+                // from its opening to where the text ends.
+                let (open, stop) = match error.kind() {
+                    ParseErrorKind::UnterminatedArray | ParseErrorKind::UnterminatedObject => {
+                        (Some(Open::Bracket(start)), Span::empty(end))
+                    }
+                    _ => match open_in_json(text, bom, start) {
+                        Some(Open::Quote(at)) if at == start => (Some(Open::Quote(at)), Span::empty(end)),
+                        open => (open, Span::new(start, end)),
+                    },
+                };
+                relocate(text, "JSON", &error.kind().to_string(), stop, open)
             };
             return Parsed { root: None, problems: vec![problem] };
         }
@@ -65,12 +67,7 @@ pub(super) fn read_with_jsonc(text: &str, bom: usize, limits: &Limits) -> Parsed
     let Some(value) = result.value else {
         return Parsed {
             root: None,
-            problems: vec![Problem {
-                kind: ProblemKind::Syntax,
-                message: "The text is empty: expected a JSON object.".into(),
-                pointer: String::new(),
-                span: Span::empty(0),
-            }],
+            problems: vec![Problem::syntax("The text is empty: expected a JSON object.", Span::empty(0))],
         };
     };
     let mut builder = Builder { bom, limits, problems: Vec::new(), nodes: 0 };
@@ -126,12 +123,10 @@ fn beyond_the_rfc(text: &str, from: usize) -> Option<Problem> {
         };
         if let Some(fault) = fault {
             let position = crate::text::LineIndex::new(text).position(at);
-            return Some(Problem {
-                kind: ProblemKind::Syntax,
-                message: format!("Invalid JSON: {fault} (line {}, column {}).", position.line, position.column),
-                pointer: String::new(),
-                span: Span::new(at, at + c.len_utf8()),
-            });
+            return Some(Problem::syntax(
+                format!("Invalid JSON: {fault} (line {}, column {}).", position.line, position.column),
+                Span::new(at, at + c.len_utf8()),
+            ));
         }
     }
     None

@@ -20,12 +20,13 @@ mod pointer;
 mod problem;
 pub mod text;
 mod tree;
+mod unclosed;
 mod yaml;
 
 pub use detect::{Kind, detect};
 pub use limits::Limits;
 pub use pointer::{Ptr, item_pointer};
-pub use problem::{Problem, ProblemKind};
+pub use problem::{Note, Problem, ProblemKind};
 pub use tree::{CompactString, Member, Node, Number, Object, Value};
 
 use serde::Serialize;
@@ -133,6 +134,7 @@ fn duplicate_keys(members: &[Member], ptr: impl FnOnce() -> crate::pointer::Ptr)
             ),
             pointer: ptr.key(&member.key).into_string(),
             span: member.key_span,
+            related: None,
         });
     }
     problems

@@ -41,7 +41,7 @@ impl Default for Limits {
 }
 
 pub(crate) fn too_large(span: Span, message: String) -> Problem {
-    Problem { kind: ProblemKind::Limit, message, pointer: String::new(), span }
+    Problem { kind: ProblemKind::Limit, message, pointer: String::new(), span, related: None }
 }
 
 pub(super) fn too_large_input(text: &str, limits: &Limits) -> Problem {

@@ -17,6 +17,26 @@ pub struct Problem {
     pub pointer: String,
     /// The bytes to underline; empty at the offset where reading stopped.
     pub span: Span,
+    /// A second place the problem concerns: for a bracket or quote that is
+    /// never closed, the problem is its opening and this is where the
+    /// parser stopped.
+    pub related: Option<Note>,
+}
+
+/// A place in the text a problem also concerns, with what happened there.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Note {
+    /// What happened there, in a sentence for people.
+    pub message: String,
+    /// The bytes to mark.
+    pub span: Span,
+}
+
+impl Problem {
+    /// A syntax problem (IN001) at `span`, not inside any value.
+    pub(crate) fn syntax(message: impl Into<String>, span: Span) -> Problem {
+        Problem { kind: ProblemKind::Syntax, message: message.into(), pointer: String::new(), span, related: None }
+    }
 }
 
 /// The kinds of problem the reader reports.

@@ -250,3 +250,77 @@ fn the_non_specific_tag_makes_a_scalar_a_string() {
     assert!(root.get("b").and_then(Node::as_number).is_some());
     assert_eq!(root.get("c").and_then(Node::as_str), Some("12"));
 }
+
+#[test]
+fn a_tab_after_a_keys_colon_separates_as_yaml_1_2_allows() {
+    let text = "steps:\n  - id: review\n    kind:\tgate\n    next:\t\t[done]\nflow: {a:\tb}\n";
+    let root = parse_ok(text, Syntax::Yaml);
+    let kind = root.pointer("/steps/0/kind").unwrap();
+    assert_eq!(kind.as_str(), Some("gate"));
+    assert_eq!(kind.span, Span::new(text.find("gate").unwrap(), text.find("gate").unwrap() + 4));
+    assert_eq!(root.pointer("/steps/0/next/0").and_then(Node::as_str), Some("done"));
+    assert_eq!(root.pointer("/flow/a").and_then(Node::as_str), Some("b"));
+    // A tab still cannot indent the compact collection an explicit key's
+    // value begins (yaml-test-suite Y79Y), and no collection begins on the
+    // line of an implicit key, whatever separates it.
+    for (text, line, column) in [("? a\n:\t- b\n", 2, 3), ("a:\t- b\n", 1, 4), ("a:\tb: c\n", 1, 5)] {
+        let parsed = parse(text, Syntax::Yaml, &Limits::default());
+        assert_eq!(kinds(&parsed), [ProblemKind::Syntax], "{text:?}");
+        assert!(parsed.problems[0].message.ends_with(&format!("(line {line}, column {column}).")), "{text:?}: {}", parsed.problems[0].message);
+    }
+}
+
+/// The opening's span and the note's, as `(line, column)` of their starts.
+fn unclosed(text: &str, syntax: Syntax) -> ((usize, usize), Option<(usize, usize)>) {
+    let parsed = parse(text, syntax, &Limits::default());
+    assert_eq!(kinds(&parsed), [ProblemKind::Syntax], "{text:?}");
+    let index = crate::text::LineIndex::new(text);
+    let at = |offset| {
+        let p = index.position(offset);
+        (p.line, p.column)
+    };
+    let problem = &parsed.problems[0];
+    (at(problem.span.start), problem.related.as_ref().map(|note| at(note.span.start)))
+}
+
+#[test]
+fn an_unclosed_bracket_or_quote_is_reported_where_it_opened() {
+    // (text, syntax, the opening, where the parser stopped)
+    let cases = [
+        // The next line goes on at the bracket's own indentation.
+        ("{\n  \"a\": [1, 2\n  \"b\": 3\n}\n", Syntax::Json, (2, 8), (2, 13)),
+        ("name: x\ntimeout: [90m\nnext: y\n", Syntax::Yaml, (2, 10), (3, 5)),
+        ("tools:\n  - id: t\n    timeout: [90m\n    limits: {a: 1}\n  - id: u\n", Syntax::Yaml, (3, 14), (4, 11)),
+        // A closing bracket of the other kind.
+        ("{\"a\": [1, 2}", Syntax::Json, (1, 7), (1, 12)),
+        ("a: [1, 2}\n", Syntax::Yaml, (1, 4), (1, 9)),
+        // The text ends.
+        ("{\"a\": [1, 2", Syntax::Json, (1, 7), (1, 12)),
+        ("a: [1, {b: 2\n", Syntax::Yaml, (1, 8), (2, 1)),
+        // A string: JSON's ends with its line, YAML's scanner says.
+        ("{\n  \"a\": \"abc,\n  \"b\": 3\n}\n", Syntax::Json, (2, 8), (3, 4)),
+        ("{\"a\": \"abc", Syntax::Json, (1, 7), (1, 11)),
+        ("a: \"abc\nb: 1\n", Syntax::Yaml, (1, 4), (2, 1)),
+        ("a:\n  b: 'abc\n  c: 1\n", Syntax::Yaml, (2, 6), (3, 3)),
+        // A byte-order mark is a character of its line.
+        ("\u{feff}a: [1, 2}\n", Syntax::Yaml, (1, 5), (1, 10)),
+    ];
+    for (text, syntax, opening, stopped) in cases {
+        assert_eq!(unclosed(text, syntax), (opening, Some(stopped)), "{text:?}");
+        let message = &parse(text, syntax, &Limits::default()).problems[0].message;
+        assert!(message.contains(&format!("never closed (line {}, column {})", opening.0, opening.1)), "{message}");
+        assert!(message.contains(&format!("reading stopped at line {}, column {}", stopped.0, stopped.1)), "{message}");
+    }
+}
+
+#[test]
+fn a_bracket_the_text_still_closes_keeps_the_parsers_position() {
+    for (text, syntax, at) in [
+        ("[1, 2 3]", Syntax::Json, (1, 6)),
+        ("{\n  \"a\": [\n    1,\n    2 3\n  ]\n}", Syntax::Json, (4, 6)),
+        ("tools: [\n  a,\n  \"b\" x,\n]\n", Syntax::Yaml, (3, 7)),
+    ] {
+        let (found, note) = unclosed(text, syntax);
+        assert_eq!((found, note), (at, None), "{text:?}");
+    }
+}

@@ -10,6 +10,7 @@ use crate::limits::{Limits, too_deep, too_large, too_many_nodes};
 use crate::pointer::Ptr;
 use crate::problem::{Problem, ProblemKind};
 use crate::text::{CharOffsets, Span};
+use crate::unclosed::{Open, relocate};
 use crate::tree::{CompactString, Member, Node, Number, Object, Value};
 use foldhash::{HashMap, HashMapExt};
 use opb_yaml_events::{Event, Events, ScalarStyle, Tag};
@@ -49,20 +50,12 @@ pub(super) async fn parse<W: Future<Output = ()>>(
                 Err(too_deep(builder.byte_offset(error.marker().index()), limits))
             }
             Err(error) => {
-                let at = builder.byte_offset(error.marker().index());
-                // The mark is a character of the line too.
-                let column = error.marker().col() + 1 + usize::from(bom > 0 && error.marker().line() == 1);
-                Err(Problem {
-                    kind: ProblemKind::Syntax,
-                    message: format!(
-                        "Invalid YAML: {} (line {}, column {}).",
-                        error.info(),
-                        error.marker().line(),
-                        column
-                    ),
-                    pointer: String::new(),
-                    span: Span::new(at, next_char_end(text, at)),
-                })
+                let stop = builder.byte_offset(error.marker().index());
+                let open = match error.opening() {
+                    Some(opening) => Some(Open::Quote(builder.byte_offset(opening.index()))),
+                    None => builder.open_bracket().map(Open::Bracket),
+                };
+                Err(relocate(text, "YAML", error.info(), Span::new(stop, next_char_end(text, stop)), open))
             }
         };
         if let Err(stop) = step {
@@ -76,12 +69,7 @@ pub(super) async fn parse<W: Future<Output = ()>>(
         Some(complete) => Parsed { root: Some(complete.node), problems: builder.problems },
         None => Parsed {
             root: None,
-            problems: vec![Problem {
-                kind: ProblemKind::Syntax,
-                message: "The text is empty: expected a YAML mapping.".into(),
-                pointer: String::new(),
-                span: Span::empty(0),
-            }],
+            problems: vec![Problem::syntax("The text is empty: expected a YAML mapping.", Span::empty(0))],
         },
     }
 }
@@ -136,6 +124,17 @@ impl Builder<'_, '_> {
         self.bom + self.offsets.byte_offset(index)
     }
 
+    /// The innermost open flow collection's `[` or `{`, if one is open.
+    fn open_bracket(&self) -> Option<usize> {
+        self.frames
+            .iter()
+            .rev()
+            .map(|frame| match frame {
+                Frame::Sequence { start, .. } | Frame::Mapping { start, .. } => *start,
+            })
+            .find(|start| matches!(self.text.as_bytes().get(*start), Some(b'[' | b'{')))
+    }
+
     /// Whether the value being read is (part of) a mapping key: an open
     /// mapping is waiting for its key.
     fn building_key(&self) -> bool {
@@ -160,12 +159,10 @@ impl Builder<'_, '_> {
             Event::DocumentStart(_) => {
                 self.documents += 1;
                 if self.documents > 1 {
-                    self.problems.push(Problem {
-                        kind: ProblemKind::Syntax,
-                        message: "A second YAML document starts here; opb reads one document per text, so the rest is ignored.".into(),
-                        pointer: String::new(),
-                        span: Span::new(span.start, next_char_end(self.text, span.start).max(span.end)),
-                    });
+                    self.problems.push(Problem::syntax(
+                        "A second YAML document starts here; opb reads one document per text, so the rest is ignored.",
+                        Span::new(span.start, next_char_end(self.text, span.start).max(span.end)),
+                    ));
                 }
                 Ok(())
             }
@@ -239,14 +236,9 @@ impl Builder<'_, '_> {
 
     fn alias(&mut self, id: usize, span: Span) -> Result<(), Problem> {
         let Some(anchored) = self.anchors.get(&id) else {
-            return Err(Problem {
-                kind: ProblemKind::Syntax,
-                message: "This alias names no anchor defined before it.".into(),
-                // The read stops here and no document is built: like every
-                // parse error, this one points at the root.
-                pointer: String::new(),
-                span,
-            });
+            // The read stops here and no document is built: like every
+            // parse error, this one points at the root.
+            return Err(Problem::syntax("This alias names no anchor defined before it.", span));
         };
         self.alias_nodes += anchored.count;
         if self.alias_nodes > self.limits.max_alias_nodes {
@@ -314,6 +306,7 @@ impl Builder<'_, '_> {
                                 message: format!("A mapping key must be a plain value, not {}; it is read as the text `{text}`.", complete.node.type_name()),
                                 pointer: pointer.key(&text).into_string(),
                                 span: complete.node.span,
+                                related: None,
                             });
                         }
                         *key = Some((text, complete.node.span));

@@ -10,9 +10,9 @@
 use super::{CheckedFile, Role, Totals};
 use crate::style;
 use crate::words::plural;
-use annotate_snippets::{AnnotationKind, Group, Level, Origin, Renderer, Snippet};
-use opb_core::{Counts, Diagnostic, Kind, Severity, mask};
-use opb_core::text::{LineIndex, floor_char_boundary};
+use annotate_snippets::{Annotation, AnnotationKind, Group, Level, Origin, Renderer, Snippet};
+use opb_core::{Counts, Diagnostic, Kind, Related, Severity, mask};
+use opb_core::text::{LineIndex, Range, floor_char_boundary};
 use std::fmt::Write;
 
 pub fn render(files: &[CheckedFile], totals: &Totals) -> String {
@@ -36,7 +36,8 @@ pub fn render(files: &[CheckedFile], totals: &Totals) -> String {
 }
 
 fn render_diagnostic(renderer: &Renderer, file: &CheckedFile, index: &LineIndex<'_>, d: &Diagnostic) -> String {
-    let excerpt = Excerpt::around(&file.input.text, index, d);
+    let text = &file.input.text;
+    let excerpt = Excerpt::around(text, index, &d.range);
     // The root's pointer is empty: no label then.
     // A pointer names keys as written, a credential used as a key too: the
     // label people read is masked like the source (JSON and SARIF keep the
@@ -45,22 +46,39 @@ fn render_diagnostic(renderer: &Renderer, file: &CheckedFile, index: &LineIndex<
     let id = format!("{} {}", d.code, d.name);
     let help = format!("`opb rules {}` explains this rule and how to fix it", d.code);
     let title = level(d.severity).primary_title(d.message.as_str()).id(id.as_str());
+    let name = file.input.name.as_str();
+    // A related place the excerpt shows is marked in it; one elsewhere is a
+    // snippet of its own, as rustc shows a note elsewhere in the file (the
+    // two may be far apart, even on one long line).
+    let labels: Vec<String> = d.related.iter().map(|r| annotate_snippets::normalize_untrusted_str(&r.message)).collect();
+    let (near, far): (Vec<_>, Vec<_>) = d.related.iter().zip(&labels).partition(|(r, _)| excerpt.span_of(&r.range).is_some());
     let snippet = Snippet::source(excerpt.text.as_str())
         .line_start(d.range.start.line)
-        .annotation(AnnotationKind::Primary.span(excerpt.span).label(pointer));
-    let help = Level::HELP.message(help);
-    let name = file.input.name.as_str();
-    if excerpt.cut_before {
-        // The renderer would count the column from the cut: the core's
-        // position heads the snippet instead, in a group of its own.
-        let origin = Origin::path(name).line(d.range.start.line).char_column(d.range.start.column);
-        renderer.render(&[title.element(origin), Group::with_level(level(d.severity)).element(snippet).element(help)])
+        .annotation(AnnotationKind::Primary.span(excerpt.span.clone()).label(pointer))
+        .annotations(near.iter().filter_map(|(r, label)| Some(AnnotationKind::Context.span(excerpt.span_of(&r.range)?).label(label.as_str()))));
+    let far: Vec<(Excerpt, &Related, &String)> = far.into_iter().map(|(r, label)| (Excerpt::around(text, index, &r.range), r, label)).collect();
+    let mut group = placed(Group::with_title(title), excerpt.cut_before, name, &d.range, snippet);
+    for (excerpt, r, label) in &far {
+        let snippet = Snippet::source(excerpt.text.as_str())
+            .line_start(r.range.start.line)
+            .annotation(AnnotationKind::Context.span(excerpt.span.clone()).label(label.as_str()));
+        group = placed(group, excerpt.cut_before, name, &r.range, snippet);
+    }
+    renderer.render(&[group.element(Level::HELP.message(help))])
+}
+
+/// `group` with `snippet` of the file `name` added. When the excerpt's first
+/// line was cut, the renderer would count the column from the cut: the
+/// core's position heads the snippet instead.
+fn placed<'a>(group: Group<'a>, cut_before: bool, name: &'a str, range: &Range, snippet: Snippet<'a, Annotation<'a>>) -> Group<'a> {
+    if cut_before {
+        group.element(Origin::path(name).line(range.start.line).char_column(range.start.column)).element(snippet)
     } else {
-        renderer.render(&[title.element(snippet.path(name)).element(help)])
+        group.element(snippet.path(name))
     }
 }
 
-/// The source lines a diagnostic's range covers, cut around the range when
+/// The source lines a range covers, cut around the range when
 /// a line is long (minified JSON puts a whole document on one line): the
 /// renderer's work grows with the line, and it would be redone for every
 /// finding on that line.
@@ -70,6 +88,9 @@ struct Excerpt {
     span: std::ops::Range<usize>,
     /// Whether the start of the first line was cut.
     cut_before: bool,
+    /// The source's bytes shown, and where they start in `text`.
+    shown: std::ops::Range<usize>,
+    shift: usize,
 }
 
 /// Bytes of context kept on each side of a range within a long line.
@@ -81,8 +102,8 @@ const MASK_MARGIN: usize = 4096;
 const CUT: &str = "...";
 
 impl Excerpt {
-    fn around(text: &str, index: &LineIndex<'_>, d: &Diagnostic) -> Excerpt {
-        let (start, end) = (d.range.start.offset, d.range.end.offset.max(d.range.start.offset));
+    fn around(text: &str, index: &LineIndex<'_>, range: &Range) -> Excerpt {
+        let (start, end) = (range.start.offset, range.end.offset.max(range.start.offset));
         let first = index.line_span(start).start;
         let last = index.line_span(end).end.max(end);
         let cut_before = start - first > CONTEXT;
@@ -102,7 +123,16 @@ impl Excerpt {
             text: format!("{head}{body}{tail}"),
             span: start - from + shift..end - from + shift,
             cut_before,
+            shown: from..to,
+            shift,
         }
+    }
+
+    /// `range` in bytes of `text`, if the excerpt shows all of it.
+    fn span_of(&self, range: &Range) -> Option<std::ops::Range<usize>> {
+        let (start, end) = (range.start.offset, range.end.offset.max(range.start.offset));
+        let at = |offset: usize| offset - self.shown.start + self.shift;
+        (self.shown.start <= start && end <= self.shown.end).then(|| at(start)..at(end))
     }
 }
 

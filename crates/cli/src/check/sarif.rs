@@ -95,18 +95,32 @@ fn result(path: &str, d: &Diagnostic, rules: &[&'static Rule]) -> SarifResult {
         level: level(d.severity),
         message: Text { text: d.message.clone() },
         locations: [Location {
-            physical_location: Some(PhysicalLocation {
-                artifact_location: artifact(path),
-                region: Some(Region {
-                    start_line: d.range.start.line,
-                    start_column: d.range.start.column,
-                    end_line: d.range.end.line,
-                    end_column: d.range.end.column,
-                }),
-            }),
+            id: None,
+            message: None,
+            physical_location: Some(PhysicalLocation { artifact_location: artifact(path), region: Some(region(&d.range)) }),
             logical_locations: vec![LogicalLocation { fully_qualified_name: d.pointer.clone(), kind: "element" }],
         }],
+        related_locations: d
+            .related
+            .iter()
+            .enumerate()
+            .map(|(id, related)| Location {
+                id: Some(id),
+                message: Some(Text { text: related.message.clone() }),
+                physical_location: Some(PhysicalLocation { artifact_location: artifact(path), region: Some(region(&related.range)) }),
+                logical_locations: Vec::new(),
+            })
+            .collect(),
         properties: ResultProperties { pointer: d.pointer.clone() },
+    }
+}
+
+fn region(range: &opb_core::text::Range) -> Region {
+    Region {
+        start_line: range.start.line,
+        start_column: range.start.column,
+        end_line: range.end.line,
+        end_column: range.end.column,
     }
 }
 
@@ -115,6 +129,8 @@ fn notification(error: &Unreadable) -> Notification {
         level: "error",
         message: Text { text: error.to_string() },
         locations: vec![Location {
+            id: None,
+            message: None,
             physical_location: Some(PhysicalLocation { artifact_location: artifact(&error.name), region: None }),
             logical_locations: Vec::new(),
         }],
@@ -262,12 +278,21 @@ struct SarifResult {
     level: &'static str,
     message: Text,
     locations: [Location; 1],
+    /// Where else the result concerns (the parser's stop for an unclosed
+    /// bracket or quote).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    related_locations: Vec<Location>,
     properties: ResultProperties,
 }
 
 #[derive(Serialize)]
 #[serde(rename_all = "camelCase")]
 struct Location {
+    /// A related location's id, unique within its result.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    id: Option<usize>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    message: Option<Text>,
     #[serde(skip_serializing_if = "Option::is_none")]
     physical_location: Option<PhysicalLocation>,
     #[serde(skip_serializing_if = "Vec::is_empty")]

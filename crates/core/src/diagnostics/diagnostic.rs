@@ -26,6 +26,20 @@ pub struct Diagnostic {
     /// Where to underline, in bytes and in lines and characters; empty where
     /// the text offers nothing to underline (a limit, an empty document).
     pub range: Range,
+    /// Other places it concerns, each with what happened there: for a
+    /// bracket or quote that is never closed (the range), where the parser
+    /// stopped. Left out of JSON when empty.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub related: Vec<Related>,
+}
+
+/// A second place a diagnostic concerns.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Related {
+    /// What happened there, for people.
+    pub message: String,
+    /// Where, as the diagnostic's own range is given.
+    pub range: Range,
 }
 
 /// Turns findings into diagnostics, ordered by position then code.
@@ -49,6 +63,16 @@ pub fn resolve(findings: Vec<Finding>, index: &LineIndex<'_>) -> Vec<Diagnostic>
                 Cow::Owned(redacted) => Some(redacted),
                 Cow::Borrowed(_) => None,
             };
+            // Few findings have a second place: its positions are found
+            // one by one.
+            let related = f
+                .related
+                .into_iter()
+                .map(|note| Related {
+                    message: crate::diagnostics::secrets::redact(&note.message).into_owned(),
+                    range: index.range(note.span),
+                })
+                .collect();
             Diagnostic {
                 code: f.rule.code,
                 name: f.rule.name,
@@ -56,6 +80,7 @@ pub fn resolve(findings: Vec<Finding>, index: &LineIndex<'_>) -> Vec<Diagnostic>
                 message: redacted.unwrap_or(f.message),
                 pointer: f.pointer,
                 range: Range { start: ends[0], end: ends[1] },
+                related,
             }
         })
         .collect()

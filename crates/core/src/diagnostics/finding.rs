@@ -1,17 +1,18 @@
 //! What rules report, before positions are computed.
 
 use crate::diagnostics::Rule;
-use opb_syntax::{Member, Node, Ptr};
+use opb_syntax::{Member, Node, Note, Ptr};
 use opb_syntax::text::Span;
 
-/// One rule's finding: the rule, a specific message, an RFC 6901 pointer and
-/// the byte span to underline.
+/// One rule's finding: the rule, a specific message, an RFC 6901 pointer,
+/// the byte span to underline and, for some, a second place it concerns.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Finding {
     pub rule: &'static Rule,
     pub message: String,
     pub pointer: String,
     pub span: Span,
+    pub related: Option<Note>,
 }
 
 /// Where a finding points. The pointer convention: the offending value; for
@@ -53,6 +54,7 @@ impl Report {
             message: message.into(),
             pointer: pointer.as_str().to_owned(),
             span: at.span(),
+            related: None,
         });
     }
 

@@ -11,7 +11,7 @@ mod finding;
 pub mod prose;
 pub mod secrets;
 
-pub use diagnostic::{Counts, Diagnostic, resolve};
+pub use diagnostic::{Counts, Diagnostic, Related, resolve};
 pub use finding::{At, Finding, Report};
 
 use serde::Serialize;

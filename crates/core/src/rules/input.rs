@@ -11,9 +11,9 @@ pub static IN001: Rule = Rule {
     name: "parse-error",
     severity: Severity::Error,
     group: Group::Input,
-    summary: "The text is not valid JSON or YAML; the range points at the parser's position.",
+    summary: "The text is not valid JSON or YAML; the range points at the parser's position, or at the opening of a bracket or quote that is never closed.",
     source: "Both formats are data: an OpenPlaybook document is JSON (or the same data as YAML) and a plugin manifest is YAML (DOCUMENTS.md §1, §2). JSON is read strictly: no comments, trailing commas or single quotes.",
-    fix: "Correct the syntax at the position shown. For JSON, check for a missing comma or quote, or a trailing comma; for YAML, check indentation and unclosed brackets or quotes.",
+    fix: "Correct the syntax at the position shown. A bracket or quote that is never closed is shown where it opened, with where the parser stopped as a second place. For JSON, check for a missing comma or quote, or a trailing comma; for YAML, check indentation and unclosed brackets or quotes.",
     example: "{\"steps\": [\n  {\"id\": \"a\",}\n]}",
 };
 
@@ -93,7 +93,7 @@ pub(crate) fn problem_finding(problem: Problem) -> Finding {
         ProblemKind::DuplicateKey => &IN005,
         ProblemKind::Limit => &IN006,
     };
-    Finding { rule, message: problem.message, pointer: problem.pointer, span: problem.span }
+    Finding { rule, message: problem.message, pointer: problem.pointer, span: problem.span, related: problem.related }
 }
 
 /// IN002 and IN003: whether the root is an object of a known kind, so the
