@@ -13,6 +13,8 @@ pub struct Located {
     pub diagnostic: Diagnostic,
     pub from: u32,
     pub to: u32,
+    /// The diagnostic's related places, in its order, as UTF-16 ranges.
+    pub related: Vec<(u32, u32)>,
 }
 
 /// What one check of the text found.
@@ -48,15 +50,24 @@ pub async fn check_pausing<W: Future<Output = ()>>(
 
 fn report(text: &str, mut analysis: Analysis) -> Report {
     let diagnostics = std::mem::take(&mut analysis.checked.diagnostics);
-    let offsets: Vec<usize> = diagnostics
-        .iter()
-        .flat_map(|d| [d.range.start.offset, d.range.end.offset])
-        .collect();
+    // Every range's ends, the diagnostic's then its related places', in
+    // one conversion.
+    let mut offsets = Vec::with_capacity(2 * diagnostics.len());
+    for d in &diagnostics {
+        offsets.extend([d.range.start.offset, d.range.end.offset]);
+        for related in &d.related {
+            offsets.extend([related.range.start.offset, related.range.end.offset]);
+        }
+    }
     let utf16 = Utf16Offsets::new(text).convert(&offsets);
+    let mut ends = utf16.chunks_exact(2).map(|range| (range[0], range[1]));
     let located = diagnostics
         .iter()
-        .zip(utf16.chunks_exact(2))
-        .map(|(diagnostic, range)| Located { diagnostic: diagnostic.clone(), from: range[0], to: range[1] })
+        .map(|diagnostic| {
+            let (from, to) = ends.next().unwrap_or_default();
+            let related = ends.by_ref().take(diagnostic.related.len()).collect();
+            Located { diagnostic: diagnostic.clone(), from, to, related }
+        })
         .collect();
     analysis.checked.diagnostics = diagnostics;
     Report { analysis, located, bytes: text.len() }
@@ -75,5 +86,15 @@ mod tests {
         assert!(bytes > text.find('é').unwrap_or(0), "the error lies after the non-ASCII text");
         assert_eq!(first.from as usize, text[..bytes].encode_utf16().count());
         assert_ne!(first.from as usize, bytes);
+    }
+
+    #[test]
+    fn related_places_are_in_utf16_units_too() {
+        let text = "{\"😀\": [1, 2}";
+        let report = check(text, None);
+        let first = report.located.first().expect("the unclosed bracket is reported");
+        assert_eq!(first.diagnostic.code, "IN001");
+        assert_eq!((first.from, first.to), (7, 8), "the `[`, after a two-unit emoji");
+        assert_eq!(first.related, [(12, 13)], "the `}}` where reading stopped");
     }
 }

@@ -127,9 +127,19 @@ impl EditorHandle {
         self.with_view(|view| view.set_language(name));
     }
 
-    /// Shows diagnostics as squiggles, gutter markers and hover tooltips.
+    /// Shows diagnostics as squiggles, gutter markers and hover tooltips;
+    /// a diagnostic's related place (where the parser stopped, for a
+    /// bracket never closed) is a second, hint-level mark.
     pub fn show(&self, located: &[Located]) {
-        let list: Array = located.iter().map(diagnostic_object).collect();
+        let list = Array::new();
+        for located in located {
+            let d = &located.diagnostic;
+            let source = format!("{} {}", d.code, d.name);
+            list.push(&diagnostic_object(located.from, located.to, d.severity.as_str(), &d.message, &source));
+            for (related, &(from, to)) in d.related.iter().zip(&located.related) {
+                list.push(&diagnostic_object(from, to, "hint", &related.message, &source));
+            }
+        }
         self.with_view(|view| view.set_diagnostics(&list));
     }
 
@@ -147,14 +157,13 @@ impl EditorHandle {
     }
 }
 
-fn diagnostic_object(located: &Located) -> JsValue {
-    let d = &located.diagnostic;
+fn diagnostic_object(from: u32, to: u32, severity: &str, message: &str, source: &str) -> JsValue {
     let object = Object::new();
-    set(&object, "from", located.from.into());
-    set(&object, "to", located.to.into());
-    set(&object, "severity", d.severity.as_str().into());
-    set(&object, "message", d.message.as_str().into());
-    set(&object, "source", format!("{} {}", d.code, d.name).into());
+    set(&object, "from", from.into());
+    set(&object, "to", to.into());
+    set(&object, "severity", severity.into());
+    set(&object, "message", message.into());
+    set(&object, "source", source.into());
     object.into()
 }
 

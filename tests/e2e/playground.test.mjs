@@ -153,6 +153,24 @@ test("a click on a diagnostic selects its range, right after non-ASCII text", as
   await screenshot(page, "04-jump-to-range");
 });
 
+test("an unclosed bracket is marked where it opened, and where reading stopped as a hint", async () => {
+  const text = readFileSync(join(root, "crates/core/tests/fixtures/input/unclosed-flow.oz0-plugin.yaml"), "utf8");
+  await pasteDocument(text);
+  const entries = await listed();
+  assert.deepEqual(entries.map((e) => e.code), ["IN001"], JSON.stringify(entries));
+  assert.equal(await page.locator('li[data-code="IN001"] .diagnostic-position').textContent(), "23:14");
+  assert.match(entries[0].text, /this `?\[`? is never closed \(line 23, column 14\); reading stopped at line 25, column 5/);
+  assert.equal(await page.textContent(".cm-lintRange-error"), "[", "the error marks the opening");
+  const hint = page.locator(".cm-lintRange-hint");
+  assert.equal(await hint.count(), 1, "one second mark");
+  assert.equal(await hint.textContent(), "r", "at the first character of line 25, `requires_approval`");
+  assert.match(await page.evaluate(() => document.querySelector(".cm-lintRange-hint").closest(".cm-line").textContent), /^\s+requires_approval:/);
+  await hint.hover();
+  await page.waitForSelector(".cm-tooltip-lint", { timeout: 5_000 });
+  assert.match(await page.textContent(".cm-tooltip-lint"), /Reading stopped here: invalid indentation in flow construct\./);
+  await screenshot(page, "04b-unclosed-bracket");
+});
+
 test("a click scrolls a far diagnostic into view", async () => {
   const base = readFileSync(join(examplesDir, "failed-charge-recovery.json"), "utf8");
   const broken = base.replace('"allowedTools": ["today.surface"]', '"allowedTools": ["today.surface"], "next": "nowhere"');

@@ -40,10 +40,13 @@ pub(super) async fn parse<W: Future<Output = ()>>(
         alias_nodes: 0,
         problems: Vec::new(),
     };
-    for (read, event) in Events::new(&text[bom..]).enumerate() {
+    let mut events = Events::new(&text[bom..]);
+    let mut read = 0usize;
+    while let Some(event) = events.next() {
         if read % pause::EVERY_EVENTS == pause::EVERY_EVENTS - 1 {
             pause::ask(pause).await;
         }
+        read += 1;
         let step = match event {
             Ok((event, span)) => builder.event(event, builder.span(span)),
             Err(error) if error.info() == "recursion limit exceeded" => {
@@ -51,7 +54,7 @@ pub(super) async fn parse<W: Future<Output = ()>>(
             }
             Err(error) => {
                 let stop = builder.byte_offset(error.marker().index());
-                let open = match error.opening() {
+                let open = match events.unclosed_opening() {
                     Some(opening) => Some(Open::Quote(builder.byte_offset(opening.index()))),
                     None => builder.open_bracket().map(Open::Bracket),
                 };

@@ -19,6 +19,12 @@ impl<'input> Events<'input> {
     pub fn new(text: &'input str) -> Self {
         Events(Parser::new_from_str(text))
     }
+
+    /// After an error that a quoted scalar never closed, where it opened;
+    /// the error's marker is where scanning stopped.
+    pub fn unclosed_opening(&self) -> Option<Marker> {
+        self.0.unclosed_opening()
+    }
 }
 
 impl<'input> Iterator for Events<'input> {
@@ -42,6 +48,16 @@ mod tests {
         assert!(matches!(events.first(), Some(Ok((Event::StreamStart, 0)))));
         assert!(events.iter().any(|e| matches!(e, Ok((Event::Scalar(value, ..), 3)) if value == "1")));
         assert!(matches!(events.last(), Some(Ok((Event::StreamEnd, _)))));
+    }
+
+    #[test]
+    fn an_unclosed_quoted_scalar_says_where_it_opened_and_where_scanning_stopped() {
+        let mut events = Events::new("a: \"abc\nb: 1\n");
+        let error = events.by_ref().find_map(Result::err).expect("an unclosed quote is an error");
+        assert_eq!((error.marker().line(), error.marker().col()), (2, 0));
+        let opening = events.unclosed_opening().expect("the opening is known");
+        assert_eq!((opening.line(), opening.col()), (1, 3));
+        assert!(Events::new("a: [1\n").find_map(Result::err).is_some());
     }
 
     #[test]

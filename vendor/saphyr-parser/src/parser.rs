@@ -311,6 +311,12 @@ where
 }
 
 impl<'input, T: Input> Parser<'input, T> {
+    /// opb patch (PATCH.md): where the quoted scalar began that the last error says never closed.
+    #[must_use]
+    pub fn unclosed_opening(&self) -> Option<Marker> {
+        self.scanner.unclosed_opening()
+    }
+
     /// Create a new instance of a parser from the given input of characters.
     pub fn new(src: T) -> Self {
         Parser {

@@ -147,37 +147,13 @@ pub struct ScanError {
     mark: Marker,
     /// Human-readable details about the error.
     info: String,
-    /// opb patch (PATCH.md): where the construct that never closed began, when that is the error.
-    opening: Option<Marker>,
 }
 
 impl ScanError {
     /// Create a new error from a location and an error string.
     #[must_use]
     pub fn new(loc: Marker, info: String) -> ScanError {
-        ScanError {
-            mark: loc,
-            info,
-            opening: None,
-        }
-    }
-
-    /// opb patch (PATCH.md): an error at `loc`, where scanning stopped, inside a construct that
-    /// began at `opening` and never closed (a quoted scalar).
-    #[must_use]
-    pub fn unclosed(loc: Marker, info: &str, opening: Marker) -> ScanError {
-        ScanError {
-            mark: loc,
-            info: info.to_owned(),
-            opening: Some(opening),
-        }
-    }
-
-    /// opb patch (PATCH.md): where the construct that never closed began, if the error is that one
-    /// did not.
-    #[must_use]
-    pub fn opening(&self) -> Option<&Marker> {
-        self.opening.as_ref()
+        ScanError { mark: loc, info }
     }
 
     /// Convenience alias for string slices.
@@ -186,7 +162,6 @@ impl ScanError {
         ScanError {
             mark: loc,
             info: info.to_owned(),
-            opening: None,
         }
     }
 
@@ -476,6 +451,10 @@ pub struct Scanner<'input, T> {
     token_available: bool,
     /// Whether all characters encountered since the last newline were whitespace.
     leading_whitespace: bool,
+    /// opb patch (PATCH.md): where the quoted scalar began whose error ended the scan, when one
+    /// never closed. Kept here rather than in [`ScanError`], which every scanning function
+    /// returns by value.
+    unclosed_opening: Option<Marker>,
     /// Whether we started a flow mapping.
     ///
     /// This is used to detect implicit flow mapping starts such as:
@@ -523,6 +502,7 @@ impl<T: Input + Clone> Clone for Scanner<'_, T> {
             token_available: self.token_available,
             leading_whitespace: self.leading_whitespace,
             flow_mapping_started: self.flow_mapping_started,
+            unclosed_opening: self.unclosed_opening,
             implicit_flow_mapping_states: self.implicit_flow_mapping_states.clone(),
             interrupted_plain_by_comment: self.interrupted_plain_by_comment,
             buf_leading_break: self.buf_leading_break.clone(),
@@ -581,6 +561,7 @@ impl<'input, T: Input> Scanner<'input, T> {
             token_available: false,
             leading_whitespace: true,
             flow_mapping_started: false,
+            unclosed_opening: None,
             implicit_flow_mapping_states: vec![],
             interrupted_plain_by_comment: None,
 
@@ -588,6 +569,13 @@ impl<'input, T: Input> Scanner<'input, T> {
             buf_trailing_breaks: String::new(),
             buf_whitespaces: String::new(),
         }
+    }
+
+    /// opb patch (PATCH.md): where the quoted scalar began that the last error says never closed;
+    /// the error's marker is where scanning stopped.
+    #[must_use]
+    pub fn unclosed_opening(&self) -> Option<Marker> {
+        self.unclosed_opening
     }
 
     /// Get a copy of the last error that was encountered, if any.
@@ -2014,27 +2002,18 @@ impl<'input, T: Input> Scanner<'input, T> {
             self.input.lookahead(4);
 
             if self.mark.col == 0 && self.input.next_is_document_indicator() {
-                return Err(ScanError::unclosed(
-                    self.mark,
-                    "while scanning a quoted scalar, found unexpected document indicator",
-                    start_mark,
-                ));
+                self.unclosed_opening = Some(start_mark);
+                return Err(ScanError::new_str(self.mark, "while scanning a quoted scalar, found unexpected document indicator"));
             }
 
             if self.input.next_is_z() {
-                return Err(ScanError::unclosed(
-                    self.mark,
-                    "while scanning a quoted scalar, found unexpected end of stream",
-                    start_mark,
-                ));
+                self.unclosed_opening = Some(start_mark);
+                return Err(ScanError::new_str(self.mark, "while scanning a quoted scalar, found unexpected end of stream"));
             }
 
             if (self.mark.col as isize) < self.indent {
-                return Err(ScanError::unclosed(
-                    self.mark,
-                    "invalid indentation in quoted scalar",
-                    start_mark,
-                ));
+                self.unclosed_opening = Some(start_mark);
+                return Err(ScanError::new_str(self.mark, "invalid indentation in quoted scalar"));
             }
 
             leading_blanks = false;
