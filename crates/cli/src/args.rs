@@ -21,6 +21,7 @@ Examples:
   opb rules PB213                          why a rule exists and how to fix a finding
   opb convert --to yaml playbook.json      the same document in YAML
   opb fmt --check playbooks/*.json         exit 1 if a file is not formatted
+  opb render playbook.json -o graph.svg    the step graph as a standalone SVG
 
 Exit status:
   0  no errors (warnings and infos may have been reported)
@@ -65,7 +66,25 @@ pub enum Command {
     /// Format a document the canonical way, in its own syntax.
     #[command(after_help = FMT_EXAMPLES)]
     Fmt(FmtArgs),
+    /// Draw a playbook's step graph as a standalone SVG, for a docs site or
+    /// a report: no script, nothing loaded from elsewhere.
+    #[command(after_help = RENDER_EXAMPLES)]
+    Render(RenderArgs),
 }
+
+const RENDER_EXAMPLES: &str = "\
+Examples:
+  opb render playbook.json -o docs/playbook.svg
+  opb render --theme dark playbook.yaml > playbook-dark.svg
+
+The drawing is the playground's: its layout, shapes and risk colours, each
+step's id, agent and highest risk class, branch labels, and each step's
+purpose and summary as its hover text. Credentials are masked as in every
+view outside the editor.
+
+Exit status: 0 when the graph was drawn (even if `opb check` finds errors in
+the playbook), 1 when there is no graph to draw (not a playbook, no steps),
+2 when the file could not be read or written or the arguments are wrong.";
 
 const CHECK_EXAMPLES: &str = "\
 Examples:
@@ -200,6 +219,51 @@ pub struct ExplainArgs {
     /// The file to explain. `-` reads standard input.
     #[arg(value_name = "PATH")]
     pub path: PathBuf,
+}
+
+#[derive(Debug, Args)]
+pub struct RenderArgs {
+    /// What to write.
+    #[arg(long, value_enum, default_value_t = RenderFormat::Svg, value_name = "FORMAT")]
+    pub format: RenderFormat,
+
+    /// The colours to draw in.
+    #[arg(long, value_enum, default_value_t = ThemeArg::Light, value_name = "THEME")]
+    pub theme: ThemeArg,
+
+    /// Write to this file instead of standard output.
+    #[arg(short, long, value_name = "FILE")]
+    pub output: Option<PathBuf>,
+
+    #[command(flatten)]
+    pub read: ReadArgs,
+
+    /// The playbook to draw. `-` reads standard input.
+    #[arg(value_name = "PATH")]
+    pub path: PathBuf,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum RenderFormat {
+    /// The step graph as a standalone SVG.
+    Svg,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum ThemeArg {
+    /// Dark text on light surfaces.
+    Light,
+    /// Light text on dark surfaces.
+    Dark,
+}
+
+impl From<ThemeArg> for opb_render::Theme {
+    fn from(theme: ThemeArg) -> Self {
+        match theme {
+            ThemeArg::Light => opb_render::Theme::Light,
+            ThemeArg::Dark => opb_render::Theme::Dark,
+        }
+    }
 }
 
 #[derive(Debug, Args)]

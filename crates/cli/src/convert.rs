@@ -91,7 +91,7 @@ fn note_comments(input: &Input, converted: &Converted, output: &mut Output) {
     }
 }
 
-fn write(path: &Path, text: &str, output: &mut Output) -> Status {
+pub fn write(path: &Path, text: &str, output: &mut Output) -> Status {
     match std::fs::write(path, text) {
         Ok(()) => Status::Clean,
         Err(error) => {

@@ -19,6 +19,16 @@ pub struct Input {
     pub syntax: Option<opb_core::Syntax>,
 }
 
+/// Reads the file at `path` and analyses it as `args` say, for the
+/// commands that explain or draw one document; a file that cannot be read
+/// is reported on `output`.
+pub fn analyze(path: &Path, args: &ReadArgs, output: &mut crate::output::Output) -> Option<(Input, opb_core::Analysis)> {
+    let input = read(path, args).map_err(|error| output.error(error)).ok()?;
+    let options = opb_core::Options { kind: args.kind.map(Into::into), syntax: input.syntax, ..opb_core::Options::default() };
+    let analysis = opb_core::analyze(&input.text, &options);
+    Some((input, analysis))
+}
+
 /// Why a file could not be read: one line for the user.
 #[derive(Debug)]
 pub struct Unreadable {

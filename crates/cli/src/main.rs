@@ -1,4 +1,4 @@
-//! `opb`: check, explain, compare, convert and format OpenPlaybook documents
+//! `opb`: check, explain, compare, convert, format and draw OpenPlaybook documents
 //! and Orchestrator Zero plugin manifests from the command line.
 //!
 //! A thin shell over `opb_core`: it reads files, calls the core, and renders
@@ -12,6 +12,7 @@ mod diff;
 mod explain;
 mod input;
 mod output;
+mod render;
 mod rules;
 mod style;
 mod words;
@@ -43,6 +44,7 @@ fn main() -> ExitCode {
         Command::Diff(args) => diff::run(args, &mut output),
         Command::Convert(args) => convert::convert(args, &mut output),
         Command::Fmt(args) => convert::fmt(args, &mut output),
+        Command::Render(args) => render::run(args, &mut output),
     };
     let status = if output.write_failed() { Status::Failed } else { status };
     ExitCode::from(match status {

@@ -681,3 +681,33 @@ mod convert {
         std::fs::remove_file(&path).expect("removed");
     }
 }
+
+mod render {
+    use super::*;
+
+    #[test]
+    fn a_playbook_is_drawn_as_svg_to_stdout_or_a_file() {
+        let svg = stdout(opb().args(["render", CLEAN]));
+        assert!(svg.starts_with(r#"<svg xmlns="http://www.w3.org/2000/svg" class="graph" data-theme="light""#), "{svg}");
+        assert!(svg.contains("<title id=\"opb-title\">Step graph of Failed charge recovery</title>"));
+        assert!(svg.ends_with("</svg>\n"));
+        let path = std::env::temp_dir().join(format!("opb-render-{}.svg", std::process::id()));
+        let name = path.display().to_string();
+        let assert = opb().args(["render", "--theme", "dark", "-o", &name, BROKEN]).assert().success();
+        assert!(assert.get_output().stdout.is_empty());
+        let written = std::fs::read_to_string(&path).expect("written");
+        std::fs::remove_file(&path).ok();
+        assert!(written.contains(r#"data-theme="dark""#));
+        assert!(written.contains(r#"class="error-mark""#), "a playbook with errors is drawn, its steps' errors marked");
+    }
+
+    #[test]
+    fn what_has_no_graph_is_refused_with_the_reason() {
+        let assert = opb().args(["render", CLEAN_MANIFEST]).assert().code(1);
+        let stderr = String::from_utf8_lossy(&assert.get_output().stderr).into_owned();
+        assert!(stderr.contains("it is a plugin manifest, which has no step graph"), "{stderr}");
+        let assert = opb().args(["render", "--stdin-name", "x.json", "-"]).write_stdin("{\"steps\": [").assert().code(1);
+        assert!(String::from_utf8_lossy(&assert.get_output().stderr).contains("could not be read as a playbook; `opb check x.json` shows why"));
+        opb().args(["render", "missing.json"]).assert().code(2);
+    }
+}

@@ -3,7 +3,7 @@
 //! view; Tab reaches each step, Enter selects it, Escape clears.
 
 use super::camera::{Camera, ViewBox};
-use super::drawing::{self, BAR, Geometry, ID_PX, Look, Marks, PADDING, diamond, path_data};
+use opb_render::drawing::{self, BAR, CORNER, Geometry, ID_PX, Look, Marks, PADDING, diamond, path_data, risk_bar};
 use super::explain::playbook_step;
 use super::on_path::OnPath;
 use super::selection::{Selection, Target};
@@ -25,8 +25,6 @@ const FIRST_VIEW_SCALE: f64 = 0.6;
 /// A press that moves less than this many pixels is a click, not a drag.
 const DRAG_THRESHOLD: f64 = 4.0;
 const BUTTON_ZOOM: f64 = 1.25;
-/// The corner radius of a step's box.
-const CORNER: f64 = 10.0;
 
 /// A drag in progress.
 #[derive(Clone, Copy)]
@@ -525,15 +523,4 @@ fn node_view(
 pub fn selected_step(report: &Option<Arc<Report>>, selection: &Option<Target>) -> Option<opb_core::explain::boundary::StepBoundary> {
     let (Some(Target::Step(id)), Some(explain)) = (selection, playbook(report)) else { return None };
     playbook_step(explain, id).cloned()
-}
-
-/// The coloured bar along an agent step's left edge, inside its rounded
-/// corners (radius `CORNER`): the part of the box left of `BAR`.
-fn risk_bar(height: f64) -> String {
-    let inset = CORNER - (CORNER * CORNER - (CORNER - BAR) * (CORNER - BAR)).sqrt();
-    format!(
-        "M{BAR} {inset:.2} A{CORNER} {CORNER} 0 0 0 0 {CORNER} V{:.2} A{CORNER} {CORNER} 0 0 0 {BAR} {:.2} Z",
-        height - CORNER,
-        height - inset
-    )
 }

@@ -5,7 +5,6 @@
 //! views (and its layout of the graph); the viewer only draws and links.
 
 mod camera;
-mod drawing;
 mod explain;
 pub mod graph;
 pub mod manifest_view;

@@ -1,7 +1,7 @@
 //! Small pieces the viewer's panels share: risk badges, links to steps,
 //! yes/no/undeclared cells and defaults.
 
-use super::drawing::risk_label;
+use opb_render::drawing::risk_label;
 use super::selection::{Selection, Target};
 use super::nav;
 use crate::checker::Located;

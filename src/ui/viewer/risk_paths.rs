@@ -5,7 +5,7 @@
 //! graph sits above the list; choosing a path picks it out there and dims
 //! the rest.
 
-use super::drawing::risk_label;
+use opb_render::drawing::risk_label;
 use super::graph::GraphView;
 use super::on_path::OnPath;
 use super::parts::RiskBadge;

@@ -13,19 +13,11 @@ use crate::args::{ExplainArgs, ExplainFormat};
 use crate::output::Output;
 use crate::words::plural;
 use layout::Layout;
-use opb_core::{Analysis, Options};
+use opb_core::Analysis;
 use opb_core::explain::Explain;
 
 pub fn run(args: &ExplainArgs, output: &mut Output) -> Status {
-    let input = match input::read(&args.path, &args.read) {
-        Ok(input) => input,
-        Err(error) => {
-            output.error(error);
-            return Status::Failed;
-        }
-    };
-    let options = Options { kind: args.read.kind.map(Into::into), syntax: input.syntax, ..Options::default() };
-    let analysis = opb_core::analyze(&input.text, &options);
+    let Some((input, analysis)) = input::analyze(&args.path, &args.read, output) else { return Status::Failed };
     if args.paths {
         return risk_paths(&input.name, &analysis, args.format, output);
     }

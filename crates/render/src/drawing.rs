@@ -1,7 +1,8 @@
-//! The step graph as the viewer draws it: what each node shows and how big
-//! that makes it, split into the part that decides the layout (compared as
-//! a whole, so the layout reruns only when it changes) and the marks drawn
-//! over it (errors, unreachable, cycles). The layout itself is the core's.
+//! The step graph as opb draws it, in the playground and in `opb render`:
+//! what each node shows and how big that makes it, split into the part that
+//! decides the layout (compared as a whole, so the playground lays out again
+//! only when it changes) and the marks drawn over it (errors, unreachable,
+//! cycles). The layout itself is the core's.
 
 use opb_core::CompactString;
 use opb_core::explain::{Graph, PlaybookExplain};
@@ -13,9 +14,13 @@ use std::collections::{HashMap, HashSet};
 /// seconds on the SVG, and nobody reads a diagram that large.
 pub const MAX_DRAWN_STEPS: usize = 2_000;
 
+/// An agent step's box height.
 pub const AGENT_HEIGHT: f64 = 58.0;
+/// A gate's diamond height.
 pub const GATE_HEIGHT: f64 = 84.0;
+/// The box height of a step of another kind.
 pub const OTHER_HEIGHT: f64 = 52.0;
+/// The Start and End markers' size.
 pub const TERMINAL: Size = Size::new(58.0, 24.0);
 const LABEL_HEIGHT: f64 = 20.0;
 
@@ -23,11 +28,16 @@ const LABEL_HEIGHT: f64 = 20.0;
 pub const ID_PX: f64 = 12.5;
 /// Second lines, in the sans font.
 pub const SUB_PX: f64 = 12.0;
+/// A risk badge's text size.
 pub const BADGE_PX: f64 = 10.5;
+/// A branch label's text size.
 pub const LABEL_PX: f64 = 11.5;
+/// Space between a box's edge and its texts.
 pub const PADDING: f64 = 14.0;
 /// The coloured bar on an agent step's left edge.
 pub const BAR: f64 = 5.0;
+/// The corner radius of a step's box.
+pub const CORNER: f64 = 10.0;
 
 const AGENT_WIDTH: (f64, f64) = (176.0, 300.0);
 const GATE_WIDTH: (f64, f64) = (150.0, 230.0);
@@ -55,11 +65,15 @@ fn sans_width(text: &str, px: f64) -> f64 {
 }
 
 #[derive(Clone, Copy, PartialEq, Eq)]
+/// The two typefaces the graph sets its texts in.
 pub enum Font {
+    /// Step ids.
     Mono,
+    /// Everything else.
     Sans,
 }
 
+/// How wide `text` is set in `font` at `px`, as boxes are sized.
 pub fn text_width(text: &str, px: f64, font: Font) -> f64 {
     match font {
         Font::Mono => mono_width(text, px),
@@ -93,11 +107,14 @@ pub struct Badge {
     /// `read`, `internal`, `customer_comms`, `money`, `unknown` (only tools
     /// of unknown risk) or `none` (no tool at all).
     pub risk: String,
+    /// What the badge says, e.g. `MONEY +?`.
     pub text: String,
+    /// Whether some of the step's tools have a risk class and others not.
     pub partly_unknown: bool,
 }
 
 impl Badge {
+    /// The badge of an agent step's boundary.
     pub fn of(step: &StepBoundary) -> Badge {
         let risk = match (&step.highest_risk_class, step.risk_partly_unknown) {
             (Some(class), _) => class.to_string(),
@@ -112,6 +129,7 @@ impl Badge {
         Badge { risk, text, partly_unknown }
     }
 
+    /// How wide the badge is drawn.
     pub fn width(&self) -> f64 {
         sans_width(&self.text, BADGE_PX) * 1.12 + 14.0
     }
@@ -129,16 +147,37 @@ pub fn risk_label(risk: &str) -> &str {
 /// What one node shows, fitted to its box.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Look {
-    Agent { title: String, agent: String, badge: Badge },
-    Gate { title: String },
+    /// An agent step: its id, its agent and its risk badge.
+    Agent {
+        /// The step id, fitted.
+        title: String,
+        /// `agent <name>`, fitted.
+        agent: String,
+        /// The highest risk class of its tools.
+        badge: Badge,
+    },
+    /// A gate: its id.
+    Gate {
+        /// The step id, fitted.
+        title: String,
+    },
     /// A step of another kind, or none: `caption` says which.
-    Other { title: String, caption: String },
+    Other {
+        /// The step id, fitted.
+        title: String,
+        /// Its kind, or that it has none.
+        caption: String,
+    },
 }
 
 #[derive(Debug, Clone, PartialEq)]
+/// One step as drawn.
 pub struct Node {
+    /// The step's id, whole.
     pub id: String,
+    /// What its box shows.
     pub look: Look,
+    /// Its box's size.
     pub size: Size,
 }
 
@@ -199,7 +238,9 @@ pub fn label(text: &str) -> (String, Size) {
 /// Everything that decides the layout: the graph and each node's look.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Geometry {
+    /// The step graph.
     pub graph: Graph,
+    /// Each of its nodes as drawn, in its order.
     pub nodes: Vec<Node>,
 }
 
@@ -215,6 +256,7 @@ impl Geometry {
         Some(Geometry { graph: explain.graph.clone(), nodes })
     }
 
+    /// The core's layout of the graph with these nodes.
     pub fn lay_out(&self) -> GraphLayout {
         let specs: Vec<NodeSpec> = self.nodes.iter().map(Node::spec).collect();
         layout::playbook(&self.graph, &specs, |text| label(text).1, TERMINAL, &Spacing::default())
@@ -224,8 +266,11 @@ impl Geometry {
 /// What is drawn over a node, read from the explain view on every check.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Marks {
+    /// How many errors the step has.
     pub errors: usize,
+    /// Whether no path from the start reaches it.
     pub unreachable: bool,
+    /// Whether it is part of a cycle.
     pub in_cycle: bool,
     /// The node's tooltip: kind, agent, purpose and the core's summary.
     pub title: String,
@@ -236,6 +281,7 @@ pub struct Marks {
 }
 
 impl Marks {
+    /// Each node's marks, in the graph's order.
     pub fn of(explain: &PlaybookExplain) -> Vec<Marks> {
         let steps: HashMap<usize, &StepBoundary> = explain.steps.iter().map(|s| (s.index, s)).collect();
         let unreachable: HashSet<&str> = explain.graph.unreachable.iter().map(CompactString::as_str).collect();
@@ -301,4 +347,15 @@ pub fn path_data(route: &layout::EdgeRoute) -> String {
 pub fn diamond(width: f64, height: f64) -> String {
     let (w, h) = (width / 2.0, height / 2.0);
     format!("M{w:.1} 0 L{width:.1} {h:.1} L{w:.1} {height:.1} L0 {h:.1} Z")
+}
+
+/// The coloured bar along an agent step's left edge, inside its rounded
+/// corners (radius `CORNER`): the part of the box left of `BAR`.
+pub fn risk_bar(height: f64) -> String {
+    let inset = CORNER - (CORNER * CORNER - (CORNER - BAR) * (CORNER - BAR)).sqrt();
+    format!(
+        "M{BAR} {inset:.2} A{CORNER} {CORNER} 0 0 0 0 {CORNER} V{:.2} A{CORNER} {CORNER} 0 0 0 {BAR} {:.2} Z",
+        height - CORNER,
+        height - inset
+    )
 }

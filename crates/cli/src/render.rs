@@ -1,0 +1,35 @@
+//! `opb render`: a playbook's step graph as a standalone SVG, drawn by
+//! `opb-render` from the core's explain view, as the playground draws it.
+
+use crate::args::{RenderArgs, RenderFormat};
+use crate::input;
+use crate::output::Output;
+use crate::{Status, convert};
+use opb_core::explain::Explain;
+
+pub fn run(args: &RenderArgs, output: &mut Output) -> Status {
+    let Some((input, analysis)) = input::analyze(&args.path, &args.read, output) else { return Status::Failed };
+    let name = &input.name;
+    let drawn = match (&analysis.explain, args.format) {
+        (Some(Explain::Playbook(explain)), RenderFormat::Svg) => {
+            opb_render::svg::graph(explain, args.theme.into(), "opb").map_err(|why| format!("opb cannot draw {name}: {why}"))
+        }
+        (Some(Explain::PluginManifest(_)), RenderFormat::Svg) => Err(format!(
+            "opb cannot draw {name}: it is a plugin manifest, which has no step graph; `opb explain {name}` describes its tools"
+        )),
+        (None, _) => Err(format!("opb cannot draw {name}: it could not be read as a playbook; `opb check {name}` shows why")),
+    };
+    match drawn {
+        Ok(svg) => match &args.output {
+            None => {
+                output.print(&svg);
+                Status::Clean
+            }
+            Some(path) => convert::write(path, &svg, output),
+        },
+        Err(why) => {
+            output.error(why);
+            Status::Errors
+        }
+    }
+}

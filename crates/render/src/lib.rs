@@ -1,0 +1,32 @@
+//! opb's drawings of a document, from the core's explain view: the step
+//! graph as the playground draws it ([`drawing`]), and static renderings
+//! that need no script ([`svg`]), for docs sites and reports.
+//!
+//! It reads the core's public API only; what it shows is what the core
+//! says, masked by the core.
+
+#![warn(missing_docs)]
+
+pub mod drawing;
+pub mod svg;
+mod xml;
+
+/// A colour theme for a static rendering.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Theme {
+    /// Dark text on light surfaces.
+    #[default]
+    Light,
+    /// Light text on dark surfaces.
+    Dark,
+}
+
+impl Theme {
+    /// The name the playground's stylesheets use (`data-theme`).
+    pub fn name(self) -> &'static str {
+        match self {
+            Theme::Light => "light",
+            Theme::Dark => "dark",
+        }
+    }
+}

@@ -1,0 +1,286 @@
+//! The step graph as one standalone SVG: the playground's layout, shapes
+//! and colours (its stylesheet `style/graph.css`, embedded), the texts as
+//! text, a title and description for assistive technology, and each step's
+//! hover text as its `<title>`. No script, no event handler, no reference
+//! outside the file: it can be served as an image, inlined into a page or
+//! printed.
+//!
+//! Every text comes from the core's explain view, which the core builds from
+//! the document with its credentials masked.
+
+use crate::Theme;
+use crate::drawing::{BAR, CORNER, Geometry, ID_PX, Look, Marks, PADDING, diamond, label, path_data, risk_bar};
+use crate::xml::escape;
+use opb_core::explain::PlaybookExplain;
+use opb_core::explain::layout::{EdgeRoute, GraphLayout, NodeBox};
+use std::fmt::Write;
+
+/// The graph's stylesheet, as the playground links it.
+const GRAPH_CSS: &str = include_str!("../../../style/graph.css");
+
+/// What cannot be drawn.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum NotDrawn {
+    /// The playbook has no step with an id.
+    NoSteps,
+    /// More steps than a diagram can show ([`crate::drawing::MAX_DRAWN_STEPS`]).
+    TooManySteps(usize),
+}
+
+impl std::fmt::Display for NotDrawn {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            NotDrawn::NoSteps => f.write_str("the playbook has no step with an id, so there is no graph to draw"),
+            NotDrawn::TooManySteps(count) => write!(
+                f,
+                "the playbook has {count} steps, more than the {} a diagram can show",
+                crate::drawing::MAX_DRAWN_STEPS
+            ),
+        }
+    }
+}
+
+/// The step graph of `explain` as a standalone SVG document in `theme`.
+/// `ids` prefixes the ids the drawing defines (its arrowheads and title),
+/// so several drawings can share a page.
+pub fn graph(explain: &PlaybookExplain, theme: Theme, ids: &str) -> Result<String, NotDrawn> {
+    let steps = explain.graph.nodes.len();
+    let geometry = Geometry::of(explain).ok_or(NotDrawn::TooManySteps(steps))?;
+    if geometry.nodes.is_empty() {
+        return Err(NotDrawn::NoSteps);
+    }
+    let layout = geometry.lay_out();
+    let marks = Marks::of(explain);
+    let ids = escape(ids);
+    let mut out = String::with_capacity(4096 + 1024 * steps);
+    let (w, h) = (layout.width, layout.height);
+    write!(
+        out,
+        r#"<svg xmlns="http://www.w3.org/2000/svg" class="graph" data-theme="{theme}" width="{w:.0}" height="{h:.0}" viewBox="0 0 {w:.1} {h:.1}" role="img" aria-labelledby="{ids}-title {ids}-desc">"#,
+        theme = theme.name(),
+    )
+    .ok();
+    write!(out, r#"<title id="{ids}-title">{}</title>"#, escape(&title(explain))).ok();
+    write!(out, r#"<desc id="{ids}-desc">{}</desc>"#, escape(&description(explain))).ok();
+    write!(out, "<style>{}</style>", stylesheet()).ok();
+    write!(out, r#"<rect class="graph-background" width="{w:.1}" height="{h:.1}"/>"#).ok();
+    out.push_str("<defs>");
+    for (id, class) in [("arrow", "arrow"), ("arrow-back", "arrow back")] {
+        write!(
+            out,
+            r#"<marker id="{ids}-{id}" class="{class}" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="7" markerHeight="7" orient="auto-start-reverse"><path d="M0 1 L10 5 L0 9 Z"/></marker>"#
+        )
+        .ok();
+    }
+    out.push_str("</defs>");
+    edges(&mut out, &geometry, &layout, &ids);
+    terminals(&mut out, &layout, &ids);
+    out.push_str(r#"<g class="nodes">"#);
+    for ((node, b), mark) in geometry.nodes.iter().zip(&layout.nodes).zip(&marks) {
+        node_svg(&mut out, node, b, mark);
+    }
+    out.push_str("</g></svg>\n");
+    Ok(out)
+}
+
+/// The drawing's title: the playbook's name or id.
+fn title(explain: &PlaybookExplain) -> String {
+    let document = &explain.document;
+    match document.name.as_deref().or(document.id.as_deref()) {
+        Some(name) => format!("Step graph of {name}"),
+        None => "Step graph of a playbook".to_owned(),
+    }
+}
+
+/// The drawing described in words: its steps and where it starts.
+fn description(explain: &PlaybookExplain) -> String {
+    let graph = &explain.graph;
+    let steps = graph.nodes.iter().map(|n| n.id.as_str()).collect::<Vec<_>>().join(", ");
+    let mut text = format!("{} steps: {steps}.", graph.nodes.len());
+    match &graph.start {
+        Some(start) => write!(text, " It starts at {start}.").ok(),
+        None => write!(text, " It names no start step.").ok(),
+    };
+    if !graph.unreachable.is_empty() {
+        let unreachable = graph.unreachable.iter().map(|s| s.as_str()).collect::<Vec<_>>().join(", ");
+        write!(text, " Not reachable from the start: {unreachable}.").ok();
+    }
+    text
+}
+
+/// The graph's stylesheet for a drawing of its own: the playground's
+/// custom properties set on the drawing rather than on the page, so an SVG
+/// inlined into a page neither reads nor changes the page's, and without
+/// comments or indentation.
+fn stylesheet() -> String {
+    let mut css = String::with_capacity(GRAPH_CSS.len());
+    let mut rest = GRAPH_CSS;
+    while let Some(start) = rest.find("/*") {
+        css.push_str(&rest[..start]);
+        rest = rest[start..].find("*/").map_or("", |end| &rest[start + end + 2..]);
+    }
+    css.push_str(rest);
+    let css = css.replace(r#":root[data-theme="dark"]"#, r#"svg.graph[data-theme="dark"]"#).replace(":root", "svg.graph");
+    let css = own_properties_only(&css);
+    let mut out = String::from("svg.graph{font-family:ui-sans-serif,system-ui,sans-serif}svg.graph .graph-background{fill:var(--graph-bg)}");
+    for line in css.lines().map(str::trim).filter(|l| !l.is_empty()) {
+        out.push_str(line);
+    }
+    out
+}
+
+/// `css` with each `var(--name, fallback)` whose property the stylesheet
+/// does not set itself (the page's accent, error colour and fonts) replaced
+/// by its fallback: a drawing reads nothing from the page it is put in.
+fn own_properties_only(css: &str) -> String {
+    let own = |name: &str| css.contains(&format!("{name}:"));
+    let mut out = String::with_capacity(css.len());
+    let mut rest = css;
+    while let Some(at) = rest.find("var(--") {
+        out.push_str(&rest[..at]);
+        let call = &rest[at..];
+        // The call ends at the parenthesis that closes it: a fallback may
+        // hold calls of its own (`rgba(…)`).
+        let mut depth = 0usize;
+        let end = call
+            .char_indices()
+            .find(|&(_, c)| {
+                match c {
+                    '(' => depth += 1,
+                    ')' => depth -= 1,
+                    _ => {}
+                }
+                c == ')' && depth == 0
+            })
+            .map_or(call.len(), |(i, _)| i + 1);
+        let inner = &call["var(".len()..(end - 1).max("var(".len())];
+        match inner.split_once(',') {
+            Some((name, fallback)) if !own(name.trim()) => out.push_str(fallback.trim()),
+            _ => out.push_str(&call[..end]),
+        }
+        rest = &call[end..];
+    }
+    out.push_str(rest);
+    out
+}
+
+fn edges(out: &mut String, geometry: &Geometry, layout: &GraphLayout, ids: &str) {
+    out.push_str(r#"<g class="edges">"#);
+    for (edge, route) in geometry.graph.edges.iter().zip(&layout.edges).filter(|(_, r)| !r.points.is_empty()) {
+        let (class, marker) = if edge.back { ("edge back", "arrow-back") } else { ("edge", "arrow") };
+        write!(out, r#"<g class="{class}"><path d="{}" marker-end="url(#{ids}-{marker})"/>"#, path_data(route)).ok();
+        if let (Some(text), Some(at)) = (edge.label.as_deref(), route.label) {
+            let (text, size) = label(text);
+            write!(
+                out,
+                r#"<g class="edge-label" transform="translate({:.1},{:.1})"><rect width="{:.1}" height="{:.1}" rx="6"/><text x="{:.1}" y="{:.1}">{}</text></g>"#,
+                at.x - size.width / 2.0,
+                at.y - size.height / 2.0,
+                size.width,
+                size.height,
+                size.width / 2.0,
+                size.height / 2.0,
+                escape(&text)
+            )
+            .ok();
+        }
+        out.push_str("</g>");
+    }
+    out.push_str("</g>");
+}
+
+fn terminals(out: &mut String, layout: &GraphLayout, ids: &str) {
+    out.push_str(r#"<g class="terminals">"#);
+    let all = layout.start.iter().map(|t| (t, "start", "Start")).chain(layout.ends.iter().map(|t| (t, "end", "End")));
+    for (terminal, which, text) in all {
+        let b = terminal.at;
+        terminal_edge(out, &terminal.edge, ids);
+        write!(
+            out,
+            r#"<g class="terminal" data-terminal="{which}" transform="translate({:.1},{:.1})"><rect width="{:.1}" height="{:.1}" rx="{:.1}"/><text x="{:.1}" y="{:.1}">{text}</text></g>"#,
+            b.x,
+            b.y,
+            b.width,
+            b.height,
+            b.height / 2.0,
+            b.width / 2.0,
+            b.height / 2.0
+        )
+        .ok();
+    }
+    out.push_str("</g>");
+}
+
+fn terminal_edge(out: &mut String, route: &EdgeRoute, ids: &str) {
+    write!(out, r#"<g class="edge terminal-edge"><path d="{}" marker-end="url(#{ids}-arrow)"/></g>"#, path_data(route)).ok();
+}
+
+fn node_svg(out: &mut String, node: &crate::drawing::Node, b: &NodeBox, mark: &Marks) {
+    let (w, h) = (b.width, b.height);
+    let kind = match node.look {
+        Look::Agent { .. } => "agent",
+        Look::Gate { .. } => "gate",
+        Look::Other { .. } => "other",
+    };
+    let mut class = String::from("node");
+    for (on, name) in [(mark.unreachable, " unreachable"), (mark.in_cycle, " cyclic")] {
+        if on {
+            class.push_str(name);
+        }
+    }
+    write!(
+        out,
+        r#"<g class="{class}" data-kind="{kind}" data-step-id="{}" transform="translate({:.1},{:.1})"><title>{}</title>"#,
+        escape(&node.id),
+        b.x,
+        b.y,
+        escape(&mark.title)
+    )
+    .ok();
+    match &node.look {
+        Look::Agent { title, agent, badge } => {
+            let badge_w = badge.width();
+            let badge_class = if badge.partly_unknown { "risk-badge partly-unknown" } else { "risk-badge" };
+            let risk = escape(&badge.risk);
+            write!(
+                out,
+                r#"<rect class="node-shape" width="{w:.1}" height="{h:.1}" rx="{CORNER}"/><path class="risk-bar" data-risk="{risk}" d="{}"/><text class="node-title" x="{x}" y="24">{}</text><text class="node-sub" x="{x}" y="43">{}</text><g class="{badge_class}" data-risk="{risk}" transform="translate({:.1},11)"><rect width="{badge_w:.1}" height="18" rx="9"/><text x="{:.1}" y="9.5">{}</text></g>"#,
+                risk_bar(h),
+                escape(title),
+                escape(agent),
+                w - PADDING - badge_w,
+                badge_w / 2.0,
+                escape(&badge.text),
+                x = BAR + PADDING,
+            )
+            .ok();
+        }
+        Look::Gate { title } => {
+            write!(
+                out,
+                r#"<path class="node-shape" d="{}"/><text class="node-caption" x="{:.1}" y="{:.1}">GATE</text><text class="node-title centered" x="{:.1}" y="{:.1}">{}</text>"#,
+                diamond(w, h),
+                w / 2.0,
+                h / 2.0 - 10.0,
+                w / 2.0,
+                h / 2.0 + ID_PX * 0.55,
+                escape(title)
+            )
+            .ok();
+        }
+        Look::Other { title, caption } => {
+            write!(
+                out,
+                r#"<rect class="node-shape" width="{w:.1}" height="{h:.1}" rx="{CORNER}"/><text class="node-title" x="{PADDING}" y="22">{}</text><text class="node-sub" x="{PADDING}" y="40">{}</text>"#,
+                escape(title),
+                escape(caption)
+            )
+            .ok();
+        }
+    }
+    if mark.errors > 0 {
+        let count = if mark.errors > 9 { "9+".to_owned() } else { mark.errors.to_string() };
+        write!(out, r#"<g class="error-mark" transform="translate({:.1},-7)"><circle r="10"/><text>{count}</text></g>"#, w - 7.0).ok();
+    }
+    out.push_str("</g>");
+}

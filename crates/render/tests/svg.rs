@@ -1,0 +1,113 @@
+//! `svg::graph` read back as an XML document, as a browser or an image
+//! tool would: well formed, described, self-contained, and showing what the
+//! core's explain view says, masked.
+
+use opb_core::explain::{Explain, PlaybookExplain};
+use opb_core::{Options, Syntax, analyze};
+use opb_render::Theme;
+use opb_render::svg::{NotDrawn, graph};
+use roxmltree::{Document, Node};
+use std::path::Path;
+
+fn explain_of(text: &str, syntax: Syntax) -> PlaybookExplain {
+    match analyze(text, &Options { syntax: Some(syntax), ..Options::default() }).explain {
+        Some(Explain::Playbook(explain)) => explain,
+        other => panic!("not a playbook: {other:?}"),
+    }
+}
+
+fn example() -> PlaybookExplain {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../examples/failed-charge-recovery.json");
+    explain_of(&std::fs::read_to_string(path).unwrap(), Syntax::Json)
+}
+
+fn texts<'a>(doc: &'a Document<'a>, class: &str) -> Vec<&'a str> {
+    doc.descendants()
+        .filter(|n| n.attribute("class").is_some_and(|c| c.split(' ').any(|c| c == class)))
+        .filter_map(|n| n.descendants().find(|d| d.is_text()).and_then(|t| t.text()))
+        .collect()
+}
+
+#[test]
+fn the_example_is_a_described_drawing_of_every_step() {
+    let svg = graph(&example(), Theme::Light, "fcr").expect("drawn");
+    let doc = Document::parse(&svg).expect("well-formed XML");
+    let root = doc.root_element();
+    assert_eq!(root.tag_name().name(), "svg");
+    assert_eq!(root.tag_name().namespace(), Some("http://www.w3.org/2000/svg"));
+    assert_eq!(root.attribute("role"), Some("img"));
+    assert_eq!(root.attribute("aria-labelledby"), Some("fcr-title fcr-desc"));
+    let by_id = |id: &str| doc.descendants().find(|n| n.attribute("id") == Some(id)).and_then(|n| n.text()).unwrap_or_default().to_owned();
+    assert_eq!(by_id("fcr-title"), "Step graph of Failed charge recovery");
+    assert_eq!(by_id("fcr-desc"), "4 steps: recover, gate, send, record. It starts at recover.");
+
+    let steps: Vec<&str> = doc.descendants().filter_map(|n| n.attribute("data-step-id")).collect();
+    assert_eq!(steps, ["recover", "gate", "send", "record"]);
+    assert_eq!(texts(&doc, "node-title"), ["recover", "gate", "send", "record"]);
+    assert_eq!(texts(&doc, "node-sub"), ["agent lou", "agent lou", "agent lou"]);
+    assert_eq!(texts(&doc, "risk-badge"), ["READ", "CUSTOMER COMMS", "INTERNAL"]);
+    assert_eq!(texts(&doc, "edge-label"), ["approved", "rejected"]);
+    assert_eq!(texts(&doc, "terminal"), ["Start", "End"]);
+    // Each step's hover text is the playground's: kind, purpose, summary.
+    let send = doc.descendants().find(|n| n.attribute("data-step-id") == Some("send")).unwrap();
+    let title = send.children().find(|n| n.has_tag_name("title")).and_then(|n| n.text()).unwrap();
+    assert!(title.starts_with("send (agent step)\nSend the approved email.\n\n"), "{title}");
+}
+
+#[test]
+fn nothing_runs_and_nothing_is_fetched() {
+    for theme in [Theme::Light, Theme::Dark] {
+        let svg = graph(&example(), theme, "opb").unwrap();
+        let doc = Document::parse(&svg).unwrap();
+        assert_eq!(doc.root_element().attribute("data-theme"), Some(theme.name()));
+        for node in doc.descendants().filter(Node::is_element) {
+            let name = node.tag_name().name();
+            assert!(!["script", "foreignObject", "image", "use", "a", "iframe"].contains(&name), "<{name}>");
+            for attribute in node.attributes() {
+                assert!(!attribute.name().starts_with("on"), "event handler {}", attribute.name());
+                assert!(attribute.name() != "href", "a reference: {}", attribute.value());
+                if let Some(url) = attribute.value().strip_prefix("url(") {
+                    assert!(url.starts_with("#opb-"), "only the drawing's own markers: {url}");
+                }
+            }
+        }
+        let style = doc.descendants().find(|n| n.has_tag_name("style")).and_then(|n| n.text()).unwrap();
+        assert!(!style.contains("@import") && !style.contains("url(") && !style.contains(":root"), "{style}");
+        // No property is read from a page the drawing is put in: every
+        // `var()` names one the drawing sets itself.
+        for call in style.split("var(--").skip(1) {
+            let name = call.split([')', ',']).next().unwrap();
+            assert!(style.contains(&format!("--{name}:")), "--{name} comes from outside");
+        }
+    }
+}
+
+#[test]
+fn credentials_are_masked_and_odd_ids_written_safely() {
+    let text = r#"{"openplaybook": "1.6", "name": "<b>odd</b> & \"quoted\"",
+      "requires": {"connections": []},
+      "steps": [
+        {"id": "a<script>\u0001", "kind": "agent", "agent": "lou", "purpose": "Charge with sk_live_51HqLyjWDarjtT1zdp7dcXYZa9b8 at once.", "next": "b"},
+        {"id": "b", "kind": "gate", "next": {"ok]]>": "a<script>\u0001"}}
+      ],
+      "start": "a<script>\u0001"}"#;
+    let svg = graph(&explain_of(text, Syntax::Json), Theme::Light, "t").unwrap();
+    assert!(!svg.contains("sk_live_51HqLyjWDarjtT1zdp7dcXYZa9b8"), "the key whole");
+    assert!(svg.contains("sk_l"), "the key's first four characters stay, as in every view");
+    let doc = Document::parse(&svg).expect("well-formed despite the ids");
+    assert!(doc.descendants().any(|n| n.attribute("data-step-id") == Some("a<script>\u{fffd}")));
+    assert_eq!(texts(&doc, "edge-label"), ["ok]]>"]);
+    assert!(doc.descendants().filter(Node::is_element).all(|n| n.tag_name().name() != "script"));
+    assert_eq!(doc.descendants().find(|n| n.attribute("id") == Some("t-title")).and_then(|n| n.text()), Some("Step graph of <b>odd</b> & \"quoted\""));
+}
+
+#[test]
+fn what_cannot_be_drawn_says_why() {
+    let empty = explain_of(r#"{"openplaybook": "1.6", "requires": {"connections": []}, "steps": []}"#, Syntax::Json);
+    assert_eq!(graph(&empty, Theme::Light, "x"), Err(NotDrawn::NoSteps));
+    let steps: Vec<String> = (0..2_001).map(|i| format!(r#"{{"id": "s{i}", "kind": "gate"}}"#)).collect();
+    let many = format!(r#"{{"openplaybook": "1.6", "requires": {{"connections": []}}, "steps": [{}]}}"#, steps.join(","));
+    let error = graph(&explain_of(&many, Syntax::Json), Theme::Light, "x").unwrap_err();
+    assert_eq!(error, NotDrawn::TooManySteps(2_001));
+    assert_eq!(error.to_string(), "the playbook has 2001 steps, more than the 2000 a diagram can show");
+}
