@@ -8,7 +8,8 @@
 #   scripts/setup.sh browser   run, and Debian's Chromium (scripts/run.sh --check)
 #   scripts/setup.sh test      browser, and what the test command adds
 #                              (scripts/test.sh): clippy, cargo-deny, a nightly
-#                              toolchain, cargo-fuzz and the SARIF multitool
+#                              toolchain, cargo-fuzz, the SARIF multitool and
+#                              MkDocs
 set -euo pipefail
 
 TRUNK_VERSION=0.21.14
@@ -108,6 +109,20 @@ setup_test() {
     say "installing the SARIF multitool (npm, about 100 MB)"
     npm ci --prefix tools/sarif-multitool --no-audit --no-fund
     chmod u+x "$multitool"
+  fi
+
+  # MkDocs, for the docs-site test (scripts/check-docs-site.sh): a virtual
+  # environment of its own holding tools/mkdocs/requirements.txt, every
+  # package pinned; made again when the requirements change.
+  local venv=tools/mkdocs/.venv
+  local want
+  want="$(sha256sum tools/mkdocs/requirements.txt | cut -d' ' -f1)"
+  if [ "$(cat "$venv/requirements.sha256" 2>/dev/null)" != "$want" ] || ! "$venv/bin/mkdocs" --version >/dev/null 2>&1; then
+    say "installing MkDocs (PyPI, tools/mkdocs/requirements.txt)"
+    rm -rf "$venv"
+    python3 -m venv "$venv"
+    "$venv/bin/pip" install --quiet --disable-pip-version-check -r tools/mkdocs/requirements.txt
+    printf '%s\n' "$want" > "$venv/requirements.sha256"
   fi
 }
 

@@ -7,7 +7,8 @@
 # runs its component tests in headless Chromium (wasm-bindgen-test) and its
 # end-to-end tests against the release build (playwright-core), clippy and
 # the core's rustdoc with warnings denied, opb's SARIF through Microsoft's
-# SARIF multitool, each fuzz target briefly, and last every Rust test of the
+# SARIF multitool, a MkDocs site built with `opb render` and read in
+# Chromium, each fuzz target briefly, and last every Rust test of the
 # workspace, so that the output ends with cargo's summary.
 set -euo pipefail
 
@@ -53,6 +54,9 @@ RUSTDOCFLAGS="-D warnings" cargo doc --quiet --no-deps -p opb-syntax -p opb-core
 step "opb's SARIF read by Microsoft's SARIF multitool, GitHub's ingestion rules (scripts/check-sarif.sh)"
 cargo build --quiet -p opb-cli
 scripts/check-sarif.sh
+
+step "a docs site built with opb render (MkDocs, tests/docs-sites), read in Chromium"
+node --test tests/docs-sites/
 
 step "fuzz smoke runs (scripts/fuzz-smoke.sh, each target briefly)"
 scripts/fuzz-smoke.sh

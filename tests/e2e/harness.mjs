@@ -1,6 +1,7 @@
-// Shared by the end-to-end tests: serves the release build (dist/) on a free
-// localhost port with node's http module, and starts Debian's Chromium
-// through playwright-core with the flags it needs here (GUIDE §4).
+// Shared by the end-to-end tests: serves the release build (dist/), or
+// another folder, on a free localhost port with node's http module, and
+// starts Debian's Chromium through playwright-core with the flags it needs
+// here (GUIDE §4).
 
 import { before, after, beforeEach, afterEach } from "node:test";
 import assert from "node:assert/strict";
@@ -22,13 +23,16 @@ const types = {
   ".css": "text/css; charset=utf-8",
   ".wasm": "application/wasm",
   ".woff2": "font/woff2",
+  ".svg": "image/svg+xml",
 };
 
-export async function serve() {
+// Serves `from` (the release build by default); a folder's index.html
+// answers for the folder.
+export async function serve(from = dist) {
   const server = createServer(async (request, response) => {
     const path = normalize(decodeURIComponent(new URL(request.url, "http://localhost").pathname));
-    const file = join(dist, path === "/" ? "index.html" : path);
-    if (!file.startsWith(dist)) {
+    const file = join(from, path.endsWith("/") ? join(path, "index.html") : path);
+    if (!file.startsWith(from)) {
       response.writeHead(403).end();
       return;
     }

@@ -12,7 +12,7 @@ pub fn run(args: &RenderArgs, output: &mut Output) -> Status {
     let name = &input.name;
     let drawn = match (&analysis.explain, args.format) {
         (Some(Explain::Playbook(explain)), RenderFormat::Svg) => {
-            opb_render::svg::graph(explain, args.theme.into(), "opb").map_err(|why| format!("opb cannot draw {name}: {why}"))
+            opb_render::svg::graph(explain, args.theme.into()).map_err(|why| format!("opb cannot draw {name}: {why}"))
         }
         (Some(Explain::PluginManifest(_)), RenderFormat::Svg) => Err(format!(
             "opb cannot draw {name}: it is a plugin manifest, which has no step graph; `opb explain {name}` describes its tools"

@@ -41,9 +41,10 @@ impl std::fmt::Display for NotDrawn {
 }
 
 /// The step graph of `explain` as a standalone SVG document in `theme`.
-/// `ids` prefixes the ids the drawing defines (its arrowheads and title),
-/// so several drawings can share a page.
-pub fn graph(explain: &PlaybookExplain, theme: Theme, ids: &str) -> Result<String, NotDrawn> {
+/// The ids it defines (its arrowheads, title and description) start with
+/// `opb-` and a digest of what is drawn, so drawings of several documents,
+/// or of one in both themes, can share a page.
+pub fn graph(explain: &PlaybookExplain, theme: Theme) -> Result<String, NotDrawn> {
     let steps = explain.graph.nodes.len();
     let geometry = Geometry::of(explain).ok_or(NotDrawn::TooManySteps(steps))?;
     if geometry.nodes.is_empty() {
@@ -51,36 +52,49 @@ pub fn graph(explain: &PlaybookExplain, theme: Theme, ids: &str) -> Result<Strin
     }
     let layout = geometry.lay_out();
     let marks = Marks::of(explain);
-    let ids = escape(ids);
     let mut out = String::with_capacity(4096 + 1024 * steps);
+    // Written with NUL where the ids' prefix goes: escaped text never holds
+    // one, so the prefix, a digest of the whole, replaces exactly those.
+    drawing(&mut out, explain, &geometry, &layout, &marks, theme, "\0");
+    let ids = format!("opb-{:08x}-", digest(&out));
+    Ok(out.replace('\0', &ids))
+}
+
+/// FNV-1a, folded to 32 bits: ids that differ between drawings.
+fn digest(text: &str) -> u32 {
+    let hash = text.bytes().fold(0xcbf2_9ce4_8422_2325_u64, |hash, byte| (hash ^ u64::from(byte)).wrapping_mul(0x0100_0000_01b3));
+    (hash ^ (hash >> 32)) as u32
+}
+
+/// Writes the drawing with ids starting `ids`.
+fn drawing(out: &mut String, explain: &PlaybookExplain, geometry: &Geometry, layout: &GraphLayout, marks: &[Marks], theme: Theme, ids: &str) {
     let (w, h) = (layout.width, layout.height);
     write!(
         out,
-        r#"<svg xmlns="http://www.w3.org/2000/svg" class="graph" data-theme="{theme}" width="{w:.0}" height="{h:.0}" viewBox="0 0 {w:.1} {h:.1}" role="img" aria-labelledby="{ids}-title {ids}-desc">"#,
+        r#"<svg xmlns="http://www.w3.org/2000/svg" class="graph" data-theme="{theme}" width="{w:.0}" height="{h:.0}" viewBox="0 0 {w:.1} {h:.1}" role="img" aria-labelledby="{ids}title {ids}desc">"#,
         theme = theme.name(),
     )
     .ok();
-    write!(out, r#"<title id="{ids}-title">{}</title>"#, escape(&title(explain))).ok();
-    write!(out, r#"<desc id="{ids}-desc">{}</desc>"#, escape(&description(explain))).ok();
+    write!(out, r#"<title id="{ids}title">{}</title>"#, escape(&title(explain))).ok();
+    write!(out, r#"<desc id="{ids}desc">{}</desc>"#, escape(&description(explain))).ok();
     write!(out, "<style>{}</style>", stylesheet()).ok();
     write!(out, r#"<rect class="graph-background" width="{w:.1}" height="{h:.1}"/>"#).ok();
     out.push_str("<defs>");
     for (id, class) in [("arrow", "arrow"), ("arrow-back", "arrow back")] {
         write!(
             out,
-            r#"<marker id="{ids}-{id}" class="{class}" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="7" markerHeight="7" orient="auto-start-reverse"><path d="M0 1 L10 5 L0 9 Z"/></marker>"#
+            r#"<marker id="{ids}{id}" class="{class}" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="7" markerHeight="7" orient="auto-start-reverse"><path d="M0 1 L10 5 L0 9 Z"/></marker>"#
         )
         .ok();
     }
     out.push_str("</defs>");
-    edges(&mut out, &geometry, &layout, &ids);
-    terminals(&mut out, &layout, &ids);
+    edges(out, geometry, layout, ids);
+    terminals(out, layout, ids);
     out.push_str(r#"<g class="nodes">"#);
-    for ((node, b), mark) in geometry.nodes.iter().zip(&layout.nodes).zip(&marks) {
-        node_svg(&mut out, node, b, mark);
+    for ((node, b), mark) in geometry.nodes.iter().zip(&layout.nodes).zip(marks) {
+        node_svg(out, node, b, mark);
     }
     out.push_str("</g></svg>\n");
-    Ok(out)
 }
 
 /// The drawing's title: the playbook's name or id.
@@ -122,7 +136,8 @@ fn stylesheet() -> String {
     css.push_str(rest);
     let css = css.replace(r#":root[data-theme="dark"]"#, r#"svg.graph[data-theme="dark"]"#).replace(":root", "svg.graph");
     let css = own_properties_only(&css);
-    let mut out = String::from("svg.graph{font-family:ui-sans-serif,system-ui,sans-serif}svg.graph .graph-background{fill:var(--graph-bg)}");
+    // Inlined into a narrower column, the drawing shrinks to fit it.
+    let mut out = String::from("svg.graph{font-family:ui-sans-serif,system-ui,sans-serif;max-width:100%;height:auto}svg.graph .graph-background{fill:var(--graph-bg)}");
     for line in css.lines().map(str::trim).filter(|l| !l.is_empty()) {
         out.push_str(line);
     }
@@ -168,7 +183,7 @@ fn edges(out: &mut String, geometry: &Geometry, layout: &GraphLayout, ids: &str)
     out.push_str(r#"<g class="edges">"#);
     for (edge, route) in geometry.graph.edges.iter().zip(&layout.edges).filter(|(_, r)| !r.points.is_empty()) {
         let (class, marker) = if edge.back { ("edge back", "arrow-back") } else { ("edge", "arrow") };
-        write!(out, r#"<g class="{class}"><path d="{}" marker-end="url(#{ids}-{marker})"/>"#, path_data(route)).ok();
+        write!(out, r#"<g class="{class}"><path d="{}" marker-end="url(#{ids}{marker})"/>"#, path_data(route)).ok();
         if let (Some(text), Some(at)) = (edge.label.as_deref(), route.label) {
             let (text, size) = label(text);
             write!(
@@ -212,7 +227,7 @@ fn terminals(out: &mut String, layout: &GraphLayout, ids: &str) {
 }
 
 fn terminal_edge(out: &mut String, route: &EdgeRoute, ids: &str) {
-    write!(out, r#"<g class="edge terminal-edge"><path d="{}" marker-end="url(#{ids}-arrow)"/></g>"#, path_data(route)).ok();
+    write!(out, r#"<g class="edge terminal-edge"><path d="{}" marker-end="url(#{ids}arrow)"/></g>"#, path_data(route)).ok();
 }
 
 fn node_svg(out: &mut String, node: &crate::drawing::Node, b: &NodeBox, mark: &Marks) {

@@ -30,16 +30,17 @@ fn texts<'a>(doc: &'a Document<'a>, class: &str) -> Vec<&'a str> {
 
 #[test]
 fn the_example_is_a_described_drawing_of_every_step() {
-    let svg = graph(&example(), Theme::Light, "fcr").expect("drawn");
+    let svg = graph(&example(), Theme::Light).expect("drawn");
     let doc = Document::parse(&svg).expect("well-formed XML");
     let root = doc.root_element();
     assert_eq!(root.tag_name().name(), "svg");
     assert_eq!(root.tag_name().namespace(), Some("http://www.w3.org/2000/svg"));
     assert_eq!(root.attribute("role"), Some("img"));
-    assert_eq!(root.attribute("aria-labelledby"), Some("fcr-title fcr-desc"));
+    let labels: Vec<&str> = root.attribute("aria-labelledby").unwrap_or_default().split(' ').collect();
     let by_id = |id: &str| doc.descendants().find(|n| n.attribute("id") == Some(id)).and_then(|n| n.text()).unwrap_or_default().to_owned();
-    assert_eq!(by_id("fcr-title"), "Step graph of Failed charge recovery");
-    assert_eq!(by_id("fcr-desc"), "4 steps: recover, gate, send, record. It starts at recover.");
+    let [title, desc] = labels[..] else { panic!("{labels:?}") };
+    assert_eq!(by_id(title), "Step graph of Failed charge recovery");
+    assert_eq!(by_id(desc), "4 steps: recover, gate, send, record. It starts at recover.");
 
     let steps: Vec<&str> = doc.descendants().filter_map(|n| n.attribute("data-step-id")).collect();
     assert_eq!(steps, ["recover", "gate", "send", "record"]);
@@ -57,7 +58,7 @@ fn the_example_is_a_described_drawing_of_every_step() {
 #[test]
 fn nothing_runs_and_nothing_is_fetched() {
     for theme in [Theme::Light, Theme::Dark] {
-        let svg = graph(&example(), theme, "opb").unwrap();
+        let svg = graph(&example(), theme).unwrap();
         let doc = Document::parse(&svg).unwrap();
         assert_eq!(doc.root_element().attribute("data-theme"), Some(theme.name()));
         for node in doc.descendants().filter(Node::is_element) {
@@ -66,8 +67,9 @@ fn nothing_runs_and_nothing_is_fetched() {
             for attribute in node.attributes() {
                 assert!(!attribute.name().starts_with("on"), "event handler {}", attribute.name());
                 assert!(attribute.name() != "href", "a reference: {}", attribute.value());
-                if let Some(url) = attribute.value().strip_prefix("url(") {
-                    assert!(url.starts_with("#opb-"), "only the drawing's own markers: {url}");
+                if let Some(url) = attribute.value().strip_prefix("url(#") {
+                    let id = url.trim_end_matches(')');
+                    assert!(doc.descendants().any(|n| n.attribute("id") == Some(id)), "only the drawing's own markers: {url}");
                 }
             }
         }
@@ -91,23 +93,39 @@ fn credentials_are_masked_and_odd_ids_written_safely() {
         {"id": "b", "kind": "gate", "next": {"ok]]>": "a<script>\u0001"}}
       ],
       "start": "a<script>\u0001"}"#;
-    let svg = graph(&explain_of(text, Syntax::Json), Theme::Light, "t").unwrap();
+    let svg = graph(&explain_of(text, Syntax::Json), Theme::Light).unwrap();
     assert!(!svg.contains("sk_live_51HqLyjWDarjtT1zdp7dcXYZa9b8"), "the key whole");
     assert!(svg.contains("sk_l"), "the key's first four characters stay, as in every view");
     let doc = Document::parse(&svg).expect("well-formed despite the ids");
     assert!(doc.descendants().any(|n| n.attribute("data-step-id") == Some("a<script>\u{fffd}")));
     assert_eq!(texts(&doc, "edge-label"), ["ok]]>"]);
     assert!(doc.descendants().filter(Node::is_element).all(|n| n.tag_name().name() != "script"));
-    assert_eq!(doc.descendants().find(|n| n.attribute("id") == Some("t-title")).and_then(|n| n.text()), Some("Step graph of <b>odd</b> & \"quoted\""));
+    assert_eq!(doc.descendants().find(|n| n.has_tag_name("title")).and_then(|n| n.text()), Some("Step graph of <b>odd</b> & \"quoted\""));
+}
+
+#[test]
+fn drawings_that_differ_define_different_ids() {
+    let ids = |svg: &str| -> Vec<String> {
+        let doc = Document::parse(svg).unwrap();
+        doc.descendants().filter_map(|n| n.attribute("id")).map(str::to_owned).collect()
+    };
+    let (light, dark) = (graph(&example(), Theme::Light).unwrap(), graph(&example(), Theme::Dark).unwrap());
+    let (light_ids, dark_ids) = (ids(&light), ids(&dark));
+    assert_eq!(light_ids.len(), 4, "title, description, two arrowheads: {light_ids:?}");
+    assert!(light_ids.iter().all(|id| id.starts_with("opb-") && !dark_ids.contains(id)), "{light_ids:?} {dark_ids:?}");
+    assert_eq!(graph(&example(), Theme::Light).unwrap(), light, "the same drawing each time");
+    // A step id that looks like an id prefix is text, not a prefix.
+    let text = r#"{"openplaybook": "1.6", "requires": {"connections": []}, "steps": [{"id": "opb-x", "kind": "gate"}], "start": "opb-x"}"#;
+    assert!(graph(&explain_of(text, Syntax::Json), Theme::Light).unwrap().contains(r#"data-step-id="opb-x""#));
 }
 
 #[test]
 fn what_cannot_be_drawn_says_why() {
     let empty = explain_of(r#"{"openplaybook": "1.6", "requires": {"connections": []}, "steps": []}"#, Syntax::Json);
-    assert_eq!(graph(&empty, Theme::Light, "x"), Err(NotDrawn::NoSteps));
+    assert_eq!(graph(&empty, Theme::Light), Err(NotDrawn::NoSteps));
     let steps: Vec<String> = (0..2_001).map(|i| format!(r#"{{"id": "s{i}", "kind": "gate"}}"#)).collect();
     let many = format!(r#"{{"openplaybook": "1.6", "requires": {{"connections": []}}, "steps": [{}]}}"#, steps.join(","));
-    let error = graph(&explain_of(&many, Syntax::Json), Theme::Light, "x").unwrap_err();
+    let error = graph(&explain_of(&many, Syntax::Json), Theme::Light).unwrap_err();
     assert_eq!(error, NotDrawn::TooManySteps(2_001));
     assert_eq!(error.to_string(), "the playbook has 2001 steps, more than the 2000 a diagram can show");
 }
