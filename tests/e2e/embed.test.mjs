@@ -7,7 +7,8 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { screenshot, routeSites, docsSite, root, session, pako, collectErrors } from "./harness.mjs";
+import { pathToFileURL } from "node:url";
+import { screenshot, routeSites, docsSite, root, dist, session, pako, collectErrors } from "./harness.mjs";
 
 const opb = session();
 
@@ -152,4 +153,66 @@ test("the <opb-viewer> element renders the viewer on a plain HTML page", async (
   assert.deepEqual(refused, []);
   assert.deepEqual(page.errors, []);
   await page.context().close();
+});
+
+test("<opb-viewer> elements load their files when near the viewport, share one wasm, follow the page's theme", async () => {
+  const page = await newPage({ width: 1100, height: 900 });
+  const refused = await routeSites(page);
+  const wasm = [];
+  page.on("request", (request) => request.url().endsWith(".wasm") && wasm.push(request.url()));
+  await page.goto(docsSite + "viewers-from-files-example.html");
+  const root = (id) => page.locator(`#${id}`).locator(".opb-root");
+  // The element near the top draws its file; a file that is not there is said.
+  await root("refund").locator('[data-step-id="refund"]').waitFor({ timeout: 20_000 });
+  const problem = root("moved").locator('[role="alert"]');
+  await problem.waitFor();
+  assert.equal(await problem.textContent(), "opb could not load the document examples/no-such-playbook.yaml: the server answered 404 Not Found.");
+  await page.locator("#moved").scrollIntoViewIfNeeded();
+  await screenshot(page, "web-component-missing-file");
+  // The one 6000 px down has loaded nothing yet, and draws once scrolled to.
+  assert.equal(await root("far").locator(".standalone, [data-testid='standalone']").count(), 0, "not mounted below the fold");
+  await page.locator("#far").scrollIntoViewIfNeeded();
+  await root("far").locator('[data-step-id="refund"]').waitFor({ timeout: 20_000 });
+  // An element added after load works, and all of them share one wasm.
+  await page.evaluate(() => {
+    const element = document.createElement("opb-viewer");
+    element.id = "added";
+    element.setAttribute("code", 'openplaybook: "1.6"\nid: added\nrequires: {connections: []}\nsteps:\n  - {id: only, kind: gate}\nstart: only\n');
+    document.querySelector("main").append(element);
+    element.scrollIntoView();
+  });
+  await root("added").locator('[data-step-id="only"]').waitFor({ timeout: 20_000 });
+  assert.equal(wasm.length, 1, `one wasm for every element: ${wasm}`);
+
+  // theme="auto" (the default) follows <html data-theme>, a `dark` class, then the OS.
+  const themes = () => page.$$eval("opb-viewer", (elements) => elements.map((e) => e.shadowRoot.querySelector(".opb-root").dataset.theme));
+  assert.deepEqual(await themes(), ["light", "light", "light", "light"]);
+  await page.evaluate(() => (document.documentElement.dataset.theme = "dark"));
+  await page.waitForFunction(() => [...document.querySelectorAll("opb-viewer")].every((e) => e.shadowRoot.querySelector(".opb-root").dataset.theme === "dark"));
+  await page.evaluate(() => {
+    delete document.documentElement.dataset.theme;
+    document.documentElement.classList.add("dark");
+  });
+  await page.waitForFunction(() => document.querySelector("#refund").shadowRoot.querySelector(".opb-root").dataset.theme === "dark");
+  await page.evaluate(() => document.documentElement.classList.remove("dark"));
+  await page.emulateMedia({ colorScheme: "dark" });
+  await page.waitForFunction(() => document.querySelector("#refund").shadowRoot.querySelector(".opb-root").dataset.theme === "dark");
+  await page.emulateMedia({ colorScheme: "light" });
+  await page.waitForFunction(() => document.querySelector("#refund").shadowRoot.querySelector(".opb-root").dataset.theme === "light");
+  // An element's own theme wins over the page's.
+  await page.evaluate(() => {
+    document.querySelector("#refund").setAttribute("theme", "dark");
+    document.documentElement.dataset.theme = "light";
+  });
+  await page.waitForFunction(() => document.querySelector("#refund").shadowRoot.querySelector(".opb-root").dataset.theme === "dark");
+  await page.locator("#refund").scrollIntoViewIfNeeded();
+  await screenshot(page, "web-component-files");
+  assert.deepEqual(refused, []);
+  assert.deepEqual(page.errors.filter((e) => !/404/.test(e)), [], "only the missing file's 404");
+  await page.context().close();
+});
+
+test("the <opb-viewer> module can be imported where there is no browser, as server-side rendering does", async () => {
+  const module = await import(pathToFileURL(join(dist, "opb-viewer.js")).href);
+  assert.deepEqual(Object.keys(module), [], "it exports nothing and defines nothing without a window");
 });
