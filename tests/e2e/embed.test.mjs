@@ -136,6 +136,15 @@ test("the <opb-viewer> element renders the viewer on a plain HTML page", async (
   assert.equal(await page.evaluate(() => document.querySelector("opb-viewer").shadowRoot.querySelector(".opb-root").dataset.theme), "light");
   const href = await viewer.locator('[data-testid="open-in-playground"]').getAttribute("href");
   assert.ok(href.startsWith("http://127.0.0.1:8080/#pako:"), href);
+  // The Risk paths tab, as in the playground, leaves the host page's address alone.
+  await viewer.locator('[data-testid="tab-paths"]').click();
+  const summary = await viewer.locator('[data-testid="paths-summary"]').textContent();
+  assert.match(summary, /path/);
+  assert.match(await viewer.locator('[data-testid="risk-paths"]').textContent(), /refund/);
+  assert.equal(await viewer.locator('[data-testid="risk-paths"] ol.paths li').count() > 0, true);
+  assert.equal(await page.evaluate(() => location.hash), "", "the host page's address is unchanged");
+  await screenshot(page, "web-component-risk-paths");
+  await viewer.locator('[data-testid="tab-graph"]').click();
 
   // A changed text is checked again, and the element says so.
   const result = await page.evaluate(
@@ -150,6 +159,7 @@ test("the <opb-viewer> element renders the viewer on a plain HTML page", async (
   assert.equal(result.kind, "playbook");
   assert.ok(result.counts.error > 0, JSON.stringify(result.counts));
   await screenshot(page, "web-component");
+
   assert.deepEqual(refused, []);
   assert.deepEqual(page.errors, []);
   await page.context().close();

@@ -1,8 +1,8 @@
 //! The viewer without the editor, as docs sites show it (the `?embed=1`
 //! page and the `<opb-viewer>` element): a compact bar with the document's
 //! kind, counts and an "Open in playground" link, the trust banner, then
-//! the viewer's tabs (graph, tools, requires, or a manifest's tools) and the
-//! diagnostics. The tabs have no address here: the embed's fragment holds
+//! the viewer's tabs (graph, tools, requires and risk paths, or a
+//! manifest's tools) and the diagnostics. The tabs have no address here: the embed's fragment holds
 //! the document, and `<opb-viewer>` must not touch its host page's.
 
 use super::banner::TrustBanner;
@@ -14,6 +14,7 @@ use crate::ui::diagnostics::{DiagnosticsPanel, Jump, SEVERITIES, SeverityIcon, c
 use crate::ui::editor::EditorHandle;
 use crate::ui::viewer::{Viewer, ViewerPanel, ViewerTabs};
 use crate::ui::viewer::nav::{self, LocalTabs};
+use crate::ui::viewer::risk_paths::{RiskPathsPanel, RiskPathsState, RiskPathsTab};
 use leptos::prelude::*;
 use opb_core::Kind;
 use opb_core::explain::Explain;
@@ -77,6 +78,7 @@ pub fn StandaloneViewer(
     provide_context(LocalTabs(chosen));
     // No editor: the viewer's marks in the text have nowhere to go.
     let viewer = Viewer::new(report.into(), EditorHandle::default());
+    let risk_paths = RiskPathsState::new(viewer);
     // The tab shown: the chosen one when the document has it, else the
     // first of the document's kind (a manifest has one view, a playbook three).
     let tab = Memo::new(move |_| {
@@ -84,16 +86,17 @@ pub fn StandaloneViewer(
             matches!(r.as_deref().and_then(|r| r.analysis.explain.as_ref()), Some(Explain::PluginManifest(_)))
         });
         match chosen.get() {
-            Route::Graph | Route::Tools | Route::Requires if manifest => Route::Manifest,
+            Route::Graph | Route::Tools | Route::Requires | Route::Paths if manifest => Route::Manifest,
             Route::Manifest if !manifest => Route::Graph,
-            route @ (Route::Diagnostics | Route::Graph | Route::Tools | Route::Requires | Route::Manifest) => route,
-            // The playground's other panels (rules, risk paths, compare) are not in the embed.
+            route @ (Route::Diagnostics | Route::Graph | Route::Tools | Route::Requires | Route::Paths | Route::Manifest) => route,
+            // The playground's other panels (rules, compare) are not in the embed.
             _ if manifest => Route::Manifest,
             _ => Route::Graph,
         }
     });
     let panel = move || match tab.get() {
         Route::Diagnostics => view! { <DiagnosticsPanel report=report on_jump=|_: Jump| {} /> }.into_any(),
+        Route::Paths => view! { <RiskPathsPanel state=risk_paths /> }.into_any(),
         route => view! { <ViewerPanel viewer=viewer route=route on_jump=move |jump: Jump| viewer.follow_jump(jump) /> }.into_any(),
     };
     let kind = move || {
@@ -140,6 +143,7 @@ pub fn StandaloneViewer(
                     <section class="standalone-panel">
                         <nav class="tabs" role="tablist" aria-label="Views">
                             <ViewerTabs viewer=viewer route=tab />
+                            <RiskPathsTab state=risk_paths route=tab />
                             <a
                                 role="tab"
                                 href="#diagnostics"
