@@ -13,11 +13,11 @@
 set -euo pipefail
 
 # Gzipped bytes of the app. Issue 7's target is 450 KB (460,800 bytes); it
-# is not met: the app is about 863 KB gzipped, the wasm 700 KB of it and the
+# is not met: the app is about 865 KB gzipped, the wasm 702 KB of it and the
 # CodeMirror bundle 133 KB (docs/performance.md, "Download size": the gap
 # and the plan). The budget sits 0.2% above that, so that any growth fails
 # the test command and is looked at before it is accepted.
-budget=$((844 * 1024))
+budget=$((846 * 1024))
 
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 dist="${1:-$root/dist}"

@@ -52,6 +52,9 @@ pub struct PageOptions {
     pub embed: bool,
     /// `theme=light|dark|auto`, when given.
     pub theme: Option<Theme>,
+    /// `height=auto`: the embed takes the height of its content and tells
+    /// the host page (`opb:resize`), which sizes the frame.
+    pub auto_height: bool,
 }
 
 impl PageOptions {
@@ -64,6 +67,7 @@ impl PageOptions {
             match key {
                 "embed" => options.embed = matches!(value, "" | "1" | "true" | "yes"),
                 "theme" => options.theme = Theme::parse(value),
+                "height" => options.auto_height = value == "auto",
                 _ => {}
             }
         }
@@ -103,10 +107,24 @@ fn attribute(text: &str) -> String {
 
 /// The message type a host page sends to set the document.
 pub const SET_DOCUMENT: &str = "opb:set-document";
+/// The message type a host page sends to set the theme.
+pub const SET_THEME: &str = "opb:set-theme";
+/// The message type the viewer sends when its height changes, in
+/// `height=auto` mode.
+pub const RESIZE: &str = "opb:resize";
 /// The message type the viewer sends after each check.
 pub const RESULT: &str = "opb:result";
 /// The message type the viewer sends once it listens.
 pub const READY: &str = "opb:ready";
+
+/// What a host page asked of the viewer.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum HostMessage {
+    /// `opb:set-document`: show this document.
+    SetDocument(SetDocument),
+    /// `opb:set-theme`: draw in this theme.
+    SetTheme(Theme),
+}
 
 /// A document a host page sent.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -121,14 +139,15 @@ pub enum BadMessage {
     /// An object whose `type` is not an `opb:` one: another script's,
     /// ignored in silence.
     NotOurs,
-    /// Anything else that is not a whole `opb:set-document`: no object, no
-    /// `type`, an `opb:` type the viewer does not take, no string `code`,
-    /// a `kind` opb does not know; the text says which.
+    /// Anything else that is not a whole `opb:set-document` or
+    /// `opb:set-theme`: no object, no `type`, an `opb:` type the viewer does
+    /// not take, no string `code`, a `kind` or `theme` opb does not know;
+    /// the text says which.
     Invalid(String),
 }
 
 /// Reads a message a host page posted.
-pub fn read_message(data: &Value) -> Result<SetDocument, BadMessage> {
+pub fn read_message(data: &Value) -> Result<HostMessage, BadMessage> {
     let Some(object) = data.as_object() else {
         return Err(BadMessage::Invalid(format!(
             "a message to the viewer is an object, `{{type: \"{SET_DOCUMENT}\", code: \"…\"}}`, not {}",
@@ -137,9 +156,15 @@ pub fn read_message(data: &Value) -> Result<SetDocument, BadMessage> {
     };
     match object.get("type").and_then(Value::as_str) {
         Some(SET_DOCUMENT) => {}
+        Some(SET_THEME) => {
+            let word = data.get("theme").and_then(Value::as_str).unwrap_or_default();
+            return Theme::parse(word).map(HostMessage::SetTheme).ok_or_else(|| {
+                BadMessage::Invalid(format!("`{SET_THEME}` needs `theme`: `light`, `dark` or `auto`, not `{word}`"))
+            });
+        }
         Some(other) if !other.starts_with("opb:") => return Err(BadMessage::NotOurs),
         Some(other) => {
-            return Err(BadMessage::Invalid(format!("the viewer takes `{SET_DOCUMENT}` messages, not `{other}`")));
+            return Err(BadMessage::Invalid(format!("the viewer takes `{SET_DOCUMENT}` and `{SET_THEME}` messages, not `{other}`")));
         }
         None => return Err(BadMessage::Invalid(format!("a message to the viewer needs `type: \"{SET_DOCUMENT}\"`"))),
     }
@@ -154,7 +179,7 @@ pub fn read_message(data: &Value) -> Result<SetDocument, BadMessage> {
         })?),
         Some(_) => return Err(BadMessage::Invalid("`kind` must be a string: `playbook` or `plugin-manifest`".to_owned())),
     };
-    Ok(SetDocument { code: code.to_owned(), kind })
+    Ok(HostMessage::SetDocument(SetDocument { code: code.to_owned(), kind }))
 }
 
 /// A JSON value's type, with its article, for a message.
@@ -242,9 +267,11 @@ mod tests {
     #[test]
     fn query_strings_are_read_leniently() {
         assert_eq!(PageOptions::from_query(""), PageOptions::default());
-        assert_eq!(PageOptions::from_query("?embed=1&theme=dark"), PageOptions { embed: true, theme: Some(Theme::Dark) });
-        assert_eq!(PageOptions::from_query("?theme=purple&embed=0"), PageOptions { embed: false, theme: None });
-        assert_eq!(PageOptions::from_query("embed"), PageOptions { embed: true, theme: None });
+        assert_eq!(PageOptions::from_query("?embed=1&theme=dark"), PageOptions { embed: true, theme: Some(Theme::Dark), auto_height: false });
+        assert_eq!(PageOptions::from_query("?theme=purple&embed=0"), PageOptions { embed: false, theme: None, auto_height: false });
+        assert_eq!(PageOptions::from_query("embed"), PageOptions { embed: true, theme: None, auto_height: false });
+        assert!(PageOptions::from_query("?embed=1&height=auto").auto_height);
+        assert!(!PageOptions::from_query("?embed=1&height=400").auto_height);
     }
 
     #[test]
@@ -263,7 +290,10 @@ mod tests {
     #[test]
     fn host_messages_are_read_or_refused_with_a_reason() {
         let ok = read_message(&json!({"type": "opb:set-document", "code": "a: 1", "kind": "plugin-manifest"}));
-        assert_eq!(ok, Ok(SetDocument { code: "a: 1".into(), kind: Some(Kind::PluginManifest) }));
+        assert_eq!(ok, Ok(HostMessage::SetDocument(SetDocument { code: "a: 1".into(), kind: Some(Kind::PluginManifest) })));
+        assert_eq!(read_message(&json!({"type": "opb:set-theme", "theme": "dark"})), Ok(HostMessage::SetTheme(Theme::Dark)));
+        let theme = read_message(&json!({"type": "opb:set-theme", "theme": "purple"}));
+        assert!(matches!(&theme, Err(BadMessage::Invalid(why)) if why.contains("not `purple`")), "{theme:?}");
         assert_eq!(read_message(&json!({"type": "other"})), Err(BadMessage::NotOurs));
         let unknown = read_message(&json!({"type": "opb:nope"}));
         assert!(matches!(&unknown, Err(BadMessage::Invalid(why)) if why.contains("`opb:nope`")), "{unknown:?}");

@@ -95,6 +95,22 @@ test("a docs page embeds the viewer by iframe and talks to it with postMessage",
   const frame = page.frameLocator("#viewer");
   await frame.locator('[data-testid="trust-banner"]').waitFor();
   assert.equal(await frame.locator(".cm-editor").count(), 0, "the embed has no editor");
+  // height=auto: the frame takes the height of the viewer's content.
+  const heights = () =>
+    page.evaluate(() => {
+      const frame = document.getElementById("viewer");
+      return [frame.getBoundingClientRect().height, frame.contentDocument?.body?.getBoundingClientRect().height ?? null];
+    });
+  await page.waitForFunction(() => document.getElementById("viewer").style.height !== "");
+  const [frameHeight] = await heights();
+  assert.ok(frameHeight > 560, `the frame grew past its first 560 px: ${frameHeight}`);
+  // opb:set-theme switches the theme, and back.
+  const frameTheme = () => frame.locator("html").getAttribute("data-theme");
+  await page.selectOption("#theme", "dark");
+  await frame.locator('html[data-theme="dark"]').waitFor({ state: "attached" });
+  assert.equal(await frameTheme(), "dark");
+  await page.selectOption("#theme", "light");
+  await frame.locator('html[data-theme="light"]').waitFor({ state: "attached" });
 
   await page.click("#send");
   await page.waitForFunction(() => /playbook: [1-9]\d* errors/.test(document.getElementById("result").textContent));
@@ -115,7 +131,8 @@ test("a docs page embeds the viewer by iframe and talks to it with postMessage",
       message,
     );
   assert.match(await answer({ type: "opb:set-document", code: 42 }), /needs the document's text in `code`/);
-  assert.match(await answer({ type: "opb:nope" }), /takes `opb:set-document` messages, not `opb:nope`/);
+  assert.match(await answer({ type: "opb:nope" }), /takes `opb:set-document` and `opb:set-theme` messages, not `opb:nope`/);
+  assert.match(await answer({ type: "opb:set-theme", theme: "purple" }), /needs `theme`: `light`, `dark` or `auto`, not `purple`/);
   assert.match(await answer("hello"), /is an object.*not a string/);
   await screenshot(page, "embed-iframe-page");
   assert.deepEqual(refused, [], "the pages asked for nothing else");

@@ -1,13 +1,15 @@
 //! The `?embed=1` page, for docs sites' `<iframe>`s: the document from the
 //! address's fragment, shown by the standalone viewer, and the
 //! `postMessage` protocol with the host page (see docs/embedding.md): the host may
-//! send `{type: "opb:set-document", code, kind?}`; the page sends
-//! `{type: "opb:ready"}` once it listens and `{type: "opb:result", kind,
-//! counts, diagnostics}` after each check.
+//! send `{type: "opb:set-document", code, kind?}` and `{type:
+//! "opb:set-theme", theme}`; the page sends `{type: "opb:ready"}` once it
+//! listens, `{type: "opb:result", kind, counts, diagnostics}` after each
+//! check and, with `height=auto`, `{type: "opb:resize", height}` when its
+//! height changes.
 
 use super::standalone::{follow, Shown, StandaloneViewer};
 use super::theme::ThemeState;
-use crate::embed::{read_message, result_message, BadMessage, PageOptions, READY};
+use crate::embed::{read_message, result_message, BadMessage, HostMessage, PageOptions, READY, RESIZE};
 use crate::link::Fragment;
 use crate::route::Route;
 use leptos::prelude::*;
@@ -59,11 +61,36 @@ fn from_address() -> (Option<Shown>, Option<Route>, Option<String>) {
     }
 }
 
+/// In `height=auto` mode: the page's height, posted to the host page each
+/// time it changes, so the host sizes the frame to it (docs/embedding.md
+/// has the host's three lines).
+fn post_height_changes() {
+    let Some(body) = document().body() else { return };
+    let measured = body.clone();
+    let last = std::cell::Cell::new(0.0_f64);
+    let callback = wasm_bindgen::closure::Closure::<dyn FnMut()>::new(move || {
+        let height = measured.get_bounding_client_rect().height().ceil();
+        if height != last.replace(height) {
+            post(&json!({ "type": RESIZE, "height": height }));
+        }
+    });
+    if let Ok(observer) = web_sys::ResizeObserver::new(wasm_bindgen::JsCast::unchecked_ref(callback.as_ref())) {
+        observer.observe(&body);
+    }
+    // The page lives as long as the observer: neither is ever dropped.
+    callback.forget();
+}
+
 #[component]
 pub fn Embed(options: PageOptions) -> impl IntoView {
+    let mut theme = None;
     if let Some(root) = document().document_element() {
-        let _ = ThemeState::new(options.theme.unwrap_or_default(), root.clone(), false);
+        theme = Some(ThemeState::new(options.theme.unwrap_or_default(), root.clone(), false).choice);
         let _ = root.set_attribute("data-embed", "");
+        if options.auto_height {
+            let _ = root.set_attribute("data-embed-height", "auto");
+            post_height_changes();
+        }
     }
     let (initial, start, problem) = from_address();
     let document = RwSignal::new(initial);
@@ -85,9 +112,14 @@ pub fn Embed(options: PageOptions) -> impl IntoView {
     let _ = window_event_listener(leptos::ev::message, move |event: MessageEvent| {
         let Some(data) = from_host(&event) else { return };
         match read_message(&data) {
-            Ok(set) => {
+            Ok(HostMessage::SetDocument(set)) => {
                 problem.set(None);
                 document.set(Some(Shown { code: set.code, kind: set.kind }));
+            }
+            Ok(HostMessage::SetTheme(chosen)) => {
+                if let Some(theme) = theme {
+                    theme.set(chosen);
+                }
             }
             Err(BadMessage::NotOurs) => {}
             Err(BadMessage::Invalid(reason)) => post(&json!({ "type": "opb:error", "message": reason })),
