@@ -15,7 +15,6 @@ mod output;
 mod render;
 mod rules;
 mod style;
-mod words;
 
 use args::{Cli, Command};
 use clap::Parser;

@@ -1,6 +1,7 @@
-//! opb's drawings of a document, from the core's explain view: the step
-//! graph as the playground draws it ([`drawing`]), and static renderings
-//! that need no script ([`svg`]), for docs sites and reports.
+//! opb's drawings and accounts of a document, from the core's explain view:
+//! the step graph as the playground draws it ([`drawing`]), `opb explain`'s
+//! account of it for any page ([`explain`]), and static renderings that
+//! need no script ([`svg`]), for docs sites and reports.
 //!
 //! It reads the core's public API only; what it shows is what the core
 //! says, masked by the core.
@@ -8,7 +9,9 @@
 #![warn(missing_docs)]
 
 pub mod drawing;
+pub mod explain;
 pub mod svg;
+pub mod words;
 mod xml;
 
 /// A colour theme for a static rendering.

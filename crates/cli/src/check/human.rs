@@ -9,7 +9,7 @@
 
 use super::{CheckedFile, Role, Totals};
 use crate::style;
-use crate::words::plural;
+use opb_render::words::plural;
 use annotate_snippets::{Annotation, AnnotationKind, Group, Level, Origin, Renderer, Snippet};
 use opb_core::{Counts, Diagnostic, Kind, Related, Severity, mask};
 use opb_core::text::{LineIndex, Range, floor_char_boundary};

@@ -5,7 +5,7 @@
 use super::Versions;
 use super::words::{self, Part};
 use crate::style;
-use crate::words::plural;
+use opb_render::words::plural;
 use annotate_snippets::normalize_untrusted_str;
 use anstyle::Style;
 use opb_core::Kind;

@@ -8,6 +8,7 @@
 use crate::style;
 use annotate_snippets::normalize_untrusted_str;
 use anstyle::Style;
+use opb_render::explain::{Page, Tone};
 
 /// Lines are wrapped to this many columns.
 const WIDTH: usize = 100;
@@ -22,17 +23,8 @@ impl Layout {
         self.out
     }
 
-    pub fn blank(&mut self) {
-        self.out.push('\n');
-    }
-
-    /// A section title.
-    pub fn heading(&mut self, title: &str) {
-        self.styled_line(0, style::HEADING, title, "");
-    }
-
     /// `head rest`, with `head` styled: the first line of an item.
-    pub fn styled_line(&mut self, indent: usize, head_style: Style, head: &str, rest: &str) {
+    pub fn styled(&mut self, indent: usize, head_style: Style, head: &str, rest: &str) {
         let head = normalize_untrusted_str(head);
         let rest = normalize_untrusted_str(rest);
         self.out.push_str(&" ".repeat(indent));
@@ -41,15 +33,46 @@ impl Layout {
         self.out.push('\n');
     }
 
-    /// `Label: value`, the value wrapped under itself. An empty label
-    /// continues the field above.
-    pub fn field(&mut self, indent: usize, label: &str, label_width: usize, value: &str) {
-        self.field_hanging(indent, label, label_width, value, 0);
+    /// A bullet, wrapped under its text, styled as a whole.
+    pub fn styled_bullet(&mut self, indent: usize, bullet_style: Style, text: &str) {
+        let text = normalize_untrusted_str(text);
+        let options = textwrap::Options::new(WIDTH.saturating_sub(indent + 2).max(20));
+        for (i, line) in textwrap::wrap(&text, options).iter().enumerate() {
+            let mark = if i == 0 { "- " } else { "  " };
+            self.out.push_str(&format!(
+                "{}{mark}{}{line}{}\n",
+                " ".repeat(indent),
+                bullet_style.render(),
+                bullet_style.render_reset()
+            ));
+        }
+    }
+}
+
+/// The terminal's style for a tone.
+fn style_of(tone: Tone) -> Style {
+    match tone {
+        Tone::Emphasis => style::EMPHASIS,
+        Tone::Label => style::LABEL,
+        Tone::Missing => style::MISSING,
+        Tone::Odd => style::ODD,
+    }
+}
+
+impl Page for Layout {
+    fn blank(&mut self) {
+        self.out.push('\n');
     }
 
-    /// A field whose wrapped lines are indented `hang` columns more than its
-    /// first, so a value laid out in columns keeps its second column.
-    pub fn field_hanging(&mut self, indent: usize, label: &str, label_width: usize, value: &str, hang: usize) {
+    fn heading(&mut self, title: &str) {
+        self.styled(0, style::HEADING, title, "");
+    }
+
+    fn styled_line(&mut self, indent: usize, tone: Tone, head: &str, rest: &str) {
+        self.styled(indent, style_of(tone), head, rest);
+    }
+
+    fn field_hanging(&mut self, indent: usize, label: &str, label_width: usize, value: &str, hang: usize) {
         let lead = indent + label_width + 2;
         let value = normalize_untrusted_str(value);
         let continuation = " ".repeat(hang);
@@ -70,8 +93,7 @@ impl Layout {
         }
     }
 
-    /// A plain paragraph, wrapped and indented.
-    pub fn paragraph(&mut self, indent: usize, text: &str) {
+    fn paragraph(&mut self, indent: usize, text: &str) {
         let text = normalize_untrusted_str(text);
         let options = textwrap::Options::new(WIDTH.saturating_sub(indent).max(20));
         for line in textwrap::wrap(&text, options) {
@@ -79,19 +101,8 @@ impl Layout {
         }
     }
 
-    /// A bullet, wrapped under its text, styled as a whole.
-    pub fn bullet(&mut self, indent: usize, bullet_style: Style, text: &str) {
-        let text = normalize_untrusted_str(text);
-        let options = textwrap::Options::new(WIDTH.saturating_sub(indent + 2).max(20));
-        for (i, line) in textwrap::wrap(&text, options).iter().enumerate() {
-            let mark = if i == 0 { "- " } else { "  " };
-            self.out.push_str(&format!(
-                "{}{mark}{}{line}{}\n",
-                " ".repeat(indent),
-                bullet_style.render(),
-                bullet_style.render_reset()
-            ));
-        }
+    fn bullet(&mut self, indent: usize, tone: Tone, text: &str) {
+        self.styled_bullet(indent, style_of(tone), text);
     }
 }
 

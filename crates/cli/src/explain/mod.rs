@@ -4,15 +4,14 @@
 //! only renders it.
 
 mod layout;
-mod manifest;
 mod paths;
-mod playbook;
 
 use crate::{Status, input};
 use crate::args::{ExplainArgs, ExplainFormat};
 use crate::output::Output;
-use crate::words::plural;
+use opb_render::words::plural;
 use layout::Layout;
+use opb_render::explain::Page;
 use opb_core::Analysis;
 use opb_core::explain::Explain;
 
@@ -61,8 +60,8 @@ fn risk_paths(name: &str, analysis: &Analysis, format: ExplainFormat, output: &m
 fn human(name: &str, analysis: &Analysis) -> String {
     let mut layout = Layout::default();
     match &analysis.explain {
-        Some(Explain::Playbook(explain)) => playbook::render(name, explain, &mut layout),
-        Some(Explain::PluginManifest(explain)) => manifest::render(name, explain, &mut layout),
+        Some(Explain::Playbook(explain)) => opb_render::explain::playbook::render(name, explain, &mut layout),
+        Some(Explain::PluginManifest(explain)) => opb_render::explain::manifest::render(name, explain, &mut layout),
         None => layout.paragraph(
             0,
             &format!(

@@ -3,7 +3,8 @@
 
 use super::layout::Layout;
 use crate::style;
-use crate::words::{list, plural};
+use opb_render::explain::Page;
+use opb_render::words::{list, plural};
 use opb_core::explain::PlaybookExplain;
 use opb_core::explain::paths::{ActingTool, Ending, RiskPath, RiskPaths, Routes, StepRisk, Stop};
 use std::collections::HashSet;
@@ -23,7 +24,7 @@ pub fn render(name: &str, explain: &PlaybookExplain, paths: &RiskPaths, layout: 
         (None, None) => name.to_owned(),
     };
     let from = if title == name { String::new() } else { format!(", from {name}") };
-    layout.styled_line(0, style::EMPHASIS, &format!("Risk paths of {title}"), &from);
+    layout.styled(0, style::EMPHASIS, &format!("Risk paths of {title}"), &from);
     layout.blank();
     let gates: HashSet<&str> =
         explain.graph.nodes.iter().filter(|n| n.kind.as_deref() == Some("gate")).map(|n| n.id.as_str()).collect();
@@ -89,7 +90,7 @@ fn path(number: usize, path: &RiskPath, gates: &HashSet<&str>, layout: &mut Layo
     if path.ending == Ending::DeadEnd {
         notes.push("stops where a next names no step".to_owned());
     }
-    layout.styled_line(2, head_style, &format!("{number}. {verdict}"), &format!(" ({})", notes.join("; ")));
+    layout.styled(2, head_style, &format!("{number}. {verdict}"), &format!(" ({})", notes.join("; ")));
     layout.field(4, "Steps", LABEL, &walk(&path.steps, gates));
     for ungated in &path.ungated {
         let tools: Vec<String> = ungated.tools.iter().map(acting).collect();
@@ -159,7 +160,7 @@ fn ungated_route(paths: &RiskPaths, routes: &Routes<'_>, step: &StepRisk) -> Str
 
 fn step(paths: &RiskPaths, routes: &Routes<'_>, step: &StepRisk, layout: &mut Layout) {
     let (head_style, rest) = if step.flagged { (style::ERROR, "  FLAGGED") } else { (style::EMPHASIS, "") };
-    layout.styled_line(2, head_style, &step.step, rest);
+    layout.styled(2, head_style, &step.step, rest);
     let tools: Vec<String> = step.acting_tools.iter().map(acting).collect();
     layout.field(4, "May act with", LABEL, &list(&tools));
     let gate = if step.behind_gate {

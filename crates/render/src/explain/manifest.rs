@@ -2,8 +2,7 @@
 //! limits and who approves its calls (defaults marked), then the flows,
 //! connections, secrets and skills with what uses them.
 
-use super::layout::Layout;
-use crate::style;
+use super::{Page, Tone};
 use crate::words::{list, problems};
 use opb_core::explain::manifest::{
     ConnectionExplain, Defaulted, FlowExplain, FunctionExplain, Placement, ResourcesExplain, RunsExplain,
@@ -14,66 +13,67 @@ use opb_core::explain::manifest::{Ecosystem, ManifestExplain};
 /// Width of the field labels of a tool.
 const LABEL: usize = 12;
 
-pub fn render(name: &str, explain: &ManifestExplain, layout: &mut Layout) {
+/// Writes `opb explain`'s account of a plugin manifest read from `name` on `page`.
+pub fn render(name: &str, explain: &ManifestExplain, page: &mut dyn Page) {
     let plugin = &explain.plugin;
     let title = match (&plugin.name, &plugin.version) {
         (Some(plugin_name), Some(version)) => format!("{plugin_name} {version}"),
         (Some(plugin_name), None) => plugin_name.clone(),
         (None, _) => name.to_owned(),
     };
-    layout.styled_line(0, style::EMPHASIS, &title, "");
+    page.styled_line(0, Tone::Emphasis, &title, "");
     let egress = if explain.egress { "declares egress: it reaches outside" } else { "declares no egress" };
-    layout.paragraph(0, &format!("An Orchestrator Zero plugin manifest, from {name}. The plugin {egress}."));
+    page.paragraph(0, &format!("An Orchestrator Zero plugin manifest, from {name}. The plugin {egress}."));
     if let Some(description) = &plugin.description {
-        layout.paragraph(0, description);
+        page.paragraph(0, description);
     }
-    layout.blank();
-    layout.heading("Tools: what each one runs, where, and who approves its calls");
+    page.blank();
+    page.heading("Tools: what each one runs, where, and who approves its calls");
     if explain.tools.is_empty() {
-        layout.paragraph(2, "The manifest declares no tools.");
+        page.paragraph(2, "The manifest declares no tools.");
     }
     for tool in &explain.tools {
-        layout.blank();
-        self::tool(tool, layout);
+        page.blank();
+        self::tool(tool, page);
     }
-    section(layout, "Flows", &explain.flows, flow);
-    section(layout, "Connections", &explain.connections, connection);
-    section(layout, "Secrets (names only, never values)", &explain.secrets, secret);
-    section(layout, "Skills", &explain.skills, skill);
+    section(page, "Flows", &explain.flows, flow);
+    section(page, "Connections", &explain.connections, connection);
+    section(page, "Secrets (names only, never values)", &explain.secrets, secret);
+    section(page, "Skills", &explain.skills, skill);
 }
 
 /// A section that is left out when it has nothing to show.
-fn section<T>(layout: &mut Layout, title: &str, items: &[T], item: fn(&T, &mut Layout)) {
+fn section<T>(page: &mut dyn Page, title: &str, items: &[T], item: fn(&T, &mut dyn Page)) {
     if items.is_empty() {
         return;
     }
-    layout.blank();
-    layout.heading(title);
+    page.blank();
+    page.heading(title);
     for entry in items {
-        item(entry, layout);
+        item(entry, page);
     }
 }
 
-fn tool(tool: &ToolExplain, layout: &mut Layout) {
+fn tool(tool: &ToolExplain, page: &mut dyn Page) {
     let id = tool.id.clone().unwrap_or_else(|| format!("tool {} (no id)", tool.index + 1));
-    layout.styled_line(2, style::EMPHASIS, &id, "");
-    layout.field(4, "Runs", LABEL, &runs(&tool.runs));
+    page.styled_line(2, Tone::Emphasis, &id, "");
+    page.field(4, "Runs", LABEL, &runs(&tool.runs));
     if let Some(placement) = &tool.placement {
-        layout.field(4, "Where", LABEL, &placement_text(placement));
+        page.field(4, "Where", LABEL, &placement_text(placement));
     }
     if let Some(resources) = &tool.resources {
-        layout.field(4, "Resources", LABEL, &resources_text(resources));
+        page.field(4, "Resources", LABEL, &resources_text(resources));
     }
     if let Some(timeout) = &tool.timeout {
-        layout.field(4, "Timeout", LABEL, &format!("{} per call{}", timeout.value.text, defaulted(timeout)));
+        page.field(4, "Timeout", LABEL, &format!("{} per call{}", timeout.value.text, defaulted(timeout)));
     }
-    layout.field(4, "Approval", LABEL, &tool.approval.summary);
+    page.field(4, "Approval", LABEL, &tool.approval.summary);
     if !tool.functions.is_empty() {
         let functions: Vec<String> = tool.functions.iter().map(function).collect();
-        layout.field(4, "Functions", LABEL, &functions.join("; "));
+        page.field(4, "Functions", LABEL, &functions.join("; "));
     }
     if !tool.env.is_empty() {
-        layout.field(4, "Environment", LABEL, &format!("{} (values not shown)", tool.env.join(", ")));
+        page.field(4, "Environment", LABEL, &format!("{} (values not shown)", tool.env.join(", ")));
     }
     if !tool.headers.is_empty() {
         let headers: Vec<String> = tool
@@ -84,24 +84,24 @@ fn tool(tool: &ToolExplain, layout: &mut Layout) {
                 secrets => format!("{} (from secret {})", header.name, list(secrets)),
             })
             .collect();
-        layout.field(4, "Headers", LABEL, &headers.join(", "));
+        page.field(4, "Headers", LABEL, &headers.join(", "));
     }
     if !tool.manual.is_empty() {
-        layout.field(4, "Manual", LABEL, &list(&tool.manual));
+        page.field(4, "Manual", LABEL, &list(&tool.manual));
     }
     if let Some(purpose) = &tool.uses_model {
-        layout.field(4, "Uses a model", LABEL, purpose);
+        page.field(4, "Uses a model", LABEL, purpose);
     }
     if let Some(labels) = &tool.labels {
         let source = labels.source.as_deref().map(|s| format!("source {s}")).unwrap_or_else(|| "no source".to_owned());
         let trust = if labels.untrusted { "untrusted" } else { "trusted" };
-        layout.field(4, "Labels", LABEL, &format!("{source}, {trust}"));
+        page.field(4, "Labels", LABEL, &format!("{source}, {trust}"));
     }
     if tool.results_fit {
-        layout.field(4, "Results", LABEL, "fitted to the model's context (results.fit)");
+        page.field(4, "Results", LABEL, "fitted to the model's context (results.fit)");
     }
     if let Some(problems) = problems(tool.counts) {
-        layout.field(4, "Problems", LABEL, &format!("{problems} into this tool (see `opb check`)."));
+        page.field(4, "Problems", LABEL, &format!("{problems} into this tool (see `opb check`)."));
     }
 }
 
@@ -225,10 +225,10 @@ fn defaulted<T>(value: &Defaulted<T>) -> &'static str {
     }
 }
 
-fn flow(flow: &FlowExplain, layout: &mut Layout) {
+fn flow(flow: &FlowExplain, page: &mut dyn Page) {
     let name = flow.name.as_deref().unwrap_or("(no name)");
     let description = flow.description.as_deref().unwrap_or("no description");
-    layout.styled_line(2, style::EMPHASIS, name, &format!(": {description}"));
+    page.styled_line(2, Tone::Emphasis, name, &format!(": {description}"));
     let schemas = match (flow.input_schema, flow.output_schema) {
         (true, true) => "input and output schemas",
         (true, false) => "an input schema, no output schema",
@@ -236,7 +236,7 @@ fn flow(flow: &FlowExplain, layout: &mut Layout) {
         (false, false) => "no schemas",
     };
     let exposed = if flow.exposed_by.is_empty() { "no tool".to_owned() } else { list(&flow.exposed_by) };
-    layout.paragraph(4, &format!("Has {schemas}; exposed by {exposed}; its steps call {}.", steps_call(&flow.step_tools)));
+    page.paragraph(4, &format!("Has {schemas}; exposed by {exposed}; its steps call {}.", steps_call(&flow.step_tools)));
 }
 
 fn steps_call(tools: &[String]) -> String {
@@ -247,9 +247,9 @@ fn steps_call(tools: &[String]) -> String {
     }
 }
 
-fn connection(connection: &ConnectionExplain, layout: &mut Layout) {
+fn connection(connection: &ConnectionExplain, page: &mut dyn Page) {
     let name = connection.name.as_deref().unwrap_or("(no name)");
-    layout.styled_line(2, style::EMPHASIS, name, &format!(": covers {}", list(&connection.tools)));
+    page.styled_line(2, Tone::Emphasis, name, &format!(": covers {}", list(&connection.tools)));
     let mut facts = vec![format!("used by {}", if connection.used_by.is_empty() { "no tool".to_owned() } else { list(&connection.used_by) })];
     if !connection.params.is_empty() {
         facts.push(format!("params {}", list(&connection.params)));
@@ -257,19 +257,19 @@ fn connection(connection: &ConnectionExplain, layout: &mut Layout) {
     if connection.has_steps {
         facts.push("has steps".to_owned());
     }
-    layout.paragraph(4, &format!("{}.", capitalize(&facts.join("; "))));
+    page.paragraph(4, &format!("{}.", capitalize(&facts.join("; "))));
 }
 
-fn secret(secret: &SecretExplain, layout: &mut Layout) {
+fn secret(secret: &SecretExplain, page: &mut dyn Page) {
     let required = if secret.required { "required" } else { "optional" };
     let used: Vec<String> = secret.used_by.iter().map(|u| format!("{} header of {}", u.header, u.tool)).collect();
     let used = if used.is_empty() { "no header takes it".to_owned() } else { format!("the {}", list(&used)) };
-    layout.styled_line(2, style::EMPHASIS, &secret.name, &format!(" ({required}): {used}"));
+    page.styled_line(2, Tone::Emphasis, &secret.name, &format!(" ({required}): {used}"));
 }
 
-fn skill(skill: &SkillExplain, layout: &mut Layout) {
+fn skill(skill: &SkillExplain, page: &mut dyn Page) {
     let manual = if skill.manual_of.is_empty() { "no tool's manual".to_owned() } else { format!("the manual of {}", list(&skill.manual_of)) };
-    layout.styled_line(2, style::EMPHASIS, &skill.name, &format!(": {manual}"));
+    page.styled_line(2, Tone::Emphasis, &skill.name, &format!(": {manual}"));
 }
 
 fn capitalize(text: &str) -> String {

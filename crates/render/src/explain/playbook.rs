@@ -1,8 +1,7 @@
 //! A playbook explained: each step's capability boundary, the embedded
 //! tools, the `requires` cross-check and the shape of the graph.
 
-use super::layout::Layout;
-use crate::style;
+use super::{Page, Tone};
 use crate::words::{list, problems};
 use opb_core::Counts;
 use opb_core::explain::{Graph, PlaybookExplain};
@@ -12,33 +11,34 @@ use opb_core::explain::requires::{Mismatch, Missing, RequiresExplain, Unused};
 /// Width of the field labels of a step or tool.
 const LABEL: usize = 12;
 
-pub fn render(name: &str, explain: &PlaybookExplain, layout: &mut Layout) {
-    title(name, explain, layout);
-    layout.blank();
-    layout.heading("Steps: what each one may do");
+/// Writes `opb explain`'s account of a playbook read from `name` on `page`.
+pub fn render(name: &str, explain: &PlaybookExplain, page: &mut dyn Page) {
+    title(name, explain, page);
+    page.blank();
+    page.heading("Steps: what each one may do");
     if explain.steps.is_empty() {
-        layout.paragraph(2, "The playbook has no steps.");
+        page.paragraph(2, "The playbook has no steps.");
     }
     for step in &explain.steps {
-        layout.blank();
-        self::step(step, &explain.graph, layout);
+        page.blank();
+        self::step(step, &explain.graph, page);
     }
-    layout.blank();
-    layout.heading("Embedded tools: the definitions the document carries");
+    page.blank();
+    page.heading("Embedded tools: the definitions the document carries");
     if explain.tools.is_empty() {
-        layout.paragraph(2, "None: every tool name resolves only against a runtime's registry.");
+        page.paragraph(2, "None: every tool name resolves only against a runtime's registry.");
     }
     for tool in &explain.tools {
-        layout.blank();
-        self::tool(tool, layout);
+        page.blank();
+        self::tool(tool, page);
     }
-    layout.blank();
-    requires(&explain.requires, layout);
-    layout.blank();
-    graph(&explain.graph, layout);
+    page.blank();
+    requires(&explain.requires, page);
+    page.blank();
+    graph(&explain.graph, page);
 }
 
-fn title(name: &str, explain: &PlaybookExplain, layout: &mut Layout) {
+fn title(name: &str, explain: &PlaybookExplain, page: &mut dyn Page) {
     let document = &explain.document;
     let heading = match (&document.name, &document.id) {
         (Some(title), Some(id)) => format!("{title} ({id})"),
@@ -46,18 +46,18 @@ fn title(name: &str, explain: &PlaybookExplain, layout: &mut Layout) {
         (None, Some(id)) => id.clone(),
         (None, None) => name.to_owned(),
     };
-    layout.styled_line(0, style::EMPHASIS, &heading, "");
+    page.styled_line(0, Tone::Emphasis, &heading, "");
     let version = match &document.version {
         Some(version) => format!("OpenPlaybook {version}"),
         None => "no `openplaybook` version, read as 1.6".to_owned(),
     };
-    layout.paragraph(0, &format!("A playbook ({version}), from {name}."));
+    page.paragraph(0, &format!("A playbook ({version}), from {name}."));
     if let Some(description) = &document.description {
-        layout.paragraph(0, description);
+        page.paragraph(0, description);
     }
 }
 
-fn step(step: &StepBoundary, graph: &Graph, layout: &mut Layout) {
+fn step(step: &StepBoundary, graph: &Graph, page: &mut dyn Page) {
     let id = step.id.as_deref().map_or_else(|| format!("step {} (no id)", step.index + 1), str::to_owned);
     let mut traits = Vec::new();
     match step.kind.as_deref() {
@@ -72,25 +72,25 @@ fn step(step: &StepBoundary, graph: &Graph, layout: &mut Layout) {
     if step.is_start {
         traits.push("the start".to_owned());
     }
-    layout.styled_line(2, style::EMPHASIS, &id, &format!("  ({})", traits.join("; ")));
+    page.styled_line(2, Tone::Emphasis, &id, &format!("  ({})", traits.join("; ")));
     if let Some(purpose) = &step.purpose {
-        layout.field(4, "Purpose", LABEL, purpose);
+        page.field(4, "Purpose", LABEL, purpose);
     }
-    layout.field(4, "May do", LABEL, &step.summary);
+    page.field(4, "May do", LABEL, &step.summary);
     if step.allowed_tools == ListForm::List && !step.tools.is_empty() {
         let width = step.tools.iter().filter_map(|t| t.resolution.name()).map(str::len).max().unwrap_or_default();
         for (i, tool) in step.tools.iter().enumerate() {
             let label = if i == 0 { "Tools" } else { "" };
-            layout.field_hanging(4, label, LABEL, &allowed_tool(tool, width), width + 2);
+            page.field_hanging(4, label, LABEL, &allowed_tool(tool, width), width + 2);
         }
     }
     if let Some(risk) = risk(step) {
-        layout.field(4, "Risk", LABEL, &risk);
+        page.field(4, "Risk", LABEL, &risk);
     }
-    layout.field(4, "Entered from", LABEL, &entered_from(step, graph));
-    layout.field(4, "Next", LABEL, &next(step, graph));
+    page.field(4, "Entered from", LABEL, &entered_from(step, graph));
+    page.field(4, "Next", LABEL, &next(step, graph));
     if let Some(errors) = problems(Counts { error: step.errors, ..Counts::default() }) {
-        layout.field(4, "Problems", LABEL, &format!("{errors} into this step (see `opb check`)."));
+        page.field(4, "Problems", LABEL, &format!("{errors} into this step (see `opb check`)."));
     }
 }
 
@@ -209,102 +209,102 @@ fn next(step: &StepBoundary, graph: &Graph) -> String {
     }
 }
 
-fn tool(tool: &ToolExplain, layout: &mut Layout) {
+fn tool(tool: &ToolExplain, page: &mut dyn Page) {
     let facts = &tool.facts;
     let name = facts.name.clone().unwrap_or_else(|| format!("tool {} (no name)", tool.index + 1));
-    layout.styled_line(2, style::EMPHASIS, &name, "");
-    layout.field(4, "Declares", LABEL, &tool_traits(facts).join(", "));
+    page.styled_line(2, Tone::Emphasis, &name, "");
+    page.field(4, "Declares", LABEL, &tool_traits(facts).join(", "));
     if let Some(description) = &facts.description {
-        layout.field(4, "Description", LABEL, description);
+        page.field(4, "Description", LABEL, description);
     }
     if !facts.permissions.is_empty() {
-        layout.field(4, "Permissions", LABEL, &facts.permissions.join(", "));
+        page.field(4, "Permissions", LABEL, &facts.permissions.join(", "));
     }
     if !facts.data_scope_resources.is_empty() {
-        layout.field(4, "Reads", LABEL, &facts.data_scope_resources.join(", "));
+        page.field(4, "Reads", LABEL, &facts.data_scope_resources.join(", "));
     }
     if !facts.data_scope_writes.is_empty() {
-        layout.field(4, "Writes", LABEL, &facts.data_scope_writes.join(", "));
+        page.field(4, "Writes", LABEL, &facts.data_scope_writes.join(", "));
     }
     let allowed = if tool.allowed_by.is_empty() { "no step".to_owned() } else { list(&tool.allowed_by) };
-    layout.field(4, "Allowed by", LABEL, &allowed);
+    page.field(4, "Allowed by", LABEL, &allowed);
     if let Some(errors) = problems(Counts { error: tool.errors, ..Counts::default() }) {
-        layout.field(4, "Problems", LABEL, &format!("{errors} into this definition (see `opb check`)."));
+        page.field(4, "Problems", LABEL, &format!("{errors} into this definition (see `opb check`)."));
     }
 }
 
-fn requires(requires: &RequiresExplain, layout: &mut Layout) {
-    layout.heading("Requires: what a harness must provide before it runs");
+fn requires(requires: &RequiresExplain, page: &mut dyn Page) {
+    page.heading("Requires: what a harness must provide before it runs");
     if !requires.declared {
-        layout.paragraph(2, "The document has no `requires` block.");
+        page.paragraph(2, "The document has no `requires` block.");
     }
     let required = list(&requires.required_connectors);
-    layout.field(2, "Required connectors", 19, &format!("{required} (manifest.requiredConnectors)"));
-    layout.blank();
-    layout.styled_line(2, style::LABEL, "Connections", "");
+    page.field(2, "Required connectors", 19, &format!("{required} (manifest.requiredConnectors)"));
+    page.blank();
+    page.styled_line(2, Tone::Label, "Connections", "");
     if requires.connections.is_empty() {
-        layout.paragraph(4, "none");
+        page.paragraph(4, "none");
     }
     for connection in &requires.connections {
         let provider = connection.provider.as_deref().unwrap_or("(no provider)");
         let auth = connection.auth_kind.as_deref().unwrap_or("no authKind");
-        layout.styled_line(4, style::EMPHASIS, provider, &format!("  ({auth})"));
+        page.styled_line(4, Tone::Emphasis, provider, &format!("  ({auth})"));
         if !connection.scopes.is_empty() {
-            layout.field(6, "Scopes", LABEL, &connection.scopes.join(", "));
+            page.field(6, "Scopes", LABEL, &connection.scopes.join(", "));
         }
-        layout.field(6, "Capabilities", LABEL, &list(&connection.capabilities));
+        page.field(6, "Capabilities", LABEL, &list(&connection.capabilities));
         let used = if connection.tools.is_empty() {
             "no embedded tool".to_owned()
         } else {
             format!("{}, allowed by {}", list(&connection.tools), list(&connection.steps))
         };
-        layout.field(6, "Used by", LABEL, &used);
+        page.field(6, "Used by", LABEL, &used);
     }
-    layout.blank();
-    layout.styled_line(2, style::LABEL, "MCP servers", "");
+    page.blank();
+    page.styled_line(2, Tone::Label, "MCP servers", "");
     if requires.mcp_servers.is_empty() {
-        layout.paragraph(4, "none");
+        page.paragraph(4, "none");
     }
     for server in &requires.mcp_servers {
-        layout.styled_line(4, style::EMPHASIS, server.name.as_deref().unwrap_or("(no name)"), "");
-        layout.field(6, "Tool names", LABEL, &list(&server.tool_names));
+        page.styled_line(4, Tone::Emphasis, server.name.as_deref().unwrap_or("(no name)"), "");
+        page.field(6, "Tool names", LABEL, &list(&server.tool_names));
         let used: Vec<String> = server.tools.iter().map(|t| format!("{} (allowed by {})", t.name, list(&t.steps))).collect();
         let used = if used.is_empty() { "no step's tool".to_owned() } else { used.join("; ") };
-        layout.field(6, "Used by", LABEL, &used);
+        page.field(6, "Used by", LABEL, &used);
     }
-    layout.blank();
-    layout.styled_line(2, style::LABEL, "Secrets", " (names and purposes only, never values)");
+    page.blank();
+    page.styled_line(2, Tone::Label, "Secrets", " (names and purposes only, never values)");
     if requires.secrets.is_empty() {
-        layout.paragraph(4, "none");
+        page.paragraph(4, "none");
     }
     for secret in &requires.secrets {
         let name = secret.name.as_deref().unwrap_or("(no name)");
         let purpose = secret.purpose.as_deref().unwrap_or("no purpose given");
-        layout.styled_line(4, style::EMPHASIS, name, &format!(": {purpose}"));
+        page.styled_line(4, Tone::Emphasis, name, &format!(": {purpose}"));
     }
-    cross_check(requires, layout);
+    cross_check(requires, page);
 }
 
-fn cross_check(requires: &RequiresExplain, layout: &mut Layout) {
+fn cross_check(requires: &RequiresExplain, page: &mut dyn Page) {
     if !requires.missing.is_empty() {
-        layout.blank();
-        layout.styled_line(2, style::LABEL, "Missing", ": used or required, not declared");
+        page.blank();
+        page.styled_line(2, Tone::Label, "Missing", ": used or required, not declared");
         for missing in &requires.missing {
-            layout.bullet(4, style::MISSING, &missing_text(missing, &requires.required_connectors));
+            page.bullet(4, Tone::Missing, &missing_text(missing, &requires.required_connectors));
         }
     }
     if !requires.unused.is_empty() {
-        layout.blank();
-        layout.styled_line(2, style::LABEL, "Unused", ": declared, used by nothing");
+        page.blank();
+        page.styled_line(2, Tone::Label, "Unused", ": declared, used by nothing");
         for unused in &requires.unused {
-            layout.bullet(4, style::ODD, &unused_text(unused));
+            page.bullet(4, Tone::Odd, &unused_text(unused));
         }
     }
     if !requires.mismatched.is_empty() {
-        layout.blank();
-        layout.styled_line(2, style::LABEL, "Mismatched", ": declared, at odds with the rest");
+        page.blank();
+        page.styled_line(2, Tone::Label, "Mismatched", ": declared, at odds with the rest");
         for mismatch in &requires.mismatched {
-            layout.bullet(4, style::ODD, &mismatch_text(mismatch));
+            page.bullet(4, Tone::Odd, &mismatch_text(mismatch));
         }
     }
 }
@@ -365,16 +365,16 @@ fn mismatch_text(mismatch: &Mismatch) -> String {
     }
 }
 
-fn graph(graph: &Graph, layout: &mut Layout) {
-    layout.heading("Graph");
+fn graph(graph: &Graph, page: &mut dyn Page) {
+    page.heading("Graph");
     let start = graph.start.as_deref().unwrap_or("no step (see `opb check`)");
-    layout.field(2, "Starts at", LABEL, start);
+    page.field(2, "Starts at", LABEL, start);
     let ends = if graph.ends.is_empty() { "no step: every step has a next".to_owned() } else { list(&graph.ends) };
-    layout.field(2, "Ends at", LABEL, &ends);
+    page.field(2, "Ends at", LABEL, &ends);
     if !graph.unreachable.is_empty() {
-        layout.field(2, "Unreachable", LABEL, &list(&graph.unreachable));
+        page.field(2, "Unreachable", LABEL, &list(&graph.unreachable));
     }
     let cycles: Vec<String> = graph.cycles.iter().map(|cycle| list(cycle)).collect();
     let cycles = if cycles.is_empty() { "none".to_owned() } else { cycles.join("; ") };
-    layout.field(2, "Cycles", LABEL, &cycles);
+    page.field(2, "Cycles", LABEL, &cycles);
 }

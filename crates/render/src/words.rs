@@ -1,4 +1,5 @@
-//! Small pieces of English shared by the renderers.
+//! Small pieces of English shared by the renderers: the CLI's and the
+//! static pages'.
 
 /// `1 error`, `2 errors`.
 pub fn plural(n: usize, one: &str, many: &str) -> String {
