@@ -55,7 +55,7 @@ step "opb's SARIF read by Microsoft's SARIF multitool, GitHub's ingestion rules 
 cargo build --quiet -p opb-cli
 scripts/check-sarif.sh
 
-step "a docs site built with opb render (MkDocs, tests/docs-sites), read in Chromium"
+step "opb render read as docs sites and readers do: a MkDocs site and the HTML report in Chromium (tests/docs-sites)"
 node --test tests/docs-sites/
 
 step "fuzz smoke runs (scripts/fuzz-smoke.sh, each target briefly)"

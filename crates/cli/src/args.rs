@@ -22,6 +22,7 @@ Examples:
   opb convert --to yaml playbook.json      the same document in YAML
   opb fmt --check playbooks/*.json         exit 1 if a file is not formatted
   opb render playbook.json -o graph.svg    the step graph as a standalone SVG
+  opb render --format html playbook.json   a self-contained HTML report
 
 Exit status:
   0  no errors (warnings and infos may have been reported)
@@ -66,8 +67,9 @@ pub enum Command {
     /// Format a document the canonical way, in its own syntax.
     #[command(after_help = FMT_EXAMPLES)]
     Fmt(FmtArgs),
-    /// Draw a playbook's step graph as a standalone SVG, for a docs site or
-    /// a report: no script, nothing loaded from elsewhere.
+    /// Draw a playbook's step graph as a standalone SVG, or write a
+    /// document's report as one HTML page: no script, nothing loaded from
+    /// elsewhere.
     #[command(after_help = RENDER_EXAMPLES)]
     Render(RenderArgs),
 }
@@ -76,15 +78,19 @@ const RENDER_EXAMPLES: &str = "\
 Examples:
   opb render playbook.json -o docs/playbook.svg
   opb render --theme dark playbook.yaml > playbook-dark.svg
+  opb render --format html --theme auto plugin.oz0-plugin.yaml -o report.html
 
 The drawing is the playground's: its layout, shapes and risk colours, each
 step's id, agent and highest risk class, branch labels, and each step's
-purpose and summary as its hover text. Credentials are masked as in every
-view outside the editor.
+purpose and summary as its hover text. The HTML report holds `opb explain`'s
+account in the same words, the drawing and every diagnostic, and declares
+the Content-Security-Policy `default-src 'none'; style-src 'unsafe-inline';
+img-src data:`. Credentials are masked as in every view outside the editor.
 
-Exit status: 0 when the graph was drawn (even if `opb check` finds errors in
-the playbook), 1 when there is no graph to draw (not a playbook, no steps),
-2 when the file could not be read or written or the arguments are wrong.";
+Exit status: 0 when it was written (even if `opb check` finds errors in the
+document), 1 when there is nothing to write (not a playbook or manifest; for
+SVG, no steps), 2 when the file could not be read or written or the
+arguments are wrong.";
 
 const CHECK_EXAMPLES: &str = "\
 Examples:
@@ -238,7 +244,7 @@ pub struct RenderArgs {
     #[command(flatten)]
     pub read: ReadArgs,
 
-    /// The playbook to draw. `-` reads standard input.
+    /// The document to draw or report. `-` reads standard input.
     #[arg(value_name = "PATH")]
     pub path: PathBuf,
 }
@@ -247,6 +253,9 @@ pub struct RenderArgs {
 pub enum RenderFormat {
     /// The step graph as a standalone SVG.
     Svg,
+    /// One self-contained HTML report: `opb explain`'s account, the graph
+    /// and the diagnostics, for a playbook or a plugin manifest.
+    Html,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -255,6 +264,8 @@ pub enum ThemeArg {
     Light,
     /// Light text on dark surfaces.
     Dark,
+    /// As the reader's system prefers (`prefers-color-scheme`).
+    Auto,
 }
 
 impl From<ThemeArg> for opb_render::Theme {
@@ -262,6 +273,7 @@ impl From<ThemeArg> for opb_render::Theme {
         match theme {
             ThemeArg::Light => opb_render::Theme::Light,
             ThemeArg::Dark => opb_render::Theme::Dark,
+            ThemeArg::Auto => opb_render::Theme::Auto,
         }
     }
 }

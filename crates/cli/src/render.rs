@@ -1,5 +1,6 @@
 //! `opb render`: a playbook's step graph as a standalone SVG, drawn by
-//! `opb-render` from the core's explain view, as the playground draws it.
+//! `opb-render` from the core's explain view as the playground draws it, or
+//! a document's HTML report.
 
 use crate::args::{RenderArgs, RenderFormat};
 use crate::input;
@@ -17,7 +18,10 @@ pub fn run(args: &RenderArgs, output: &mut Output) -> Status {
         (Some(Explain::PluginManifest(_)), RenderFormat::Svg) => Err(format!(
             "opb cannot draw {name}: it is a plugin manifest, which has no step graph; `opb explain {name}` describes its tools"
         )),
-        (None, _) => Err(format!("opb cannot draw {name}: it could not be read as a playbook; `opb check {name}` shows why")),
+        (_, RenderFormat::Html) => opb_render::html::report(name, &analysis, args.theme.into()).ok_or_else(|| {
+            format!("opb cannot report on {name}: it could not be read as a playbook or a plugin manifest; `opb check {name}` shows why")
+        }),
+        (None, RenderFormat::Svg) => Err(format!("opb cannot draw {name}: it could not be read as a playbook; `opb check {name}` shows why")),
     };
     match drawn {
         Ok(svg) => match &args.output {

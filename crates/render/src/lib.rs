@@ -10,6 +10,7 @@
 
 pub mod drawing;
 pub mod explain;
+pub mod html;
 pub mod svg;
 pub mod words;
 mod xml;
@@ -22,6 +23,8 @@ pub enum Theme {
     Light,
     /// Light text on dark surfaces.
     Dark,
+    /// The reader's system setting (`prefers-color-scheme`).
+    Auto,
 }
 
 impl Theme {
@@ -30,6 +33,16 @@ impl Theme {
         match self {
             Theme::Light => "light",
             Theme::Dark => "dark",
+            Theme::Auto => "auto",
         }
     }
+}
+
+/// A rule that gives `auto` the declarations `css` gives `dark`, when the
+/// reader's system prefers dark: one palette serves both themes.
+pub(crate) fn dark_when_preferred(css: &str, dark: &str, auto: &str) -> Option<String> {
+    let at = css.find(&format!("{dark} {{")).or_else(|| css.find(&format!("{dark}{{")))?;
+    let block = &css[at + dark.len()..];
+    let block = &block[..block.find('}')? + 1];
+    Some(format!("@media (prefers-color-scheme: dark){{{auto}{}}}", block.trim_start()))
 }

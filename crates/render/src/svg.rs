@@ -141,6 +141,10 @@ fn stylesheet() -> String {
     for line in css.lines().map(str::trim).filter(|l| !l.is_empty()) {
         out.push_str(line);
     }
+    // `auto` draws in the dark palette when the reader's system prefers it.
+    if let Some(auto) = crate::dark_when_preferred(&out, r#"svg.graph[data-theme="dark"]"#, r#"svg.graph[data-theme="auto"]"#) {
+        out.push_str(&auto);
+    }
     out
 }
 

@@ -1,0 +1,100 @@
+//! `html::report` as a reader's browser gets it: one page, its own
+//! Content-Security-Policy, nothing to fetch, `opb explain`'s words, the
+//! drawing and every diagnostic, masked and escaped.
+
+use opb_core::{Options, Syntax, analyze};
+use opb_render::Theme;
+use opb_render::html::{POLICY, report};
+use std::path::Path;
+
+fn example(name: &str) -> String {
+    std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("../../examples").join(name)).unwrap()
+}
+
+fn report_of(name: &str, text: &str, theme: Theme) -> String {
+    let analysis = analyze(text, &Options { syntax: Syntax::from_path(name), ..Options::default() });
+    report(name, &analysis, theme).expect("a report")
+}
+
+/// Every `name="value"` attribute of the page's markup.
+fn attributes<'a>(html: &'a str, name: &str) -> Vec<&'a str> {
+    html.split(&format!(" {name}=\"")).skip(1).filter_map(|rest| rest.split('"').next()).collect()
+}
+
+#[test]
+fn a_playbook_report_holds_the_account_the_drawing_and_the_diagnostics() {
+    let name = "refund-triage.broken.yaml";
+    let html = report_of(name, &example(name), Theme::Auto);
+    assert!(html.starts_with("<!DOCTYPE html>\n<html lang=\"en\" data-theme=\"auto\">"));
+    assert!(html.contains(&format!(r#"<meta http-equiv="Content-Security-Policy" content="{POLICY}" />"#)));
+    assert!(html.contains("<title>Refund triage · opb</title>"));
+    assert!(html.contains("<h1 class=\"item\">Refund triage (refund-triage)"), "the account's own title heads the page");
+    // The drawing, inline, in the page's theme.
+    assert_eq!(html.matches("<svg ").count(), 1);
+    assert!(html.contains(r#"class="graph" data-theme="auto""#));
+    // Every diagnostic opb check reports, with its position.
+    let analysis = analyze(&example(name), &Options { syntax: Some(Syntax::Yaml), ..Options::default() });
+    assert_eq!(html.matches("<li data-severity=").count(), analysis.checked.diagnostics.len());
+    assert!(html.contains("<code>PB213 next-unknown</code> <span class=\"position\">line 60, column 11</span>"), "{html}");
+    // `opb explain`'s sections and words.
+    for heading in ["Steps: what each one may do", "Embedded tools: the definitions the document carries", "Requires: what a harness must provide before it runs", "Graph"] {
+        assert!(html.contains(&format!("<h2>{heading}</h2>")), "{heading}");
+    }
+    let explain = match analysis.explain.as_ref().unwrap() {
+        opb_core::explain::Explain::Playbook(p) => p,
+        _ => unreachable!(),
+    };
+    for step in &explain.steps {
+        // The core's sentence, up to its first quoted name.
+        let words: String = step.summary.chars().take_while(|c| !matches!(c, '`' | '"' | '\'' | '<' | '>' | '&')).take(60).collect();
+        assert!(words.len() > 20 && html.contains(&format!("<dt>May do</dt><dd>{words}")), "{}", step.summary);
+    }
+}
+
+#[test]
+fn the_page_loads_nothing_and_runs_nothing() {
+    for (name, theme) in [("failed-charge-recovery.json", Theme::Light), ("shady-tools.broken.oz0-plugin.yaml", Theme::Dark)] {
+        let html = report_of(name, &example(name), theme);
+        let lower = html.to_ascii_lowercase();
+        for forbidden in ["<script", "<iframe", "<img", "<link", "<object", "<embed", "@import", "url(http"] {
+            assert!(!lower.contains(forbidden), "{name}: {forbidden}");
+        }
+        // No event handler: no ` on…=` attribute anywhere in the markup.
+        let handler = lower.match_indices(" on").any(|(at, _)| {
+            let rest = &lower[at + 3..];
+            let letters = rest.bytes().take_while(u8::is_ascii_lowercase).count();
+            letters > 0 && rest.as_bytes().get(letters) == Some(&b'=')
+        });
+        assert!(!handler, "{name}: an event handler");
+        assert!(attributes(&html, "href").is_empty() && attributes(&html, "src").is_empty(), "{name}: no reference");
+        assert!(html.contains(&format!("data-theme=\"{}\"", theme.name())));
+    }
+}
+
+#[test]
+fn a_manifest_report_has_its_account_and_no_graph() {
+    let name = "acme-github.oz0-plugin.yaml";
+    let html = report_of(name, &example(name), Theme::Light);
+    assert!(!html.contains("<svg"));
+    assert!(html.contains("<h2>Tools: what each one runs, where, and who approves its calls</h2>"));
+    assert!(html.contains("<h2>What opb check finds</h2>\n<p>No problems.</p>"));
+}
+
+#[test]
+fn document_text_is_escaped_and_credentials_masked() {
+    let text = r#"{"openplaybook": "1.6", "name": "<script>alert(1)</script>",
+      "requires": {"connections": []},
+      "steps": [{"id": "a", "kind": "agent", "agent": "lou", "purpose": "Charge with sk_live_51HqLyjWDarjtT1zdp7dcXYZa9b8 now.", "allowedTools": []}],
+      "start": "a"}"#;
+    let html = report_of("x.json", text, Theme::Light);
+    assert!(!html.contains("<script>"), "markup from the document is text");
+    assert!(html.contains("&lt;script&gt;alert(1)&lt;/script&gt;"));
+    assert!(!html.contains("sk_live_51HqLyjWDarjtT1zdp7dcXYZa9b8"), "the key whole");
+    assert!(html.contains("sk_l"));
+}
+
+#[test]
+fn what_is_neither_kind_gets_no_report() {
+    let analysis = analyze("name: something\n", &Options::default());
+    assert_eq!(report("x.yaml", &analysis, Theme::Light), None);
+}
