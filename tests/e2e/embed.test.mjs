@@ -90,11 +90,14 @@ test("an embed without a document, or with a broken one, says why", async () => 
 test("a docs page embeds the viewer by iframe and talks to it with postMessage", async () => {
   const page = await newPage();
   const refused = await routeSites(page);
+  const scripts = [];
+  page.on("request", (request) => request.resourceType() === "script" && scripts.push(new URL(request.url()).pathname));
   await page.goto(docsSite + "embed-example.html");
   await page.waitForFunction(() => /playbook: 0 errors/.test(document.getElementById("result").textContent), null, { timeout: 20_000 });
   const frame = page.frameLocator("#viewer");
   await frame.locator('[data-testid="trust-banner"]').waitFor();
   assert.equal(await frame.locator(".cm-editor").count(), 0, "the embed has no editor");
+  assert.ok(scripts.some((s) => s === "/boot.js") && !scripts.some((s) => s.startsWith("/editor-")), `the editor's bundle is not loaded: ${scripts}`);
   // height=auto: the frame takes the height of the viewer's content.
   const heights = () =>
     page.evaluate(() => {
