@@ -7,9 +7,11 @@
 // The document is the element's `code` attribute, else the file its `src`
 // names (fetched; a failure is said in the element), else its text (its
 // markup indentation removed). `kind` (playbook | plugin-manifest) is
-// optional; `theme` is light, dark or auto (the default), which follows the
-// host page: a `data-theme` or a `dark` class on <html>, then its
-// `color-scheme`, then the operating system. After each check the element
+// optional; `tab` opens a tab other than the graph (tools, requires, paths,
+// manifest, diagnostics); `height` (pixels, or any CSS length) gives the
+// element a fixed height, scrolling inside; `theme` is light, dark or auto
+// (the default), which follows the host page: a `data-theme` or a `dark`
+// class on <html>, then its `color-scheme`, then the operating system. After each check the element
 // dispatches an `opb-result` event whose `detail` is the `opb:result`
 // message of the embed page. The viewer renders in the element's shadow
 // root, styled by opb-viewer.css, so neither page's styles leak into the
@@ -72,7 +74,7 @@ function define() {
   );
 
   class OpbViewer extends HTMLElement {
-    static observedAttributes = ["code", "src", "kind", "theme"];
+    static observedAttributes = ["code", "src", "kind", "theme", "tab", "height"];
 
     #root = null;
     #viewer = null;
@@ -90,9 +92,24 @@ function define() {
         this.#root.dataset.theme = this.#theme();
         shadow.append(style, this.#root);
       }
+      this.#size();
       elements.add(this);
       watchTheme();
       near.observe(this);
+    }
+
+    // `height`: a number is pixels; another length is taken as CSS reads it.
+    // Set through the style object, which a page's CSP allows.
+    #size() {
+      const asked = this.getAttribute("height")?.trim();
+      const height = asked && /^\d+(\.\d+)?$/.test(asked) ? `${asked}px` : asked;
+      if (height && CSS.supports("height", height)) {
+        this.style.display = "block";
+        this.style.height = height;
+        this.style.overflow = "auto";
+      } else {
+        for (const property of ["display", "height", "overflow"]) this.style.removeProperty(property);
+      }
     }
 
     disconnectedCallback() {
@@ -105,6 +122,8 @@ function define() {
 
     attributeChangedCallback(name) {
       if (name === "theme") this.followPage();
+      else if (name === "height") this.#size();
+      else if (name === "tab") this.#viewer?.setTab(this.getAttribute("tab"));
       else if (this.#viewer) this.#update();
       // Changed while loading, or after a document that could not be loaded:
       // once that settles, the new one is read.
@@ -148,6 +167,7 @@ function define() {
         document_.fromText,
         this.getAttribute("kind"),
         this.#theme(),
+        this.getAttribute("tab"),
         here.href,
         (result) => this.dispatchEvent(new CustomEvent("opb-result", { detail: result })),
       );

@@ -207,11 +207,19 @@ test("<opb-viewer> elements load their files when near the viewport, share one w
   await page.evaluate(() => {
     const element = document.createElement("opb-viewer");
     element.id = "added";
+    element.setAttribute("tab", "paths");
+    element.setAttribute("height", "420");
     element.setAttribute("code", 'openplaybook: "1.6"\nid: added\nrequires: {connections: []}\nsteps:\n  - {id: only, kind: gate}\nstart: only\n');
     document.querySelector("main").append(element);
     element.scrollIntoView();
   });
-  await root("added").locator('[data-step-id="only"]').waitFor({ timeout: 20_000 });
+  // It opens on the tab it names, at the height it asks, scrolling inside;
+  // changing `tab` moves it.
+  await root("added").locator('[data-testid="tab-paths"][aria-selected="true"]').waitFor({ timeout: 20_000 });
+  const box = await page.locator("#added").evaluate((e) => ({ height: e.clientHeight, overflow: getComputedStyle(e).overflowY, scrolls: e.scrollHeight > e.clientHeight }));
+  assert.deepEqual(box, { height: 420, overflow: "auto", scrolls: true });
+  await page.evaluate(() => document.querySelector("#added").setAttribute("tab", "graph"));
+  await root("added").locator('[data-step-id="only"]').waitFor();
   assert.equal(wasm.length, 1, `one wasm for every element: ${wasm}`);
 
   // theme="auto" (the default) follows <html data-theme>, a `dark` class, then the OS.

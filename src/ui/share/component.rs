@@ -17,6 +17,7 @@ pub struct ViewerElement {
     document: RwSignal<Option<Shown>>,
     theme: RwSignal<Theme>,
     problem: RwSignal<Option<String>>,
+    tab: RwSignal<Route>,
     _mounted: Box<dyn std::any::Any>,
 }
 
@@ -33,11 +34,27 @@ fn shown(code: &str, kind: Option<String>, from_text: bool) -> (Option<Shown>, O
     }
 }
 
+/// The tab an element's `tab` attribute names (`graph`, `tools`,
+/// `requires`, `paths`, `manifest`, `diagnostics`, as the playground's
+/// addresses do); the graph for anything else.
+fn tab_named(name: Option<&str>) -> Route {
+    match name.map(str::trim) {
+        Some("tools") => Route::Tools,
+        Some("requires") => Route::Requires,
+        Some("paths") => Route::Paths,
+        Some("manifest") => Route::Manifest,
+        Some("diagnostics") => Route::Diagnostics,
+        _ => Route::Graph,
+    }
+}
+
 /// Mounts a viewer into `root` (an element in the custom element's shadow
 /// root). `code` is the document (the element's text when `from_text`, whose
-/// markup indentation is removed), `kind` and `theme` the attributes' values,
-/// `playground` the playground's address for its "Open in playground" link;
-/// `on_result` receives an `opb:result` message after each check.
+/// markup indentation is removed), `kind`, `theme` and `tab` the attributes'
+/// values, `playground` the playground's address for its "Open in
+/// playground" link; `on_result` receives an `opb:result` message after
+/// each check.
+#[allow(clippy::too_many_arguments)]
 #[wasm_bindgen(js_name = mountViewer)]
 pub fn mount_viewer(
     root: web_sys::HtmlElement,
@@ -45,6 +62,7 @@ pub fn mount_viewer(
     from_text: bool,
     kind: Option<String>,
     theme: Option<String>,
+    tab: Option<String>,
     playground: String,
     on_result: js_sys::Function,
 ) -> ViewerElement {
@@ -53,6 +71,7 @@ pub fn mount_viewer(
     owner.with(|| {
         let document = RwSignal::new(first);
         let problem = RwSignal::new(problem_text);
+        let tab = RwSignal::new(tab_named(tab.as_deref()));
         let theme = RwSignal::new(theme.as_deref().and_then(Theme::parse).unwrap_or_default());
         let target: web_sys::Element = root.clone().into();
         // Effects are made inside the mount, which sets up the executor
@@ -64,9 +83,9 @@ pub fn mount_viewer(
                     let _ = on_result.call1(&JsValue::NULL, &message);
                 }
             });
-            view! { <StandaloneViewer document=document report=report playground=playground problem=problem start=Route::Graph whole_page=false /> }
+            view! { <StandaloneViewer document=document report=report playground=playground problem=problem chosen=tab whole_page=false /> }
         });
-        ViewerElement { owner: owner.clone(), document, theme, problem, _mounted: Box::new(mounted) }
+        ViewerElement { owner: owner.clone(), document, theme, problem, tab, _mounted: Box::new(mounted) }
     })
 }
 
@@ -78,6 +97,12 @@ impl ViewerElement {
         let (document, problem) = shown(&code, kind, from_text);
         self.problem.set(problem);
         self.document.set(document);
+    }
+
+    /// Shows the tab `name` names (the element's `tab` changed).
+    #[wasm_bindgen(js_name = setTab)]
+    pub fn set_tab(&self, name: Option<String>) {
+        self.tab.set(tab_named(name.as_deref()));
     }
 
     #[wasm_bindgen(js_name = setTheme)]

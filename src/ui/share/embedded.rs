@@ -127,5 +127,5 @@ pub fn Embed(options: PageOptions) -> impl IntoView {
     });
     post(&json!({ "type": READY }));
 
-    view! { <StandaloneViewer document=document report=report playground=playground_address() problem=problem start=start.unwrap_or(Route::Graph) whole_page=true /> }
+    view! { <StandaloneViewer document=document report=report playground=playground_address() problem=problem chosen=RwSignal::new(start.unwrap_or(Route::Graph)) whole_page=true /> }
 }

@@ -58,8 +58,9 @@ pub fn StandaloneViewer(
     /// Why there is no document, when there is none.
     #[prop(into)]
     problem: Signal<Option<String>>,
-    /// The tab to open on: the graph, or the panel a share link names.
-    start: Route,
+    /// The tab shown, which the viewer's tabs set: first the graph, the
+    /// panel a share link names, or an element's `tab`.
+    chosen: RwSignal<Route>,
     /// Whether the viewer is the whole page (the embed), with the page's
     /// `main` landmark and `h1`, or one element of a host page
     /// (`<opb-viewer>`), whose page has its own.
@@ -74,7 +75,6 @@ pub fn StandaloneViewer(
     // The panels are made once a document is there, not again for each new
     // document: they follow `report` themselves.
     let has_document = Memo::new(move |_| document.with(Option::is_some));
-    let chosen = RwSignal::new(start);
     provide_context(LocalTabs(chosen));
     // No editor: the viewer's marks in the text have nowhere to go.
     let viewer = Viewer::new(report.into(), EditorHandle::default());
