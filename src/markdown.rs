@@ -3,7 +3,8 @@
 //! `src/markdown/parse.rs`) parses each rule's into a tree of elements and
 //! writes the trees here as static data, which the UI renders as elements,
 //! never as HTML text (raw HTML in the source stays literal text). Diagnostic
-//! messages, made at run time, only mark code spans ([`code_spans`]).
+//! messages, made at run time, only mark code spans
+//! (`opb_render::words::code_spans`).
 
 mod element;
 #[cfg(test)]
@@ -49,30 +50,6 @@ pub struct Documentation {
 pub fn documentation(rule: &Rule) -> Documentation {
     let tree = TREES.iter().find(|(code, _)| *code == rule.code).map_or(&[][..], |(_, tree)| tree);
     Documentation { source: rule.documentation(), tree }
-}
-
-/// A diagnostic message split at its backtick code spans, as
-/// `(is_code, text)` pieces. Messages are plain text that quotes names and
-/// values in backticks; nothing else in them is markup. An unpaired backtick
-/// stays literal.
-pub fn code_spans(message: &str) -> Vec<(bool, String)> {
-    let parts: Vec<&str> = message.split('`').collect();
-    let paired = if parts.len() % 2 == 1 { parts.len() } else { parts.len() - 1 };
-    let mut pieces: Vec<(bool, String)> = Vec::with_capacity(parts.len());
-    for (i, part) in parts.iter().enumerate() {
-        if i >= paired {
-            let literal = format!("`{part}");
-            match pieces.last_mut() {
-                Some((false, text)) => text.push_str(&literal),
-                _ => pieces.push((false, literal)),
-            }
-        } else if i % 2 == 1 {
-            pieces.push((true, (*part).to_owned()));
-        } else if !part.is_empty() {
-            pieces.push((false, (*part).to_owned()));
-        }
-    }
-    pieces
 }
 
 #[cfg(test)]
@@ -121,20 +98,5 @@ mod tests {
         assert_eq!(Md::Source(2, 4).text(source), None);
         assert_eq!(Md::Text(" ").text(source), Some(" "));
         assert_eq!(Md::Element(El::Code, &[]).text(source), None);
-    }
-
-    #[test]
-    fn messages_split_at_code_spans() {
-        let code = |s: &str| (true, s.to_owned());
-        let text = |s: &str| (false, s.to_owned());
-        assert_eq!(
-            code_spans("The step `a` names `b`."),
-            vec![text("The step "), code("a"), text(" names "), code("b"), text(".")]
-        );
-        assert_eq!(code_spans("`x`"), vec![code("x")]);
-        assert_eq!(code_spans("no code"), vec![text("no code")]);
-        assert_eq!(code_spans("one ` tick"), vec![text("one ` tick")]);
-        assert_eq!(code_spans("`a` and ` b"), vec![code("a"), text(" and ` b")]);
-        assert_eq!(code_spans("` b"), vec![text("` b")]);
     }
 }

@@ -3,7 +3,7 @@
 
 use crate::checker::{Located, Report};
 use crate::format::plural;
-use crate::markdown::code_spans;
+use opb_render::words::code_spans;
 use leptos::prelude::*;
 use opb_core::Severity;
 use std::sync::Arc;

@@ -33,7 +33,7 @@ pub fn report(name: &str, analysis: &Analysis, theme: Theme) -> Option<String> {
             let title = explain.document.name.clone().or_else(|| explain.document.id.clone());
             let graph = match crate::svg::graph(explain, theme) {
                 Ok(svg) => format!(r#"<div class="graph">{svg}</div>"#),
-                Err(why) => format!("<p>{}.</p>", escape(&capitalized(&why.to_string()))),
+                Err(why) => format!("<p>{}.</p>", escape(&crate::words::capitalized(&why.to_string()))),
             };
             (title, Some(graph))
         }
@@ -113,24 +113,14 @@ fn diagnostics(out: &mut String, name: &str, diagnostics: &[Diagnostic]) {
     out.push_str("</ul>\n");
 }
 
-fn capitalized(text: &str) -> String {
-    let mut chars = text.chars();
-    chars.next().map(|first| first.to_uppercase().chain(chars).collect()).unwrap_or_default()
-}
-
 /// `text` escaped, its backtick-quoted parts set as code.
 fn code_spans(text: &str) -> String {
     let mut out = String::with_capacity(text.len() + 16);
-    for (i, part) in text.split('`').enumerate() {
-        // An odd count of backticks leaves the last part plain.
-        let closed = i % 2 == 1 && text.split('`').count() > i + 1;
-        if closed {
-            write!(out, "<code>{}</code>", escape(part)).ok();
+    for (is_code, piece) in crate::words::code_spans(text) {
+        if is_code {
+            write!(out, "<code>{}</code>", escape(&piece)).ok();
         } else {
-            if i % 2 == 1 {
-                out.push('`');
-            }
-            out.push_str(&escape(part));
+            out.push_str(&escape(&piece));
         }
     }
     out

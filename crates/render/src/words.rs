@@ -1,5 +1,5 @@
-//! Small pieces of English shared by the renderers: the CLI's and the
-//! static pages'.
+//! Small pieces of English shared by the renderers: the CLI's, the
+//! playground's and the static pages'.
 
 /// `1 error`, `2 errors`.
 pub fn plural(n: usize, one: &str, many: &str) -> String {
@@ -30,6 +30,39 @@ pub fn problems(counts: opb_core::Counts) -> Option<String> {
     (total > 0).then(|| format!("{} {}", list(&parts), if total == 1 { "points" } else { "point" }))
 }
 
+/// A diagnostic message split at its backtick code spans, as
+/// `(is_code, text)` pieces. Messages are plain text that quotes names and
+/// values in backticks; nothing else in them is markup. An unpaired backtick
+/// stays literal.
+pub fn code_spans(message: &str) -> Vec<(bool, String)> {
+    let parts: Vec<&str> = message.split('`').collect();
+    let paired = if parts.len() % 2 == 1 { parts.len() } else { parts.len() - 1 };
+    let mut pieces: Vec<(bool, String)> = Vec::with_capacity(parts.len());
+    for (i, part) in parts.iter().enumerate() {
+        if i >= paired {
+            let literal = format!("`{part}");
+            match pieces.last_mut() {
+                Some((false, text)) => text.push_str(&literal),
+                _ => pieces.push((false, literal)),
+            }
+        } else if i % 2 == 1 {
+            pieces.push((true, (*part).to_owned()));
+        } else if !part.is_empty() {
+            pieces.push((false, (*part).to_owned()));
+        }
+    }
+    pieces
+}
+
+/// `text` with its first character in upper case.
+pub fn capitalized(text: &str) -> String {
+    let mut chars = text.chars();
+    match chars.next() {
+        Some(first) => first.to_uppercase().chain(chars).collect(),
+        None => String::new(),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -53,5 +86,20 @@ mod tests {
     fn plurals() {
         assert_eq!(plural(1, "file", "files"), "1 file");
         assert_eq!(plural(0, "file", "files"), "0 files");
+    }
+
+    #[test]
+    fn messages_split_at_code_spans() {
+        let code = |s: &str| (true, s.to_owned());
+        let text = |s: &str| (false, s.to_owned());
+        assert_eq!(
+            code_spans("The step `a` names `b`."),
+            vec![text("The step "), code("a"), text(" names "), code("b"), text(".")]
+        );
+        assert_eq!(code_spans("`x`"), vec![code("x")]);
+        assert_eq!(code_spans("no code"), vec![text("no code")]);
+        assert_eq!(code_spans("one ` tick"), vec![text("one ` tick")]);
+        assert_eq!(code_spans("`a` and ` b"), vec![code("a"), text(" and ` b")]);
+        assert_eq!(code_spans("` b"), vec![text("` b")]);
     }
 }

@@ -5,7 +5,7 @@
 use super::Versions;
 use super::words::{self, Part};
 use crate::style;
-use opb_render::words::plural;
+use opb_render::words::{capitalized, plural};
 use annotate_snippets::normalize_untrusted_str;
 use anstyle::Style;
 use opb_core::Kind;
@@ -88,12 +88,4 @@ fn plain(parts: &[Part]) -> String {
             Part::Text(text) | Part::Name(text) => normalize_untrusted_str(text),
         })
         .collect()
-}
-
-fn capitalized(text: &str) -> String {
-    let mut chars = text.chars();
-    match chars.next() {
-        Some(first) => first.to_uppercase().chain(chars).collect(),
-        None => String::new(),
-    }
 }

@@ -3,7 +3,7 @@
 //! connections, secrets and skills with what uses them.
 
 use super::{Page, Tone};
-use crate::words::{list, problems};
+use crate::words::{capitalized, list, problems};
 use opb_core::explain::manifest::{
     ConnectionExplain, Defaulted, FlowExplain, FunctionExplain, Placement, ResourcesExplain, RunsExplain,
     SecretExplain, SkillExplain, ToolExplain,
@@ -257,7 +257,7 @@ fn connection(connection: &ConnectionExplain, page: &mut dyn Page) {
     if connection.has_steps {
         facts.push("has steps".to_owned());
     }
-    page.paragraph(4, &format!("{}.", capitalize(&facts.join("; "))));
+    page.paragraph(4, &format!("{}.", capitalized(&facts.join("; "))));
 }
 
 fn secret(secret: &SecretExplain, page: &mut dyn Page) {
@@ -270,12 +270,4 @@ fn secret(secret: &SecretExplain, page: &mut dyn Page) {
 fn skill(skill: &SkillExplain, page: &mut dyn Page) {
     let manual = if skill.manual_of.is_empty() { "no tool's manual".to_owned() } else { format!("the manual of {}", list(&skill.manual_of)) };
     page.styled_line(2, Tone::Emphasis, &skill.name, &format!(": {manual}"));
-}
-
-fn capitalize(text: &str) -> String {
-    let mut chars = text.chars();
-    match chars.next() {
-        Some(first) => first.to_uppercase().chain(chars).collect(),
-        None => String::new(),
-    }
 }
