@@ -121,7 +121,7 @@ impl Badge {
             (None, true) => "unknown".to_owned(),
             (None, false) => "none".to_owned(),
         };
-        let mut text = risk_label(&risk).to_uppercase();
+        let mut text = risk_label(&risk).to_ascii_uppercase();
         let partly_unknown = step.highest_risk_class.is_some() && step.risk_partly_unknown;
         if partly_unknown {
             text.push_str(" +?");

@@ -54,13 +54,15 @@ pub fn code_spans(message: &str) -> Vec<(bool, String)> {
     pieces
 }
 
-/// `text` with its first character in upper case.
+/// `text` with its first character in upper case when it is an ASCII
+/// letter: opb capitalises only its own sentences, which start in English,
+/// and so needs no Unicode case tables in the wasm.
 pub fn capitalized(text: &str) -> String {
-    let mut chars = text.chars();
-    match chars.next() {
-        Some(first) => first.to_uppercase().chain(chars).collect(),
-        None => String::new(),
+    let mut text = text.to_owned();
+    if let Some(first) = text.get_mut(..1) {
+        first.make_ascii_uppercase();
     }
+    text
 }
 
 #[cfg(test)]

@@ -101,6 +101,22 @@ impl Group {
     }
 }
 
+/// A text of a rule's documentation: as written, or empty when the core is
+/// built without its `documentation` feature.
+#[cfg(feature = "documentation")]
+macro_rules! documented {
+    ($text:expr) => {
+        $text
+    };
+}
+#[cfg(not(feature = "documentation"))]
+macro_rules! documented {
+    ($text:expr) => {
+        ""
+    };
+}
+pub(crate) use documented;
+
 /// A rule of the catalogue and its documentation.
 #[derive(Debug, PartialEq, Eq, Serialize)]
 pub struct Rule {
@@ -115,7 +131,8 @@ pub struct Rule {
     /// One sentence: when the rule fires.
     pub summary: &'static str,
     /// The sentence of the seed (or the assumption of DOCUMENTS.md) the rule
-    /// enforces, quoted, with where it comes from.
+    /// enforces, quoted, with where it comes from. This and the next two are
+    /// empty when the core is built without its `documentation` feature.
     pub source: &'static str,
     /// How to fix a finding.
     pub fix: &'static str,

@@ -6,7 +6,9 @@
 //! Messages never echo a credential: [`preview`] shows its first four
 //! characters and nothing more.
 
-use aho_corasick::AhoCorasick;
+use aho_corasick::automaton::Automaton;
+use aho_corasick::nfa::noncontiguous::NFA;
+use aho_corasick::Input;
 use std::sync::OnceLock;
 
 /// A credential-shaped part of a text.
@@ -92,8 +94,8 @@ const JWT: &str = "eyJ";
 /// text. Every string of a document and every message is searched, so one
 /// automaton replaces a search per shape. Matching ignores ASCII case (for
 /// `Bearer`); the other literals are compared exactly after a match.
-fn anchors() -> &'static (AhoCorasick, Vec<(&'static str, Anchor)>) {
-    static ANCHORS: OnceLock<(AhoCorasick, Vec<(&'static str, Anchor)>)> = OnceLock::new();
+fn anchors() -> &'static (NFA, Vec<(&'static str, Anchor)>) {
+    static ANCHORS: OnceLock<(NFA, Vec<(&'static str, Anchor)>)> = OnceLock::new();
     ANCHORS.get_or_init(|| {
         let anchors: Vec<(&'static str, Anchor)> = PREFIXED
             .iter()
@@ -105,7 +107,7 @@ fn anchors() -> &'static (AhoCorasick, Vec<(&'static str, Anchor)>) {
                 (JWT, Anchor::Jwt),
             ])
             .collect();
-        let automaton = AhoCorasick::builder()
+        let automaton = NFA::builder()
             .ascii_case_insensitive(true)
             .build(anchors.iter().map(|(literal, _)| literal))
             .expect("a dozen short literals always build");
@@ -119,7 +121,8 @@ fn anchored(text: &str) -> impl Iterator<Item = (usize, Credential<'_>)> + '_ {
     let (automaton, anchors) = anchors();
     // Overlapping, so a literal inside another's match is still seen; the
     // literals cannot overlap themselves where a credential could start.
-    automaton.find_overlapping_iter(text).filter_map(move |found| {
+    let found = automaton.try_find_overlapping_iter(Input::new(text)).expect("a standard-match NFA searches overlapping");
+    found.filter_map(move |found| {
         let rank = found.pattern().as_usize();
         let (literal, anchor) = anchors.get(rank)?;
         let at = found.start();

@@ -3,7 +3,7 @@
 //! ([`problem_finding`]); kind detection reports IN002 and IN003; the shape
 //! checks of each kind IN004 and IN007.
 
-use crate::diagnostics::{At, Finding, Group, Report, Rule, Severity};
+use crate::diagnostics::{documented, At, Finding, Group, Report, Rule, Severity};
 use opb_syntax::{Kind, Node, Problem, ProblemKind, Ptr};
 
 pub static IN001: Rule = Rule {
@@ -12,9 +12,9 @@ pub static IN001: Rule = Rule {
     severity: Severity::Error,
     group: Group::Input,
     summary: "The text is not valid JSON or YAML; the range points at the parser's position, or at the opening of a bracket or quote that is never closed.",
-    source: "Both formats are data: an OpenPlaybook document is JSON (or the same data as YAML) and a plugin manifest is YAML (DOCUMENTS.md §1, §2). JSON is read strictly: no comments, trailing commas or single quotes.",
-    fix: "Correct the syntax at the position shown. A bracket or quote that is never closed is shown where it opened, with where the parser stopped as a second place. For JSON, check for a missing comma or quote, or a trailing comma; for YAML, check indentation and unclosed brackets or quotes.",
-    example: "{\"steps\": [\n  {\"id\": \"a\",}\n]}",
+    source: documented!("Both formats are data: an OpenPlaybook document is JSON (or the same data as YAML) and a plugin manifest is YAML (DOCUMENTS.md §1, §2). JSON is read strictly: no comments, trailing commas or single quotes."),
+    fix: documented!("Correct the syntax at the position shown. A bracket or quote that is never closed is shown where it opened, with where the parser stopped as a second place. For JSON, check for a missing comma or quote, or a trailing comma; for YAML, check indentation and unclosed brackets or quotes."),
+    example: documented!("{\"steps\": [\n  {\"id\": \"a\",}\n]}"),
 };
 
 pub static IN002: Rule = Rule {
@@ -23,9 +23,9 @@ pub static IN002: Rule = Rule {
     severity: Severity::Error,
     group: Group::Input,
     summary: "The top-level value is not an object (JSON) or mapping (YAML).",
-    source: "Both documents are objects at the top: the OpenPlaybook envelope and the manifest's top-level keys (DOCUMENTS.md §1, §2).",
-    fix: "Make the document one object: `{ \"openplaybook\": \"1.6\", \"steps\": [...] }`, or a YAML mapping of `key: value` lines.",
-    example: "[\"steps\", \"tools\"]",
+    source: documented!("Both documents are objects at the top: the OpenPlaybook envelope and the manifest's top-level keys (DOCUMENTS.md §1, §2)."),
+    fix: documented!("Make the document one object: `{ \"openplaybook\": \"1.6\", \"steps\": [...] }`, or a YAML mapping of `key: value` lines."),
+    example: documented!("[\"steps\", \"tools\"]"),
 };
 
 pub static IN003: Rule = Rule {
@@ -34,9 +34,9 @@ pub static IN003: Rule = Rule {
     severity: Severity::Error,
     group: Group::Input,
     summary: "The document is neither a playbook nor a plugin manifest by the detection rules, and no kind was given.",
-    source: "\"A top-level `openplaybook`, `steps` or `requires` key means a playbook; a top-level `tools` list whose entries have `id` (rather than `name` + `source`), or `flows`/`skills`, means a plugin manifest. The user can always override the detection.\" (DOCUMENTS.md §3)",
-    fix: "Add the key that says what the document is (`openplaybook: \"1.6\"` for a playbook, a `tools` list with `id`s for a manifest), or choose the kind explicitly (`--kind playbook|plugin`, or the kind switch in the playground).",
-    example: "name: something\nversion: 1",
+    source: documented!("\"A top-level `openplaybook`, `steps` or `requires` key means a playbook; a top-level `tools` list whose entries have `id` (rather than `name` + `source`), or `flows`/`skills`, means a plugin manifest. The user can always override the detection.\" (DOCUMENTS.md §3)"),
+    fix: documented!("Add the key that says what the document is (`openplaybook: \"1.6\"` for a playbook, a `tools` list with `id`s for a manifest), or choose the kind explicitly (`--kind playbook|plugin`, or the kind switch in the playground)."),
+    example: documented!("name: something\nversion: 1"),
 };
 
 pub static IN004: Rule = Rule {
@@ -45,9 +45,9 @@ pub static IN004: Rule = Rule {
     severity: Severity::Error,
     group: Group::Input,
     summary: "A field the seeds type (string, boolean, array, object, enum) has a value of another type; the message names the expected type.",
-    source: "The seeds type every field they define, e.g. \"name string · required\", \"requiresApproval boolean\", \"permissions array · required\" (seed 000) and \"`mcp` string[]\", \"`headers` map\" (seed 003).",
-    fix: "Write the value with the type the message names: quote a string, use `true`/`false` for a boolean, `[...]` for a list, `{...}` for an object.",
-    example: "steps:\n  - id: a\n    kind: agent\n    allowedTools: customer.get   # should be a list",
+    source: documented!("The seeds type every field they define, e.g. \"name string · required\", \"requiresApproval boolean\", \"permissions array · required\" (seed 000) and \"`mcp` string[]\", \"`headers` map\" (seed 003)."),
+    fix: documented!("Write the value with the type the message names: quote a string, use `true`/`false` for a boolean, `[...]` for a list, `{...}` for an object."),
+    example: documented!("steps:\n  - id: a\n    kind: agent\n    allowedTools: customer.get   # should be a list"),
 };
 
 pub static IN005: Rule = Rule {
@@ -56,9 +56,9 @@ pub static IN005: Rule = Rule {
     severity: Severity::Error,
     group: Group::Input,
     summary: "The same key appears twice in one object or mapping (JSON and YAML both).",
-    source: "JSON parsers disagree on which duplicate wins and YAML forbids them (YAML 1.2 §3.2.1.1, \"the content of a mapping node is an unordered set of key/value node pairs, with the restriction that each of the keys is unique\"); a duplicate can hide a value from a reviewer. The project never merges them silently.",
-    fix: "Keep one of the two entries. The validator reads the first; the second is the one underlined.",
-    example: "{\"id\": \"a\", \"kind\": \"agent\", \"kind\": \"gate\"}",
+    source: documented!("JSON parsers disagree on which duplicate wins and YAML forbids them (YAML 1.2 §3.2.1.1, \"the content of a mapping node is an unordered set of key/value node pairs, with the restriction that each of the keys is unique\"); a duplicate can hide a value from a reviewer. The project never merges them silently."),
+    fix: documented!("Keep one of the two entries. The validator reads the first; the second is the one underlined."),
+    example: documented!("{\"id\": \"a\", \"kind\": \"agent\", \"kind\": \"gate\"}"),
 };
 
 pub static IN006: Rule = Rule {
@@ -67,9 +67,9 @@ pub static IN006: Rule = Rule {
     severity: Severity::Error,
     group: Group::Input,
     summary: "The input is over one of the documented limits (size, nesting depth, line length, YAML alias expansion, number of steps or tools); nothing else is reported.",
-    source: "Every input is hostile until parsed: a validator in a reader's browser must answer, never hang or run out of memory (GUIDE §6). The limits are listed in the README.",
-    fix: "Split the document, or remove the deep nesting or alias chain the message names. The limits are far above any real playbook or manifest.",
-    example: "a: &a [x, x, x, x, x, x, x, x, x, x]\nb: &b [*a, *a, *a, *a, *a, *a, *a, *a, *a, *a]\nc: &c [*b, *b, *b, *b, *b, *b, *b, *b, *b, *b]\n# ... and so on: a \"billion laughs\"",
+    source: documented!("Every input is hostile until parsed: a validator in a reader's browser must answer, never hang or run out of memory (GUIDE §6). The limits are listed in the README."),
+    fix: documented!("Split the document, or remove the deep nesting or alias chain the message names. The limits are far above any real playbook or manifest."),
+    example: documented!("a: &a [x, x, x, x, x, x, x, x, x, x]\nb: &b [*a, *a, *a, *a, *a, *a, *a, *a, *a, *a]\nc: &c [*b, *b, *b, *b, *b, *b, *b, *b, *b, *b]\n# ... and so on: a \"billion laughs\""),
 };
 
 pub static IN007: Rule = Rule {
@@ -78,9 +78,9 @@ pub static IN007: Rule = Rule {
     severity: Severity::Info,
     group: Group::Input,
     summary: "A field the project does not know. It is kept and shown, never dropped.",
-    source: "\"Be a generous reader … Unknown fields are kept and shown, never dropped and never an error.\" (DOCUMENTS.md)",
-    fix: "Nothing, if the field is meant for another tool. Check its spelling if it was meant to be one of the format's fields (the message suggests the closest known one).",
-    example: "steps:\n  - id: a\n    kind: agent\n    allowedtools: [customer.get]   # allowedTools",
+    source: documented!("\"Be a generous reader … Unknown fields are kept and shown, never dropped and never an error.\" (DOCUMENTS.md)"),
+    fix: documented!("Nothing, if the field is meant for another tool. Check its spelling if it was meant to be one of the format's fields (the message suggests the closest known one)."),
+    example: documented!("steps:\n  - id: a\n    kind: agent\n    allowedtools: [customer.get]   # allowedTools"),
 };
 
 pub static RULES: &[&Rule] = &[&IN001, &IN002, &IN003, &IN004, &IN005, &IN006, &IN007];

@@ -384,14 +384,11 @@ fn shorten(description: &str) -> String {
     line
 }
 
-/// Upper-cases the character that starts at byte `at`.
-fn capitalize_at(out: &mut String, at: usize) {
-    let Some(first) = out.get(at..).and_then(|rest| rest.chars().next()) else { return };
-    if first.is_ascii() {
-        out[at..at + 1].make_ascii_uppercase();
-    } else {
-        let upper: String = first.to_uppercase().collect();
-        out.replace_range(at..at + first.len_utf8(), &upper);
+/// Upper-cases the character that starts at byte `at`, when it is ASCII
+/// (see [`crate::rules`]' `capitalise`).
+fn capitalize_at(out: &mut str, at: usize) {
+    if let Some(first) = out.get_mut(at..at + 1) {
+        first.make_ascii_uppercase();
     }
 }
 

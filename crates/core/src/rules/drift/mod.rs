@@ -15,7 +15,7 @@ mod shape;
 
 pub(crate) use shape::registry_entries;
 
-use crate::diagnostics::{At, Group, Report, Rule, Severity};
+use crate::diagnostics::{documented, At, Group, Report, Rule, Severity};
 use crate::rules::registry::{Registry, RegistryTool};
 use crate::views::compare::{Definition, Direction, ListChange, ListField, ToolChange, ValueChange, compare};
 use crate::views::playbook::{PlaybookView, ToolView};
@@ -28,9 +28,9 @@ pub static DR001: Rule = Rule {
     severity: Severity::Info,
     group: Group::PlaybookDrift,
     summary: "An embedded tool that the registry does not define: a runtime with this registry has no such tool to run.",
-    source: "\"A name resolves against the document's own embedded tools array and the runtime's tool registry\" and \"A runtime importing a document checks the embedded definitions against its own registry and flags drift\" (seed 000).",
-    fix: "Add the tool to the registry, or check the name: a runtime resolves the step's tool names against its registry.",
-    example: "# playbook\ntools:\n  - {name: refund.create, …}\n# registry\n- {name: charge.history, …}",
+    source: documented!("\"A name resolves against the document's own embedded tools array and the runtime's tool registry\" and \"A runtime importing a document checks the embedded definitions against its own registry and flags drift\" (seed 000)."),
+    fix: documented!("Add the tool to the registry, or check the name: a runtime resolves the step's tool names against its registry."),
+    example: documented!("# playbook\ntools:\n  - {name: refund.create, …}\n# registry\n- {name: charge.history, …}"),
 };
 
 pub static DR002: Rule = Rule {
@@ -39,9 +39,9 @@ pub static DR002: Rule = Rule {
     severity: Severity::Warning,
     group: Group::PlaybookDrift,
     summary: "The registry's definition is riskier than the embedded one: a higher `riskClass`, `sideEffecting: true` where the document says false or nothing, or no approval where the document says `requiresApproval: true`.",
-    source: "\"Read tools declare sideEffecting: false and never require approval; write tools declare their side effects and may require an approval gate. A runtime importing a document checks the embedded definitions against its own registry and flags drift\" (seed 000). A reader who trusts the document underestimates what the runtime's tool does.",
-    fix: "Update the embedded definition to what the registry says (and review the steps that allow the tool, and their gates), or correct the registry if it is the one that is wrong.",
-    example: "# playbook\ntools:\n  - {name: refund.create, riskClass: internal, …}\n# registry\n- {name: refund.create, riskClass: money, …}",
+    source: documented!("\"Read tools declare sideEffecting: false and never require approval; write tools declare their side effects and may require an approval gate. A runtime importing a document checks the embedded definitions against its own registry and flags drift\" (seed 000). A reader who trusts the document underestimates what the runtime's tool does."),
+    fix: documented!("Update the embedded definition to what the registry says (and review the steps that allow the tool, and their gates), or correct the registry if it is the one that is wrong."),
+    example: documented!("# playbook\ntools:\n  - {name: refund.create, riskClass: internal, …}\n# registry\n- {name: refund.create, riskClass: money, …}"),
 };
 
 pub static DR003: Rule = Rule {
@@ -50,9 +50,9 @@ pub static DR003: Rule = Rule {
     severity: Severity::Info,
     group: Group::PlaybookDrift,
     summary: "`riskClass`, `sideEffecting` or `requiresApproval` differ from the registry's without raising the risk: lowered, or declared on one side only.",
-    source: "\"A runtime importing a document checks the embedded definitions against its own registry and flags drift\" (seed 000).",
-    fix: "Bring the embedded definition in line with the registry, so the document explains the tool the runtime will run.",
-    example: "# playbook\ntools:\n  - {name: notes.write, riskClass: customer_comms, …}\n# registry\n- {name: notes.write, riskClass: internal, …}",
+    source: documented!("\"A runtime importing a document checks the embedded definitions against its own registry and flags drift\" (seed 000)."),
+    fix: documented!("Bring the embedded definition in line with the registry, so the document explains the tool the runtime will run."),
+    example: documented!("# playbook\ntools:\n  - {name: notes.write, riskClass: customer_comms, …}\n# registry\n- {name: notes.write, riskClass: internal, …}"),
 };
 
 pub static DR004: Rule = Rule {
@@ -61,9 +61,9 @@ pub static DR004: Rule = Rule {
     severity: Severity::Warning,
     group: Group::PlaybookDrift,
     summary: "The registry's definition lists permissions the embedded one does not: the runtime's tool needs more than the document says.",
-    source: "\"permissions array · required\" and \"A runtime importing a document checks the embedded definitions against its own registry and flags drift\" (seed 000).",
-    fix: "Add the permissions to the embedded definition (and check the playbook should have them), or narrow the registry's tool.",
-    example: "# playbook\ntools:\n  - {name: charge.history, permissions: [charges:read], …}\n# registry\n- {name: charge.history, permissions: [charges:read, charges:write], …}",
+    source: documented!("\"permissions array · required\" and \"A runtime importing a document checks the embedded definitions against its own registry and flags drift\" (seed 000)."),
+    fix: documented!("Add the permissions to the embedded definition (and check the playbook should have them), or narrow the registry's tool."),
+    example: documented!("# playbook\ntools:\n  - {name: charge.history, permissions: [charges:read], …}\n# registry\n- {name: charge.history, permissions: [charges:read, charges:write], …}"),
 };
 
 pub static DR005: Rule = Rule {
@@ -72,9 +72,9 @@ pub static DR005: Rule = Rule {
     severity: Severity::Info,
     group: Group::PlaybookDrift,
     summary: "The embedded definition lists permissions the registry's does not: the runtime's tool needs less than the document says.",
-    source: "\"permissions array · required\" and \"A runtime importing a document checks the embedded definitions against its own registry and flags drift\" (seed 000).",
-    fix: "Drop the permissions the runtime's tool does not need from the embedded definition, or add them to the registry if it is the one that is behind.",
-    example: "# playbook\ntools:\n  - {name: email.send, permissions: [email:send, email:read], …}\n# registry\n- {name: email.send, permissions: [email:send], …}",
+    source: documented!("\"permissions array · required\" and \"A runtime importing a document checks the embedded definitions against its own registry and flags drift\" (seed 000)."),
+    fix: documented!("Drop the permissions the runtime's tool does not need from the embedded definition, or add them to the registry if it is the one that is behind."),
+    example: documented!("# playbook\ntools:\n  - {name: email.send, permissions: [email:send, email:read], …}\n# registry\n- {name: email.send, permissions: [email:send], …}"),
 };
 
 pub static DR006: Rule = Rule {
@@ -83,9 +83,9 @@ pub static DR006: Rule = Rule {
     severity: Severity::Info,
     group: Group::PlaybookDrift,
     summary: "`dataScopeResources` or `dataScopeWrites` differ from the registry's: the message names what the registry adds and drops.",
-    source: "\"dataScopeResources array\", \"dataScopeWrites array\" and \"A runtime importing a document checks the embedded definitions against its own registry and flags drift\" (seed 000).",
-    fix: "Bring the embedded data scopes in line with the registry, so a reader sees what the runtime's tool reads and writes.",
-    example: "# playbook\ntools:\n  - {name: refund.create, dataScopeWrites: [refunds], …}\n# registry\n- {name: refund.create, dataScopeWrites: [refunds, ledger], …}",
+    source: documented!("\"dataScopeResources array\", \"dataScopeWrites array\" and \"A runtime importing a document checks the embedded definitions against its own registry and flags drift\" (seed 000)."),
+    fix: documented!("Bring the embedded data scopes in line with the registry, so a reader sees what the runtime's tool reads and writes."),
+    example: documented!("# playbook\ntools:\n  - {name: refund.create, dataScopeWrites: [refunds], …}\n# registry\n- {name: refund.create, dataScopeWrites: [refunds, ledger], …}"),
 };
 
 pub static DR007: Rule = Rule {
@@ -94,9 +94,9 @@ pub static DR007: Rule = Rule {
     severity: Severity::Info,
     group: Group::PlaybookDrift,
     summary: "`inputSchema`, `outputSchema`, `harnessInputSchema` or `harnessOutputSchema` differ from the registry's (compared as data: key order and formatting do not count).",
-    source: "\"inputSchema object · required\", \"outputSchema object · required\" and \"A runtime importing a document checks the embedded definitions against its own registry and flags drift\" (seed 000).",
-    fix: "Copy the registry's schema into the embedded definition, or update the registry if the document has the newer one.",
-    example: "# playbook\ntools:\n  - {name: refund.create, inputSchema: {type: object, properties: {chargeId: {type: string}}}, …}\n# registry\n- {name: refund.create, inputSchema: {type: object, properties: {chargeId: {type: string}, amount: {type: integer}}}, …}",
+    source: documented!("\"inputSchema object · required\", \"outputSchema object · required\" and \"A runtime importing a document checks the embedded definitions against its own registry and flags drift\" (seed 000)."),
+    fix: documented!("Copy the registry's schema into the embedded definition, or update the registry if the document has the newer one."),
+    example: documented!("# playbook\ntools:\n  - {name: refund.create, inputSchema: {type: object, properties: {chargeId: {type: string}}}, …}\n# registry\n- {name: refund.create, inputSchema: {type: object, properties: {chargeId: {type: string}, amount: {type: integer}}}, …}"),
 };
 
 pub static DR008: Rule = Rule {
@@ -105,9 +105,9 @@ pub static DR008: Rule = Rule {
     severity: Severity::Info,
     group: Group::PlaybookDrift,
     summary: "`source`, `connectorType` or `scope` differ from the registry's: the runtime's tool comes from elsewhere than the document says.",
-    source: "\"source enum · required\", \"connectorType enum\", \"scope enum\" and \"A runtime importing a document checks the embedded definitions against its own registry and flags drift\" (seed 000).",
-    fix: "Bring the embedded definition in line with the registry; a different connector also needs its connection in `requires`.",
-    example: "# playbook\ntools:\n  - {name: charge.history, source: connector, connectorType: stripe, …}\n# registry\n- {name: charge.history, source: connector, connectorType: square, …}",
+    source: documented!("\"source enum · required\", \"connectorType enum\", \"scope enum\" and \"A runtime importing a document checks the embedded definitions against its own registry and flags drift\" (seed 000)."),
+    fix: documented!("Bring the embedded definition in line with the registry; a different connector also needs its connection in `requires`."),
+    example: documented!("# playbook\ntools:\n  - {name: charge.history, source: connector, connectorType: stripe, …}\n# registry\n- {name: charge.history, source: connector, connectorType: square, …}"),
 };
 
 pub use shape::DR009;

@@ -1,7 +1,7 @@
 //! DR009: the registry text holds a list of tool definitions, each an
 //! object with a name, each name once.
 
-use crate::diagnostics::{At, Group, Report, Rule, Severity};
+use crate::diagnostics::{documented, At, Group, Report, Rule, Severity};
 use foldhash::{HashMap, HashMapExt};
 use opb_syntax::{Node, Ptr};
 
@@ -11,9 +11,9 @@ pub static DR009: Rule = Rule {
     severity: Severity::Error,
     group: Group::PlaybookDrift,
     summary: "The registry is not a list of tool definitions (nor an object with a `tools` list), or an entry is not an object with a `name`, or two entries share a name. Reported against the registry's text.",
-    source: "A registry holds tool definitions \"in the same shape as the embedded ones\": \"name string · required\" (seed 000, the embedded tool definitions); each name resolves to one definition (\"A name resolves against … the runtime's tool registry\", seed 000).",
-    fix: "Write the registry as a list of tool definitions (`[{\"name\": \"charge.history\", …}, …]`) or as `{\"tools\": [...]}`, give every entry a `name`, and keep one entry per name.",
-    example: "# registry\ntools:\n  - name: charge.history\n    riskClass: read\n  - riskClass: money        # no name",
+    source: documented!("A registry holds tool definitions \"in the same shape as the embedded ones\": \"name string · required\" (seed 000, the embedded tool definitions); each name resolves to one definition (\"A name resolves against … the runtime's tool registry\", seed 000)."),
+    fix: documented!("Write the registry as a list of tool definitions (`[{\"name\": \"charge.history\", …}, …]`) or as `{\"tools\": [...]}`, give every entry a `name`, and keep one entry per name."),
+    example: documented!("# registry\ntools:\n  - name: charge.history\n    riskClass: read\n  - riskClass: money        # no name"),
 };
 
 /// A named entry: its name, its position in the list and where it starts.

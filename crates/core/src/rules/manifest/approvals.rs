@@ -1,7 +1,7 @@
 //! PM4xx: approvals (seed 003: `requires_approval`, `approval`).
 
 use super::shown;
-use crate::diagnostics::{At, Group, Report, Rule, Severity};
+use crate::diagnostics::{documented, At, Group, Report, Rule, Severity};
 use crate::views::manifest::{Escalation, ManifestView, Runs, ToolLabel, ToolView};
 use crate::views::manifest::values::{HOUR, MINUTE, parse_go_duration, read_fraction};
 use crate::views::spec::one_of;
@@ -25,9 +25,9 @@ pub static PM401: Rule = Rule {
     severity: Severity::Error,
     group: Group::ManifestApprovals,
     summary: "A `requires_approval` entry that is not `<id>.<function>` with this tool's id, nor `<plugin>/<id>.<function>` with this plugin's name. A flow tool's one function is its flow, so there the function must be the flow's name.",
-    source: "\"This tool's functions that a person must decide every time, as `<id>.<function>` (or `<plugin>/<id>.<function>` with this plugin's own name)\" (seed 003, `requires_approval`); a flow tool \"exposes [its flow] as its one function, `<id>.<flow>`\" (seed 003, `flow`).",
-    fix: "Name a function of this tool with its id in front: `requires_approval: [acme_github.merge]`.",
-    example: "tools:\n  - id: acme_github\n    mcp: [python, -m, acme_github.server]\n    requires_approval: [merge, other_tool.send]",
+    source: documented!("\"This tool's functions that a person must decide every time, as `<id>.<function>` (or `<plugin>/<id>.<function>` with this plugin's own name)\" (seed 003, `requires_approval`); a flow tool \"exposes [its flow] as its one function, `<id>.<flow>`\" (seed 003, `flow`)."),
+    fix: documented!("Name a function of this tool with its id in front: `requires_approval: [acme_github.merge]`."),
+    example: documented!("tools:\n  - id: acme_github\n    mcp: [python, -m, acme_github.server]\n    requires_approval: [merge, other_tool.send]"),
 };
 
 pub static PM402: Rule = Rule {
@@ -36,9 +36,9 @@ pub static PM402: Rule = Rule {
     severity: Severity::Error,
     group: Group::ManifestApprovals,
     summary: "`approval.deadline` is not a Go duration (`90s`, `35m`, `1h30m`, `48h`) from 1m to 720h, both included.",
-    source: "\"`deadline`: how long a call waits before it is denied, never approved, 1m to 720h (the agent's, then the tenant's, 24h when nobody sets one; a tenant rule wins).\" (seed 003, `approval`); durations are Go-style (DOCUMENTS.md §2).",
-    fix: "Write a duration from `1m` to `720h` (30 days), or leave `deadline` out for 24h. Days are written in hours: `72h`.",
-    example: "approval:\n  deadline: 30s",
+    source: documented!("\"`deadline`: how long a call waits before it is denied, never approved, 1m to 720h (the agent's, then the tenant's, 24h when nobody sets one; a tenant rule wins).\" (seed 003, `approval`); durations are Go-style (DOCUMENTS.md §2)."),
+    fix: documented!("Write a duration from `1m` to `720h` (30 days), or leave `deadline` out for 24h. Days are written in hours: `72h`."),
+    example: documented!("approval:\n  deadline: 30s"),
 };
 
 pub static PM403: Rule = Rule {
@@ -47,9 +47,9 @@ pub static PM403: Rule = Rule {
     severity: Severity::Error,
     group: Group::ManifestApprovals,
     summary: "`escalation: off` (plain or quoted, any case, or `false`) without a non-empty `escalation_reason`.",
-    source: "\"`escalation`: `off` (with `escalation_reason`, since it loosens oversight)\" (seed 003, `approval`).",
-    fix: "Say why nobody should be reminded: `escalation_reason: the on-call rota decides within minutes`; or keep the default ladder by removing `escalation`.",
-    example: "approval:\n  escalation: off",
+    source: documented!("\"`escalation`: `off` (with `escalation_reason`, since it loosens oversight)\" (seed 003, `approval`)."),
+    fix: documented!("Say why nobody should be reminded: `escalation_reason: the on-call rota decides within minutes`; or keep the default ladder by removing `escalation`."),
+    example: documented!("approval:\n  escalation: off"),
 };
 
 pub static PM404: Rule = Rule {
@@ -58,9 +58,9 @@ pub static PM404: Rule = Rule {
     severity: Severity::Error,
     group: Group::ManifestApprovals,
     summary: "`escalation` is neither `off` nor a list of steps; or it has more than five steps; or a step's `at` is not a fraction strictly between 0 and 1 (`0.5`, or quoted `\"0.5\"`) or a percentage strictly between 0% and 100% (`\"90%\"`); or its `to` is not `deciders`, `owner`, `admins`, `role:<role>` or `team:<name>`.",
-    source: "\"`off` … or the ladder's steps, at most five, each `{at: <fraction or \"90%\">, to: deciders | owner | admins | role:<role> | team:<name>}`\" (seed 003, `approval`).",
-    fix: "Write at most five steps such as `{at: 0.5, to: owner}` or `{at: \"90%\", to: admins}`.",
-    example: "approval:\n  escalation:\n    - {at: 2, to: boss}",
+    source: documented!("\"`off` … or the ladder's steps, at most five, each `{at: <fraction or \"90%\">, to: deciders | owner | admins | role:<role> | team:<name>}`\" (seed 003, `approval`)."),
+    fix: documented!("Write at most five steps such as `{at: 0.5, to: owner}` or `{at: \"90%\", to: admins}`."),
+    example: documented!("approval:\n  escalation:\n    - {at: 2, to: boss}"),
 };
 
 pub static PM405: Rule = Rule {
@@ -69,9 +69,9 @@ pub static PM405: Rule = Rule {
     severity: Severity::Error,
     group: Group::ManifestApprovals,
     summary: "`approval.deciders.role` is not `operator` or `admin`; or there are more than 16 `teams`, 32 `people` or 8 `keys` (the first one over is underlined); or a person is not `user:<name>`.",
-    source: "\"`role` (`operator`, the default, or `admin`), `teams` (teams of the tenant, by name, at most 16) and `people` (accounts, as `user:<name>`, at most 32) and `keys` (the tenant's API keys that may decide, by key ID, at most 8 …)\" (seed 003, `approval.deciders`).",
-    fix: "Use `role: operator` or `role: admin`, name people as `user:<name>`, and keep within the limits; a team stands for many people.",
-    example: "approval:\n  deciders:\n    role: owner\n    people: [alice]",
+    source: documented!("\"`role` (`operator`, the default, or `admin`), `teams` (teams of the tenant, by name, at most 16) and `people` (accounts, as `user:<name>`, at most 32) and `keys` (the tenant's API keys that may decide, by key ID, at most 8 …)\" (seed 003, `approval.deciders`)."),
+    fix: documented!("Use `role: operator` or `role: admin`, name people as `user:<name>`, and keep within the limits; a team stands for many people."),
+    example: documented!("approval:\n  deciders:\n    role: owner\n    people: [alice]"),
 };
 
 pub static PM406: Rule = Rule {
@@ -80,9 +80,9 @@ pub static PM406: Rule = Rule {
     severity: Severity::Error,
     group: Group::ManifestApprovals,
     summary: "`approval.edit` or `approval.not_starter` is not a boolean, or `approval.confirm` is not an argument name (a non-empty string without spaces, not a JSON pointer).",
-    source: "\"`edit: false` keeps a person from approving a call with other arguments. `confirm: <argument>` asks a person to type that argument's value before a call runs\" and \"`approval.not_starter` boolean\" (seed 003, `approval`). YAML 1.2 reads `no` and `yes` as strings, so they are refused with a hint.",
-    fix: "Write `edit: false`, `not_starter: true`, and `confirm:` with the name of one argument of the function (`confirm: pull_number`).",
-    example: "approval:\n  edit: no\n  confirm: /pull_number",
+    source: documented!("\"`edit: false` keeps a person from approving a call with other arguments. `confirm: <argument>` asks a person to type that argument's value before a call runs\" and \"`approval.not_starter` boolean\" (seed 003, `approval`). YAML 1.2 reads `no` and `yes` as strings, so they are refused with a hint."),
+    fix: documented!("Write `edit: false`, `not_starter: true`, and `confirm:` with the name of one argument of the function (`confirm: pull_number`)."),
+    example: documented!("approval:\n  edit: no\n  confirm: /pull_number"),
 };
 
 pub static RULES: &[&Rule] = &[&PM401, &PM402, &PM403, &PM404, &PM405, &PM406];

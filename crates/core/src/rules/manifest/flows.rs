@@ -3,7 +3,7 @@
 //! `manual`, `labels`).
 
 use super::{known_names, shown};
-use crate::diagnostics::{At, Group, Report, Rule, Severity};
+use crate::diagnostics::{documented, At, Group, Report, Rule, Severity};
 use crate::views::manifest::{ManifestView, Runs, ToolView};
 use crate::views::manifest::values::is_argument_pointer;
 use foldhash::{HashMap, HashMapExt, HashSet, HashSetExt};
@@ -29,9 +29,9 @@ pub static PM601: Rule = Rule {
     severity: Severity::Error,
     group: Group::ManifestFlows,
     summary: "A flow tool's `flow` names no flow of the plugin.",
-    source: "\"A flow tool: the name of one of this plugin's flows\" and \"Lint refuses a flow that is not in the plugin\" (seed 003, `flow`).",
-    fix: "Name one of the plugin's `flows`, or add the flow to `flows`.",
-    example: "flows:\n  - name: triage\ntools:\n  - id: acme_triage\n    flow: triage-v2",
+    source: documented!("\"A flow tool: the name of one of this plugin's flows\" and \"Lint refuses a flow that is not in the plugin\" (seed 003, `flow`)."),
+    fix: documented!("Name one of the plugin's `flows`, or add the flow to `flows`."),
+    example: documented!("flows:\n  - name: triage\ntools:\n  - id: acme_triage\n    flow: triage-v2"),
 };
 
 pub static PM602: Rule = Rule {
@@ -40,9 +40,9 @@ pub static PM602: Rule = Rule {
     severity: Severity::Error,
     group: Group::ManifestFlows,
     summary: "A second flow tool of the same flow; the second is underlined.",
-    source: "\"Lint refuses … a second flow tool of the same flow\" (seed 003, `flow`).",
-    fix: "Keep one tool for the flow; agents that need it list that tool's function.",
-    example: "tools:\n  - {id: acme_triage, flow: triage}\n  - {id: acme_triage_again, flow: triage}",
+    source: documented!("\"Lint refuses … a second flow tool of the same flow\" (seed 003, `flow`)."),
+    fix: documented!("Keep one tool for the flow; agents that need it list that tool's function."),
+    example: documented!("tools:\n  - {id: acme_triage, flow: triage}\n  - {id: acme_triage_again, flow: triage}"),
 };
 
 pub static PM603: Rule = Rule {
@@ -51,9 +51,9 @@ pub static PM603: Rule = Rule {
     severity: Severity::Error,
     group: Group::ManifestFlows,
     summary: "A flow tool that would reach itself: its flow has a step whose `tool` is a function of this tool, or of another flow tool whose flow leads back. The message names the shortest way round (a loop of more than 16 flow tools by its size).",
-    source: "\"Lint refuses … a flow tool that would reach itself.\" (seed 003, `flow`); flow steps name tools as `<id>.<function>` (DOCUMENTS.md §2).",
-    fix: "Break the loop: a flow's steps call other tools, not the flow tool that runs it.",
-    example: "flows:\n  - name: triage\n    steps:\n      - tool: acme_triage.triage\ntools:\n  - {id: acme_triage, flow: triage}",
+    source: documented!("\"Lint refuses … a flow tool that would reach itself.\" (seed 003, `flow`); flow steps name tools as `<id>.<function>` (DOCUMENTS.md §2)."),
+    fix: documented!("Break the loop: a flow's steps call other tools, not the flow tool that runs it."),
+    example: documented!("flows:\n  - name: triage\n    steps:\n      - tool: acme_triage.triage\ntools:\n  - {id: acme_triage, flow: triage}"),
 };
 
 pub static PM604: Rule = Rule {
@@ -62,9 +62,9 @@ pub static PM604: Rule = Rule {
     severity: Severity::Error,
     group: Group::ManifestFlows,
     summary: "A flow tool that sets `env`, `container`, `headers`, `sandbox`, `timeout`, `limits`, `isolation`, `secret_arguments` or `affinity`; one finding per field, and the field's value is not judged by its own rule as well.",
-    source: "\"It sets no `mcp`, `package`, `url`, `env`, `container`, `headers`, `sandbox`, `timeout`, `limits`, `isolation`, `secret_arguments` or `affinity` (its flow runs on its plugin's pool)\" (seed 003, `flow`).",
-    fix: "Remove the field: each step of the flow runs through its own tool and gates.",
-    example: "tools:\n  - id: acme_triage\n    flow: triage\n    timeout: 10m",
+    source: documented!("\"It sets no `mcp`, `package`, `url`, `env`, `container`, `headers`, `sandbox`, `timeout`, `limits`, `isolation`, `secret_arguments` or `affinity` (its flow runs on its plugin's pool)\" (seed 003, `flow`)."),
+    fix: documented!("Remove the field: each step of the flow runs through its own tool and gates."),
+    example: documented!("tools:\n  - id: acme_triage\n    flow: triage\n    timeout: 10m"),
 };
 
 pub static PM605: Rule = Rule {
@@ -73,9 +73,9 @@ pub static PM605: Rule = Rule {
     severity: Severity::Error,
     group: Group::ManifestFlows,
     summary: "A flow that a flow tool exposes has no `description`, or no `input_schema` with an object at its root (`type: object`).",
-    source: "\"Its description, arguments and result are the flow's `description`, `input_schema` (required, with an object at its root) and `output_schema` (a warning without one)\" (seed 003, `flow`).",
-    fix: "Give the flow a `description` (what the model reads to decide whether to call it) and `input_schema: {type: object, properties: {…}}`.",
-    example: "flows:\n  - name: triage\n    input_schema: {type: string}\ntools:\n  - {id: acme_triage, flow: triage}",
+    source: documented!("\"Its description, arguments and result are the flow's `description`, `input_schema` (required, with an object at its root) and `output_schema` (a warning without one)\" (seed 003, `flow`)."),
+    fix: documented!("Give the flow a `description` (what the model reads to decide whether to call it) and `input_schema: {type: object, properties: {…}}`."),
+    example: documented!("flows:\n  - name: triage\n    input_schema: {type: string}\ntools:\n  - {id: acme_triage, flow: triage}"),
 };
 
 pub static PM606: Rule = Rule {
@@ -84,9 +84,9 @@ pub static PM606: Rule = Rule {
     severity: Severity::Warning,
     group: Group::ManifestFlows,
     summary: "A flow that a flow tool exposes has no `output_schema`.",
-    source: "\"… and `output_schema` (a warning without one)\" (seed 003, `flow`).",
-    fix: "Describe the flow's result: `output_schema: {type: object, properties: {…}}`.",
-    example: "flows:\n  - name: triage\n    description: Label an issue.\n    input_schema: {type: object}\ntools:\n  - {id: acme_triage, flow: triage}",
+    source: documented!("\"… and `output_schema` (a warning without one)\" (seed 003, `flow`)."),
+    fix: documented!("Describe the flow's result: `output_schema: {type: object, properties: {…}}`."),
+    example: documented!("flows:\n  - name: triage\n    description: Label an issue.\n    input_schema: {type: object}\ntools:\n  - {id: acme_triage, flow: triage}"),
 };
 
 pub static PM607: Rule = Rule {
@@ -95,9 +95,9 @@ pub static PM607: Rule = Rule {
     severity: Severity::Error,
     group: Group::ManifestFlows,
     summary: "`results.fit: true` on a flow tool. `fit: false` declares nothing and is let be.",
-    source: "\"`plugin lint` refuses it on a flow tool\" (seed 003, `results.fit`).",
-    fix: "Remove `results.fit`: a flow's result is its steps', not a view that fits a budget.",
-    example: "tools:\n  - id: acme_triage\n    flow: triage\n    results: {fit: true}",
+    source: documented!("\"`plugin lint` refuses it on a flow tool\" (seed 003, `results.fit`)."),
+    fix: documented!("Remove `results.fit`: a flow's result is its steps', not a view that fits a budget."),
+    example: documented!("tools:\n  - id: acme_triage\n    flow: triage\n    results: {fit: true}"),
 };
 
 pub static PM608: Rule = Rule {
@@ -106,9 +106,9 @@ pub static PM608: Rule = Rule {
     severity: Severity::Warning,
     group: Group::ManifestFlows,
     summary: "An empty `results` block (`results: {}` or `results:` with nothing).",
-    source: "\"`plugin lint` … warns on an empty `results` block\" (seed 003, `results.fit`).",
-    fix: "Declare `results: {fit: true}` when the tool follows the convention, or remove the block.",
-    example: "tools:\n  - id: acme_docs\n    mcp: [node, docs.js]\n    results: {}",
+    source: documented!("\"`plugin lint` … warns on an empty `results` block\" (seed 003, `results.fit`)."),
+    fix: documented!("Declare `results: {fit: true}` when the tool follows the convention, or remove the block."),
+    example: documented!("tools:\n  - id: acme_docs\n    mcp: [node, docs.js]\n    results: {}"),
 };
 
 pub static PM609: Rule = Rule {
@@ -117,9 +117,9 @@ pub static PM609: Rule = Rule {
     severity: Severity::Error,
     group: Group::ManifestFlows,
     summary: "`uses_model` without `purpose`, or a purpose that is blank or longer than 200 characters (counted as Unicode characters).",
-    source: "\"The tool's functions and hooks call a model, and why, in 1 to 200 characters.\" (seed 003, `uses_model.purpose`)",
-    fix: "Say in one short sentence why the tool calls a model: `purpose: Summarises long pages before returning them.`",
-    example: "tools:\n  - id: acme_summarise\n    mcp: [python, -m, summarise]\n    uses_model: {}",
+    source: documented!("\"The tool's functions and hooks call a model, and why, in 1 to 200 characters.\" (seed 003, `uses_model.purpose`)"),
+    fix: documented!("Say in one short sentence why the tool calls a model: `purpose: Summarises long pages before returning them.`"),
+    example: documented!("tools:\n  - id: acme_summarise\n    mcp: [python, -m, summarise]\n    uses_model: {}"),
 };
 
 pub static PM610: Rule = Rule {
@@ -128,9 +128,9 @@ pub static PM610: Rule = Rule {
     severity: Severity::Error,
     group: Group::ManifestFlows,
     summary: "`uses_model` on a remote or flow tool.",
-    source: "\"Not on a remote or a flow tool\" (seed 003, `uses_model.purpose`).",
-    fix: "Remove `uses_model`: a remote server calls models on its own account, and a flow's steps call them through their agents.",
-    example: "tools:\n  - id: acme_search\n    url: https://search.example.com/mcp\n    uses_model: {purpose: Rank results.}",
+    source: documented!("\"Not on a remote or a flow tool\" (seed 003, `uses_model.purpose`)."),
+    fix: documented!("Remove `uses_model`: a remote server calls models on its own account, and a flow's steps call them through their agents."),
+    example: documented!("tools:\n  - id: acme_search\n    url: https://search.example.com/mcp\n    uses_model: {purpose: Rank results.}"),
 };
 
 pub static PM611: Rule = Rule {
@@ -139,9 +139,9 @@ pub static PM611: Rule = Rule {
     severity: Severity::Error,
     group: Group::ManifestFlows,
     summary: "A `secret_arguments` entry that is not a list of JSON pointers (`/env/API_KEY`), or that has more than 16 pointers for one function (the first one over is underlined).",
-    source: "\"The arguments of the tool's functions a model may write a `{{secret:NAME}}` placeholder into, by function, as JSON pointers (`run: [/env/API_KEY]`), at most 16 per function.\" (seed 003, `secret_arguments`)",
-    fix: "List each argument as a pointer with a leading slash, at most 16 per function: `run: [/env/API_KEY]`.",
-    example: "secret_arguments:\n  run: env.API_KEY",
+    source: documented!("\"The arguments of the tool's functions a model may write a `{{secret:NAME}}` placeholder into, by function, as JSON pointers (`run: [/env/API_KEY]`), at most 16 per function.\" (seed 003, `secret_arguments`)"),
+    fix: documented!("List each argument as a pointer with a leading slash, at most 16 per function: `run: [/env/API_KEY]`."),
+    example: documented!("secret_arguments:\n  run: env.API_KEY"),
 };
 
 pub static PM612: Rule = Rule {
@@ -150,9 +150,9 @@ pub static PM612: Rule = Rule {
     severity: Severity::Error,
     group: Group::ManifestFlows,
     summary: "`manual` names a skill that is not this plugin's (`<other>/<skill>`, or a name not in `skills`), lists one twice, or has more than 8 entries.",
-    source: "\"Skills of this plugin …, by name or as `<plugin>/<skill>` with this plugin's own name: each one of the plugin's skills, listed once, at most 8. Another plugin's skill is refused (\\\"a tool's manual is its own plugin's skills\\\").\" (seed 003, `manual`)",
-    fix: "List skills of this plugin's `skills`, each once, at most 8.",
-    example: "skills: [triage-guide]\ntools:\n  - id: acme_github\n    mcp: [python, -m, server]\n    manual: [other-plugin/guide]",
+    source: documented!("\"Skills of this plugin …, by name or as `<plugin>/<skill>` with this plugin's own name: each one of the plugin's skills, listed once, at most 8. Another plugin's skill is refused (\\\"a tool's manual is its own plugin's skills\\\").\" (seed 003, `manual`)"),
+    fix: documented!("List skills of this plugin's `skills`, each once, at most 8."),
+    example: documented!("skills: [triage-guide]\ntools:\n  - id: acme_github\n    mcp: [python, -m, server]\n    manual: [other-plugin/guide]"),
 };
 
 pub static PM613: Rule = Rule {
@@ -161,9 +161,9 @@ pub static PM613: Rule = Rule {
     severity: Severity::Error,
     group: Group::ManifestFlows,
     summary: "`labels.source` is not a string, or `labels.untrusted` is not a boolean.",
-    source: "\"`source`, the system its results come from …, and `untrusted: true` for a tool whose results hold outside text although it stays inside the tenant\" (seed 003, `labels`).",
-    fix: "Write `labels: {source: gmail, untrusted: true}`.",
-    example: "labels:\n  source: [gmail]\n  untrusted: \"yes\"",
+    source: documented!("\"`source`, the system its results come from …, and `untrusted: true` for a tool whose results hold outside text although it stays inside the tenant\" (seed 003, `labels`)."),
+    fix: documented!("Write `labels: {source: gmail, untrusted: true}`."),
+    example: documented!("labels:\n  source: [gmail]\n  untrusted: \"yes\""),
 };
 
 pub static RULES: &[&Rule] = &[

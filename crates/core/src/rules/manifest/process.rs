@@ -3,7 +3,7 @@
 //! (PM604), so its values are not checked here as well.
 
 use super::{capitalise, shown};
-use crate::diagnostics::{At, Group, Report, Rule, Severity};
+use crate::diagnostics::{documented, At, Group, Report, Rule, Severity};
 use crate::diagnostics::prose::and_list;
 use crate::views::manifest::{ManifestView, Runs, ToolView};
 use crate::views::manifest::url::{HttpUrl, is_loopback_host};
@@ -28,9 +28,9 @@ pub static PM501: Rule = Rule {
     severity: Severity::Error,
     group: Group::ManifestProcess,
     summary: "An `env` key that is not an environment variable name (a letter or `_`, then letters, digits and `_`).",
-    source: "\"Extra environment variables for the tool's process. Keys must be environment variable names\" (seed 003, `env`).",
-    fix: "Rename the key with letters, digits and underscores: `user-agent` becomes `USER_AGENT`.",
-    example: "tools:\n  - id: acme_fetch\n    mcp: [node, server.js]\n    env:\n      user-agent: acme",
+    source: documented!("\"Extra environment variables for the tool's process. Keys must be environment variable names\" (seed 003, `env`)."),
+    fix: documented!("Rename the key with letters, digits and underscores: `user-agent` becomes `USER_AGENT`."),
+    example: documented!("tools:\n  - id: acme_fetch\n    mcp: [node, server.js]\n    env:\n      user-agent: acme"),
 };
 
 pub static PM502: Rule = Rule {
@@ -39,9 +39,9 @@ pub static PM502: Rule = Rule {
     severity: Severity::Error,
     group: Group::ManifestProcess,
     summary: "An `env` key the node refuses: the dynamic loader's (`LD_*`, `DYLD_*`, `GLIBC_TUNABLES`, `GCONV_PATH`), `PATH`, or the node's own (`OZ0_*`). Names are compared as written, since environment names are case-sensitive.",
-    source: "\"Keys must be environment variable names, and not the dynamic loader's (`LD_*`, `DYLD_*`, `GLIBC_TUNABLES`, `GCONV_PATH`), `PATH` or the node's own (`OZ0_*`), which lint refuses and a node leaves out.\" (seed 003, `env`)",
-    fix: "Remove the variable: a node leaves it out anyway. Configure the server through its own options or a variable of its own name.",
-    example: "env:\n  LD_PRELOAD: /tmp/hook.so",
+    source: documented!("\"Keys must be environment variable names, and not the dynamic loader's (`LD_*`, `DYLD_*`, `GLIBC_TUNABLES`, `GCONV_PATH`), `PATH` or the node's own (`OZ0_*`), which lint refuses and a node leaves out.\" (seed 003, `env`)"),
+    fix: documented!("Remove the variable: a node leaves it out anyway. Configure the server through its own options or a variable of its own name."),
+    example: documented!("env:\n  LD_PRELOAD: /tmp/hook.so"),
 };
 
 pub static PM503: Rule = Rule {
@@ -50,9 +50,9 @@ pub static PM503: Rule = Rule {
     severity: Severity::Error,
     group: Group::ManifestProcess,
     summary: "`OPENAI_BASE_URL` or `ANTHROPIC_BASE_URL` names the loopback in any form a resolver accepts (`localhost` and names under it, `127.0.0.0/8` in any IPv4 spelling: `127.1`, `2130706433`, `0x7f000001`, `0177.0.0.1`; `[::1]`, `[::ffff:127.0.0.1]`, `0.0.0.0`, `[::]`), with or without a scheme.",
-    source: "\"`OPENAI_BASE_URL` and `ANTHROPIC_BASE_URL` may name a provider's public URL, never the node's loopback.\" (seed 003, `env`)",
-    fix: "Name the provider's public URL (`https://api.openai.com/v1`), or declare `uses_model` to call a model through the node's gateway.",
-    example: "env:\n  OPENAI_BASE_URL: http://127.0.0.1:8080/v1",
+    source: documented!("\"`OPENAI_BASE_URL` and `ANTHROPIC_BASE_URL` may name a provider's public URL, never the node's loopback.\" (seed 003, `env`)"),
+    fix: documented!("Name the provider's public URL (`https://api.openai.com/v1`), or declare `uses_model` to call a model through the node's gateway."),
+    example: documented!("env:\n  OPENAI_BASE_URL: http://127.0.0.1:8080/v1"),
 };
 
 pub static PM504: Rule = Rule {
@@ -61,9 +61,9 @@ pub static PM504: Rule = Rule {
     severity: Severity::Error,
     group: Group::ManifestProcess,
     summary: "An `oci:` tool's `env` value with a line break under a name its container runtime reads on the host: `DOCKER_*`, `CONTAINERS_*`, `REGISTRY_AUTH_FILE`, `HOME`, `TMPDIR` and `XDG_*` (the seed's four families, and what Docker and Podman read alike).",
-    source: "\"An `oci:` tool's variables reach its container by a file; a value with a line break cannot, so under a name its container runtime reads on the host (`DOCKER_HOST`, `CONTAINERS_*`, `HOME`, `XDG_*` and the like) it is refused.\" (seed 003, `env`)",
-    fix: "Put the value on one line, or pass it as a file the image reads.",
-    example: "tools:\n  - id: acme_box\n    package: oci:ghcr.io/acme/box@sha256:…\n    env:\n      HOME: \"/data\\n/other\"",
+    source: documented!("\"An `oci:` tool's variables reach its container by a file; a value with a line break cannot, so under a name its container runtime reads on the host (`DOCKER_HOST`, `CONTAINERS_*`, `HOME`, `XDG_*` and the like) it is refused.\" (seed 003, `env`)"),
+    fix: documented!("Put the value on one line, or pass it as a file the image reads."),
+    example: documented!("tools:\n  - id: acme_box\n    package: oci:ghcr.io/acme/box@sha256:…\n    env:\n      HOME: \"/data\\n/other\""),
 };
 
 pub static PM505: Rule = Rule {
@@ -72,9 +72,9 @@ pub static PM505: Rule = Rule {
     severity: Severity::Error,
     group: Group::ManifestProcess,
     summary: "`isolation` is not `gvisor` or `microvm`; or `gvisor` on a remote tool or with `sandbox` set; or `microvm` on a tool that is not an `oci:` image.",
-    source: "\"For a command tool …, `gvisor` runs its server under the node's own rootless runsc …; not with `sandbox:` set, and not for a remote tool\" and \"`microvm` boots its image in a virtual machine of its own\" (seed 003, `isolation`).",
-    fix: "Use `isolation: gvisor` on a local or `oci:` tool without `sandbox`, or `isolation: microvm` on an `oci:` image; a remote tool runs elsewhere and takes no isolation.",
-    example: "tools:\n  - id: acme_search\n    url: https://search.example.com/mcp\n    isolation: gvisor",
+    source: documented!("\"For a command tool …, `gvisor` runs its server under the node's own rootless runsc …; not with `sandbox:` set, and not for a remote tool\" and \"`microvm` boots its image in a virtual machine of its own\" (seed 003, `isolation`)."),
+    fix: documented!("Use `isolation: gvisor` on a local or `oci:` tool without `sandbox`, or `isolation: microvm` on an `oci:` image; a remote tool runs elsewhere and takes no isolation."),
+    example: documented!("tools:\n  - id: acme_search\n    url: https://search.example.com/mcp\n    isolation: gvisor"),
 };
 
 pub static PM506: Rule = Rule {
@@ -83,9 +83,9 @@ pub static PM506: Rule = Rule {
     severity: Severity::Error,
     group: Group::ManifestProcess,
     summary: "A `microvm` tool's `env` key, or a secret of its plugin, named `PATH`, `HOME`, `TMPDIR`, a proxy's variable (any name ending `_PROXY`, any case: `HTTP_PROXY`, `FTP_PROXY`, `NO_PROXY`…), `LD_*`, `DYLD_*`, `SMOLVM_*` or `OZ0_VMENV_*`. An env key PM502 already refuses is left to it.",
-    source: "\"A `microvm` tool's `env` and its plugin's secrets cannot be named `PATH`, `HOME`, `TMPDIR`, a proxy's variable, or `LD_*`, `DYLD_*`, `SMOLVM_*` or `OZ0_VMENV_*`.\" (seed 003, `isolation`)",
-    fix: "Rename the variable or secret (`HOME` to `ACME_HOME`); the VM sets these itself.",
-    example: "requires:\n  secrets: [HTTPS_PROXY]\ntools:\n  - id: acme_box\n    package: oci:ghcr.io/acme/box@sha256:…\n    isolation: microvm",
+    source: documented!("\"A `microvm` tool's `env` and its plugin's secrets cannot be named `PATH`, `HOME`, `TMPDIR`, a proxy's variable, or `LD_*`, `DYLD_*`, `SMOLVM_*` or `OZ0_VMENV_*`.\" (seed 003, `isolation`)"),
+    fix: documented!("Rename the variable or secret (`HOME` to `ACME_HOME`); the VM sets these itself."),
+    example: documented!("requires:\n  secrets: [HTTPS_PROXY]\ntools:\n  - id: acme_box\n    package: oci:ghcr.io/acme/box@sha256:…\n    isolation: microvm"),
 };
 
 pub static PM507: Rule = Rule {
@@ -94,9 +94,9 @@ pub static PM507: Rule = Rule {
     severity: Severity::Error,
     group: Group::ManifestProcess,
     summary: "`sandbox` other than `own` or `host`.",
-    source: "\"`own` for a tool that runs what it is given in a sandbox of its own\" and \"`host` for a local tool that must see the node itself\" (seed 003, `sandbox`).",
-    fix: "Write `sandbox: own` or `sandbox: host`, or leave `sandbox` out to run in the plugin sandbox.",
-    example: "tools:\n  - id: acme_runner\n    mcp: [node, runner.js]\n    sandbox: none",
+    source: documented!("\"`own` for a tool that runs what it is given in a sandbox of its own\" and \"`host` for a local tool that must see the node itself\" (seed 003, `sandbox`)."),
+    fix: documented!("Write `sandbox: own` or `sandbox: host`, or leave `sandbox` out to run in the plugin sandbox."),
+    example: documented!("tools:\n  - id: acme_runner\n    mcp: [node, runner.js]\n    sandbox: none"),
 };
 
 pub static PM508: Rule = Rule {
@@ -105,9 +105,9 @@ pub static PM508: Rule = Rule {
     severity: Severity::Warning,
     group: Group::ManifestProcess,
     summary: "`sandbox` is set (`own` or `host`): on a node with sandbox tier 1 the tool does not start until the node's operator exempts its plugin.",
-    source: "\"`plugin lint` warns. On a node with sandbox tier 1, where `--plugin-sandbox strict` is the default, such a tool does not start until the node's operator exempts its plugin (`oz0-node run --plugin-sandbox-exempt <plugin>`) … a line of a manifest never takes a tool out of the sandbox by itself.\" (seed 003, `sandbox`)",
-    fix: "Keep it only when the tool truly needs it, and tell the node's operators to exempt the plugin.",
-    example: "tools:\n  - id: acme_health\n    mcp: [node, health.js]\n    sandbox: host",
+    source: documented!("\"`plugin lint` warns. On a node with sandbox tier 1, where `--plugin-sandbox strict` is the default, such a tool does not start until the node's operator exempts its plugin (`oz0-node run --plugin-sandbox-exempt <plugin>`) … a line of a manifest never takes a tool out of the sandbox by itself.\" (seed 003, `sandbox`)"),
+    fix: documented!("Keep it only when the tool truly needs it, and tell the node's operators to exempt the plugin."),
+    example: documented!("tools:\n  - id: acme_health\n    mcp: [node, health.js]\n    sandbox: host"),
 };
 
 pub static PM509: Rule = Rule {
@@ -116,9 +116,9 @@ pub static PM509: Rule = Rule {
     severity: Severity::Error,
     group: Group::ManifestProcess,
     summary: "`sandbox: own` on a tool whose plugin holds something (`requires.secrets`, `optional_secrets`, `egress`, a connection that lists the tool), or on a tool that does not run its own `mcp` command (a `package`, a remote or a flow tool). The message lists every reason.",
-    source: "\"Only a plugin that holds nothing may say so: no `requires.secrets`, no `optional_secrets`, no connection that covers the tool, no `egress`, and its own `mcp` command; lint and installs refuse it otherwise\" (seed 003, `sandbox`).",
-    fix: "Move the tool into a plugin of its own that holds no secrets, connections or egress, and run it with its own `mcp` command.",
-    example: "requires:\n  secrets: [GITHUB_TOKEN]\ntools:\n  - id: acme_runner\n    mcp: [node, runner.js]\n    sandbox: own",
+    source: documented!("\"Only a plugin that holds nothing may say so: no `requires.secrets`, no `optional_secrets`, no connection that covers the tool, no `egress`, and its own `mcp` command; lint and installs refuse it otherwise\" (seed 003, `sandbox`)."),
+    fix: documented!("Move the tool into a plugin of its own that holds no secrets, connections or egress, and run it with its own `mcp` command."),
+    example: documented!("requires:\n  secrets: [GITHUB_TOKEN]\ntools:\n  - id: acme_runner\n    mcp: [node, runner.js]\n    sandbox: own"),
 };
 
 pub static PM510: Rule = Rule {
@@ -127,9 +127,9 @@ pub static PM510: Rule = Rule {
     severity: Severity::Error,
     group: Group::ManifestProcess,
     summary: "`limits` on a remote tool or an `oci:` image; their values are then not judged (PM511), since they apply to nothing. A `binary:` package is not run yet (PM207), so its `limits` are let be.",
-    source: "\"`plugin lint` refuses it on a remote or OCI tool (an OCI tool has `container`)\" (seed 003, `limits`).",
-    fix: "Remove `limits`; an `oci:` image's limits are its `container`, and a remote server's are its host's.",
-    example: "tools:\n  - id: acme_search\n    url: https://search.example.com/mcp\n    limits: {memory_mb: 512}",
+    source: documented!("\"`plugin lint` refuses it on a remote or OCI tool (an OCI tool has `container`)\" (seed 003, `limits`)."),
+    fix: documented!("Remove `limits`; an `oci:` image's limits are its `container`, and a remote server's are its host's."),
+    example: documented!("tools:\n  - id: acme_search\n    url: https://search.example.com/mcp\n    limits: {memory_mb: 512}"),
 };
 
 pub static PM511: Rule = Rule {
@@ -138,9 +138,9 @@ pub static PM511: Rule = Rule {
     severity: Severity::Error,
     group: Group::ManifestProcess,
     summary: "`limits.memory_mb` under 16 or not whole, `limits.pids` under 8 or not whole, or `limits.cpus` under 0.01.",
-    source: "\"what its server may use of a node in its plugin sandbox, `memory_mb` (at least 16), `pids` (processes and threads, at least 8) and `cpus` (0.01 or more)\" (seed 003, `limits`).",
-    fix: "Raise the limit to at least the minimum, or leave it out for the default (1024 MiB, 256 processes, one CPU).",
-    example: "limits: {memory_mb: 8}",
+    source: documented!("\"what its server may use of a node in its plugin sandbox, `memory_mb` (at least 16), `pids` (processes and threads, at least 8) and `cpus` (0.01 or more)\" (seed 003, `limits`)."),
+    fix: documented!("Raise the limit to at least the minimum, or leave it out for the default (1024 MiB, 256 processes, one CPU)."),
+    example: documented!("limits: {memory_mb: 8}"),
 };
 
 pub static PM512: Rule = Rule {
@@ -149,9 +149,9 @@ pub static PM512: Rule = Rule {
     severity: Severity::Warning,
     group: Group::ManifestProcess,
     summary: "`limits` with `sandbox: host` or `sandbox: own`, where they do not apply.",
-    source: "\"… and warns that it does not apply with `sandbox: host` or `own`\" (seed 003, `limits`).",
-    fix: "Remove `limits`: the tool's server runs outside the plugin sandbox that they limit.",
-    example: "tools:\n  - id: acme_health\n    mcp: [node, health.js]\n    sandbox: host\n    limits: {memory_mb: 256}",
+    source: documented!("\"… and warns that it does not apply with `sandbox: host` or `own`\" (seed 003, `limits`)."),
+    fix: documented!("Remove `limits`: the tool's server runs outside the plugin sandbox that they limit."),
+    example: documented!("tools:\n  - id: acme_health\n    mcp: [node, health.js]\n    sandbox: host\n    limits: {memory_mb: 256}"),
 };
 
 pub static PM513: Rule = Rule {
@@ -160,9 +160,9 @@ pub static PM513: Rule = Rule {
     severity: Severity::Error,
     group: Group::ManifestProcess,
     summary: "`timeout` is not a Go duration (`90s`, `35m`, `1h30m`), is not more than zero, or is over 2h. A bare number has no unit and is refused.",
-    source: "\"How long one call of the tool may run, such as `35m`: five minutes unless set, two hours at most. A call that runs longer fails.\" (seed 003, `timeout`); durations are Go-style (DOCUMENTS.md §2).",
-    fix: "Write a duration up to `2h`, such as `35m`, or leave `timeout` out for five minutes.",
-    example: "timeout: 3h",
+    source: documented!("\"How long one call of the tool may run, such as `35m`: five minutes unless set, two hours at most. A call that runs longer fails.\" (seed 003, `timeout`); durations are Go-style (DOCUMENTS.md §2)."),
+    fix: documented!("Write a duration up to `2h`, such as `35m`, or leave `timeout` out for five minutes."),
+    example: documented!("timeout: 3h"),
 };
 
 pub static RULES: &[&Rule] = &[

@@ -2,7 +2,7 @@
 //! `headers`, `affinity`).
 
 use super::{capitalise, known_names, shown};
-use crate::diagnostics::{At, Group, Report, Rule, Severity};
+use crate::diagnostics::{documented, At, Group, Report, Rule, Severity};
 use crate::views::manifest::{ManifestView, ToolView};
 use crate::views::manifest::url::HttpUrl;
 use crate::views::manifest::values::{is_argument_pointer, is_env_name, json_size, secret_references};
@@ -24,9 +24,9 @@ pub static PM301: Rule = Rule {
     severity: Severity::Warning,
     group: Group::ManifestRemote,
     summary: "A remote tool's `url` starts with `http://`.",
-    source: "\"A remote MCP server over Streamable HTTP. `http://` is a warning; use `https://`.\" (seed 003, `url`)",
-    fix: "Serve the MCP endpoint over TLS and write `https://`.",
-    example: "tools:\n  - id: acme_search\n    url: http://search.example.com/mcp",
+    source: documented!("\"A remote MCP server over Streamable HTTP. `http://` is a warning; use `https://`.\" (seed 003, `url`)"),
+    fix: documented!("Serve the MCP endpoint over TLS and write `https://`."),
+    example: documented!("tools:\n  - id: acme_search\n    url: http://search.example.com/mcp"),
 };
 
 pub static PM302: Rule = Rule {
@@ -35,9 +35,9 @@ pub static PM302: Rule = Rule {
     severity: Severity::Error,
     group: Group::ManifestRemote,
     summary: "`url` is not an `http(s)://` URL with a host; or its host is a `{params.<name>}` template that is not https, is not the whole host, is followed by a non-literal path, is on a tool without a `connection`, names a param its connection does not list, or is on a connection without steps.",
-    source: "\"The tool's `url` may then be `https://{params.<name>}/<path>`, its host (and port) from a param of the connection, https only, its path literal, on a connection with steps (which record the host when it is connected)\" (seed 003, `connection`). A template on a connection without steps is refused too, since nothing would record the host (a project reading of that sentence).",
-    fix: "Write the server's address (`https://search.example.com/mcp`), or for a host that differs per installation `https://{params.host}/mcp` with `host` among the `params` of the tool's `connection`, a connection with steps.",
-    example: "connections:\n  - {name: crm, tools: [acme_crm], params: [host], steps: [connect]}\ntools:\n  - id: acme_crm\n    url: http://{params.region}/mcp\n    connection: crm",
+    source: documented!("\"The tool's `url` may then be `https://{params.<name>}/<path>`, its host (and port) from a param of the connection, https only, its path literal, on a connection with steps (which record the host when it is connected)\" (seed 003, `connection`). A template on a connection without steps is refused too, since nothing would record the host (a project reading of that sentence)."),
+    fix: documented!("Write the server's address (`https://search.example.com/mcp`), or for a host that differs per installation `https://{params.host}/mcp` with `host` among the `params` of the tool's `connection`, a connection with steps."),
+    example: documented!("connections:\n  - {name: crm, tools: [acme_crm], params: [host], steps: [connect]}\ntools:\n  - id: acme_crm\n    url: http://{params.region}/mcp\n    connection: crm"),
 };
 
 pub static PM303: Rule = Rule {
@@ -46,9 +46,9 @@ pub static PM303: Rule = Rule {
     severity: Severity::Error,
     group: Group::ManifestRemote,
     summary: "`connection` on a tool without `url`.",
-    source: "\"`connection`: A remote tool's (`url`) connection\" (seed 003, `connection`).",
-    fix: "Remove `connection`, or make the tool a remote one with `url`. A local tool reads its credentials from the plugin's secrets.",
-    example: "tools:\n  - id: acme_fetch\n    mcp: [node, server.js]\n    connection: github",
+    source: documented!("\"`connection`: A remote tool's (`url`) connection\" (seed 003, `connection`)."),
+    fix: documented!("Remove `connection`, or make the tool a remote one with `url`. A local tool reads its credentials from the plugin's secrets."),
+    example: documented!("tools:\n  - id: acme_fetch\n    mcp: [node, server.js]\n    connection: github"),
 };
 
 pub static PM304: Rule = Rule {
@@ -57,9 +57,9 @@ pub static PM304: Rule = Rule {
     severity: Severity::Error,
     group: Group::ManifestRemote,
     summary: "`connection` names no connection of the plugin, or one whose `tools` do not list the tool (by id, `<id>.*` or one of its functions).",
-    source: "\"A remote tool's (`url`) connection, one of this plugin's `connections` that lists the tool\" (seed 003, `connection`).",
-    fix: "Name one of the plugin's `connections`, and list the tool in that connection's `tools` (`acme_search` or `acme_search.*`).",
-    example: "connections:\n  - {name: search, tools: [acme_other]}\ntools:\n  - id: acme_search\n    url: https://search.example.com/mcp\n    connection: search",
+    source: documented!("\"A remote tool's (`url`) connection, one of this plugin's `connections` that lists the tool\" (seed 003, `connection`)."),
+    fix: documented!("Name one of the plugin's `connections`, and list the tool in that connection's `tools` (`acme_search` or `acme_search.*`)."),
+    example: documented!("connections:\n  - {name: search, tools: [acme_other]}\ntools:\n  - id: acme_search\n    url: https://search.example.com/mcp\n    connection: search"),
 };
 
 pub static PM305: Rule = Rule {
@@ -68,9 +68,9 @@ pub static PM305: Rule = Rule {
     severity: Severity::Warning,
     group: Group::ManifestRemote,
     summary: "`functions` on a tool without `url`.",
-    source: "\"`functions`: Overrides of a remote tool's functions, by the name its server lists each under\" (seed 003, `functions`).",
-    fix: "Remove `functions`: a local server says its functions' annotations and schemas itself.",
-    example: "tools:\n  - id: acme_fetch\n    mcp: [node, server.js]\n    functions:\n      fetch: {annotations: {readOnlyHint: true}}",
+    source: documented!("\"`functions`: Overrides of a remote tool's functions, by the name its server lists each under\" (seed 003, `functions`)."),
+    fix: documented!("Remove `functions`: a local server says its functions' annotations and schemas itself."),
+    example: documented!("tools:\n  - id: acme_fetch\n    mcp: [node, server.js]\n    functions:\n      fetch: {annotations: {readOnlyHint: true}}"),
 };
 
 pub static PM306: Rule = Rule {
@@ -79,9 +79,9 @@ pub static PM306: Rule = Rule {
     severity: Severity::Error,
     group: Group::ManifestRemote,
     summary: "More than 256 entries in `functions`; the first one over the limit is underlined.",
-    source: "\"Overrides of a remote tool's functions, by the name its server lists each under (at most 256)\" (seed 003, `functions`).",
-    fix: "Override only the functions that need it, or split the server into tools of their own.",
-    example: "tools:\n  - id: acme_search\n    url: https://search.example.com/mcp\n    functions:\n      f1: {}\n      # … f257: {}",
+    source: documented!("\"Overrides of a remote tool's functions, by the name its server lists each under (at most 256)\" (seed 003, `functions`)."),
+    fix: documented!("Override only the functions that need it, or split the server into tools of their own."),
+    example: documented!("tools:\n  - id: acme_search\n    url: https://search.example.com/mcp\n    functions:\n      f1: {}\n      # … f257: {}"),
 };
 
 pub static PM307: Rule = Rule {
@@ -90,9 +90,9 @@ pub static PM307: Rule = Rule {
     severity: Severity::Error,
     group: Group::ManifestRemote,
     summary: "A function's `annotations` names a key other than `readOnlyHint`, `destructiveHint` and `openWorldHint`, or gives one a value that is not a boolean.",
-    source: "\"`annotations` (`readOnlyHint`, `destructiveHint`, `openWorldHint`; they set what the server does not say and tighten what it says …)\" (seed 003, `functions`).",
-    fix: "Use the three hints with `true` or `false`: `annotations: {readOnlyHint: true}`.",
-    example: "functions:\n  search:\n    annotations: {readOnly: yes}",
+    source: documented!("\"`annotations` (`readOnlyHint`, `destructiveHint`, `openWorldHint`; they set what the server does not say and tighten what it says …)\" (seed 003, `functions`)."),
+    fix: documented!("Use the three hints with `true` or `false`: `annotations: {readOnlyHint: true}`."),
+    example: documented!("functions:\n  search:\n    annotations: {readOnly: yes}"),
 };
 
 pub static PM308: Rule = Rule {
@@ -101,9 +101,9 @@ pub static PM308: Rule = Rule {
     severity: Severity::Error,
     group: Group::ManifestRemote,
     summary: "A function's `output_schema` is not an object schema (a map with `type: object`), or is over 64 KB (65,536 bytes) written as compact JSON.",
-    source: "\"`output_schema` (an object schema of at most 64 KB, which the node validates structured results against and cards are drawn from)\" (seed 003, `functions`).",
-    fix: "Describe the structured result as `{type: object, properties: {…}}`, and keep descriptions and enums short enough to stay under 64 KB.",
-    example: "functions:\n  search:\n    output_schema: {type: array}",
+    source: documented!("\"`output_schema` (an object schema of at most 64 KB, which the node validates structured results against and cards are drawn from)\" (seed 003, `functions`)."),
+    fix: documented!("Describe the structured result as `{type: object, properties: {…}}`, and keep descriptions and enums short enough to stay under 64 KB."),
+    example: documented!("functions:\n  search:\n    output_schema: {type: array}"),
 };
 
 pub static PM309: Rule = Rule {
@@ -112,9 +112,9 @@ pub static PM309: Rule = Rule {
     severity: Severity::Error,
     group: Group::ManifestRemote,
     summary: "A function's `ai_label` is not a JSON pointer to an argument (`/` followed by tokens, `~` only as `~0` or `~1`). The empty pointer names all the arguments, not a string argument, and is refused.",
-    source: "\"`ai_label` (a JSON pointer such as `/body` to the string argument the tenant's AI label goes at the start of)\" (seed 003, `functions`).",
-    fix: "Point at the string argument with a leading slash: `ai_label: /body`.",
-    example: "functions:\n  send:\n    ai_label: body",
+    source: documented!("\"`ai_label` (a JSON pointer such as `/body` to the string argument the tenant's AI label goes at the start of)\" (seed 003, `functions`)."),
+    fix: documented!("Point at the string argument with a leading slash: `ai_label: /body`."),
+    example: documented!("functions:\n  send:\n    ai_label: body"),
 };
 
 pub static PM310: Rule = Rule {
@@ -123,9 +123,9 @@ pub static PM310: Rule = Rule {
     severity: Severity::Error,
     group: Group::ManifestRemote,
     summary: "`headers` on a tool without `url`.",
-    source: "\"`headers`: Headers a remote tool (`url`) sends with every request\" (seed 003, `headers`).",
-    fix: "Remove `headers`; a local tool gets what it needs through `env` and the plugin's secrets.",
-    example: "tools:\n  - id: acme_fetch\n    mcp: [node, server.js]\n    headers: {X-Team: acme}",
+    source: documented!("\"`headers`: Headers a remote tool (`url`) sends with every request\" (seed 003, `headers`)."),
+    fix: documented!("Remove `headers`; a local tool gets what it needs through `env` and the plugin's secrets."),
+    example: documented!("tools:\n  - id: acme_fetch\n    mcp: [node, server.js]\n    headers: {X-Team: acme}"),
 };
 
 pub static PM311: Rule = Rule {
@@ -134,9 +134,9 @@ pub static PM311: Rule = Rule {
     severity: Severity::Error,
     group: Group::ManifestRemote,
     summary: "More than 16 headers; the first one over the limit is underlined.",
-    source: "\"A header that carries a credential must take it from a secret; at most 16 headers.\" (seed 003, `headers`)",
-    fix: "Send only the headers the server needs.",
-    example: "headers:\n  X-1: a\n  # … X-17: q",
+    source: documented!("\"A header that carries a credential must take it from a secret; at most 16 headers.\" (seed 003, `headers`)"),
+    fix: documented!("Send only the headers the server needs."),
+    example: documented!("headers:\n  X-1: a\n  # … X-17: q"),
 };
 
 pub static PM312: Rule = Rule {
@@ -145,9 +145,9 @@ pub static PM312: Rule = Rule {
     severity: Severity::Error,
     group: Group::ManifestRemote,
     summary: "A header that carries a credential (`Authorization`, `Proxy-Authorization`, `Cookie`, or a name containing `token`, `key`, `secret` or `auth`, in any case) whose value has no `${NAME}`. An empty value carries nothing and is not reported. The message shows at most the value's first 4 characters; SEC001 leaves such a value to this rule.",
-    source: "\"Each `${NAME}` is a secret in `requires.secrets`, filled in on the node. A header that carries a credential must take it from a secret\" (seed 003, `headers`).",
-    fix: "Revoke the credential (the manifest has been shared), declare a secret in `requires.secrets` and refer to it: `Authorization: \"Bearer ${SEARCH_TOKEN}\"`.",
-    example: "requires:\n  secrets: [SEARCH_TOKEN]\ntools:\n  - id: acme_search\n    url: https://search.example.com/mcp\n    headers:\n      Authorization: Bearer 0123456789abcdef",
+    source: documented!("\"Each `${NAME}` is a secret in `requires.secrets`, filled in on the node. A header that carries a credential must take it from a secret\" (seed 003, `headers`)."),
+    fix: documented!("Revoke the credential (the manifest has been shared), declare a secret in `requires.secrets` and refer to it: `Authorization: \"Bearer ${SEARCH_TOKEN}\"`."),
+    example: documented!("requires:\n  secrets: [SEARCH_TOKEN]\ntools:\n  - id: acme_search\n    url: https://search.example.com/mcp\n    headers:\n      Authorization: Bearer 0123456789abcdef"),
 };
 
 pub static PM313: Rule = Rule {
@@ -156,9 +156,9 @@ pub static PM313: Rule = Rule {
     severity: Severity::Error,
     group: Group::ManifestRemote,
     summary: "A header's `${NAME}` where `NAME` is not in `requires.secrets` (or is not a name at all). An optional secret does not count: a header needs its value.",
-    source: "\"Each `${NAME}` is a secret in `requires.secrets`, filled in on the node.\" (seed 003, `headers`)",
-    fix: "Add the name to `requires.secrets`, or correct its spelling in the header.",
-    example: "requires:\n  secrets: [SEARCH_TOKEN]\ntools:\n  - id: acme_search\n    url: https://search.example.com/mcp\n    headers:\n      Authorization: \"Bearer ${SEARCH_TOKN}\"",
+    source: documented!("\"Each `${NAME}` is a secret in `requires.secrets`, filled in on the node.\" (seed 003, `headers`)"),
+    fix: documented!("Add the name to `requires.secrets`, or correct its spelling in the header."),
+    example: documented!("requires:\n  secrets: [SEARCH_TOKEN]\ntools:\n  - id: acme_search\n    url: https://search.example.com/mcp\n    headers:\n      Authorization: \"Bearer ${SEARCH_TOKN}\""),
 };
 
 pub static PM314: Rule = Rule {
@@ -167,9 +167,9 @@ pub static PM314: Rule = Rule {
     severity: Severity::Error,
     group: Group::ManifestRemote,
     summary: "`affinity` other than `node` or `any`.",
-    source: "\"`node` (default): runs on the job's home node. `any`: runs on any node that has the plugin.\" (seed 003, `affinity`)",
-    fix: "Write `affinity: node` (the default) or `affinity: any`.",
-    example: "tools:\n  - id: acme_fetch\n    mcp: [node, server.js]\n    affinity: everywhere",
+    source: documented!("\"`node` (default): runs on the job's home node. `any`: runs on any node that has the plugin.\" (seed 003, `affinity`)"),
+    fix: documented!("Write `affinity: node` (the default) or `affinity: any`."),
+    example: documented!("tools:\n  - id: acme_fetch\n    mcp: [node, server.js]\n    affinity: everywhere"),
 };
 
 pub static PM315: Rule = Rule {
@@ -178,9 +178,9 @@ pub static PM315: Rule = Rule {
     severity: Severity::Error,
     group: Group::ManifestRemote,
     summary: "A tool with `connection` that also sets an `Authorization` header (in any case).",
-    source: "\"… each call carries the token the edge mints for it in its own session's `Authorization` header\" and \"It sends no `Authorization` header of its own\" (seed 003, `connection`).",
-    fix: "Remove the `Authorization` header: the edge sends the connection's token.",
-    example: "tools:\n  - id: acme_crm\n    url: https://crm.example.com/mcp\n    connection: crm\n    headers:\n      Authorization: \"Bearer ${CRM_TOKEN}\"",
+    source: documented!("\"… each call carries the token the edge mints for it in its own session's `Authorization` header\" and \"It sends no `Authorization` header of its own\" (seed 003, `connection`)."),
+    fix: documented!("Remove the `Authorization` header: the edge sends the connection's token."),
+    example: documented!("tools:\n  - id: acme_crm\n    url: https://crm.example.com/mcp\n    connection: crm\n    headers:\n      Authorization: \"Bearer ${CRM_TOKEN}\""),
 };
 
 pub static RULES: &[&Rule] = &[

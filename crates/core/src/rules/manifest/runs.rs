@@ -2,7 +2,7 @@
 //! `container`).
 
 use super::capitalise;
-use crate::diagnostics::{At, Group, Report, Rule, Severity};
+use crate::diagnostics::{documented, At, Group, Report, Rule, Severity};
 use crate::views::manifest::{ManifestView, ToolView};
 use crate::views::manifest::package::{BINARY_FORM, Ecosystem, NPM_FORM, OCI_FORM, PYPI_FORM, Package, PackageError};
 use opb_syntax::{Member, Node, Value};
@@ -13,9 +13,9 @@ pub static PM201: Rule = Rule {
     severity: Severity::Error,
     group: Group::ManifestRuns,
     summary: "A tool that sets none of `mcp`, `package`, `url` and `flow`, more than one of `mcp`, `package` and `url` (a `package` may also set `mcp`), or a `flow` tool that sets any of them. The last of the clashing fields is underlined.",
-    source: "\"Set exactly one of `mcp` (your own code), `package` or `url`; `package` may also set `mcp` to name the command to run. A flow tool sets `flow` instead, and none of them.\" (seed 003, `tools[]`)",
-    fix: "Keep the one field that says how the tool runs; move a second server into a tool of its own.",
-    example: "tools:\n  - id: acme_helper\n    mcp: [node, server.js]\n    url: https://helper.example.com/mcp",
+    source: documented!("\"Set exactly one of `mcp` (your own code), `package` or `url`; `package` may also set `mcp` to name the command to run. A flow tool sets `flow` instead, and none of them.\" (seed 003, `tools[]`)"),
+    fix: documented!("Keep the one field that says how the tool runs; move a second server into a tool of its own."),
+    example: documented!("tools:\n  - id: acme_helper\n    mcp: [node, server.js]\n    url: https://helper.example.com/mcp"),
 };
 
 pub static PM202: Rule = Rule {
@@ -24,9 +24,9 @@ pub static PM202: Rule = Rule {
     severity: Severity::Error,
     group: Group::ManifestRuns,
     summary: "`mcp` is not a non-empty list of non-empty strings (the command and its arguments).",
-    source: "\"`mcp` string[]: The command that starts the MCP server over stdio.\" (seed 003, `mcp`)",
-    fix: "Write the command as a list, one argument an entry: `mcp: [python, -m, acme.server]`, not `mcp: python -m acme.server`.",
-    example: "tools:\n  - id: acme_fetch\n    mcp: python -m acme.server",
+    source: documented!("\"`mcp` string[]: The command that starts the MCP server over stdio.\" (seed 003, `mcp`)"),
+    fix: documented!("Write the command as a list, one argument an entry: `mcp: [python, -m, acme.server]`, not `mcp: python -m acme.server`."),
+    example: documented!("tools:\n  - id: acme_fetch\n    mcp: python -m acme.server"),
 };
 
 pub static PM203: Rule = Rule {
@@ -35,9 +35,9 @@ pub static PM203: Rule = Rule {
     severity: Severity::Error,
     group: Group::ManifestRuns,
     summary: "`package` is not `pypi:<name>[==<version>]`, `npm:<name>[@<version>]`, `oci:<registry>/<repository>@sha256:<digest>` or `binary:<url>`. A PyPI requirement other than `==<version>` (`>=1.0`, `~=1.2`, `==1.*`) is a range and is refused here too, as the seed refuses npm ranges; extras (`name[cli]`) are not part of the seed's form.",
-    source: "\"An existing MCP server: `pypi:<name>[==<version>]`, `npm:<name>[@<version>]`, `oci:<registry>/<repository>@sha256:<digest>` or `binary:<url>`.\" (seed 003, `package`)",
-    fix: "Write the package with its scheme and name: `pypi:mcp-server-fetch==2025.4.7`, `npm:@acme/server@1.2.3`.",
-    example: "tools:\n  - id: acme_fetch\n    package: pip:mcp-server-fetch",
+    source: documented!("\"An existing MCP server: `pypi:<name>[==<version>]`, `npm:<name>[@<version>]`, `oci:<registry>/<repository>@sha256:<digest>` or `binary:<url>`.\" (seed 003, `package`)"),
+    fix: documented!("Write the package with its scheme and name: `pypi:mcp-server-fetch==2025.4.7`, `npm:@acme/server@1.2.3`."),
+    example: documented!("tools:\n  - id: acme_fetch\n    package: pip:mcp-server-fetch"),
 };
 
 pub static PM204: Rule = Rule {
@@ -46,9 +46,9 @@ pub static PM204: Rule = Rule {
     severity: Severity::Warning,
     group: Group::ManifestRuns,
     summary: "A `pypi:` or `npm:` package without a version.",
-    source: "\"Unpinned PyPI and npm packages are a warning; the edge pins them at install time.\" (seed 003, `package`)",
-    fix: "Name the version you tested: `pypi:mcp-server-fetch==2025.4.7`, `npm:@acme/server@1.2.3`.",
-    example: "tools:\n  - id: acme_fetch\n    package: pypi:mcp-server-fetch",
+    source: documented!("\"Unpinned PyPI and npm packages are a warning; the edge pins them at install time.\" (seed 003, `package`)"),
+    fix: documented!("Name the version you tested: `pypi:mcp-server-fetch==2025.4.7`, `npm:@acme/server@1.2.3`."),
+    example: documented!("tools:\n  - id: acme_fetch\n    package: pypi:mcp-server-fetch"),
 };
 
 pub static PM205: Rule = Rule {
@@ -57,9 +57,9 @@ pub static PM205: Rule = Rule {
     severity: Severity::Error,
     group: Group::ManifestRuns,
     summary: "An npm package whose version is a range or tag (`@^1.2`, `@~1`, `@latest`, `@>=1`, `@1.x`, a partial `@1.2`) rather than one exact `MAJOR.MINOR.PATCH[-pre][+build]` version (npm's own `v1.2.3` counts as exact).",
-    source: "\"An npm range or tag (`@^1.2`, `@latest`) is an error: name one version, or none.\" (seed 003, `package`)",
-    fix: "Name one exact version (`npm:@acme/server@1.2.3`), or none and let the edge pin it.",
-    example: "tools:\n  - id: acme_fetch\n    package: npm:@acme/fetch@latest",
+    source: documented!("\"An npm range or tag (`@^1.2`, `@latest`) is an error: name one version, or none.\" (seed 003, `package`)"),
+    fix: documented!("Name one exact version (`npm:@acme/server@1.2.3`), or none and let the edge pin it."),
+    example: documented!("tools:\n  - id: acme_fetch\n    package: npm:@acme/fetch@latest"),
 };
 
 pub static PM206: Rule = Rule {
@@ -68,9 +68,9 @@ pub static PM206: Rule = Rule {
     severity: Severity::Error,
     group: Group::ManifestRuns,
     summary: "An `oci:` image without `@sha256:` and 64 lowercase hex digits (a tag such as `:latest` is not a digest).",
-    source: "\"An `oci:` image must name its digest\" (seed 003, `package`).",
-    fix: "Pin the image by digest: `docker buildx imagetools inspect <image>:<tag>` prints it; write `oci:ghcr.io/acme/scanner@sha256:<64 hex digits>`.",
-    example: "tools:\n  - id: acme_box\n    package: oci:ghcr.io/acme/box:latest",
+    source: documented!("\"An `oci:` image must name its digest\" (seed 003, `package`)."),
+    fix: documented!("Pin the image by digest: `docker buildx imagetools inspect <image>:<tag>` prints it; write `oci:ghcr.io/acme/scanner@sha256:<64 hex digits>`."),
+    example: documented!("tools:\n  - id: acme_box\n    package: oci:ghcr.io/acme/box:latest"),
 };
 
 pub static PM207: Rule = Rule {
@@ -79,9 +79,9 @@ pub static PM207: Rule = Rule {
     severity: Severity::Warning,
     group: Group::ManifestRuns,
     summary: "A `binary:` package, which nodes do not run yet.",
-    source: "\"`binary:` is not run yet.\" (seed 003, `package`)",
-    fix: "Ship the server as a PyPI or npm package, an OCI image, or the plugin's own `mcp` command.",
-    example: "tools:\n  - id: acme_tool\n    package: binary:https://example.com/acme-tool",
+    source: documented!("\"`binary:` is not run yet.\" (seed 003, `package`)"),
+    fix: documented!("Ship the server as a PyPI or npm package, an OCI image, or the plugin's own `mcp` command."),
+    example: documented!("tools:\n  - id: acme_tool\n    package: binary:https://example.com/acme-tool"),
 };
 
 pub static PM208: Rule = Rule {
@@ -90,9 +90,9 @@ pub static PM208: Rule = Rule {
     severity: Severity::Error,
     group: Group::ManifestRuns,
     summary: "`container` on a tool that is not an `oci:` package.",
-    source: "\"`container`: For an `oci:` tool only\" (seed 003, `container`).",
-    fix: "Remove `container`; a local tool's limits are its `limits` (`memory_mb`, `pids`, `cpus`).",
-    example: "tools:\n  - id: acme_fetch\n    mcp: [node, server.js]\n    container: {memory_mb: 512}",
+    source: documented!("\"`container`: For an `oci:` tool only\" (seed 003, `container`)."),
+    fix: documented!("Remove `container`; a local tool's limits are its `limits` (`memory_mb`, `pids`, `cpus`)."),
+    example: documented!("tools:\n  - id: acme_fetch\n    mcp: [node, server.js]\n    container: {memory_mb: 512}"),
 };
 
 pub static PM209: Rule = Rule {
@@ -101,9 +101,9 @@ pub static PM209: Rule = Rule {
     severity: Severity::Error,
     group: Group::ManifestRuns,
     summary: "`container.memory_mb`, `cpus` or `pids` is not a positive number (`memory_mb` and `pids` whole numbers).",
-    source: "\"`memory_mb` (default 512), `cpus` (default 1) and `pids` (default 256), the container's limits\" (seed 003, `container`).",
-    fix: "Write each limit as a positive number, or leave it out for the default: `container: {memory_mb: 1024, cpus: 2, pids: 256}`.",
-    example: "tools:\n  - id: acme_box\n    package: oci:ghcr.io/acme/box@sha256:…\n    container: {memory_mb: 0, cpus: two}",
+    source: documented!("\"`memory_mb` (default 512), `cpus` (default 1) and `pids` (default 256), the container's limits\" (seed 003, `container`)."),
+    fix: documented!("Write each limit as a positive number, or leave it out for the default: `container: {memory_mb: 1024, cpus: 2, pids: 256}`."),
+    example: documented!("tools:\n  - id: acme_box\n    package: oci:ghcr.io/acme/box@sha256:…\n    container: {memory_mb: 0, cpus: two}"),
 };
 
 pub static RULES: &[&Rule] = &[&PM201, &PM202, &PM203, &PM204, &PM205, &PM206, &PM207, &PM208, &PM209];

@@ -1,6 +1,6 @@
 //! PM1xx: a tool's `id` (seed 003, `id`).
 
-use crate::diagnostics::{At, Group, Report, Rule, Severity};
+use crate::diagnostics::{documented, At, Group, Report, Rule, Severity};
 use crate::views::manifest::ManifestView;
 use foldhash::{HashMap, HashMapExt};
 
@@ -10,9 +10,9 @@ pub static PM101: Rule = Rule {
     severity: Severity::Error,
     group: Group::ManifestToolId,
     summary: "A tool without an `id`, or with an empty one.",
-    source: "\"`id` string · required\" (seed 003, `tools[]`): models, policies and the audit see a function as `<id>.<function>`.",
-    fix: "Give the tool an id that starts with the plugin's name, dashes as underscores: `id: acme_github`.",
-    example: "name: acme-github\ntools:\n  - mcp: [python, -m, server]   # no id",
+    source: documented!("\"`id` string · required\" (seed 003, `tools[]`): models, policies and the audit see a function as `<id>.<function>`."),
+    fix: documented!("Give the tool an id that starts with the plugin's name, dashes as underscores: `id: acme_github`."),
+    example: documented!("name: acme-github\ntools:\n  - mcp: [python, -m, server]   # no id"),
 };
 
 pub static PM102: Rule = Rule {
@@ -21,9 +21,9 @@ pub static PM102: Rule = Rule {
     severity: Severity::Error,
     group: Group::ManifestToolId,
     summary: "An `id` with a character other than lowercase letters, digits, `-` and `_`.",
-    source: "\"Lowercase letters, digits, dashes and underscores\" (seed 003, `id`).",
-    fix: "Lowercase the id and replace every other character with `_`: `Acme.Fetch` becomes `acme_fetch`.",
-    example: "tools:\n  - id: Acme.Fetch\n    mcp: [node, server.js]",
+    source: documented!("\"Lowercase letters, digits, dashes and underscores\" (seed 003, `id`)."),
+    fix: documented!("Lowercase the id and replace every other character with `_`: `Acme.Fetch` becomes `acme_fetch`."),
+    example: documented!("tools:\n  - id: Acme.Fetch\n    mcp: [node, server.js]"),
 };
 
 pub static PM103: Rule = Rule {
@@ -32,9 +32,9 @@ pub static PM103: Rule = Rule {
     severity: Severity::Error,
     group: Group::ManifestToolId,
     summary: "An `id` that contains `__`.",
-    source: "\"… and never `__`, which separates a tool from its function in the names models see (`<tool>__<function>`)\" (seed 003, `id`).",
-    fix: "Use a single underscore: `acme__fetch` becomes `acme_fetch`.",
-    example: "tools:\n  - id: acme__fetch\n    mcp: [node, server.js]",
+    source: documented!("\"… and never `__`, which separates a tool from its function in the names models see (`<tool>__<function>`)\" (seed 003, `id`)."),
+    fix: documented!("Use a single underscore: `acme__fetch` becomes `acme_fetch`."),
+    example: documented!("tools:\n  - id: acme__fetch\n    mcp: [node, server.js]"),
 };
 
 pub static PM104: Rule = Rule {
@@ -43,9 +43,9 @@ pub static PM104: Rule = Rule {
     severity: Severity::Error,
     group: Group::ManifestToolId,
     summary: "Two tools of the plugin share an `id`; the second is underlined.",
-    source: "\"… unique in the plugin and in the tenant\" (seed 003, `id`). Uniqueness in the tenant needs the tenant (`plugin preview` and the install check it); the linter checks the plugin.",
-    fix: "Rename one of the two tools, or merge them if they are the same server.",
-    example: "tools:\n  - {id: acme_fetch, mcp: [node, a.js]}\n  - {id: acme_fetch, mcp: [node, b.js]}",
+    source: documented!("\"… unique in the plugin and in the tenant\" (seed 003, `id`). Uniqueness in the tenant needs the tenant (`plugin preview` and the install check it); the linter checks the plugin."),
+    fix: documented!("Rename one of the two tools, or merge them if they are the same server."),
+    example: documented!("tools:\n  - {id: acme_fetch, mcp: [node, a.js]}\n  - {id: acme_fetch, mcp: [node, b.js]}"),
 };
 
 pub static PM105: Rule = Rule {
@@ -54,9 +54,9 @@ pub static PM105: Rule = Rule {
     severity: Severity::Warning,
     group: Group::ManifestToolId,
     summary: "An `id` that does not start with the plugin's name (dashes as underscores) or with the name's first dash-separated segment. The prefix must be the whole id or be followed by `_` or `-`: `acmex_fetch` does not start with `acme`, since it would clash with a plugin `acmex`. Not checked without a plugin `name`, nor on an id another PM1xx rule already refuses.",
-    source: "\"Start it with the plugin's name, dashes as underscores, or with the name's first dash-separated segment (`acme_github` and `acme_fetch` in `acme-github`), so it cannot clash with another plugin's\" (seed 003, `id`).",
-    fix: "Rename the tool with the plugin's prefix: in plugin `acme-github`, `fetch` becomes `acme_fetch` or `acme_github_fetch`.",
-    example: "name: acme-github\ntools:\n  - id: fetch\n    mcp: [node, server.js]",
+    source: documented!("\"Start it with the plugin's name, dashes as underscores, or with the name's first dash-separated segment (`acme_github` and `acme_fetch` in `acme-github`), so it cannot clash with another plugin's\" (seed 003, `id`)."),
+    fix: documented!("Rename the tool with the plugin's prefix: in plugin `acme-github`, `fetch` becomes `acme_fetch` or `acme_github_fetch`."),
+    example: documented!("name: acme-github\ntools:\n  - id: fetch\n    mcp: [node, server.js]"),
 };
 
 pub static PM106: Rule = Rule {
@@ -65,9 +65,9 @@ pub static PM106: Rule = Rule {
     severity: Severity::Error,
     group: Group::ManifestToolId,
     summary: "An `id` that starts with `oz0_` (or is `oz0`), the prefix reserved for Orchestrator Zero's verified plugins; `oz0-` only looks like it (PM107).",
-    source: "\"`oz0_` is reserved for Orchestrator Zero's verified plugins\" (seed 003, `id`). Ids may hold dashes, so `oz0-` claims the same prefix and is refused alike (a project decision).",
-    fix: "Start the id with your plugin's name instead: `oz0_helper` in plugin `shady-tools` becomes `shady_helper`.",
-    example: "name: shady-tools\ntools:\n  - id: oz0_helper\n    mcp: [node, server.js]",
+    source: documented!("\"`oz0_` is reserved for Orchestrator Zero's verified plugins\" (seed 003, `id`). Ids may hold dashes, so `oz0-` claims the same prefix and is refused alike (a project decision)."),
+    fix: documented!("Start the id with your plugin's name instead: `oz0_helper` in plugin `shady-tools` becomes `shady_helper`."),
+    example: documented!("name: shady-tools\ntools:\n  - id: oz0_helper\n    mcp: [node, server.js]"),
 };
 
 pub static PM107: Rule = Rule {
@@ -76,9 +76,9 @@ pub static PM107: Rule = Rule {
     severity: Severity::Warning,
     group: Group::ManifestToolId,
     summary: "An `id` whose prefix only looks like the reserved `oz0_`: `ozo_`, `0z0_`, `0zo_`, `o2o_` and every other mix of `o`/`0` and `z`/`2` in those three places, and `oz0-` with a hyphen; a look-alike is never PM106.",
-    source: "\"… and lint warns of a name that only looks like it (`ozo_`, `0z0_`)\" (seed 003, `id`).",
-    fix: "Start the id with your plugin's name, so no reader takes the tool for one of Orchestrator Zero's own.",
-    example: "tools:\n  - id: ozo_helper\n    mcp: [node, server.js]",
+    source: documented!("\"… and lint warns of a name that only looks like it (`ozo_`, `0z0_`)\" (seed 003, `id`)."),
+    fix: documented!("Start the id with your plugin's name, so no reader takes the tool for one of Orchestrator Zero's own."),
+    example: documented!("tools:\n  - id: ozo_helper\n    mcp: [node, server.js]"),
 };
 
 pub static RULES: &[&Rule] = &[&PM101, &PM102, &PM103, &PM104, &PM105, &PM106, &PM107];

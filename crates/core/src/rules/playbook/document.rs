@@ -1,7 +1,7 @@
 //! PB1xx: the document and its version, and the shape (IN004, IN007) of the top level.
 
 use crate::diagnostics::prose::and_list;
-use crate::diagnostics::{At, Group, Report, Rule, Severity};
+use crate::diagnostics::{documented, At, Group, Report, Rule, Severity};
 use crate::rules::{Field, Ty, check_fields, expect_objects};
 use crate::rules::input::IN004;
 use crate::views::playbook::PlaybookView;
@@ -15,9 +15,9 @@ pub static PB101: Rule = Rule {
     severity: Severity::Info,
     group: Group::PlaybookDocument,
     summary: "The document states no `openplaybook` version; it is checked as the current version, 1.6.",
-    source: "\"The version is the top-level string `openplaybook` (\"MAJOR.MINOR\"). Absent: treated as the current version, 1.6, and said so as an info.\" (DOCUMENTS.md §1)",
-    fix: "Add the version the document was written for at the top: `\"openplaybook\": \"1.6\"`.",
-    example: "{\n  \"id\": \"failed-charge-recovery\",\n  \"steps\": [ ... ]\n}",
+    source: documented!("\"The version is the top-level string `openplaybook` (\"MAJOR.MINOR\"). Absent: treated as the current version, 1.6, and said so as an info.\" (DOCUMENTS.md §1)"),
+    fix: documented!("Add the version the document was written for at the top: `\"openplaybook\": \"1.6\"`."),
+    example: documented!("{\n  \"id\": \"failed-charge-recovery\",\n  \"steps\": [ ... ]\n}"),
 };
 
 pub static PB102: Rule = Rule {
@@ -26,9 +26,9 @@ pub static PB102: Rule = Rule {
     severity: Severity::Warning,
     group: Group::PlaybookDocument,
     summary: "`openplaybook` is not written MAJOR.MINOR (two whole numbers, no leading zeros), or names a version newer than 1.6, the latest opb knows. Either way the document is checked as 1.6.",
-    source: "\"The version is the top-level string `openplaybook` (\"MAJOR.MINOR\").\" (DOCUMENTS.md §1). A YAML author who writes `openplaybook: 1.6` gets a number, not a string; opb accepts it, because it reads the number as written and every YAML or JSON reader turns `1.6` back into the same version. It does not accept a number whose minor part ends in zero, such as `1.10`: a reader that loads it as a number sees 1.1, another version, so it must be quoted.",
-    fix: "Write the version as a quoted \"MAJOR.MINOR\" string, e.g. `\"openplaybook\": \"1.6\"`. For a newer version, check the document against that version's specification too: opb cannot check what came after 1.6.",
-    example: "openplaybook: 1.10   # a YAML number: read as 1.1 elsewhere; write \"1.10\"",
+    source: documented!("\"The version is the top-level string `openplaybook` (\"MAJOR.MINOR\").\" (DOCUMENTS.md §1). A YAML author who writes `openplaybook: 1.6` gets a number, not a string; opb accepts it, because it reads the number as written and every YAML or JSON reader turns `1.6` back into the same version. It does not accept a number whose minor part ends in zero, such as `1.10`: a reader that loads it as a number sees 1.1, another version, so it must be quoted."),
+    fix: documented!("Write the version as a quoted \"MAJOR.MINOR\" string, e.g. `\"openplaybook\": \"1.6\"`. For a newer version, check the document against that version's specification too: opb cannot check what came after 1.6."),
+    example: documented!("openplaybook: 1.10   # a YAML number: read as 1.1 elsewhere; write \"1.10\""),
 };
 
 pub static PB103: Rule = Rule {
@@ -37,9 +37,9 @@ pub static PB103: Rule = Rule {
     severity: Severity::Warning,
     group: Group::PlaybookDocument,
     summary: "The document's version is older than 1.6 but it declares MCP servers or secrets in `requires`, or a step allows an `mcp.` tool: features a pre-1.6 reader does not know.",
-    source: "`requires.mcpServers` and `requires.secrets` are \"[] on pre-1.6 documents\" (seed 000, The requires declaration); MCP tool names compose from those servers (\"mcp.<server>.<tool> where <server> is a logical name the document declares in requires.mcpServers\", seed 000).",
-    fix: "Set `openplaybook` to \"1.6\" if the document is meant for 1.6, or remove the MCP servers, secrets and `mcp.` tools for an older reader.",
-    example: "openplaybook: \"1.5\"\nrequires:\n  connections: []\n  mcpServers:\n    - name: acme",
+    source: documented!("`requires.mcpServers` and `requires.secrets` are \"[] on pre-1.6 documents\" (seed 000, The requires declaration); MCP tool names compose from those servers (\"mcp.<server>.<tool> where <server> is a logical name the document declares in requires.mcpServers\", seed 000)."),
+    fix: documented!("Set `openplaybook` to \"1.6\" if the document is meant for 1.6, or remove the MCP servers, secrets and `mcp.` tools for an older reader."),
+    example: documented!("openplaybook: \"1.5\"\nrequires:\n  connections: []\n  mcpServers:\n    - name: acme"),
 };
 
 pub static PB104: Rule = Rule {
@@ -48,9 +48,9 @@ pub static PB104: Rule = Rule {
     severity: Severity::Error,
     group: Group::PlaybookDocument,
     summary: "The playbook has no `steps` list, or the list is empty: there is nothing to run.",
-    source: "A playbook is its steps: \"A step declares the tools it is allowed to call … That allow-list is the step's capability boundary\" (seed 000, Tools & capabilities); `steps[]` is the list of them (DOCUMENTS.md §1).",
-    fix: "Add a `steps` list with at least one step, e.g. `{\"id\": \"recover\", \"kind\": \"agent\", \"agent\": \"lou\", \"purpose\": \"…\", \"allowedTools\": []}`.",
-    example: "{\n  \"openplaybook\": \"1.6\",\n  \"requires\": { \"connections\": [] },\n  \"steps\": []\n}",
+    source: documented!("A playbook is its steps: \"A step declares the tools it is allowed to call … That allow-list is the step's capability boundary\" (seed 000, Tools & capabilities); `steps[]` is the list of them (DOCUMENTS.md §1)."),
+    fix: documented!("Add a `steps` list with at least one step, e.g. `{\"id\": \"recover\", \"kind\": \"agent\", \"agent\": \"lou\", \"purpose\": \"…\", \"allowedTools\": []}`."),
+    example: documented!("{\n  \"openplaybook\": \"1.6\",\n  \"requires\": { \"connections\": [] },\n  \"steps\": []\n}"),
 };
 
 pub static RULES: &[&Rule] = &[&PB101, &PB102, &PB103, &PB104];

@@ -10,7 +10,7 @@ mod flow;
 pub use allowed::{PB205, PB209, PB210, PB211, PB212, PB219};
 pub use flow::{PB213, PB214, PB215, PB216, PB217};
 
-use crate::diagnostics::{At, Group, Report, Rule, Severity};
+use crate::diagnostics::{documented, At, Group, Report, Rule, Severity};
 use crate::rules::{Field, ItemName, Ty, capitalise, check_fields, is_absent, is_blank};
 use crate::views::graph::Graph;
 use crate::views::playbook::{PlaybookView, StepView};
@@ -24,9 +24,9 @@ pub static PB201: Rule = Rule {
     severity: Severity::Error,
     group: Group::PlaybookSteps,
     summary: "A step has no `id`, or its `id` is not a non-empty string: no `next` or `start` can name it.",
-    source: "\"an agent step declaring tools\": `{ \"id\": \"recover\", \"kind\": \"agent\", … \"next\": \"gate\" }` (seed 000): steps are named by `id` and lead to each other by it; `next` and `start` name step ids (DOCUMENTS.md §1).",
-    fix: "Give the step a short, unique id string, e.g. `\"id\": \"send\"`.",
-    example: "steps:\n  - kind: agent        # no id\n    agent: lou\n    purpose: Send the email.",
+    source: documented!("\"an agent step declaring tools\": `{ \"id\": \"recover\", \"kind\": \"agent\", … \"next\": \"gate\" }` (seed 000): steps are named by `id` and lead to each other by it; `next` and `start` name step ids (DOCUMENTS.md §1)."),
+    fix: documented!("Give the step a short, unique id string, e.g. `\"id\": \"send\"`."),
+    example: documented!("steps:\n  - kind: agent        # no id\n    agent: lou\n    purpose: Send the email."),
 };
 
 pub static PB202: Rule = Rule {
@@ -35,9 +35,9 @@ pub static PB202: Rule = Rule {
     severity: Severity::Error,
     group: Group::PlaybookSteps,
     summary: "Two steps share an `id`; the second is underlined. A `next` naming that id is ambiguous, so the graph keeps only the first.",
-    source: "Steps lead to each other by id: `\"next\": \"gate\"` (seed 000); `next` is a step id, a list of step ids, or an object of branch labels to step ids (DOCUMENTS.md §1).",
-    fix: "Rename one of the two steps, and update the `next` and `start` that should lead to it.",
-    example: "steps:\n  - id: send\n    kind: agent\n  - id: send           # again\n    kind: agent",
+    source: documented!("Steps lead to each other by id: `\"next\": \"gate\"` (seed 000); `next` is a step id, a list of step ids, or an object of branch labels to step ids (DOCUMENTS.md §1)."),
+    fix: documented!("Rename one of the two steps, and update the `next` and `start` that should lead to it."),
+    example: documented!("steps:\n  - id: send\n    kind: agent\n  - id: send           # again\n    kind: agent"),
 };
 
 pub static PB203: Rule = Rule {
@@ -46,9 +46,9 @@ pub static PB203: Rule = Rule {
     severity: Severity::Error,
     group: Group::PlaybookSteps,
     summary: "A step has no `kind`: nobody can tell whether an agent runs it or a person decides it.",
-    source: "\"an agent step declaring tools\": `{ \"id\": \"recover\", \"kind\": \"agent\", … }` (seed 000); the kinds the project knows are `agent` and `gate` (DOCUMENTS.md §1).",
-    fix: "Add `\"kind\": \"agent\"` for a step an agent runs, or `\"kind\": \"gate\"` for a step where a person approves.",
-    example: "steps:\n  - id: send           # no kind\n    agent: lou\n    allowedTools: [email.send]",
+    source: documented!("\"an agent step declaring tools\": `{ \"id\": \"recover\", \"kind\": \"agent\", … }` (seed 000); the kinds the project knows are `agent` and `gate` (DOCUMENTS.md §1)."),
+    fix: documented!("Add `\"kind\": \"agent\"` for a step an agent runs, or `\"kind\": \"gate\"` for a step where a person approves."),
+    example: documented!("steps:\n  - id: send           # no kind\n    agent: lou\n    allowedTools: [email.send]"),
 };
 
 pub static PB204: Rule = Rule {
@@ -57,9 +57,9 @@ pub static PB204: Rule = Rule {
     severity: Severity::Info,
     group: Group::PlaybookSteps,
     summary: "A step's `kind` is neither `agent` nor `gate`. It is drawn as a plain node with all its fields shown; opb checks nothing kind-specific on it.",
-    source: "\"Step kinds the project knows: `agent` and `gate` … Any other kind is drawn as a plain node with all its fields shown, and reported as an info, not an error.\" (DOCUMENTS.md §1)",
-    fix: "Nothing, if the kind is meant for a runtime that knows it. Check its spelling if it was meant to be `agent` or `gate`.",
-    example: "steps:\n  - id: wait\n    kind: timer          # not agent or gate",
+    source: documented!("\"Step kinds the project knows: `agent` and `gate` … Any other kind is drawn as a plain node with all its fields shown, and reported as an info, not an error.\" (DOCUMENTS.md §1)"),
+    fix: documented!("Nothing, if the kind is meant for a runtime that knows it. Check its spelling if it was meant to be `agent` or `gate`."),
+    example: documented!("steps:\n  - id: wait\n    kind: timer          # not agent or gate"),
 };
 
 pub static PB206: Rule = Rule {
@@ -68,9 +68,9 @@ pub static PB206: Rule = Rule {
     severity: Severity::Warning,
     group: Group::PlaybookSteps,
     summary: "An agent step does not say which agent runs it.",
-    source: "\"an agent step declaring tools\": `{ \"id\": \"recover\", \"kind\": \"agent\", \"agent\": \"lou\", … }` (seed 000).",
-    fix: "Name the agent that runs the step, e.g. `\"agent\": \"lou\"`.",
-    example: "steps:\n  - id: recover\n    kind: agent          # no agent\n    purpose: Draft the email.",
+    source: documented!("\"an agent step declaring tools\": `{ \"id\": \"recover\", \"kind\": \"agent\", \"agent\": \"lou\", … }` (seed 000)."),
+    fix: documented!("Name the agent that runs the step, e.g. `\"agent\": \"lou\"`."),
+    example: documented!("steps:\n  - id: recover\n    kind: agent          # no agent\n    purpose: Draft the email."),
 };
 
 pub static PB207: Rule = Rule {
@@ -79,9 +79,9 @@ pub static PB207: Rule = Rule {
     severity: Severity::Warning,
     group: Group::PlaybookSteps,
     summary: "An agent step has no `purpose`: a reader cannot tell what it is for, nor judge whether its tools fit it.",
-    source: "\"an agent step declaring tools\": `{ … \"purpose\": \"Draft a recovery email for the failed charge and record the attempt.\", … }` (seed 000).",
-    fix: "Say in one sentence what the step does, e.g. `\"purpose\": \"Send the approved email.\"`.",
-    example: "steps:\n  - id: send\n    kind: agent\n    agent: lou           # no purpose\n    allowedTools: [email.send]",
+    source: documented!("\"an agent step declaring tools\": `{ … \"purpose\": \"Draft a recovery email for the failed charge and record the attempt.\", … }` (seed 000)."),
+    fix: documented!("Say in one sentence what the step does, e.g. `\"purpose\": \"Send the approved email.\"`."),
+    example: documented!("steps:\n  - id: send\n    kind: agent\n    agent: lou           # no purpose\n    allowedTools: [email.send]"),
 };
 
 pub static PB208: Rule = Rule {
@@ -90,9 +90,9 @@ pub static PB208: Rule = Rule {
     severity: Severity::Warning,
     group: Group::PlaybookSteps,
     summary: "An agent step has no `allowedTools`: it may call nothing, since a call to any name not on the list is refused.",
-    source: "\"On an agent step, allowedTools is a list of tool names … a call to any name not on the executing step's list is refused.\" (seed 000)",
-    fix: "List the tools the step needs, e.g. `\"allowedTools\": [\"customer.get\"]`; write `[]` to say on purpose that it calls none.",
-    example: "steps:\n  - id: recover\n    kind: agent\n    agent: lou\n    purpose: Draft the email.   # no allowedTools",
+    source: documented!("\"On an agent step, allowedTools is a list of tool names … a call to any name not on the executing step's list is refused.\" (seed 000)"),
+    fix: documented!("List the tools the step needs, e.g. `\"allowedTools\": [\"customer.get\"]`; write `[]` to say on purpose that it calls none."),
+    example: documented!("steps:\n  - id: recover\n    kind: agent\n    agent: lou\n    purpose: Draft the email.   # no allowedTools"),
 };
 
 pub static PB218: Rule = Rule {
@@ -101,9 +101,9 @@ pub static PB218: Rule = Rule {
     severity: Severity::Warning,
     group: Group::PlaybookSteps,
     summary: "A `gate` step has `allowedTools`: the list is an agent step's capability boundary, and a gate runs no agent.",
-    source: "\"On an agent step, allowedTools is a list of tool names\" (seed 000); \"`allowedTools` on a step that is not an agent step is shown and reported (warning).\" (DOCUMENTS.md §1). A step of a kind opb does not know is reported as PB204 instead, since opb cannot say what its kind allows.",
-    fix: "Move the tools to the agent step that calls them, or make the step `\"kind\": \"agent\"` if an agent runs it.",
-    example: "steps:\n  - id: gate\n    kind: gate\n    allowedTools: [email.send]   # a gate calls no tools",
+    source: documented!("\"On an agent step, allowedTools is a list of tool names\" (seed 000); \"`allowedTools` on a step that is not an agent step is shown and reported (warning).\" (DOCUMENTS.md §1). A step of a kind opb does not know is reported as PB204 instead, since opb cannot say what its kind allows."),
+    fix: documented!("Move the tools to the agent step that calls them, or make the step `\"kind\": \"agent\"` if an agent runs it."),
+    example: documented!("steps:\n  - id: gate\n    kind: gate\n    allowedTools: [email.send]   # a gate calls no tools"),
 };
 
 pub static RULES: &[&Rule] = &[

@@ -8,7 +8,7 @@
 mod definition;
 mod risk;
 
-use crate::diagnostics::{At, Group, Report, Rule, Severity};
+use crate::diagnostics::{documented, At, Group, Report, Rule, Severity};
 use crate::rules::{expect_objects, ItemName};
 use crate::views::playbook::{PlaybookView, ToolView};
 use foldhash::{HashMap, HashMapExt, HashSet, HashSetExt};
@@ -20,9 +20,9 @@ pub static PB312: Rule = Rule {
     severity: Severity::Info,
     group: Group::PlaybookTools,
     summary: "An embedded tool that no step's `allowedTools` lists: the document defines it, but no step may call it.",
-    source: "\"A step declares the tools it is allowed to call … That allow-list is the step's capability boundary\" and \"A document carries the definitions of the tools it references in its tools array\" (seed 000).",
-    fix: "Allow the tool on the step that needs it, or remove its definition if the playbook does not use it.",
-    example: "tools:\n  - {name: refund.create, source: connector, …}\nsteps:\n  - {id: look, kind: agent, allowedTools: [charge.history]}",
+    source: documented!("\"A step declares the tools it is allowed to call … That allow-list is the step's capability boundary\" and \"A document carries the definitions of the tools it references in its tools array\" (seed 000)."),
+    fix: documented!("Allow the tool on the step that needs it, or remove its definition if the playbook does not use it."),
+    example: documented!("tools:\n  - {name: refund.create, source: connector, …}\nsteps:\n  - {id: look, kind: agent, allowedTools: [charge.history]}"),
 };
 
 pub static RULES: &[&Rule] = &[

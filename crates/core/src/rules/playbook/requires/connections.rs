@@ -2,7 +2,7 @@
 //! connector tools the steps allow.
 
 use super::missing_at;
-use crate::diagnostics::{At, Group, Report, Rule, Severity};
+use crate::diagnostics::{documented, At, Group, Report, Rule, Severity};
 use crate::rules::{Field, Ty, check_fields, is_blank};
 use crate::views::playbook::{ConnectionView, PlaybookView};
 use crate::views::requires::{ConnectorRef, CrossCheck, UnknownCapability};
@@ -16,9 +16,9 @@ pub static PB401: Rule = Rule {
     severity: Severity::Error,
     group: Group::PlaybookRequires,
     summary: "The playbook has no `requires` block, or the block has no `connections` list.",
-    source: "\"The envelope's requires block is the machine-readable statement of what a harness must satisfy before the playbook can run\"; its `connections` is \"array · required\" (seed 000, The requires declaration).",
-    fix: "Add `requires` with a `connections` list: one entry per member of `manifest.requiredConnectors`, or `[]` when the playbook needs no provider.",
-    example: "{\n  \"openplaybook\": \"1.6\",\n  \"steps\": [ ... ]\n}",
+    source: documented!("\"The envelope's requires block is the machine-readable statement of what a harness must satisfy before the playbook can run\"; its `connections` is \"array · required\" (seed 000, The requires declaration)."),
+    fix: documented!("Add `requires` with a `connections` list: one entry per member of `manifest.requiredConnectors`, or `[]` when the playbook needs no provider."),
+    example: documented!("{\n  \"openplaybook\": \"1.6\",\n  \"steps\": [ ... ]\n}"),
 };
 
 pub static PB402: Rule = Rule {
@@ -27,9 +27,9 @@ pub static PB402: Rule = Rule {
     severity: Severity::Error,
     group: Group::PlaybookRequires,
     summary: "A connection has no `provider` or no `authKind`; one finding per missing field.",
-    source: "\"connections[].provider enum · required\" and \"connections[].authKind enum · required\" (seed 000, The requires declaration).",
-    fix: "Say which connector the connection is for (`provider: stripe`) and how it authenticates (`authKind: oauth`, `api_token` or `aggregator_link`).",
-    example: "requires:\n  connections:\n    - provider: stripe     # no authKind",
+    source: documented!("\"connections[].provider enum · required\" and \"connections[].authKind enum · required\" (seed 000, The requires declaration)."),
+    fix: documented!("Say which connector the connection is for (`provider: stripe`) and how it authenticates (`authKind: oauth`, `api_token` or `aggregator_link`)."),
+    example: documented!("requires:\n  connections:\n    - provider: stripe     # no authKind"),
 };
 
 pub static PB403: Rule = Rule {
@@ -38,9 +38,9 @@ pub static PB403: Rule = Rule {
     severity: Severity::Error,
     group: Group::PlaybookRequires,
     summary: "A connection's `provider` or `authKind` is not one of the values the seed lists; the message lists them.",
-    source: "`connections[].provider` is an enum of the seed's connectors (stripe, github, vercel, …) and `connections[].authKind` an enum of \"oauth api_token aggregator_link\" (seed 000, The requires declaration).",
-    fix: "Use one of the listed values; check the spelling (`stripe`, not `Stripe`).",
-    example: "requires:\n  connections:\n    - provider: stripe\n      authKind: password   # oauth, api_token or aggregator_link",
+    source: documented!("`connections[].provider` is an enum of the seed's connectors (stripe, github, vercel, …) and `connections[].authKind` an enum of \"oauth api_token aggregator_link\" (seed 000, The requires declaration)."),
+    fix: documented!("Use one of the listed values; check the spelling (`stripe`, not `Stripe`)."),
+    example: documented!("requires:\n  connections:\n    - provider: stripe\n      authKind: password   # oauth, api_token or aggregator_link"),
 };
 
 pub static PB404: Rule = Rule {
@@ -49,9 +49,9 @@ pub static PB404: Rule = Rule {
     severity: Severity::Error,
     group: Group::PlaybookRequires,
     summary: "Two connections are for the same provider; the second is reported.",
-    source: "`connections` is \"one entry per manifest.requiredConnectors member\" (seed 000, The requires declaration): one connection per provider.",
-    fix: "Merge the two entries into one: one `authKind`, and the union of their `scopes` and `capabilities`.",
-    example: "requires:\n  connections:\n    - {provider: stripe, authKind: oauth}\n    - {provider: stripe, authKind: api_token}",
+    source: documented!("`connections` is \"one entry per manifest.requiredConnectors member\" (seed 000, The requires declaration): one connection per provider."),
+    fix: documented!("Merge the two entries into one: one `authKind`, and the union of their `scopes` and `capabilities`."),
+    example: documented!("requires:\n  connections:\n    - {provider: stripe, authKind: oauth}\n    - {provider: stripe, authKind: api_token}"),
 };
 
 pub static PB405: Rule = Rule {
@@ -60,9 +60,9 @@ pub static PB405: Rule = Rule {
     severity: Severity::Error,
     group: Group::PlaybookRequires,
     summary: "A connection's provider is not a member of `manifest.requiredConnectors`.",
-    source: "`connections` is \"The machine-readable credential declaration — one entry per manifest.requiredConnectors member\" (seed 000, The requires declaration).",
-    fix: "Add the provider to `manifest.requiredConnectors` if the playbook needs it, or remove the connection if it does not.",
-    example: "manifest:\n  requiredConnectors: [stripe]\nrequires:\n  connections:\n    - {provider: stripe, authKind: oauth}\n    - {provider: slack, authKind: oauth}   # not required",
+    source: documented!("`connections` is \"The machine-readable credential declaration — one entry per manifest.requiredConnectors member\" (seed 000, The requires declaration)."),
+    fix: documented!("Add the provider to `manifest.requiredConnectors` if the playbook needs it, or remove the connection if it does not."),
+    example: documented!("manifest:\n  requiredConnectors: [stripe]\nrequires:\n  connections:\n    - {provider: stripe, authKind: oauth}\n    - {provider: slack, authKind: oauth}   # not required"),
 };
 
 pub static PB406: Rule = Rule {
@@ -71,9 +71,9 @@ pub static PB406: Rule = Rule {
     severity: Severity::Error,
     group: Group::PlaybookRequires,
     summary: "A member of `manifest.requiredConnectors` has no connection in `requires.connections`.",
-    source: "`connections` is \"one entry per manifest.requiredConnectors member\" (seed 000, The requires declaration).",
-    fix: "Add a connection for the provider, with its `authKind`, or remove it from `manifest.requiredConnectors` if the playbook does not need it.",
-    example: "manifest:\n  requiredConnectors: [stripe, linear]\nrequires:\n  connections:\n    - {provider: stripe, authKind: oauth}   # no linear connection",
+    source: documented!("`connections` is \"one entry per manifest.requiredConnectors member\" (seed 000, The requires declaration)."),
+    fix: documented!("Add a connection for the provider, with its `authKind`, or remove it from `manifest.requiredConnectors` if the playbook does not need it."),
+    example: documented!("manifest:\n  requiredConnectors: [stripe, linear]\nrequires:\n  connections:\n    - {provider: stripe, authKind: oauth}   # no linear connection"),
 };
 
 pub static PB407: Rule = Rule {
@@ -82,9 +82,9 @@ pub static PB407: Rule = Rule {
     severity: Severity::Error,
     group: Group::PlaybookRequires,
     summary: "A connection's `capabilities` names no embedded tool, or a tool that is not this provider's: its `connectorType` is another provider, or it is not a connector tool.",
-    source: "\"connections[].capabilities array — Embedded tool names this playbook uses from this provider.\" (seed 000, The requires declaration)",
-    fix: "List only the names of embedded tools whose `connectorType` is this connection's provider; add the tool's definition to `tools` if it is missing, or move the name to its provider's connection.",
-    example: "requires:\n  connections:\n    - provider: stripe\n      authKind: oauth\n      capabilities: [email.send]   # a resend tool",
+    source: documented!("\"connections[].capabilities array — Embedded tool names this playbook uses from this provider.\" (seed 000, The requires declaration)"),
+    fix: documented!("List only the names of embedded tools whose `connectorType` is this connection's provider; add the tool's definition to `tools` if it is missing, or move the name to its provider's connection."),
+    example: documented!("requires:\n  connections:\n    - provider: stripe\n      authKind: oauth\n      capabilities: [email.send]   # a resend tool"),
 };
 
 pub static PB408: Rule = Rule {
@@ -93,9 +93,9 @@ pub static PB408: Rule = Rule {
     severity: Severity::Warning,
     group: Group::PlaybookRequires,
     summary: "A step allows an embedded connector tool, but its provider's connection does not list it in `capabilities`.",
-    source: "\"connections[].capabilities array — Embedded tool names this playbook uses from this provider.\" (seed 000, The requires declaration)",
-    fix: "Add the tool's name to the `capabilities` of its provider's connection, so a harness knows before the run what the playbook uses.",
-    example: "requires:\n  connections:\n    - {provider: stripe, authKind: oauth, capabilities: []}\ntools:\n  - {name: charge.history, source: connector, connectorType: stripe, …}\nsteps:\n  - {id: look, kind: agent, allowedTools: [charge.history]}",
+    source: documented!("\"connections[].capabilities array — Embedded tool names this playbook uses from this provider.\" (seed 000, The requires declaration)"),
+    fix: documented!("Add the tool's name to the `capabilities` of its provider's connection, so a harness knows before the run what the playbook uses."),
+    example: documented!("requires:\n  connections:\n    - {provider: stripe, authKind: oauth, capabilities: []}\ntools:\n  - {name: charge.history, source: connector, connectorType: stripe, …}\nsteps:\n  - {id: look, kind: agent, allowedTools: [charge.history]}"),
 };
 
 pub static PB409: Rule = Rule {
@@ -104,9 +104,9 @@ pub static PB409: Rule = Rule {
     severity: Severity::Error,
     group: Group::PlaybookRequires,
     summary: "A step allows an embedded connector tool whose `connectorType` has no connection in `requires.connections` (and is not in `manifest.requiredConnectors`, where PB406 reports it).",
-    source: "The requires block \"is the machine-readable statement of what a harness must satisfy before the playbook can run: provider connections, …\" (seed 000, The requires declaration).",
-    fix: "Add the provider to `manifest.requiredConnectors` and a connection for it to `requires.connections`, or stop allowing the tool.",
-    example: "requires:\n  connections: []\ntools:\n  - {name: issue.create, source: connector, connectorType: linear, …}\nsteps:\n  - {id: file, kind: agent, allowedTools: [issue.create]}",
+    source: documented!("The requires block \"is the machine-readable statement of what a harness must satisfy before the playbook can run: provider connections, …\" (seed 000, The requires declaration)."),
+    fix: documented!("Add the provider to `manifest.requiredConnectors` and a connection for it to `requires.connections`, or stop allowing the tool."),
+    example: documented!("requires:\n  connections: []\ntools:\n  - {name: issue.create, source: connector, connectorType: linear, …}\nsteps:\n  - {id: file, kind: agent, allowedTools: [issue.create]}"),
 };
 
 const CONNECTION_FIELDS: &[Field] = &[

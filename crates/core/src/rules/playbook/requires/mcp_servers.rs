@@ -1,7 +1,7 @@
 //! PB410–PB416 and PB419: the MCP servers a playbook declares by logical
 //! name, and the `mcp.<server>.<tool>` names that compose from them.
 
-use crate::diagnostics::{At, Group, Report, Rule, Severity};
+use crate::diagnostics::{documented, At, Group, Report, Rule, Severity};
 use crate::diagnostics::secrets::{find_credential, high_entropy_run, preview, starts_with_bearer};
 use crate::rules::{Field, Ty, check_fields, is_blank};
 use crate::rules::playbook::steps::PB205;
@@ -15,9 +15,9 @@ pub static PB410: Rule = Rule {
     severity: Severity::Error,
     group: Group::PlaybookRequires,
     summary: "An `mcpServers[].name` looks like a URL or a host: it contains `://` or `/`, has a dot, or ends in `:<port>`.",
-    source: "\"mcpServers[].name — Logical MCP server name — the local handle tool names compose from (mcp.<name>.<tool>). Never a URL and never auth material.\" (seed 000, The requires declaration)",
-    fix: "Name the server with a short logical handle (`acme`, `orders_db`) and use it in tool names (`mcp.acme.search_orders`). Where the server lives is the harness's configuration, not the playbook's.",
-    example: "requires:\n  mcpServers:\n    - name: https://mcp.acme.example/sse   # write: acme",
+    source: documented!("\"mcpServers[].name — Logical MCP server name — the local handle tool names compose from (mcp.<name>.<tool>). Never a URL and never auth material.\" (seed 000, The requires declaration)"),
+    fix: documented!("Name the server with a short logical handle (`acme`, `orders_db`) and use it in tool names (`mcp.acme.search_orders`). Where the server lives is the harness's configuration, not the playbook's."),
+    example: documented!("requires:\n  mcpServers:\n    - name: https://mcp.acme.example/sse   # write: acme"),
 };
 
 pub static PB411: Rule = Rule {
@@ -26,9 +26,9 @@ pub static PB411: Rule = Rule {
     severity: Severity::Error,
     group: Group::PlaybookRequires,
     summary: "An `mcpServers[].name` looks like auth material: it contains `@`, starts with `Bearer`, or has a token's shape (a known token prefix, or a long high-entropy run). The message shows only its first 4 characters.",
-    source: "\"mcpServers[].name — Logical MCP server name … Never a URL and never auth material.\" and \"Names and purposes only; never credentials.\" (seed 000, The requires declaration)",
-    fix: "Name the server with a short logical handle (`acme`). If the name held a real credential, revoke it: everyone who saw the document has it. Declare the credential as a named secret (`requires.secrets`, with a `purpose`) for the harness to supply.",
-    example: "requires:\n  mcpServers:\n    - name: ghp_16C7e42F292c6912E7710c838347Ae178B4a",
+    source: documented!("\"mcpServers[].name — Logical MCP server name … Never a URL and never auth material.\" and \"Names and purposes only; never credentials.\" (seed 000, The requires declaration)"),
+    fix: documented!("Name the server with a short logical handle (`acme`). If the name held a real credential, revoke it: everyone who saw the document has it. Declare the credential as a named secret (`requires.secrets`, with a `purpose`) for the harness to supply."),
+    example: documented!("requires:\n  mcpServers:\n    - name: ghp_16C7e42F292c6912E7710c838347Ae178B4a"),
 };
 
 pub static PB412: Rule = Rule {
@@ -37,9 +37,9 @@ pub static PB412: Rule = Rule {
     severity: Severity::Error,
     group: Group::PlaybookRequires,
     summary: "Two `mcpServers` entries have the same `name`; the second is reported.",
-    source: "\"mcpServers[].name — Logical MCP server name — the local handle tool names compose from (mcp.<name>.<tool>)\" (seed 000): a handle names one server.",
-    fix: "Merge the two entries (the union of their `toolNames`), or rename one and the tool names that use it.",
-    example: "requires:\n  mcpServers:\n    - {name: acme, toolNames: [mcp.acme.search_orders]}\n    - {name: acme, toolNames: []}",
+    source: documented!("\"mcpServers[].name — Logical MCP server name — the local handle tool names compose from (mcp.<name>.<tool>)\" (seed 000): a handle names one server."),
+    fix: documented!("Merge the two entries (the union of their `toolNames`), or rename one and the tool names that use it."),
+    example: documented!("requires:\n  mcpServers:\n    - {name: acme, toolNames: [mcp.acme.search_orders]}\n    - {name: acme, toolNames: []}"),
 };
 
 pub static PB413: Rule = Rule {
@@ -48,9 +48,9 @@ pub static PB413: Rule = Rule {
     severity: Severity::Warning,
     group: Group::PlaybookRequires,
     summary: "A declared MCP server is used by no tool name: no step allows, and no embedded tool is named, `mcp.<server>.<tool>`.",
-    source: "\"mcpServers array — MCP servers this playbook's mcp.<name>.<tool> tool names require\" (seed 000, The requires declaration): a server no name uses is not required.",
-    fix: "Remove the server, so a harness does not provide it for nothing, or allow its tools on the steps that need them.",
-    example: "requires:\n  mcpServers:\n    - {name: acme, toolNames: []}\nsteps:\n  - {id: a, kind: agent, allowedTools: [customer.get]}",
+    source: documented!("\"mcpServers array — MCP servers this playbook's mcp.<name>.<tool> tool names require\" (seed 000, The requires declaration): a server no name uses is not required."),
+    fix: documented!("Remove the server, so a harness does not provide it for nothing, or allow its tools on the steps that need them."),
+    example: documented!("requires:\n  mcpServers:\n    - {name: acme, toolNames: []}\nsteps:\n  - {id: a, kind: agent, allowedTools: [customer.get]}"),
 };
 
 pub static PB414: Rule = Rule {
@@ -59,9 +59,9 @@ pub static PB414: Rule = Rule {
     severity: Severity::Error,
     group: Group::PlaybookRequires,
     summary: "An `mcpServers[n].toolNames` entry is not `mcp.<that server's name>.<tool>`.",
-    source: "\"mcpServers[].toolNames — The mcp.<name>.* tool names this playbook references from this server.\" (seed 000, The requires declaration)",
-    fix: "List only this server's tools, spelled in full: `mcp.acme.search_orders` under the server `acme`. Move another server's tool to that server's `toolNames`.",
-    example: "requires:\n  mcpServers:\n    - name: acme\n      toolNames: [search_orders, mcp.orders.lookup]",
+    source: documented!("\"mcpServers[].toolNames — The mcp.<name>.* tool names this playbook references from this server.\" (seed 000, The requires declaration)"),
+    fix: documented!("List only this server's tools, spelled in full: `mcp.acme.search_orders` under the server `acme`. Move another server's tool to that server's `toolNames`."),
+    example: documented!("requires:\n  mcpServers:\n    - name: acme\n      toolNames: [search_orders, mcp.orders.lookup]"),
 };
 
 pub static PB415: Rule = Rule {
@@ -70,9 +70,9 @@ pub static PB415: Rule = Rule {
     severity: Severity::Warning,
     group: Group::PlaybookRequires,
     summary: "A step allows `mcp.<server>.<tool>`, but the declared server's `toolNames` does not list it.",
-    source: "\"mcpServers[].toolNames — The mcp.<name>.* tool names this playbook references from this server.\" (seed 000, The requires declaration)",
-    fix: "Add the tool name to its server's `toolNames`, so a harness knows before the run which tools the playbook calls.",
-    example: "requires:\n  mcpServers:\n    - {name: acme, toolNames: []}\nsteps:\n  - {id: a, kind: agent, allowedTools: [mcp.acme.search_orders]}",
+    source: documented!("\"mcpServers[].toolNames — The mcp.<name>.* tool names this playbook references from this server.\" (seed 000, The requires declaration)"),
+    fix: documented!("Add the tool name to its server's `toolNames`, so a harness knows before the run which tools the playbook calls."),
+    example: documented!("requires:\n  mcpServers:\n    - {name: acme, toolNames: []}\nsteps:\n  - {id: a, kind: agent, allowedTools: [mcp.acme.search_orders]}"),
 };
 
 pub static PB416: Rule = Rule {
@@ -81,9 +81,9 @@ pub static PB416: Rule = Rule {
     severity: Severity::Info,
     group: Group::PlaybookRequires,
     summary: "An `mcpServers[].capabilities` list is not empty; the field is reserved and a reader may ignore it.",
-    source: "\"mcpServers[].capabilities — Reserved best-effort capability hints; empty today.\" (seed 000, The requires declaration)",
-    fix: "Leave `capabilities` empty (`[]`) or remove it; list the server's tools in `toolNames`.",
-    example: "requires:\n  mcpServers:\n    - {name: acme, toolNames: [mcp.acme.search_orders], capabilities: [search]}",
+    source: documented!("\"mcpServers[].capabilities — Reserved best-effort capability hints; empty today.\" (seed 000, The requires declaration)"),
+    fix: documented!("Leave `capabilities` empty (`[]`) or remove it; list the server's tools in `toolNames`."),
+    example: documented!("requires:\n  mcpServers:\n    - {name: acme, toolNames: [mcp.acme.search_orders], capabilities: [search]}"),
 };
 
 pub static PB419: Rule = Rule {
@@ -92,9 +92,9 @@ pub static PB419: Rule = Rule {
     severity: Severity::Error,
     group: Group::PlaybookRequires,
     summary: "An `mcpServers` entry has no `name` (or an empty one): no `mcp.<server>.<tool>` name can refer to it.",
-    source: "\"mcpServers[].name string · required — Logical MCP server name — the local handle tool names compose from (mcp.<name>.<tool>).\" (seed 000, The requires declaration)",
-    fix: "Give the server the logical name its tool names use: `name: acme` for `mcp.acme.search_orders`.",
-    example: "requires:\n  mcpServers:\n    - toolNames: [mcp.acme.search_orders]",
+    source: documented!("\"mcpServers[].name string · required — Logical MCP server name — the local handle tool names compose from (mcp.<name>.<tool>).\" (seed 000, The requires declaration)"),
+    fix: documented!("Give the server the logical name its tool names use: `name: acme` for `mcp.acme.search_orders`."),
+    example: documented!("requires:\n  mcpServers:\n    - toolNames: [mcp.acme.search_orders]"),
 };
 
 const SERVER_FIELDS: &[Field] = &[

@@ -1,7 +1,7 @@
 //! PB417 and PB418: the named secrets a playbook's bindings reference.
 
 use super::missing_at;
-use crate::diagnostics::{At, Group, Report, Rule, Severity};
+use crate::diagnostics::{documented, At, Group, Report, Rule, Severity};
 use crate::rules::{Field, Ty, check_fields, is_blank};
 use crate::views::playbook::{PlaybookView, SecretView};
 use foldhash::{HashMap, HashMapExt};
@@ -12,9 +12,9 @@ pub static PB417: Rule = Rule {
     severity: Severity::Error,
     group: Group::PlaybookRequires,
     summary: "A secret has no `name` or no `purpose`; one finding per missing field.",
-    source: "\"secrets[].name string · required — The named secret this playbook's bindings reference — the name only, never a value.\" and \"secrets[].purpose string · required — Human-readable reason the secret is needed (e.g. auth for MCP server \"acme\").\" (seed 000, The requires declaration)",
-    fix: "Give every secret the name its bindings use and a one-line reason a reviewer can judge, e.g. `purpose: auth for MCP server \"acme\"`.",
-    example: "requires:\n  secrets:\n    - name: STRIPE_KEY   # no purpose",
+    source: documented!("\"secrets[].name string · required — The named secret this playbook's bindings reference — the name only, never a value.\" and \"secrets[].purpose string · required — Human-readable reason the secret is needed (e.g. auth for MCP server \"acme\").\" (seed 000, The requires declaration)"),
+    fix: documented!("Give every secret the name its bindings use and a one-line reason a reviewer can judge, e.g. `purpose: auth for MCP server \"acme\"`."),
+    example: documented!("requires:\n  secrets:\n    - name: STRIPE_KEY   # no purpose"),
 };
 
 pub static PB418: Rule = Rule {
@@ -23,9 +23,9 @@ pub static PB418: Rule = Rule {
     severity: Severity::Error,
     group: Group::PlaybookRequires,
     summary: "Two secrets have the same `name`; the second is reported.",
-    source: "\"secrets[].name — The named secret this playbook's bindings reference\" (seed 000, The requires declaration): a name refers to one secret, with one purpose.",
-    fix: "Keep one entry per secret; if the two purposes differ, write both reasons in one `purpose`.",
-    example: "requires:\n  secrets:\n    - {name: ACME_MCP_TOKEN, purpose: auth for MCP server \"acme\"}\n    - {name: ACME_MCP_TOKEN, purpose: the same token again}",
+    source: documented!("\"secrets[].name — The named secret this playbook's bindings reference\" (seed 000, The requires declaration): a name refers to one secret, with one purpose."),
+    fix: documented!("Keep one entry per secret; if the two purposes differ, write both reasons in one `purpose`."),
+    example: documented!("requires:\n  secrets:\n    - {name: ACME_MCP_TOKEN, purpose: auth for MCP server \"acme\"}\n    - {name: ACME_MCP_TOKEN, purpose: the same token again}"),
 };
 
 const SECRET_FIELDS: &[Field] = &[Field::new("name", Ty::String), Field::new("purpose", Ty::String)];

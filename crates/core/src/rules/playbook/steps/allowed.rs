@@ -1,7 +1,7 @@
 //! The names on a step's `allowedTools`: their type, form, duplicates, and
 //! what they resolve to (PB205, PB209 to PB212, PB219).
 
-use crate::diagnostics::{At, Group, Report, Rule, Severity};
+use crate::diagnostics::{documented, At, Group, Report, Rule, Severity};
 use crate::rules::{ItemName, capitalise};
 use crate::views::graph::Graph;
 use crate::views::playbook::{McpName, PlaybookView, StepView, ToolView, mcp_name};
@@ -15,9 +15,9 @@ pub static PB205: Rule = Rule {
     severity: Severity::Error,
     group: Group::PlaybookSteps,
     summary: "A tool name starts with `mcp.` but is not `mcp.<server>.<tool>` with both parts non-empty.",
-    source: "\"MCP tools, composed as mcp.<server>.<tool> where <server> is a logical name the document declares in requires.mcpServers.\" (seed 000)",
-    fix: "Write the name as `mcp.<server>.<tool>`: the server's logical name from `requires.mcpServers`, a dot, and the tool's name, e.g. `mcp.acme.search_orders`.",
-    example: "allowedTools: [mcp.search_orders]   # no server: mcp.acme.search_orders",
+    source: documented!("\"MCP tools, composed as mcp.<server>.<tool> where <server> is a logical name the document declares in requires.mcpServers.\" (seed 000)"),
+    fix: documented!("Write the name as `mcp.<server>.<tool>`: the server's logical name from `requires.mcpServers`, a dot, and the tool's name, e.g. `mcp.acme.search_orders`."),
+    example: documented!("allowedTools: [mcp.search_orders]   # no server: mcp.acme.search_orders"),
 };
 
 pub static PB209: Rule = Rule {
@@ -26,9 +26,9 @@ pub static PB209: Rule = Rule {
     severity: Severity::Error,
     group: Group::PlaybookSteps,
     summary: "An `allowedTools` entry is not a string. An object is the richer reference form that is planned, not part of the current wire format.",
-    source: "\"On an agent step, allowedTools is a list of tool names\"; \"A richer per-reference object form, carrying a kind discriminator … is planned direction for a future OpenPlaybook version. It is not part of the current wire format: today's documents declare tool names\" (seed 000, Future direction).",
-    fix: "Write the tool's name as a string, e.g. `\"customer.get\"`, and keep its definition in the document's `tools`.",
-    example: "allowedTools:\n  - customer.get\n  - { kind: skill, ref: \"skill://refunds\" }   # planned, not current",
+    source: documented!("\"On an agent step, allowedTools is a list of tool names\"; \"A richer per-reference object form, carrying a kind discriminator … is planned direction for a future OpenPlaybook version. It is not part of the current wire format: today's documents declare tool names\" (seed 000, Future direction)."),
+    fix: documented!("Write the tool's name as a string, e.g. `\"customer.get\"`, and keep its definition in the document's `tools`."),
+    example: documented!("allowedTools:\n  - customer.get\n  - { kind: skill, ref: \"skill://refunds\" }   # planned, not current"),
 };
 
 pub static PB210: Rule = Rule {
@@ -37,9 +37,9 @@ pub static PB210: Rule = Rule {
     severity: Severity::Warning,
     group: Group::PlaybookSteps,
     summary: "The same name appears twice in one step's `allowedTools`; the second is underlined.",
-    source: "\"On an agent step, allowedTools is a list of tool names\" (seed 000): the allow-list is a set of capabilities, so a repeat adds nothing and may hide a typo in the name meant.",
-    fix: "Remove the repeated name, or correct it to the tool that was meant.",
-    example: "allowedTools: [customer.get, charge.history, customer.get]",
+    source: documented!("\"On an agent step, allowedTools is a list of tool names\" (seed 000): the allow-list is a set of capabilities, so a repeat adds nothing and may hide a typo in the name meant."),
+    fix: documented!("Remove the repeated name, or correct it to the tool that was meant."),
+    example: documented!("allowedTools: [customer.get, charge.history, customer.get]"),
 };
 
 pub static PB211: Rule = Rule {
@@ -48,9 +48,9 @@ pub static PB211: Rule = Rule {
     severity: Severity::Warning,
     group: Group::PlaybookSteps,
     summary: "A name on `allowedTools` that no embedded tool in `tools` defines: only a runtime's registry can resolve it, so a reader of the document cannot tell what it does.",
-    source: "\"A name resolves against the document's own embedded tools array and the runtime's tool registry\"; \"A document carries the definitions of the tools it references in its tools array, so a foreign reader can explain what the playbook does without any registry.\" (seed 000)",
-    fix: "Add the tool's definition to `tools` (name, source, description, permissions, inputSchema, outputSchema), or correct the name if it is a typo.",
-    example: "allowedTools: [customer.lookup]   # no tool in `tools` is named customer.lookup",
+    source: documented!("\"A name resolves against the document's own embedded tools array and the runtime's tool registry\"; \"A document carries the definitions of the tools it references in its tools array, so a foreign reader can explain what the playbook does without any registry.\" (seed 000)"),
+    fix: documented!("Add the tool's definition to `tools` (name, source, description, permissions, inputSchema, outputSchema), or correct the name if it is a typo."),
+    example: documented!("allowedTools: [customer.lookup]   # no tool in `tools` is named customer.lookup"),
 };
 
 pub static PB212: Rule = Rule {
@@ -59,9 +59,9 @@ pub static PB212: Rule = Rule {
     severity: Severity::Error,
     group: Group::PlaybookSteps,
     summary: "An `mcp.<server>.<tool>` name whose `<server>` is not declared in `requires.mcpServers`.",
-    source: "\"MCP tools, composed as mcp.<server>.<tool> where <server> is a logical name the document declares in requires.mcpServers.\" (seed 000)",
-    fix: "Declare the server in `requires.mcpServers` (`{ \"name\": \"<server>\", \"toolNames\": [\"mcp.<server>.<tool>\"] }`), or correct the server part of the name.",
-    example: "requires:\n  mcpServers: [{ name: acme }]\nsteps:\n  - allowedTools: [mcp.orders.lookup]   # no server `orders`",
+    source: documented!("\"MCP tools, composed as mcp.<server>.<tool> where <server> is a logical name the document declares in requires.mcpServers.\" (seed 000)"),
+    fix: documented!("Declare the server in `requires.mcpServers` (`{ \"name\": \"<server>\", \"toolNames\": [\"mcp.<server>.<tool>\"] }`), or correct the server part of the name."),
+    example: documented!("requires:\n  mcpServers: [{ name: acme }]\nsteps:\n  - allowedTools: [mcp.orders.lookup]   # no server `orders`"),
 };
 
 pub static PB219: Rule = Rule {
@@ -70,9 +70,9 @@ pub static PB219: Rule = Rule {
     severity: Severity::Info,
     group: Group::PlaybookSteps,
     summary: "An agent step may call an embedded tool with `requiresApproval: true`, and can be entered other than straight from a `gate` step (it is the start, or a step that is not a gate leads to it): the approval is left to the runtime rather than drawn in the playbook.",
-    source: "\"Read tools declare sideEffecting: false and never require approval; write tools declare their side effects and may require an approval gate.\" (seed 000); a `gate` step is an approval gate, a person decides before the playbook goes on (DOCUMENTS.md §1).",
-    fix: "Put a `gate` step directly before the step on every way into it, with a `next` that leads to it once a person approves.",
-    example: "steps:\n  - id: draft\n    kind: agent\n    next: send           # straight to sending, no gate\n  - id: send\n    kind: agent\n    allowedTools: [email.send]   # requiresApproval: true",
+    source: documented!("\"Read tools declare sideEffecting: false and never require approval; write tools declare their side effects and may require an approval gate.\" (seed 000); a `gate` step is an approval gate, a person decides before the playbook goes on (DOCUMENTS.md §1)."),
+    fix: documented!("Put a `gate` step directly before the step on every way into it, with a `next` that leads to it once a person approves."),
+    example: documented!("steps:\n  - id: draft\n    kind: agent\n    next: send           # straight to sending, no gate\n  - id: send\n    kind: agent\n    allowedTools: [email.send]   # requiresApproval: true"),
 };
 
 /// What the names of every step are checked against.

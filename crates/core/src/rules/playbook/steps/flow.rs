@@ -3,7 +3,7 @@
 
 use super::describe;
 use crate::diagnostics::prose::and_list;
-use crate::diagnostics::{At, Group, Report, Rule, Severity};
+use crate::diagnostics::{documented, At, Group, Report, Rule, Severity};
 use crate::rules::input::IN004;
 use crate::rules::shape::edit_distance;
 use crate::views::graph::{Graph, GraphEdge};
@@ -18,9 +18,9 @@ pub static PB213: Rule = Rule {
     severity: Severity::Error,
     group: Group::PlaybookSteps,
     summary: "A `next` (a step id, an entry of a list of step ids, or a branch of an object of labels to step ids) names no step of the playbook.",
-    source: "`\"next\": \"gate\"` leads to the step with id `gate` (seed 000); \"`next` is a step id (string), a list of step ids, or an object whose keys are branch labels and whose values are step ids.\" (DOCUMENTS.md §1)",
-    fix: "Name an existing step's id (the message lists them), or add the step that was meant.",
-    example: "steps:\n  - id: gate\n    kind: gate\n    next: { approved: sned }   # no step `sned`",
+    source: documented!("`\"next\": \"gate\"` leads to the step with id `gate` (seed 000); \"`next` is a step id (string), a list of step ids, or an object whose keys are branch labels and whose values are step ids.\" (DOCUMENTS.md §1)"),
+    fix: documented!("Name an existing step's id (the message lists them), or add the step that was meant."),
+    example: documented!("steps:\n  - id: gate\n    kind: gate\n    next: { approved: sned }   # no step `sned`"),
 };
 
 pub static PB214: Rule = Rule {
@@ -29,9 +29,9 @@ pub static PB214: Rule = Rule {
     severity: Severity::Error,
     group: Group::PlaybookSteps,
     summary: "`start` names no step of the playbook, so it has no first step (and opb cannot say which steps are reachable).",
-    source: "\"`start` names the first step; absent: the first step in `steps`.\" (DOCUMENTS.md §1)",
-    fix: "Set `start` to the id of the first step, or remove it to start at the first step of `steps`.",
-    example: "start: recovr   # the step is `recover`",
+    source: documented!("\"`start` names the first step; absent: the first step in `steps`.\" (DOCUMENTS.md §1)"),
+    fix: documented!("Set `start` to the id of the first step, or remove it to start at the first step of `steps`."),
+    example: documented!("start: recovr   # the step is `recover`"),
 };
 
 pub static PB215: Rule = Rule {
@@ -40,9 +40,9 @@ pub static PB215: Rule = Rule {
     severity: Severity::Warning,
     group: Group::PlaybookSteps,
     summary: "No path of `next`s from the start step reaches this step, so it never runs. Reported only when every step has its own id and every `next` has one of its forms. Where a `next` or `start` names no step, opb also walks from the step it probably meant (`send` for `sned`), so a typo does not make that step and all after it look unreachable too.",
-    source: "\"`start` names the first step\"; \"`next` is a step id (string), a list of step ids, or an object whose keys are branch labels and whose values are step ids.\" (DOCUMENTS.md §1)",
-    fix: "Lead to the step from the step before it with `next`, or remove it if it is left over.",
-    example: "start: recover\nsteps:\n  - id: recover\n    kind: agent\n  - id: orphan      # nothing leads here\n    kind: agent",
+    source: documented!("\"`start` names the first step\"; \"`next` is a step id (string), a list of step ids, or an object whose keys are branch labels and whose values are step ids.\" (DOCUMENTS.md §1)"),
+    fix: documented!("Lead to the step from the step before it with `next`, or remove it if it is left over."),
+    example: documented!("start: recover\nsteps:\n  - id: recover\n    kind: agent\n  - id: orphan      # nothing leads here\n    kind: agent"),
 };
 
 pub static PB216: Rule = Rule {
@@ -51,9 +51,9 @@ pub static PB216: Rule = Rule {
     severity: Severity::Info,
     group: Group::PlaybookSteps,
     summary: "Steps form a cycle (a step leads, through `next`s, back to itself). The message names the steps and the `next` that leads back. Cycles are legal, e.g. a revise loop, but worth seeing.",
-    source: "\"`next` is a step id (string), a list of step ids, or an object whose keys are branch labels and whose values are step ids.\" (DOCUMENTS.md §1): nothing forbids a `next` to an earlier step.",
-    fix: "Nothing, if the loop is meant. Make sure some step of the cycle can lead out of it, so the playbook can end.",
-    example: "steps:\n  - id: draft\n    next: gate\n  - id: gate\n    kind: gate\n    next: { approved: send, rejected: draft }   # back to draft",
+    source: documented!("\"`next` is a step id (string), a list of step ids, or an object whose keys are branch labels and whose values are step ids.\" (DOCUMENTS.md §1): nothing forbids a `next` to an earlier step."),
+    fix: documented!("Nothing, if the loop is meant. Make sure some step of the cycle can lead out of it, so the playbook can end."),
+    example: documented!("steps:\n  - id: draft\n    next: gate\n  - id: gate\n    kind: gate\n    next: { approved: send, rejected: draft }   # back to draft"),
 };
 
 pub static PB217: Rule = Rule {
@@ -62,9 +62,9 @@ pub static PB217: Rule = Rule {
     severity: Severity::Warning,
     group: Group::PlaybookSteps,
     summary: "Every step has a `next`, so no step ends the playbook: it can only stop by failing.",
-    source: "\"`next` … Absent or null: the step ends the playbook.\" (DOCUMENTS.md §1)",
-    fix: "Give the last step no `next` (or `next: null`).",
-    example: "steps:\n  - id: a\n    next: b\n  - id: b\n    next: a",
+    source: documented!("\"`next` … Absent or null: the step ends the playbook.\" (DOCUMENTS.md §1)"),
+    fix: documented!("Give the last step no `next` (or `next: null`)."),
+    example: documented!("steps:\n  - id: a\n    next: b\n  - id: b\n    next: a"),
 };
 
 /// Steps are listed by id in messages only when there are few enough to read.

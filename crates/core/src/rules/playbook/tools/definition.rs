@@ -2,7 +2,7 @@
 //! required fields, enum values the seed lists, object schemas (PB301 to
 //! PB304, PB310), and the type of each field (IN004, IN007).
 
-use crate::diagnostics::{At, Group, Report, Rule, Severity};
+use crate::diagnostics::{documented, At, Group, Report, Rule, Severity};
 use crate::rules::{Field, ItemName, Ty, check_fields, is_blank};
 use crate::rules::playbook::steps::PB205;
 use crate::views::playbook::{McpName, ToolView, mcp_name};
@@ -15,9 +15,9 @@ pub static PB301: Rule = Rule {
     severity: Severity::Error,
     group: Group::PlaybookTools,
     summary: "An embedded tool has no `name` (or an empty one): no step can allow it and no reader can tell which tool it defines.",
-    source: "Embedded tool definitions: \"name string · required\" (seed 000).",
-    fix: "Give the tool the name steps use in `allowedTools`, e.g. `name: charge.history`.",
-    example: "tools:\n  - source: primitive\n    description: Read one customer's profile.",
+    source: documented!("Embedded tool definitions: \"name string · required\" (seed 000)."),
+    fix: documented!("Give the tool the name steps use in `allowedTools`, e.g. `name: charge.history`."),
+    example: documented!("tools:\n  - source: primitive\n    description: Read one customer's profile."),
 };
 
 pub static PB302: Rule = Rule {
@@ -26,9 +26,9 @@ pub static PB302: Rule = Rule {
     severity: Severity::Error,
     group: Group::PlaybookTools,
     summary: "Two embedded tools have the same `name`; the second is reported. A name on `allowedTools` resolves to the first.",
-    source: "\"A name resolves against the document's own embedded tools array\" (seed 000): one name, one definition.",
-    fix: "Remove the second definition, or rename it if it is another tool (and the steps that allow it).",
-    example: "tools:\n  - {name: customer.get, source: primitive, …}\n  - {name: customer.get, source: connector, …}",
+    source: documented!("\"A name resolves against the document's own embedded tools array\" (seed 000): one name, one definition."),
+    fix: documented!("Remove the second definition, or rename it if it is another tool (and the steps that allow it)."),
+    example: documented!("tools:\n  - {name: customer.get, source: primitive, …}\n  - {name: customer.get, source: connector, …}"),
 };
 
 pub static PB303: Rule = Rule {
@@ -37,9 +37,9 @@ pub static PB303: Rule = Rule {
     severity: Severity::Error,
     group: Group::PlaybookTools,
     summary: "An embedded tool lacks a required field: `source`, `description`, `permissions`, `inputSchema` or `outputSchema`; one finding per missing field.",
-    source: "Embedded tool definitions: \"source enum · required\", \"description string · required\", \"permissions array · required\", \"inputSchema object · required\", \"outputSchema object · required\" (seed 000); \"so a foreign reader can explain what the playbook does without any registry\".",
-    fix: "Add the field: where the tool comes from (`source`), what it does (`description`), the permissions it needs (`permissions`, `[]` for none) and its input and output JSON Schemas (`{\"type\": \"object\"}` at least).",
-    example: "tools:\n  - name: customer.get\n    source: primitive\n    description: Read one customer's profile.\n    # no permissions, inputSchema, outputSchema",
+    source: documented!("Embedded tool definitions: \"source enum · required\", \"description string · required\", \"permissions array · required\", \"inputSchema object · required\", \"outputSchema object · required\" (seed 000); \"so a foreign reader can explain what the playbook does without any registry\"."),
+    fix: documented!("Add the field: where the tool comes from (`source`), what it does (`description`), the permissions it needs (`permissions`, `[]` for none) and its input and output JSON Schemas (`{\"type\": \"object\"}` at least)."),
+    example: documented!("tools:\n  - name: customer.get\n    source: primitive\n    description: Read one customer's profile.\n    # no permissions, inputSchema, outputSchema"),
 };
 
 pub static PB304: Rule = Rule {
@@ -48,9 +48,9 @@ pub static PB304: Rule = Rule {
     severity: Severity::Error,
     group: Group::PlaybookTools,
     summary: "An embedded tool's `source`, `riskClass`, `connectorType` or `scope` is not one of the seed's values; the message lists them.",
-    source: "Embedded tool definitions: `source` \"primitive connector mcp\", `riskClass` \"read internal customer_comms money\", `connectorType` the seed's connectors (stripe, github, …), `scope` \"app workspace\" (seed 000).",
-    fix: "Use one of the listed values; check the spelling and case (`customer_comms`, not `customer-comms`).",
-    example: "tools:\n  - name: email.send\n    riskClass: write   # read, internal, customer_comms or money",
+    source: documented!("Embedded tool definitions: `source` \"primitive connector mcp\", `riskClass` \"read internal customer_comms money\", `connectorType` the seed's connectors (stripe, github, …), `scope` \"app workspace\" (seed 000)."),
+    fix: documented!("Use one of the listed values; check the spelling and case (`customer_comms`, not `customer-comms`)."),
+    example: documented!("tools:\n  - name: email.send\n    riskClass: write   # read, internal, customer_comms or money"),
 };
 
 pub static PB310: Rule = Rule {
@@ -59,9 +59,9 @@ pub static PB310: Rule = Rule {
     severity: Severity::Error,
     group: Group::PlaybookTools,
     summary: "An embedded tool's `inputSchema` or `outputSchema` is not an object.",
-    source: "Embedded tool definitions: \"inputSchema object · required\", \"outputSchema object · required\" (seed 000).",
-    fix: "Write the schema as a JSON Schema object, e.g. `{\"type\": \"object\"}`, not a string naming a type.",
-    example: "tools:\n  - name: notes.read\n    inputSchema: {type: object}\n    outputSchema: \"object\"   # a string, not a schema",
+    source: documented!("Embedded tool definitions: \"inputSchema object · required\", \"outputSchema object · required\" (seed 000)."),
+    fix: documented!("Write the schema as a JSON Schema object, e.g. `{\"type\": \"object\"}`, not a string naming a type."),
+    example: documented!("tools:\n  - name: notes.read\n    inputSchema: {type: object}\n    outputSchema: \"object\"   # a string, not a schema"),
 };
 
 /// The fields of an embedded tool as seed 000 types them. The schemas are

@@ -2,7 +2,7 @@
 //! source against name (PB305), read tools (PB306, PB307), connector type
 //! (PB308, PB309), declared risk (PB311) and declared writes (PB313).
 
-use crate::diagnostics::{At, Group, Report, Rule, Severity};
+use crate::diagnostics::{documented, At, Group, Report, Rule, Severity};
 use crate::rules::{is_absent, ItemName};
 use crate::views::playbook::{McpName, ToolView, mcp_name};
 use crate::views::spec::{RISK_CLASSES, SOURCES, one_of};
@@ -13,9 +13,9 @@ pub static PB305: Rule = Rule {
     severity: Severity::Warning,
     group: Group::PlaybookTools,
     summary: "`source: mcp` on a tool whose name is not `mcp.<server>.<tool>`, or a name starting `mcp.` on a tool whose `source` is not `mcp`.",
-    source: "\"MCP tools, composed as mcp.<server>.<tool> where <server> is a logical name the document declares in requires.mcpServers\" (seed 000, three naming families).",
-    fix: "Name an MCP tool `mcp.<server>.<tool>` and give it `source: mcp`; give a built-in or connector tool a plain name and `source: primitive` or `connector`.",
-    example: "tools:\n  - name: search_orders\n    source: mcp   # name it mcp.acme.search_orders",
+    source: documented!("\"MCP tools, composed as mcp.<server>.<tool> where <server> is a logical name the document declares in requires.mcpServers\" (seed 000, three naming families)."),
+    fix: documented!("Name an MCP tool `mcp.<server>.<tool>` and give it `source: mcp`; give a built-in or connector tool a plain name and `source: primitive` or `connector`."),
+    example: documented!("tools:\n  - name: search_orders\n    source: mcp   # name it mcp.acme.search_orders"),
 };
 
 pub static PB306: Rule = Rule {
@@ -24,9 +24,9 @@ pub static PB306: Rule = Rule {
     severity: Severity::Error,
     group: Group::PlaybookTools,
     summary: "A tool with `riskClass: read` declares `sideEffecting: true`.",
-    source: "\"Read tools declare sideEffecting: false and never require approval; write tools declare their side effects and may require an approval gate.\" (seed 000)",
-    fix: "If the tool only reads, set `sideEffecting: false`. If it changes something, give it the risk class of what it changes (`internal`, `customer_comms` or `money`) and list its writes in `dataScopeWrites`.",
-    example: "tools:\n  - name: notes.read\n    riskClass: read\n    sideEffecting: true",
+    source: documented!("\"Read tools declare sideEffecting: false and never require approval; write tools declare their side effects and may require an approval gate.\" (seed 000)"),
+    fix: documented!("If the tool only reads, set `sideEffecting: false`. If it changes something, give it the risk class of what it changes (`internal`, `customer_comms` or `money`) and list its writes in `dataScopeWrites`."),
+    example: documented!("tools:\n  - name: notes.read\n    riskClass: read\n    sideEffecting: true"),
 };
 
 pub static PB307: Rule = Rule {
@@ -35,9 +35,9 @@ pub static PB307: Rule = Rule {
     severity: Severity::Error,
     group: Group::PlaybookTools,
     summary: "A read tool (`riskClass: read`, or `sideEffecting: false`) declares `requiresApproval: true`.",
-    source: "\"Read tools declare sideEffecting: false and never require approval\" (seed 000).",
-    fix: "Set `requiresApproval: false` on a tool that only reads; if it writes, declare `sideEffecting: true` and its risk class.",
-    example: "tools:\n  - name: customer.get\n    riskClass: read\n    sideEffecting: false\n    requiresApproval: true",
+    source: documented!("\"Read tools declare sideEffecting: false and never require approval\" (seed 000)."),
+    fix: documented!("Set `requiresApproval: false` on a tool that only reads; if it writes, declare `sideEffecting: true` and its risk class."),
+    example: documented!("tools:\n  - name: customer.get\n    riskClass: read\n    sideEffecting: false\n    requiresApproval: true"),
 };
 
 pub static PB308: Rule = Rule {
@@ -46,9 +46,9 @@ pub static PB308: Rule = Rule {
     severity: Severity::Warning,
     group: Group::PlaybookTools,
     summary: "A tool with `source: connector` has no `connectorType`: the reader cannot tell which provider it calls.",
-    source: "\"Connector tools, named by the provider's tool set: charge.history from the Stripe connector\" and the tool field \"connectorType enum\" (seed 000).",
-    fix: "Add the provider the tool belongs to, e.g. `connectorType: stripe`.",
-    example: "tools:\n  - name: charge.history\n    source: connector   # which connector?",
+    source: documented!("\"Connector tools, named by the provider's tool set: charge.history from the Stripe connector\" and the tool field \"connectorType enum\" (seed 000)."),
+    fix: documented!("Add the provider the tool belongs to, e.g. `connectorType: stripe`."),
+    example: documented!("tools:\n  - name: charge.history\n    source: connector   # which connector?"),
 };
 
 pub static PB309: Rule = Rule {
@@ -57,9 +57,9 @@ pub static PB309: Rule = Rule {
     severity: Severity::Warning,
     group: Group::PlaybookTools,
     summary: "A tool whose `source` is not `connector` has a `connectorType`.",
-    source: "\"Connector tools, named by the provider's tool set\" (seed 000): a connector type belongs to connector tools; built-in and MCP tools have none.",
-    fix: "Remove `connectorType`, or set `source: connector` if the tool does come from that provider.",
-    example: "tools:\n  - name: customer.get\n    source: primitive\n    connectorType: stripe",
+    source: documented!("\"Connector tools, named by the provider's tool set\" (seed 000): a connector type belongs to connector tools; built-in and MCP tools have none."),
+    fix: documented!("Remove `connectorType`, or set `source: connector` if the tool does come from that provider."),
+    example: documented!("tools:\n  - name: customer.get\n    source: primitive\n    connectorType: stripe"),
 };
 
 pub static PB311: Rule = Rule {
@@ -68,9 +68,9 @@ pub static PB311: Rule = Rule {
     severity: Severity::Warning,
     group: Group::PlaybookTools,
     summary: "An embedded tool has no `riskClass` or no `sideEffecting`: a reader cannot tell what calling it risks.",
-    source: "\"Read tools declare sideEffecting: false and never require approval; write tools declare their side effects\" (seed 000), and \"so a foreign reader can explain what the playbook does without any registry\".",
-    fix: "Declare both: `riskClass` (`read`, `internal`, `customer_comms` or `money`) and `sideEffecting` (`true` or `false`).",
-    example: "tools:\n  - name: email.send\n    source: connector\n    # no riskClass, no sideEffecting",
+    source: documented!("\"Read tools declare sideEffecting: false and never require approval; write tools declare their side effects\" (seed 000), and \"so a foreign reader can explain what the playbook does without any registry\"."),
+    fix: documented!("Declare both: `riskClass` (`read`, `internal`, `customer_comms` or `money`) and `sideEffecting` (`true` or `false`)."),
+    example: documented!("tools:\n  - name: email.send\n    source: connector\n    # no riskClass, no sideEffecting"),
 };
 
 pub static PB313: Rule = Rule {
@@ -79,9 +79,9 @@ pub static PB313: Rule = Rule {
     severity: Severity::Info,
     group: Group::PlaybookTools,
     summary: "A tool with `sideEffecting: true` lists no `dataScopeWrites`: a reader cannot tell what it changes.",
-    source: "\"write tools declare their side effects\" (seed 000), and the tool field \"dataScopeWrites array\".",
-    fix: "List what the tool writes, e.g. `dataScopeWrites: [outbound_email]`.",
-    example: "tools:\n  - name: email.send\n    sideEffecting: true\n    # no dataScopeWrites",
+    source: documented!("\"write tools declare their side effects\" (seed 000), and the tool field \"dataScopeWrites array\"."),
+    fix: documented!("List what the tool writes, e.g. `dataScopeWrites: [outbound_email]`."),
+    example: documented!("tools:\n  - name: email.send\n    sideEffecting: true\n    # no dataScopeWrites"),
 };
 
 pub(super) fn check(tool: &ToolView<'_>, what: ItemName<'_>, report: &mut Report) {
