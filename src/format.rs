@@ -1,6 +1,6 @@
 //! How the interface words names, counts and sizes.
 
-use opb_core::{Kind, Severity, Syntax};
+use opb_core::{Severity, Syntax};
 
 /// A count with its severity, as the filters and the header say it.
 pub fn plural(severity: Severity, count: usize) -> String {
@@ -14,12 +14,7 @@ pub fn plural(severity: Severity, count: usize) -> String {
     format!("{count} {word}")
 }
 
-pub fn kind_label(kind: Kind) -> &'static str {
-    match kind {
-        Kind::Playbook => "Playbook",
-        Kind::PluginManifest => "Plugin manifest",
-    }
-}
+pub use opb_render::glance::kind_label;
 
 pub fn syntax_label(syntax: Syntax) -> &'static str {
     match syntax {

@@ -18,6 +18,9 @@ use std::fmt::Write;
 /// The page's own stylesheet.
 const REPORT_CSS: &str = include_str!("report.css");
 
+/// The trust summary's stylesheet, as the playground links it.
+const TRUST_CSS: &str = include_str!("../../../style/trust.css");
+
 /// The Content-Security-Policy the report declares, and is read under.
 pub const POLICY: &str = "default-src 'none'; style-src 'unsafe-inline'; img-src data:";
 
@@ -57,7 +60,7 @@ pub fn report(name: &str, analysis: &Analysis, theme: Theme) -> Option<String> {
 <meta name="viewport" content="width=device-width, initial-scale=1" />
 <meta http-equiv="Content-Security-Policy" content="{POLICY}" />
 <title>{} · opb</title>
-<style>{auto}{REPORT_CSS}</style>
+<style>{auto}{REPORT_CSS}{TRUST_CSS}</style>
 </head>
 <body>
 <main>
@@ -69,6 +72,9 @@ pub fn report(name: &str, analysis: &Analysis, theme: Theme) -> Option<String> {
     .ok();
     for block in &blocks[..first_section] {
         out.push_str(block);
+    }
+    if let Some(summary) = opb_core::trust_summary(analysis) {
+        write!(out, "<section class=\"trust-banner\">\n<h2>What this document can do</h2>\n{}\n</section>\n", crate::glance::html(&summary)).ok();
     }
     if let Some(graph) = graph {
         write!(out, "<h2>The step graph</h2>\n{graph}\n").ok();

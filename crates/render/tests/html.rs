@@ -52,6 +52,20 @@ fn a_playbook_report_holds_the_account_the_drawing_and_the_diagnostics() {
 }
 
 #[test]
+fn the_report_opens_on_the_trust_summary_the_playground_shows() {
+    let name = "refund-triage.broken.yaml";
+    let html = report_of(name, &example(name), Theme::Light);
+    let analysis = analyze(&example(name), &Options { syntax: Some(Syntax::Yaml), ..Options::default() });
+    let summary = opb_core::trust_summary(&analysis).expect("a summary");
+    let glance = opb_render::glance::html(&summary);
+    let at = html.find("<h2>What this document can do</h2>").expect("the summary's heading");
+    assert!(html[at..].starts_with(&format!("<h2>What this document can do</h2>\n{glance}")));
+    assert!(at < html.find("<h2>The step graph</h2>").unwrap(), "before the graph");
+    assert!(glance.contains(r#"<li class="trust-fact warn" data-fact="money"><span class="trust-fact-title">Reaches money</span>"#), "{glance}");
+    assert!(glance.contains(r#"data-fact="requires""#) && glance.contains("trust-counts bad"));
+}
+
+#[test]
 fn the_page_loads_nothing_and_runs_nothing() {
     for (name, theme) in [("failed-charge-recovery.json", Theme::Light), ("shady-tools.broken.oz0-plugin.yaml", Theme::Dark)] {
         let html = report_of(name, &example(name), theme);
