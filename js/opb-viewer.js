@@ -1,5 +1,5 @@
-// <opb-viewer>: the opb viewer as a custom element, for docs sites that
-// prefer no iframe. On a page, two lines:
+// <opb-viewer>: the opb viewer as a custom element, for docs sites. On a
+// page, two lines:
 //
 //   <script type="module" src="https://playground.example/opb-viewer.js"></script>
 //   <opb-viewer src="refund.yaml"></opb-viewer>
@@ -11,11 +11,16 @@
 // manifest, diagnostics); `height` (pixels, or any CSS length) gives the
 // element a fixed height, scrolling inside; `theme` is light, dark or auto
 // (the default), which follows the host page: a `data-theme` or a `dark`
-// class on <html>, then its `color-scheme`, then the operating system. After each check the element
-// dispatches an `opb-result` event whose `detail` is the `opb:result`
-// message of the embed page. The viewer renders in the element's shadow
-// root, styled by opb-viewer.css, so neither page's styles leak into the
-// other.
+// class on <html>, then its `color-scheme`, then the operating system.
+// After each check the element dispatches an `opb-result` event whose
+// `detail` is `{type: "opb:result", kind, counts, diagnostics}`. The viewer
+// renders in the element's shadow root, styled by opb-viewer.css (whose
+// colours and fonts a page sets with --opb-* custom properties), so
+// neither page's styles leak into the other.
+//
+// What it shows is written by the viewer's wasm (crates/viewer: opb-core
+// and opb-render, without the playground), escaped and free of script; this
+// file only switches tabs and links the graph's steps to their boundaries.
 //
 // Nothing is loaded until a first element comes near the viewport; then the
 // viewer's code is fetched once for every element of the page, those added
@@ -23,15 +28,15 @@
 // site's server-side rendering can import it.
 //
 // js/build-viewer.mjs (a Trunk post-build hook) writes this file into the
-// build with the names of the wasm-bindgen loader and the wasm filled in.
+// build with the name of the viewer's wasm-bindgen loader filled in.
 
 const here = new URL(".", import.meta.url);
 let started;
 
 function start() {
-  started ??= import(new URL("__OPB_APP_JS__", here).href).then(async (app) => {
-    await app.default({ module_or_path: new URL("__OPB_APP_WASM__", here) });
-    return app;
+  started ??= import(new URL("__OPB_VIEWER_CORE__.js", here).href).then(async (core) => {
+    await core.default({ module_or_path: new URL("__OPB_VIEWER_CORE__.wasm", here) });
+    return core;
   });
   return started;
 }
@@ -49,6 +54,17 @@ function hostTheme() {
   const scheme = getComputedStyle(html).colorScheme.trim();
   if (scheme === "dark" || scheme === "light") return scheme;
   return matchMedia("(prefers-color-scheme: dark)").matches ? "dark" : "light";
+}
+
+// The playground's address of a document: its share link (`#pako:`, the
+// zlib-deflated JSON of `{code, kind}` in base64url, crates/share).
+async function playgroundLink(code, kind) {
+  const json = new TextEncoder().encode(JSON.stringify(kind ? { code, kind } : { code }));
+  const packed = new Uint8Array(await new Response(new Blob([json]).stream().pipeThrough(new CompressionStream("deflate"))).arrayBuffer());
+  let binary = "";
+  for (let i = 0; i < packed.length; i += 0x8000) binary += String.fromCharCode(...packed.subarray(i, i + 0x8000));
+  const data = btoa(binary).replaceAll("+", "-").replaceAll("/", "_").replace(/=+$/, "");
+  return new URL(`#pako:${data}`, here).href;
 }
 
 function define() {
@@ -77,9 +93,10 @@ function define() {
     static observedAttributes = ["code", "src", "kind", "theme", "tab", "height"];
 
     #root = null;
-    #viewer = null;
     #observer = null;
     #loading = null;
+    #shown = false;
+    #generation = 0;
 
     connectedCallback() {
       if (!this.#root) {
@@ -90,12 +107,45 @@ function define() {
         this.#root = document.createElement("div");
         this.#root.className = "opb-root";
         this.#root.dataset.theme = this.#theme();
+        this.#root.addEventListener("click", (event) => this.#clicked(event));
+        this.#root.addEventListener("keydown", (event) => this.#key(event));
         shadow.append(style, this.#root);
       }
       this.#size();
       elements.add(this);
       watchTheme();
       near.observe(this);
+    }
+
+    disconnectedCallback() {
+      elements.delete(this);
+      near.unobserve(this);
+    }
+
+    attributeChangedCallback(name) {
+      if (name === "theme") this.followPage();
+      else if (name === "height") this.#size();
+      else if (name === "tab") this.#choose(this.getAttribute("tab"));
+      else if (this.#loading) this.#loading.then(() => this.#update());
+    }
+
+    // Near the viewport: the viewer's code and the document, then the view;
+    // the element's text is watched from then on.
+    async load() {
+      this.#loading ??= this.#update().then(() => {
+        this.#observer = new MutationObserver(() => this.#update());
+        this.#observer.observe(this, { childList: true, characterData: true, subtree: true });
+      });
+      return this.#loading;
+    }
+
+    followPage() {
+      if (this.#root) this.#root.dataset.theme = this.#theme();
+    }
+
+    #theme() {
+      const asked = this.getAttribute("theme");
+      return asked === "light" || asked === "dark" ? asked : hostTheme();
     }
 
     // `height`: a number is pixels; another length is taken as CSS reads it.
@@ -112,84 +162,14 @@ function define() {
       }
     }
 
-    disconnectedCallback() {
-      elements.delete(this);
-      near.unobserve(this);
-      this.#observer?.disconnect();
-      this.#viewer?.unmount();
-      this.#viewer = null;
-    }
-
-    attributeChangedCallback(name) {
-      if (name === "theme") this.followPage();
-      else if (name === "height") this.#size();
-      else if (name === "tab") this.#viewer?.setTab(this.getAttribute("tab"));
-      else if (this.#viewer) this.#update();
-      // Changed while loading, or after a document that could not be loaded:
-      // once that settles, the new one is read.
-      else if (this.#loading) {
-        this.#loading.then(() => {
-          if (this.#viewer) return this.#update();
-          this.#loading = null;
-          return this.load();
-        });
-      }
-    }
-
-    // Near the viewport: the viewer's code, the document, then the viewer.
-    async load() {
-      this.#loading ??= this.#mount();
-      return this.#loading;
-    }
-
-    followPage() {
-      const theme = this.#theme();
-      if (this.#root) this.#root.dataset.theme = theme;
-      this.#viewer?.setTheme(theme);
-    }
-
-    #theme() {
-      const asked = this.getAttribute("theme");
-      return asked === "light" || asked === "dark" ? asked : hostTheme();
-    }
-
-    async #mount() {
-      const [app, document_] = await Promise.all([start(), this.#document()]);
-      if (!this.isConnected || this.#viewer) return;
-      if (document_.problem) {
-        this.#say(document_.problem);
-        return;
-      }
-      this.#root.replaceChildren();
-      this.#viewer = app.mountViewer(
-        this.#root,
-        document_.code,
-        document_.fromText,
-        this.getAttribute("kind"),
-        this.#theme(),
-        this.getAttribute("tab"),
-        here.href,
-        (result) => this.dispatchEvent(new CustomEvent("opb-result", { detail: result })),
-      );
-      this.#observer = new MutationObserver(() => this.#update());
-      this.#observer.observe(this, { childList: true, characterData: true, subtree: true });
-    }
-
-    #say(problem) {
-      const note = document.createElement("p");
-      note.className = "share-notice error";
-      note.setAttribute("role", "alert");
-      note.textContent = problem;
-      this.#root.replaceChildren(note);
-    }
-
     // The document: `code`, else the file `src` names, else the text.
     async #document() {
       const code = this.getAttribute("code");
-      if (code !== null) return { code, fromText: false };
+      if (code !== null) return { code, fromText: false, name: "document" };
       const src = this.getAttribute("src");
-      if (src === null) return { code: this.textContent ?? "", fromText: true };
+      if (src === null) return { code: this.textContent ?? "", fromText: true, name: "document" };
       const address = new URL(src, document.baseURI);
+      const name = address.pathname.split("/").pop() || "document";
       let response;
       try {
         response = await fetch(address, { credentials: "same-origin" });
@@ -200,23 +180,94 @@ function define() {
       if (!response.ok) {
         return { problem: `opb could not load the document ${src}: the server answered ${response.status}${response.statusText ? " " + response.statusText : ""}.` };
       }
-      return { code: await response.text(), fromText: false };
+      return { code: await response.text(), fromText: false, name };
     }
 
+    // Reads the document and shows it; of overlapping updates, the last wins.
     async #update() {
-      if (!this.#viewer) return;
-      const document_ = await this.#document();
-      if (!this.#viewer) return;
-      if (!document_.problem) {
-        this.#viewer.setDocument(document_.code, document_.fromText, this.getAttribute("kind"));
+      const generation = ++this.#generation;
+      const [core, document_] = await Promise.all([start(), this.#document()]);
+      if (generation !== this.#generation) return;
+      if (document_.problem) {
+        const note = document.createElement("p");
+        note.className = "opb-problem";
+        note.setAttribute("role", "alert");
+        note.textContent = document_.problem;
+        this.#root.replaceChildren(note);
+        this.#shown = false;
         return;
       }
-      // The viewer goes, and the next change of the element mounts it anew.
-      this.#observer.disconnect();
-      this.#viewer.unmount();
-      this.#viewer = null;
-      this.#loading = null;
-      this.#say(document_.problem);
+      const code = document_.fromText ? core.elementText(document_.code) : document_.code;
+      const kind = this.getAttribute("kind");
+      const viewed = core.view(code, kind, document_.name);
+      const chosen = this.#shown ? this.#root.querySelector('[role="tab"][aria-selected="true"]')?.dataset.tab : null;
+      // The markup is the viewer's own: every text in it escaped by the
+      // renderer (crates/render), no script, no handler, no style attribute.
+      this.#root.innerHTML = `<p class="opb-bar"><a class="opb-open" data-testid="open-in-playground" target="_blank" rel="noopener">Open in the playground</a></p>${viewed.html}`;
+      this.#shown = true;
+      for (const node of this.#root.querySelectorAll("svg.graph g[data-step-id]")) {
+        node.setAttribute("tabindex", "0");
+        node.setAttribute("role", "button");
+        node.setAttribute("aria-label", `Step ${node.dataset.stepId}: what it may do`);
+      }
+      this.#choose(chosen ?? this.getAttribute("tab"));
+      const result = JSON.parse(viewed.result);
+      viewed.free();
+      this.dispatchEvent(new CustomEvent("opb-result", { detail: result }));
+      const link = await playgroundLink(code, kind);
+      if (generation === this.#generation) this.#root.querySelector(".opb-open")?.setAttribute("href", link);
+    }
+
+    // Shows the tab `id`, when the view has one.
+    #choose(id, focus = false) {
+      const tabs = [...(this.#root?.querySelectorAll('[role="tab"]') ?? [])];
+      const tab = tabs.find((t) => t.dataset.tab === id);
+      if (!tab) return;
+      for (const other of tabs) {
+        const selected = other === tab;
+        other.setAttribute("aria-selected", String(selected));
+        other.tabIndex = selected ? 0 : -1;
+        this.#root.querySelector(`#${other.getAttribute("aria-controls")}`).hidden = !selected;
+      }
+      if (focus) tab.focus();
+    }
+
+    #clicked(event) {
+      const tab = event.target.closest('[role="tab"]');
+      if (tab) return this.#choose(tab.dataset.tab);
+      const node = event.target.closest("g[data-step-id]");
+      if (node) this.#showStep(node.dataset.stepId);
+    }
+
+    // The tabs' keys (the ARIA tabs pattern), and Enter or Space on a step.
+    #key(event) {
+      const tab = event.target.closest('[role="tab"]');
+      if (tab) {
+        const tabs = [...this.#root.querySelectorAll('[role="tab"]')];
+        const at = tabs.indexOf(tab);
+        const to = { ArrowRight: at + 1, ArrowLeft: at - 1, Home: 0, End: tabs.length - 1 }[event.key];
+        if (to === undefined) return;
+        event.preventDefault();
+        this.#choose(tabs[(to + tabs.length) % tabs.length].dataset.tab, true);
+        return;
+      }
+      const node = event.target.closest("g[data-step-id]");
+      if (node && (event.key === "Enter" || event.key === " ")) {
+        event.preventDefault();
+        this.#showStep(node.dataset.stepId);
+      }
+    }
+
+    // A step chosen in the graph: its boundary, beneath, is brought into
+    // view and marked.
+    #showStep(id) {
+      const articles = this.#root.querySelectorAll("article.opb-step");
+      const article = [...articles].find((a) => a.dataset.step === id);
+      if (!article) return;
+      for (const other of articles) other.classList.toggle("chosen", other === article);
+      article.tabIndex = -1;
+      article.scrollIntoView({ block: "nearest" });
+      article.focus({ preventScroll: true });
     }
   }
 

@@ -1,11 +1,8 @@
 //! Embedding in docs sites: the page's options (`?embed=1&theme=dark`), the
-//! `<iframe>` snippet, the `postMessage` protocol, and the text of an
-//! `<opb-viewer>` element.
+//! `<iframe>` snippet and the `postMessage` protocol.
 
-use crate::checker::Report;
-use opb_core::{Kind, Severity};
-use serde::Serialize;
-use serde_json::{json, Value};
+use opb_core::Kind;
+use serde_json::Value;
 
 /// The colour scheme a page asks for.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -194,75 +191,10 @@ fn json_type(value: &Value) -> &'static str {
     }
 }
 
-/// One diagnostic as the result message carries it: positions 1-based, in
-/// lines and characters.
-#[derive(Serialize)]
-struct MessageDiagnostic<'r> {
-    code: &'r str,
-    name: &'r str,
-    severity: Severity,
-    message: &'r str,
-    pointer: &'r str,
-    line: usize,
-    column: usize,
-    end_line: usize,
-    end_column: usize,
-}
-
-/// The `opb:result` message for a check.
-pub fn result_message(report: &Report) -> Value {
-    let checked = &report.analysis.checked;
-    let diagnostics: Vec<MessageDiagnostic<'_>> = checked
-        .diagnostics
-        .iter()
-        .map(|d| MessageDiagnostic {
-            code: d.code,
-            name: d.name,
-            severity: d.severity,
-            message: &d.message,
-            pointer: &d.pointer,
-            line: d.range.start.line,
-            column: d.range.start.column,
-            end_line: d.range.end.line,
-            end_column: d.range.end.column,
-        })
-        .collect();
-    json!({
-        "type": RESULT,
-        "kind": checked.kind.map(Kind::as_str),
-        "counts": checked.counts,
-        "diagnostics": diagnostics,
-    })
-}
-
-/// The document an `<opb-viewer>` element's text holds: HTML authors indent
-/// it with the markup, so the indentation all its lines share is removed,
-/// and so are the blank lines around it.
-pub fn element_text(text: &str) -> String {
-    let lines: Vec<&str> = text.lines().collect();
-    let first = lines.iter().position(|l| !l.trim().is_empty());
-    let last = lines.iter().rposition(|l| !l.trim().is_empty());
-    let (Some(first), Some(last)) = (first, last) else { return String::new() };
-    let body = lines.get(first..=last).unwrap_or_default();
-    let indent = body
-        .iter()
-        .filter(|l| !l.trim().is_empty())
-        .map(|l| l.len() - l.trim_start_matches([' ', '\t']).len())
-        .min()
-        .unwrap_or(0);
-    let mut out: String = body
-        .iter()
-        .map(|l| l.get(indent..).unwrap_or_else(|| l.trim_start()))
-        .collect::<Vec<_>>()
-        .join("\n");
-    out.push('\n');
-    out
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::checker;
+    use serde_json::json;
 
     #[test]
     fn query_strings_are_read_leniently() {
@@ -302,26 +234,5 @@ mod tests {
         assert!(matches!(read_message(&json!({"code": "a: 1"})), Err(BadMessage::Invalid(_))));
         assert!(matches!(read_message(&json!({"type": "opb:set-document", "code": 3})), Err(BadMessage::Invalid(_))));
         assert!(matches!(read_message(&json!({"type": "opb:set-document", "code": "", "kind": "x"})), Err(BadMessage::Invalid(_))));
-    }
-
-    #[test]
-    fn the_result_counts_and_lists_the_diagnostics() {
-        let report = checker::check("{\"openplaybook\": \"1.6\", \"steps\": 1}", None);
-        let message = result_message(&report);
-        assert_eq!(message["type"], RESULT);
-        assert_eq!(message["kind"], "playbook");
-        let listed = message["diagnostics"].as_array().map_or(0, Vec::len);
-        let counts = &message["counts"];
-        let counted = ["error", "warning", "info"].iter().map(|s| counts[s].as_u64().unwrap_or(0)).sum::<u64>();
-        assert!(listed > 0);
-        assert_eq!(listed as u64, counted);
-        assert!(message["diagnostics"][0]["line"].as_u64().is_some());
-    }
-
-    #[test]
-    fn element_text_loses_the_markup_indentation() {
-        let text = "\n      id: x\n      steps:\n        - id: a\n    ";
-        assert_eq!(element_text(text), "id: x\nsteps:\n  - id: a\n");
-        assert_eq!(element_text("  \n "), "");
     }
 }

@@ -92,7 +92,7 @@ pub fn report(name: &str, analysis: &Analysis, theme: Theme) -> Option<String> {
     Some(out)
 }
 
-fn diagnostics(out: &mut String, name: &str, diagnostics: &[Diagnostic]) {
+pub(crate) fn diagnostics(out: &mut String, name: &str, diagnostics: &[Diagnostic]) {
     out.push_str("<h2>What opb check finds</h2>\n");
     if diagnostics.is_empty() {
         out.push_str("<p>No problems.</p>\n");
@@ -135,7 +135,7 @@ fn code_spans(text: &str) -> String {
 /// The account as HTML blocks: headings, items, fields as description
 /// lists, bullets as lists.
 #[derive(Default)]
-struct HtmlPage {
+pub(crate) struct HtmlPage {
     blocks: Vec<String>,
     /// An open `<dl>` or `<ul>`, closed by whatever else comes.
     open: Option<(&'static str, String)>,
@@ -157,7 +157,7 @@ impl HtmlPage {
         &mut self.open.as_mut().expect("just opened").1
     }
 
-    fn finish(mut self) -> Vec<String> {
+    pub(crate) fn finish(mut self) -> Vec<String> {
         self.close();
         self.blocks
     }

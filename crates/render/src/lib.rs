@@ -13,6 +13,7 @@ pub mod explain;
 pub mod glance;
 pub mod html;
 pub mod svg;
+pub mod viewer;
 pub mod words;
 mod xml;
 

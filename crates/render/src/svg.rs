@@ -45,6 +45,19 @@ impl std::fmt::Display for NotDrawn {
 /// `opb-` and a digest of what is drawn, so drawings of several documents,
 /// or of one in both themes, can share a page.
 pub fn graph(explain: &PlaybookExplain, theme: Theme) -> Result<String, NotDrawn> {
+    drawn(explain, Some(theme))
+}
+
+/// The step graph of `explain` as an SVG element for a page that links
+/// `style/graph.css` (the viewer's): no stylesheet of its own, and no
+/// theme, so the page's colours (and their changes) apply. Its ids are as
+/// [`graph`]'s.
+pub fn graph_for_page(explain: &PlaybookExplain) -> Result<String, NotDrawn> {
+    drawn(explain, None)
+}
+
+/// The drawing, standalone in `theme` or, without one, for a page.
+fn drawn(explain: &PlaybookExplain, theme: Option<Theme>) -> Result<String, NotDrawn> {
     let steps = explain.graph.nodes.len();
     let geometry = Geometry::of(explain).ok_or(NotDrawn::TooManySteps(steps))?;
     if geometry.nodes.is_empty() {
@@ -67,17 +80,20 @@ fn digest(text: &str) -> u32 {
 }
 
 /// Writes the drawing with ids starting `ids`.
-fn drawing(out: &mut String, explain: &PlaybookExplain, geometry: &Geometry, layout: &GraphLayout, marks: &[Marks], theme: Theme, ids: &str) {
+fn drawing(out: &mut String, explain: &PlaybookExplain, geometry: &Geometry, layout: &GraphLayout, marks: &[Marks], theme: Option<Theme>, ids: &str) {
     let (w, h) = (layout.width, layout.height);
+    let standalone = theme.is_some();
+    let theme = theme.map(|theme| format!(r#" data-theme="{}""#, theme.name())).unwrap_or_default();
     write!(
         out,
-        r#"<svg xmlns="http://www.w3.org/2000/svg" class="graph" data-theme="{theme}" width="{w:.0}" height="{h:.0}" viewBox="0 0 {w:.1} {h:.1}" role="img" aria-labelledby="{ids}title {ids}desc">"#,
-        theme = theme.name(),
+        r#"<svg xmlns="http://www.w3.org/2000/svg" class="graph"{theme} width="{w:.0}" height="{h:.0}" viewBox="0 0 {w:.1} {h:.1}" role="img" aria-labelledby="{ids}title {ids}desc">"#,
     )
     .ok();
     write!(out, r#"<title id="{ids}title">{}</title>"#, escape(&title(explain))).ok();
     write!(out, r#"<desc id="{ids}desc">{}</desc>"#, escape(&description(explain))).ok();
-    write!(out, "<style>{}</style>", stylesheet()).ok();
+    if standalone {
+        write!(out, "<style>{}</style>", stylesheet()).ok();
+    }
     write!(out, r#"<rect class="graph-background" width="{w:.1}" height="{h:.1}"/>"#).ok();
     out.push_str("<defs>");
     for (id, class) in [("arrow", "arrow"), ("arrow-back", "arrow back")] {

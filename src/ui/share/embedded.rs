@@ -9,7 +9,7 @@
 
 use super::standalone::{follow, Shown, StandaloneViewer};
 use super::theme::ThemeState;
-use crate::embed::{read_message, result_message, BadMessage, HostMessage, PageOptions, READY, RESIZE};
+use crate::embed::{read_message, BadMessage, HostMessage, PageOptions, READY, RESIZE};
 use crate::link::Fragment;
 use crate::route::Route;
 use leptos::prelude::*;
@@ -20,9 +20,9 @@ use web_sys::MessageEvent;
 /// Posts `message` to the host page. The messages carry only what the host
 /// gave (the document in the frame's address, or in a message) and what
 /// the core says about it, so any origin may read them.
-fn post(message: &Value) {
+fn post(message: &str) {
     let Ok(Some(parent)) = window().parent() else { return };
-    if let Ok(data) = js_sys::JSON::parse(&message.to_string()) {
+    if let Ok(data) = js_sys::JSON::parse(message) {
         let _ = parent.post_message(&data, "*");
     }
 }
@@ -71,7 +71,7 @@ fn post_height_changes() {
     let callback = wasm_bindgen::closure::Closure::<dyn FnMut()>::new(move || {
         let height = measured.get_bounding_client_rect().height().ceil();
         if height != last.replace(height) {
-            post(&json!({ "type": RESIZE, "height": height }));
+            post(&json!({ "type": RESIZE, "height": height }).to_string());
         }
     });
     if let Ok(observer) = web_sys::ResizeObserver::new(wasm_bindgen::JsCast::unchecked_ref(callback.as_ref())) {
@@ -95,7 +95,7 @@ pub fn Embed(options: PageOptions) -> impl IntoView {
     let (initial, start, problem) = from_address();
     let document = RwSignal::new(initial);
     let problem = RwSignal::new(problem);
-    let report = follow(document, |report| post(&result_message(report)));
+    let report = follow(document, |report| post(&opb_render::viewer::result(&report.analysis)));
     // A host may point the frame at another document by its fragment alone,
     // which reloads nothing.
     let _ = window_event_listener(leptos::ev::hashchange, move |_| {
@@ -122,10 +122,10 @@ pub fn Embed(options: PageOptions) -> impl IntoView {
                 }
             }
             Err(BadMessage::NotOurs) => {}
-            Err(BadMessage::Invalid(reason)) => post(&json!({ "type": "opb:error", "message": reason })),
+            Err(BadMessage::Invalid(reason)) => post(&json!({ "type": "opb:error", "message": reason }).to_string()),
         }
     });
-    post(&json!({ "type": READY }));
+    post(&json!({ "type": READY }).to_string());
 
     view! { <StandaloneViewer document=document report=report playground=playground_address() problem=problem chosen=RwSignal::new(start.unwrap_or(Route::Graph)) whole_page=true /> }
 }

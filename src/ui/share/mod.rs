@@ -3,7 +3,6 @@
 //! `<opb-viewer>` element), storage, files, pictures of the graph, themes.
 
 pub mod banner;
-pub mod component;
 pub mod embedded;
 pub mod export;
 pub mod files;

@@ -4,7 +4,6 @@
 //! only renders it.
 
 mod layout;
-mod paths;
 
 use crate::{Status, input};
 use crate::args::{ExplainArgs, ExplainFormat};
@@ -50,7 +49,7 @@ fn risk_paths(name: &str, analysis: &Analysis, format: ExplainFormat, output: &m
         ExplainFormat::Json => output.print(&crate::check::to_json(&paths)),
         ExplainFormat::Human => {
             let mut layout = Layout::default();
-            paths::render(name, explain, &paths, &mut layout);
+            opb_render::explain::paths::render(name, explain, &paths, &mut layout);
             output.print(&layout.finish());
         }
     }

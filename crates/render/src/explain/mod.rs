@@ -4,6 +4,7 @@
 //! through [`Page`], in the same words.
 
 pub mod manifest;
+pub mod paths;
 pub mod playbook;
 
 /// How a line's lead or a bullet stands out.

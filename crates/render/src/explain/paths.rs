@@ -1,10 +1,9 @@
-//! `opb explain --paths`: a playbook's risk paths, riskiest first, then the
-//! steps that may change something, with the gates before them.
+//! A playbook's risk paths, riskiest first, then the steps that may change
+//! something, with the gates before them: `opb explain --paths` and the
+//! viewer's Risk paths tab.
 
-use super::layout::Layout;
-use crate::style;
-use opb_render::explain::Page;
-use opb_render::words::{list, plural};
+use super::{Page, Tone};
+use crate::words::{list, plural};
 use opb_core::explain::PlaybookExplain;
 use opb_core::explain::paths::{ActingTool, Ending, RiskPath, RiskPaths, Routes, StepRisk, Stop};
 use std::collections::HashSet;
@@ -16,7 +15,8 @@ const LONGEST_SHOWN: usize = 40;
 /// Steps shown at each end of a long path.
 const ENDS_SHOWN: usize = 15;
 
-pub fn render(name: &str, explain: &PlaybookExplain, paths: &RiskPaths, layout: &mut Layout) {
+/// Writes the risk paths of the playbook read from `name` on `page`.
+pub fn render(name: &str, explain: &PlaybookExplain, paths: &RiskPaths, page: &mut dyn Page) {
     let title = match (&explain.document.name, &explain.document.id) {
         (Some(title), Some(id)) => format!("{title} ({id})"),
         (Some(title), None) => title.clone(),
@@ -24,17 +24,17 @@ pub fn render(name: &str, explain: &PlaybookExplain, paths: &RiskPaths, layout: 
         (None, None) => name.to_owned(),
     };
     let from = if title == name { String::new() } else { format!(", from {name}") };
-    layout.styled(0, style::EMPHASIS, &format!("Risk paths of {title}"), &from);
-    layout.blank();
+    page.styled_line(0, Tone::Emphasis, &format!("Risk paths of {title}"), &from);
+    page.blank();
     let gates: HashSet<&str> =
         explain.graph.nodes.iter().filter(|n| n.kind.as_deref() == Some("gate")).map(|n| n.id.as_str()).collect();
-    layout.paragraph(0, &overview(paths));
+    page.paragraph(0, &overview(paths));
     for (number, path) in paths.paths.iter().enumerate() {
-        layout.blank();
-        self::path(number + 1, path, &gates, layout);
+        page.blank();
+        self::path(number + 1, path, &gates, page);
     }
-    layout.blank();
-    steps(paths, layout);
+    page.blank();
+    steps(paths, page);
 }
 
 fn overview(paths: &RiskPaths) -> String {
@@ -69,13 +69,13 @@ fn stopped(stop: Stop, limits: &opb_core::explain::paths::PathLimits) -> String 
     format!("{limit}, and more paths exist. The steps below are summarised from the whole graph.")
 }
 
-fn path(number: usize, path: &RiskPath, gates: &HashSet<&str>, layout: &mut Layout) {
+fn path(number: usize, path: &RiskPath, gates: &HashSet<&str>, page: &mut dyn Page) {
     let (head_style, verdict) = if path.flagged {
-        (style::ERROR, "FLAGGED")
+        (Tone::Missing, "FLAGGED")
     } else if path.gated {
-        (style::EMPHASIS, "gated")
+        (Tone::Emphasis, "gated")
     } else {
-        (style::WARNING, "ungated")
+        (Tone::Odd, "ungated")
     };
     let risk = match (&path.highest_risk_class, path.risk_partly_unknown) {
         (Some(class), false) => format!("highest risk {class}"),
@@ -90,11 +90,11 @@ fn path(number: usize, path: &RiskPath, gates: &HashSet<&str>, layout: &mut Layo
     if path.ending == Ending::DeadEnd {
         notes.push("stops where a next names no step".to_owned());
     }
-    layout.styled(2, head_style, &format!("{number}. {verdict}"), &format!(" ({})", notes.join("; ")));
-    layout.field(4, "Steps", LABEL, &walk(&path.steps, gates));
+    page.styled_line(2, head_style, &format!("{number}. {verdict}"), &format!(" ({})", notes.join("; ")));
+    page.field(4, "Steps", LABEL, &walk(&path.steps, gates));
     for ungated in &path.ungated {
         let tools: Vec<String> = ungated.tools.iter().map(acting).collect();
-        layout.field(4, "No gate", LABEL, &format!("before {}, which may act with {}", ungated.step, list(&tools)));
+        page.field(4, "No gate", LABEL, &format!("before {}, which may act with {}", ungated.step, list(&tools)));
     }
 }
 
@@ -124,21 +124,21 @@ fn acting(tool: &ActingTool) -> String {
     format!("{} ({})", tool.name, traits.join(", "))
 }
 
-fn steps(paths: &RiskPaths, layout: &mut Layout) {
-    layout.heading("Steps that may change something");
+fn steps(paths: &RiskPaths, page: &mut dyn Page) {
+    page.heading("Steps that may change something");
     let acting: Vec<&StepRisk> = paths.steps.iter().filter(|s| !s.acting_tools.is_empty()).collect();
     if acting.is_empty() {
-        layout.paragraph(2, "None: no step the start reaches allows a tool that may change data or needs approval.");
+        page.paragraph(2, "None: no step the start reaches allows a tool that may change data or needs approval.");
     }
     let routes = paths.routes();
     for step in &acting {
-        layout.blank();
-        self::step(paths, &routes, step, layout);
+        page.blank();
+        self::step(paths, &routes, step, page);
     }
     let others = paths.steps.len() - acting.len();
     if others > 0 {
-        layout.blank();
-        layout.paragraph(
+        page.blank();
+        page.paragraph(
             2,
             &format!("{} the start reaches may change nothing.", plural(others, "other step", "other steps")),
         );
@@ -158,22 +158,22 @@ fn ungated_route(paths: &RiskPaths, routes: &Routes<'_>, step: &StepRisk) -> Str
     format!("{start} → … {left_out} more steps … → {}", tail.join(" → "))
 }
 
-fn step(paths: &RiskPaths, routes: &Routes<'_>, step: &StepRisk, layout: &mut Layout) {
-    let (head_style, rest) = if step.flagged { (style::ERROR, "  FLAGGED") } else { (style::EMPHASIS, "") };
-    layout.styled(2, head_style, &step.step, rest);
+fn step(paths: &RiskPaths, routes: &Routes<'_>, step: &StepRisk, page: &mut dyn Page) {
+    let (head_style, rest) = if step.flagged { (Tone::Missing, "  FLAGGED") } else { (Tone::Emphasis, "") };
+    page.styled_line(2, head_style, &step.step, rest);
     let tools: Vec<String> = step.acting_tools.iter().map(acting).collect();
-    layout.field(4, "May act with", LABEL, &list(&tools));
+    page.field(4, "May act with", LABEL, &list(&tools));
     let gate = if step.behind_gate {
         "every path to it passes a gate".to_owned()
     } else {
         format!("none on some path: {}", ungated_route(paths, routes, step))
     };
-    layout.field(4, "Gate", LABEL, &gate);
+    page.field(4, "Gate", LABEL, &gate);
     let before = match (&step.highest_risk_before_class, step.risk_before_partly_unknown) {
         (Some(class), false) => class.clone(),
         (Some(class), true) => format!("at least {class}; some tools' risk is not known"),
         (None, true) => "not known".to_owned(),
         (None, false) => "nothing that declares a risk".to_owned(),
     };
-    layout.field(4, "Risk before", LABEL, &before);
+    page.field(4, "Risk before", LABEL, &before);
 }
