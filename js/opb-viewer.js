@@ -33,11 +33,15 @@
 const here = new URL(".", import.meta.url);
 let started;
 
+// The wasm is fetched while its loader is: one round trip, not two.
 function start() {
-  started ??= import(new URL("__OPB_VIEWER_CORE__.js", here).href).then(async (core) => {
-    await core.default({ module_or_path: new URL("__OPB_VIEWER_CORE__.wasm", here) });
-    return core;
-  });
+  if (!started) {
+    const wasm = fetch(new URL("__OPB_VIEWER_CORE__.wasm", here));
+    started = import(new URL("__OPB_VIEWER_CORE__.js", here).href).then(async (core) => {
+      await core.default({ module_or_path: wasm });
+      return core;
+    });
+  }
   return started;
 }
 

@@ -8,16 +8,25 @@
 # Not counted in the budget, but listed:
 # - fonts (woff2): already compressed (gzip gains nothing) and fetched in
 #   parallel with the app; their sizes are printed as a separate total;
-# - files no playground visit downloads: the <opb-viewer> element's
-#   opb-viewer.js and opb-viewer.css, for pages that embed the viewer.
+# - files no playground visit downloads: the viewer docs sites embed
+#   (opb-viewer.js, opb-viewer.css, opb-viewer-core-*.js and .wasm), which
+#   have a budget of their own below.
 set -euo pipefail
 
 # Gzipped bytes of the app. Issue 7's target is 450 KB (460,800 bytes); it
-# is not met: the app is about 865 KB gzipped, the wasm 702 KB of it and the
+# is not met: the app is about 841 KB gzipped, the wasm 678 KB of it and the
 # CodeMirror bundle 133 KB (docs/performance.md, "Download size": the gap
 # and the plan). The budget sits 0.2% above that, so that any growth fails
 # the test command and is looked at before it is accepted.
-budget=$((846 * 1024))
+budget=$((823 * 1024))
+
+# Gzipped bytes of the viewer a docs page with one <opb-viewer> downloads:
+# the element's script and stylesheet, the viewer's loader and wasm. Issue
+# 21's target for the whole cold page is 300 KB (307,200 bytes); it is not
+# met: the viewer is about 343 KB gzipped, its wasm 332 KB
+# (docs/performance.md, "The docs-site viewer": the profile and the cuts
+# made). The budget sits 0.3% above that, as the app's does.
+viewer_budget=$((336 * 1024))
 
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 dist="${1:-$root/dist}"
@@ -36,14 +45,17 @@ is_loaded() {
   return 1
 }
 
-app_raw=0 app_gz=0 font_raw=0 other_gz=0
+app_raw=0 app_gz=0 font_raw=0 other_gz=0 viewer_gz=0
 printf '%-44s %10s %10s  %s\n' "file" "bytes" "gzip -9" "counted" >&2
 for file in "$dist"/*; do
   [ -f "$file" ] || continue
   name="$(basename "$file")"
   raw=$(stat -c %s "$file")
   gz=$(gzip -9 -c "$file" | wc -c)
-  if [ "$name" = index.html ] || is_loaded "$name"; then
+  if [[ "$name" == opb-viewer.js || "$name" == opb-viewer.css || "$name" == opb-viewer-core-* ]]; then
+    counted="viewer"
+    viewer_gz=$((viewer_gz + gz))
+  elif [ "$name" = index.html ] || is_loaded "$name"; then
     counted="app"
     app_raw=$((app_raw + raw)) app_gz=$((app_gz + gz))
   elif [[ "$name" == *.woff2 ]]; then
@@ -57,8 +69,18 @@ for file in "$dist"/*; do
 done
 printf '\napp total: %d bytes, %d gzipped (budget %d); fonts %d bytes; other files %d gzipped\n' \
   "$app_raw" "$app_gz" "$budget" "$font_raw" "$other_gz" >&2
+printf 'viewer total: %d gzipped (budget %d)\n' "$viewer_gz" "$viewer_budget" >&2
 
+status=0
 if [ "$app_gz" -gt "$budget" ]; then
   echo "check-size: the app is $app_gz bytes gzipped, over its budget of $budget" >&2
-  exit 1
+  status=1
 fi
+if [ "$viewer_gz" -eq 0 ]; then
+  echo "check-size: no viewer files in $dist (js/build-viewer.mjs writes them)" >&2
+  status=1
+elif [ "$viewer_gz" -gt "$viewer_budget" ]; then
+  echo "check-size: the viewer is $viewer_gz bytes gzipped, over its budget of $viewer_budget" >&2
+  status=1
+fi
+exit "$status"

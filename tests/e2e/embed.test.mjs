@@ -152,19 +152,40 @@ test("the <opb-viewer> element renders the viewer on a plain HTML page", async (
   const banner = await viewer.locator('[data-testid="trust-banner"]').textContent();
   assert.match(banner, /Reaches money/);
   assert.match(banner, /refund.*after gate.*approve/s);
-  assert.equal(await viewer.locator('.count[data-severity="error"]').getAttribute("data-count"), "0");
+  assert.equal(await viewer.locator('[data-testid="trust-counts"]').textContent(), "0 errors, 0 warnings");
   assert.equal(await page.evaluate(() => document.querySelector("opb-viewer").shadowRoot.querySelector(".opb-root").dataset.theme), "light");
-  const href = await viewer.locator('[data-testid="open-in-playground"]').getAttribute("href");
-  assert.ok(href.startsWith("http://127.0.0.1:8080/#pako:"), href);
-  // The Risk paths tab, as in the playground, leaves the host page's address alone.
-  await viewer.locator('[data-testid="tab-paths"]').click();
-  const summary = await viewer.locator('[data-testid="paths-summary"]').textContent();
-  assert.match(summary, /path/);
-  assert.match(await viewer.locator('[data-testid="risk-paths"]').textContent(), /refund/);
-  assert.equal(await viewer.locator('[data-testid="risk-paths"] ol.paths li').count() > 0, true);
+
+  // A step chosen in the graph, by pointer or by keyboard, brings its boundary.
+  await viewer.locator('svg.graph [data-step-id="refund"]').click();
+  const chosen = viewer.locator("article.opb-step.chosen");
+  assert.equal(await chosen.getAttribute("data-step"), "refund");
+  assert.match(await chosen.textContent(), /after a person approves each call/);
+  await viewer.locator('svg.graph [data-step-id="done"]').focus();
+  await page.keyboard.press("Enter");
+  await viewer.locator('article.opb-step.chosen[data-step="done"]').waitFor();
+
+  // The Risk paths tab, reached by the arrow keys as in any tab list.
+  await viewer.locator('[data-testid="tab-graph"]').focus();
+  for (const _ of ["tools", "requires", "paths"]) await page.keyboard.press("ArrowRight");
+  await viewer.locator('[data-testid="tab-paths"][aria-selected="true"]').waitFor();
+  const paths = await viewer.locator("#opb-panel-paths").textContent();
+  assert.match(paths, /paths? from approve to an end, riskiest first/);
+  assert.match(paths, /approve \(gate\) → refund/);
+  assert.equal(await viewer.locator("#opb-panel-graph").isHidden(), true, "one panel at a time");
   assert.equal(await page.evaluate(() => location.hash), "", "the host page's address is unchanged");
   await screenshot(page, "web-component-risk-paths");
   await viewer.locator('[data-testid="tab-graph"]').click();
+
+  // The link opens the same document in the playground.
+  const open = viewer.locator('[data-testid="open-in-playground"][href]');
+  await open.waitFor();
+  const href = await open.getAttribute("href");
+  assert.ok(href.startsWith("http://127.0.0.1:8080/#pako:"), href);
+  const playground = await page.context().newPage();
+  await routeSites(playground);
+  await playground.goto(href);
+  await playground.waitForFunction(() => /id: refund-with-approval/.test(document.querySelector(".cm-content")?.textContent ?? ""), null, { timeout: 20_000 });
+  await playground.close();
 
   // A changed text is checked again, and the element says so.
   const result = await page.evaluate(
@@ -200,7 +221,7 @@ test("<opb-viewer> elements load their files when near the viewport, share one w
   await page.locator("#moved").scrollIntoViewIfNeeded();
   await screenshot(page, "web-component-missing-file");
   // The one 6000 px down has loaded nothing yet, and draws once scrolled to.
-  assert.equal(await root("far").locator(".standalone, [data-testid='standalone']").count(), 0, "not mounted below the fold");
+  assert.equal(await root("far").locator('[data-testid="trust-banner"]').count(), 0, "not shown below the fold");
   await page.locator("#far").scrollIntoViewIfNeeded();
   await root("far").locator('[data-step-id="refund"]').waitFor({ timeout: 20_000 });
   // An element added after load works, and all of them share one wasm.
