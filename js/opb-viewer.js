@@ -11,7 +11,8 @@
 // manifest, diagnostics); `height` (pixels, or any CSS length) gives the
 // element a fixed height, scrolling inside; `theme` is light, dark or auto
 // (the default), which follows the host page: a `data-theme` or a `dark`
-// class on <html>, then its `color-scheme`, then the operating system.
+// class on <html>, then its `color-scheme`, then the operating system;
+// `playground` is the address an "Open in the playground" link leads to.
 // After each check the element dispatches an `opb-result` event whose
 // `detail` is `{type: "opb:result", kind, counts, diagnostics}`. The viewer
 // renders in the element's shadow root, styled by opb-viewer.css (whose
@@ -28,16 +29,23 @@
 // site's server-side rendering can import it.
 //
 // js/build-viewer.mjs (a Trunk post-build hook) writes this file into the
-// build with the name of the viewer's wasm-bindgen loader filled in.
+// build with the name of the viewer's wasm-bindgen loader and the
+// playground filled in; scripts/package-viewer.sh, into the npm package.
 
-const here = new URL(".", import.meta.url);
+// The files beside this one, named literally so that a bundler (Vite,
+// webpack) that takes the package in copies them with it.
+const stylesheet = () => new URL("./opb-viewer.css", import.meta.url).href;
+// The playground the "Open in the playground" link leads to: the element's
+// `playground` attribute, else the playground this file is served from
+// (none for the npm package, whose links are then left out).
+const PLAYGROUND = "__OPB_PLAYGROUND__";
 let started;
 
 // The wasm is fetched while its loader is: one round trip, not two.
 function start() {
   if (!started) {
-    const wasm = fetch(new URL("__OPB_VIEWER_CORE__.wasm", here));
-    started = import(new URL("__OPB_VIEWER_CORE__.js", here).href).then(async (core) => {
+    const wasm = fetch(new URL("./__OPB_VIEWER_CORE__.wasm", import.meta.url));
+    started = import("./__OPB_VIEWER_CORE__.js").then(async (core) => {
       await core.default({ module_or_path: wasm });
       return core;
     });
@@ -62,13 +70,13 @@ function hostTheme() {
 
 // The playground's address of a document: its share link (`#pako:`, the
 // zlib-deflated JSON of `{code, kind}` in base64url, crates/share).
-async function playgroundLink(code, kind) {
+async function playgroundLink(playground, code, kind) {
   const json = new TextEncoder().encode(JSON.stringify(kind ? { code, kind } : { code }));
   const packed = new Uint8Array(await new Response(new Blob([json]).stream().pipeThrough(new CompressionStream("deflate"))).arrayBuffer());
   let binary = "";
   for (let i = 0; i < packed.length; i += 0x8000) binary += String.fromCharCode(...packed.subarray(i, i + 0x8000));
   const data = btoa(binary).replaceAll("+", "-").replaceAll("/", "_").replace(/=+$/, "");
-  return new URL(`#pako:${data}`, here).href;
+  return new URL(`#pako:${data}`, new URL(playground, import.meta.url)).href;
 }
 
 function define() {
@@ -94,7 +102,7 @@ function define() {
   );
 
   class OpbViewer extends HTMLElement {
-    static observedAttributes = ["code", "src", "kind", "theme", "tab", "height"];
+    static observedAttributes = ["code", "src", "kind", "theme", "tab", "height", "playground"];
 
     #root = null;
     #observer = null;
@@ -107,7 +115,7 @@ function define() {
         const shadow = this.attachShadow({ mode: "open" });
         const style = document.createElement("link");
         style.rel = "stylesheet";
-        style.href = new URL("opb-viewer.css", here).href;
+        style.href = stylesheet();
         this.#root = document.createElement("div");
         this.#root.className = "opb-root";
         this.#root.dataset.theme = this.#theme();
@@ -207,7 +215,9 @@ function define() {
       const chosen = this.#shown ? this.#root.querySelector('[role="tab"][aria-selected="true"]')?.dataset.tab : null;
       // The markup is the viewer's own: every text in it escaped by the
       // renderer (crates/render), no script, no handler, no style attribute.
-      this.#root.innerHTML = `<p class="opb-bar"><a class="opb-open" data-testid="open-in-playground" target="_blank" rel="noopener">Open in the playground</a></p>${viewed.html}`;
+      const playground = this.getAttribute("playground") ?? PLAYGROUND;
+      const bar = playground ? '<p class="opb-bar"><a class="opb-open" data-testid="open-in-playground" target="_blank" rel="noopener">Open in the playground</a></p>' : "";
+      this.#root.innerHTML = bar + viewed.html;
       this.#shown = true;
       for (const node of this.#root.querySelectorAll("svg.graph g[data-step-id]")) {
         node.setAttribute("tabindex", "0");
@@ -218,7 +228,8 @@ function define() {
       const result = JSON.parse(viewed.result);
       viewed.free();
       this.dispatchEvent(new CustomEvent("opb-result", { detail: result }));
-      const link = await playgroundLink(code, kind);
+      if (!playground) return;
+      const link = await playgroundLink(playground, code, kind);
       if (generation === this.#generation) this.#root.querySelector(".opb-open")?.setAttribute("href", link);
     }
 

@@ -30,5 +30,7 @@ mkdir -p "$out"
 rm -f "$out"/opb-viewer-core-*.js "$out"/opb-viewer-core-*.wasm
 digest="$(cat "$work/opb-viewer-core.wasm" "$work/opb-viewer-core.js" | sha256sum | cut -c1-16)"
 cp "$work/opb-viewer-core.wasm" "$out/opb-viewer-core-$digest.wasm"
-cp "$work/opb-viewer-core.js" "$out/opb-viewer-core-$digest.js"
+# The loader's own default address of the wasm, which the element passes
+# anyway, names the file as it is called here (a bundler resolves it).
+sed "s/opb-viewer-core_bg\.wasm/opb-viewer-core-$digest.wasm/g" "$work/opb-viewer-core.js" > "$out/opb-viewer-core-$digest.js"
 echo "opb-viewer-core-$digest"

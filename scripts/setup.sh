@@ -111,6 +111,17 @@ setup_test() {
     chmod u+x "$multitool"
   fi
 
+  # VitePress, for the test that installs the <opb-viewer> package into a
+  # docs site, pinned by its own lockfile. The test installs it again from
+  # npm's cache into the site it builds.
+  local stampfile=tools/vitepress/node_modules/.opb-setup-stamp lock
+  lock="$(sha256sum tools/vitepress/package-lock.json | cut -d' ' -f1)"
+  if [ "$(cat "$stampfile" 2>/dev/null)" != "$lock" ]; then
+    say "installing VitePress (npm, tools/vitepress)"
+    npm ci --prefix tools/vitepress --no-audit --no-fund --loglevel=error
+    printf '%s\n' "$lock" > "$stampfile"
+  fi
+
   # MkDocs, for the docs-site test (scripts/check-docs-site.sh): a virtual
   # environment of its own holding tools/mkdocs/requirements.txt, every
   # package pinned; made again when the requirements change.

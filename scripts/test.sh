@@ -7,8 +7,9 @@
 # runs its component tests in headless Chromium (wasm-bindgen-test) and its
 # end-to-end tests against the release build (playwright-core), clippy and
 # the core's rustdoc with warnings denied, opb's SARIF through Microsoft's
-# SARIF multitool, a MkDocs site built with `opb render` and read in
-# Chromium, each fuzz target briefly, and last every Rust test of the
+# SARIF multitool, the <opb-viewer> npm package, a MkDocs site built with
+# `opb render` and a VitePress site with the package, read in Chromium,
+# each fuzz target briefly, and last every Rust test of the
 # workspace, so that the output ends with cargo's summary.
 set -euo pipefail
 
@@ -55,7 +56,10 @@ step "opb's SARIF read by Microsoft's SARIF multitool, GitHub's ingestion rules 
 cargo build --quiet -p opb-cli
 scripts/check-sarif.sh
 
-step "opb render read as docs sites and readers do: a MkDocs site and the HTML report in Chromium (tests/docs-sites)"
+step "the <opb-viewer> npm package (scripts/package-viewer.sh, from the release build)"
+scripts/package-viewer.sh dist
+
+step "docs sites as their authors build them: a MkDocs site with opb render, a VitePress site with the package, the HTML report, in Chromium (tests/docs-sites)"
 node --test tests/docs-sites/
 
 step "fuzz smoke runs (scripts/fuzz-smoke.sh, each target briefly)"

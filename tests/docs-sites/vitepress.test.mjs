@@ -1,0 +1,77 @@
+// The <opb-viewer> package as a docs author uses it: the tarball
+// scripts/package-viewer.sh writes (target/npm/, or $OPB_VIEWER_TGZ),
+// installed into a fresh copy of the VitePress site in vitepress/ beside the
+// pinned VitePress (tools/vitepress, scripts/setup.sh test), built with
+// `vitepress build` (which renders every page on the server, importing the
+// package there), served, and opened in Chromium. Screenshots go to
+// tests/e2e/screenshots/.
+
+import { test, before, after } from "node:test";
+import assert from "node:assert/strict";
+import { spawnSync } from "node:child_process";
+import { cpSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+import { root, serve, launch, screenshot } from "../e2e/harness.mjs";
+
+const site = mkdtempSync(join(tmpdir(), "opb-vitepress-"));
+let server;
+let browser;
+
+function run(command, args, cwd) {
+  const done = spawnSync(command, args, { cwd, encoding: "utf8" });
+  assert.equal(done.status, 0, `${command} ${args.join(" ")} failed:\n${done.stdout}\n${done.stderr}`);
+  return done.stdout;
+}
+
+before(async () => {
+  const version = readFileSync(join(root, "Cargo.toml"), "utf8").match(/\[workspace\.package\]\s*version = "([^"]+)"/)[1];
+  const tarball = resolve(root, process.env.OPB_VIEWER_TGZ ?? `target/npm/opb-viewer-${version}.tgz`);
+  cpSync(join(root, "tests/docs-sites/vitepress"), site, { recursive: true });
+  cpSync(join(root, "docs/examples/refund-with-approval.yaml"), join(site, "public/refund-with-approval.yaml"));
+  // VitePress at its pinned versions (its lockfile), and the package.
+  const tools = join(root, "tools/vitepress");
+  const manifest = JSON.parse(readFileSync(join(tools, "package.json"), "utf8"));
+  manifest.dependencies = { "opb-viewer": `file:${tarball}` };
+  writeFileSync(join(site, "package.json"), JSON.stringify(manifest, null, 2));
+  cpSync(join(tools, "package-lock.json"), join(site, "package-lock.json"));
+  run("npm", ["install", "--prefer-offline", "--no-audit", "--no-fund", "--loglevel=error"], site);
+  run(join(site, "node_modules/.bin/vitepress"), ["build", "."], site);
+  server = await serve(join(site, ".vitepress/dist"));
+  browser = await launch();
+});
+
+after(async () => {
+  await browser?.close();
+  await server?.close();
+  rmSync(site, { recursive: true, force: true });
+});
+
+test("the package installs, builds with server-side rendering and draws its graph in the built site", async () => {
+  const installed = JSON.parse(readFileSync(join(site, "node_modules/opb-viewer/package.json"), "utf8"));
+  assert.equal(installed.exports["."].default, "./opb-viewer.js");
+  assert.ok(readdirSync(join(site, "node_modules/opb-viewer")).includes("opb-viewer.d.ts"));
+  // The server's render holds the element, for the browser to define.
+  const html = readFileSync(join(site, ".vitepress/dist/index.html"), "utf8");
+  assert.match(html, /<opb-viewer src="\/refund-with-approval.yaml"><\/opb-viewer>/);
+
+  for (const [width, colorScheme] of [[1400, "light"], [375, "dark"]]) {
+    const page = await browser.newPage({ viewport: { width, height: 900 }, colorScheme });
+    const problems = [];
+    page.on("console", (message) => message.type() === "error" && problems.push(`${message.text()} ${message.location().url}`));
+    page.on("pageerror", (error) => problems.push(error.message));
+    await page.goto(server.url, { waitUntil: "load" });
+    const viewer = page.locator("opb-viewer");
+    await viewer.locator('svg.graph [data-step-id="refund"]').waitFor({ timeout: 30_000 });
+    assert.match(await viewer.locator('[data-testid="trust-banner"]').textContent(), /Reaches money/);
+    // The package has no playground to link to.
+    assert.equal(await viewer.locator('[data-testid="open-in-playground"]').count(), 0);
+    // VitePress's dark mode (a `dark` class on <html>) is the viewer's.
+    if (colorScheme === "dark") await page.evaluate(() => document.documentElement.classList.add("dark"));
+    await page.waitForFunction((theme) => document.querySelector("opb-viewer").shadowRoot.querySelector(".opb-root").dataset.theme === theme, colorScheme);
+    await viewer.scrollIntoViewIfNeeded();
+    await screenshot(page, `vitepress-${width}-${colorScheme}`);
+    assert.deepEqual(problems, []);
+    await page.close();
+  }
+});
