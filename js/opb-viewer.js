@@ -219,10 +219,12 @@ function define() {
       const bar = playground ? '<p class="opb-bar"><a class="opb-open" data-testid="open-in-playground" target="_blank" rel="noopener">Open in the playground</a></p>' : "";
       this.#root.innerHTML = bar + viewed.html;
       this.#shown = true;
+      // The drawing's steps become buttons (named by their <title>), and so
+      // the drawing, no longer a plain image, a group of them.
+      for (const svg of this.#root.querySelectorAll("svg.graph")) svg.setAttribute("role", "group");
       for (const node of this.#root.querySelectorAll("svg.graph g[data-step-id]")) {
         node.setAttribute("tabindex", "0");
         node.setAttribute("role", "button");
-        node.setAttribute("aria-label", `Step ${node.dataset.stepId}: what it may do`);
       }
       this.#choose(chosen ?? this.getAttribute("tab"));
       const result = JSON.parse(viewed.result);

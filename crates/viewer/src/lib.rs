@@ -72,3 +72,25 @@ pub fn element_text(text: &str) -> String {
     out.push('\n');
     out
 }
+
+#[cfg(test)]
+mod tests {
+    use super::element_text;
+
+    #[test]
+    fn an_element_text_loses_the_markup_indentation() {
+        assert_eq!(element_text("\n      id: x\n      steps:\n        - id: a\n    "), "id: x\nsteps:\n  - id: a\n");
+        assert_eq!(element_text("  \n "), "");
+        assert_eq!(element_text("\tkind: gate\n\t  next: a\n"), "kind: gate\n  next: a\n");
+    }
+
+    #[test]
+    fn a_document_is_read_as_its_name_and_kind_say() {
+        let viewed = super::view("{\"name\": \"x\"}", Some("plugin-manifest".to_owned()), "oz0-plugin.json");
+        assert!(viewed.result().contains(r#""kind":"plugin-manifest""#), "{}", viewed.result());
+        assert!(viewed.tabs().starts_with("manifest "));
+        let unknown = super::view("openplaybook: \"1.6\"\nsteps: []\n", Some("novel".to_owned()), "document");
+        assert!(unknown.result().contains(r#""kind":"playbook""#), "an unknown kind is detected instead");
+        assert!(unknown.html().contains("opb-panel"));
+    }
+}
