@@ -99,7 +99,7 @@ test("the embed and the <opb-viewer> element mask the credential too", async () 
   await page.goto(docsSite + "leaky.html");
   const viewer = page.locator("opb-viewer");
   await viewer.locator('[data-step-id="look-up"]').click({ timeout: 20_000 });
-  await viewer.locator('[data-testid="step-panel"][data-step="look-up"]').waitFor();
+  await viewer.locator('article.opb-step.chosen[data-step="look-up"]').waitFor();
   // The page's own markup holds the document in the element's attribute:
   // that is the host's text, not what the viewer shows.
   const shown = (await shownOutsideTheEditor(page)).replace(LEAKY, "");
