@@ -14,7 +14,8 @@ out="${1:-$root/dist}"
 cd "$root"
 export PATH="$root/node_modules/.bin:$PATH"
 
-cargo build --quiet -p opb-viewer --target wasm32-unknown-unknown --profile viewer-release
+# Offline, as Trunk builds: setup has fetched every crate of Cargo.lock.
+cargo build --quiet --locked --offline -p opb-viewer --target wasm32-unknown-unknown --profile viewer-release
 work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
 wasm-bindgen --target web --no-typescript --out-dir "$work" --out-name opb-viewer-core \
