@@ -50,7 +50,7 @@ cargo clippy --quiet --workspace --all-targets -- -D warnings
 cargo clippy --quiet -p opb-app --features web --target wasm32-unknown-unknown --all-targets -- -D warnings
 
 step "the core's API documentation builds without a warning (cargo doc)"
-RUSTDOCFLAGS="-D warnings" cargo doc --quiet --no-deps -p opb-syntax -p opb-core -p opb-render
+RUSTDOCFLAGS="-D warnings" cargo doc --quiet --no-deps -p opb-syntax -p opb-core -p opb-render -p opb-viewer
 
 step "opb's SARIF read by Microsoft's SARIF multitool, GitHub's ingestion rules (scripts/check-sarif.sh)"
 cargo build --quiet -p opb-cli
