@@ -1,15 +1,16 @@
 // Rendering safety, end to end in Chromium: a playbook and a manifest whose
 // strings are markup (a script, an image with onerror, an SVG with a script
 // and onload, a javascript: link) and bidirectional-override characters
-// are shown as inert text in every panel, the graph, the trust banner and
-// the embed. Nothing runs (each payload would set window.__pwned), no
+// are shown as inert text in every panel, the graph, the trust banner, the
+// embed and the <opb-viewer> element (whose markup, written by opb-render,
+// is set as its shadow root's HTML). Nothing runs (each payload would set window.__pwned), no
 // element is made from document text, and the text reads back literally.
 
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { screenshot, root, session, pako } from "./harness.mjs";
+import { screenshot, root, session, pako, routeSites, docsSite } from "./harness.mjs";
 
 const opb = session();
 
@@ -142,3 +143,46 @@ test("the embed shows the same strings as inert text", async () => {
   assert.deepEqual(page.errors, []);
   await page.context().close();
 });
+
+test("the <opb-viewer> element shows the same strings as inert text in every tab", async () => {
+  const context = await opb.browser.newContext({ viewport: { width: 1200, height: 900 } });
+  const page = await context.newPage();
+  page.errors = [];
+  page.on("pageerror", (error) => page.errors.push(error.message));
+  page.on("dialog", (dialog) => {
+    page.errors.push(`a dialog opened: ${dialog.message()}`);
+    dialog.dismiss();
+  });
+  await routeSites(page);
+  const code = hostilePlaybook().replaceAll("&", "&amp;").replaceAll('"', "&quot;").replaceAll("<", "&lt;");
+  await page.route(docsSite + "hostile.html", (route) =>
+    route.fulfill({
+      contentType: "text/html; charset=utf-8",
+      body: `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>hostile</title>
+        <script type="module" src="http://127.0.0.1:8080/opb-viewer.js"></script></head>
+        <body><opb-viewer code="${code}"></opb-viewer></body></html>`,
+    }),
+  );
+  await page.goto(docsSite + "hostile.html");
+  const viewer = page.locator("opb-viewer");
+  const node = viewer.locator(`svg.graph [data-step-id="${PAYLOADS.img.replaceAll('"', '\\"')}"]`);
+  await node.waitFor({ timeout: 20_000 });
+  assert.equal(await node.getAttribute("data-step-id"), PAYLOADS.img, "the id is an attribute value, not markup");
+  await assertInert(page, "element banner", 'opb-viewer [data-testid="trust-banner"]', ["img"]);
+  await node.click();
+  assert.equal(await viewer.locator("article.opb-step.chosen").getAttribute("data-step"), PAYLOADS.img);
+  await assertInert(page, "element graph", "opb-viewer #opb-panel-graph", ["img", "script", "svg", "bidi"]);
+  for (const tab of ["tools", "requires", "paths", "diagnostics"]) {
+    await viewer.locator(`[data-testid="tab-${tab}"]`).click();
+    await assertInert(page, `element ${tab}`, `opb-viewer #opb-panel-${tab}`, []);
+  }
+  await assertInert(page, "element tools", "opb-viewer #opb-panel-tools", ["link", "svg"]);
+  await assertInert(page, "element requires", "opb-viewer #opb-panel-requires", ["script", "bidi", "img"]);
+  // Each element of the viewer isolates its text, so a bidirectional
+  // control cannot reorder the words around it.
+  assert.equal(await viewer.locator("#opb-panel-requires dd").first().evaluate((e) => getComputedStyle(e).unicodeBidi), "isolate");
+  await screenshot(page, "hostile-element");
+  assert.deepEqual(page.errors, []);
+  await context.close();
+});
+
