@@ -10,7 +10,7 @@
 //! - The catalogue: [`rules`], [`rule`], each a [`Rule`] of a [`Group`] with
 //!   a default [`Severity`].
 //! - Explaining: the types of [`explain`], [`risk_paths`], [`trust_summary`]
-//!   and [`diff`]; the seed's risk classes in [`spec`].
+//!   (and [`trust_summary_with`]) and [`diff`]; the seed's risk classes in [`spec`].
 //! - Safety: [`mask`], the credential masking every shown text goes through.
 //! - The syntax layer's types a shell needs ([`Kind`], [`Syntax`],
 //!   [`Limits`], [`text`] positions, [`pause`]), from `opb-syntax`.
@@ -272,9 +272,14 @@ pub fn risk_paths(analysis: &Analysis) -> Option<explain::paths::RiskPaths> {
 /// through which steps, what it requires, how many problems it has. None
 /// when the document could not be explained.
 pub fn trust_summary(analysis: &Analysis) -> Option<explain::trust::TrustSummary> {
+    trust_summary_with(analysis, risk_paths(analysis).as_ref())
+}
+
+/// [`trust_summary`] from risk paths the caller has walked already with
+/// [`risk_paths`] (a viewer that shows them too), so they are walked once.
+pub fn trust_summary_with(analysis: &Analysis, paths: Option<&explain::paths::RiskPaths>) -> Option<explain::trust::TrustSummary> {
     let explain = analysis.explain.as_ref()?;
-    let paths = risk_paths(analysis);
-    Some(explain::trust::summarize(explain, paths.as_ref(), &analysis.checked.diagnostics))
+    Some(explain::trust::summarize(explain, paths, &analysis.checked.diagnostics))
 }
 
 /// What changed from `old` to `new` in what the document may do: a semantic

@@ -14,6 +14,7 @@ use crate::html::{diagnostics, HtmlPage};
 use crate::words::plural;
 use crate::xml::escape;
 use opb_core::explain::manifest::ManifestExplain;
+use opb_core::explain::paths::RiskPaths;
 use opb_core::explain::{Explain, PlaybookExplain};
 use opb_core::Analysis;
 use std::fmt::Write;
@@ -33,7 +34,9 @@ pub struct Tab {
 pub fn view(name: &str, analysis: &Analysis) -> (String, Vec<Tab>) {
     let mut out = String::with_capacity(32_768);
     out.push_str(r#"<div class="opb-view">"#);
-    if let Some(summary) = opb_core::trust_summary(analysis) {
+    // Walked once, for the summary and the Risk paths tab.
+    let paths = opb_core::risk_paths(analysis);
+    if let Some(summary) = opb_core::trust_summary_with(analysis, paths.as_ref()) {
         write!(
             out,
             r#"<section class="trust-banner" data-testid="trust-banner" aria-labelledby="opb-glance"><h2 id="opb-glance">What this document can do</h2>{}</section>"#,
@@ -42,7 +45,7 @@ pub fn view(name: &str, analysis: &Analysis) -> (String, Vec<Tab>) {
         .ok();
     }
     let mut panels: Vec<(Tab, String)> = match &analysis.explain {
-        Some(Explain::Playbook(explain)) => playbook(name, analysis, explain),
+        Some(Explain::Playbook(explain)) => playbook(name, explain, paths.as_ref()),
         Some(Explain::PluginManifest(explain)) => manifest(name, explain),
         None => vec![],
     };
@@ -100,7 +103,7 @@ fn sections(blocks: Vec<String>) -> (Vec<String>, Vec<Vec<String>>) {
     (head, sections)
 }
 
-fn playbook(name: &str, analysis: &Analysis, explain: &PlaybookExplain) -> Vec<(Tab, String)> {
+fn playbook(name: &str, explain: &PlaybookExplain, paths: Option<&RiskPaths>) -> Vec<(Tab, String)> {
     let mut page = HtmlPage::default();
     crate::explain::playbook::render(name, explain, &mut page);
     let (_, mut sections) = sections(page.finish());
@@ -140,9 +143,9 @@ fn playbook(name: &str, analysis: &Analysis, explain: &PlaybookExplain) -> Vec<(
         (Tab { id: "tools", label: format!("Tools ({count})") }, tools.concat()),
         (Tab { id: "requires", label: "Requires".to_owned() }, requires.concat()),
     ];
-    if let Some(paths) = opb_core::risk_paths(analysis) {
+    if let Some(paths) = paths {
         let mut page = HtmlPage::default();
-        crate::explain::paths::render(name, explain, &paths, &mut page);
+        crate::explain::paths::render(name, explain, paths, &mut page);
         // Its title is the viewer's own: the panel starts at its overview.
         let blocks: String = page.finish().into_iter().skip(1).collect();
         let flagged = paths.flagged_paths();
