@@ -69,7 +69,11 @@ function hostTheme() {
 }
 
 // The playground's address of a document: its share link (`#pako:`, the
-// zlib-deflated JSON of `{code, kind}` in base64url, crates/share).
+// zlib-deflated JSON of `{code, kind}` in base64url, crates/share). Written
+// with the browser's own CompressionStream rather than opb-share's encoder:
+// that would bring a deflater and serde_json into the viewer's wasm (about
+// 25 KB gzipped). The playground decodes it with opb-share, which treats
+// every link as hostile; tests/e2e/embed.test.mjs opens one.
 async function playgroundLink(playground, code, kind) {
   const json = new TextEncoder().encode(JSON.stringify(kind ? { code, kind } : { code }));
   const packed = new Uint8Array(await new Response(new Blob([json]).stream().pipeThrough(new CompressionStream("deflate"))).arrayBuffer());

@@ -16,49 +16,26 @@
 //
 // `--fast` measures without throttling, for comparison.
 
-import { createServer } from "node:http";
-import { readFile } from "node:fs/promises";
-import { extname, join, normalize } from "node:path";
-import { gzipSync } from "node:zlib";
-import { launch, dist, root } from "../tests/e2e/harness.mjs";
+import { mkdtempSync, copyFileSync, writeFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { launch, serve, dist, root } from "../tests/e2e/harness.mjs";
 
 const runs = Number(process.argv.slice(2).find((a) => /^\d+$/.test(a)) ?? 5);
 const fast = process.argv.includes("--fast");
 
-const types = { ".html": "text/html", ".js": "text/javascript", ".css": "text/css", ".wasm": "application/wasm", ".yaml": "text/yaml" };
-
-// Serves `from` gzipped (for clients that accept it), allowing any origin.
-async function serveGzipped(from, pages = {}) {
-  const server = createServer(async (request, response) => {
-    const path = normalize(decodeURIComponent(new URL(request.url, "http://localhost").pathname));
-    let body = pages[path];
-    if (body === undefined) {
-      const file = join(from, path);
-      if (!file.startsWith(from)) return response.writeHead(403).end();
-      body = await readFile(file).catch(() => null);
-    }
-    if (body === null) return response.writeHead(404).end("not found");
-    const type = path in pages ? "text/html" : types[extname(path)];
-    const headers = { "content-type": type ?? "application/octet-stream", "access-control-allow-origin": "*", "cache-control": "no-store" };
-    if (/\bgzip\b/.test(request.headers["accept-encoding"] ?? "")) {
-      body = gzipSync(body, { level: 9 });
-      headers["content-encoding"] = "gzip";
-    }
-    response.writeHead(200, headers).end(body);
-  });
-  await new Promise((ok) => server.listen(0, "127.0.0.1", ok));
-  return { url: `http://127.0.0.1:${server.address().port}/`, close: () => new Promise((ok) => server.close(ok)) };
-}
-
-const viewer = await serveGzipped(dist);
-// The docs site: a page of its own, another origin (localhost, not 127.0.0.1).
-const page = `<!doctype html>
+const viewer = await serve(dist, { production: true });
+// The docs site: a page of its own and the document, at another origin
+// (localhost, not 127.0.0.1).
+const site = mkdtempSync(join(tmpdir(), "opb-bench-viewer-"));
+writeFileSync(join(site, "index.html"), `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
 <title>Refund with approval</title>
 <script type="module" src="${viewer.url.replace("127.0.0.1", "localhost")}opb-viewer.js"></script></head>
 <body><h1>Refund with approval</h1><p>A person approves every refund before it is made.</p>
-<opb-viewer src="/refund-with-approval.yaml"></opb-viewer></body></html>`;
-const docs = await serveGzipped(join(root, "docs/examples"), { "/": Buffer.from(page) });
+<opb-viewer src="/refund-with-approval.yaml"></opb-viewer></body></html>`);
+copyFileSync(join(root, "docs/examples/refund-with-approval.yaml"), join(site, "refund-with-approval.yaml"));
+const docs = await serve(site, { production: true });
 const docsUrl = docs.url;
 
 const browser = await launch();
@@ -94,6 +71,7 @@ for (let run = 0; run < runs; run++) {
 await browser.close();
 await viewer.close();
 await docs.close();
+rmSync(site, { recursive: true, force: true });
 
 const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
 console.log(`${fast ? "unthrottled" : "Slow 4G, 4x CPU slowdown"}, ${runs} cold loads of a docs page with one <opb-viewer src>:`);

@@ -5,7 +5,7 @@
 
 import { before, after, beforeEach, afterEach } from "node:test";
 import assert from "node:assert/strict";
-import { deflateSync } from "node:zlib";
+import { deflateSync, gzipSync } from "node:zlib";
 import { createServer } from "node:http";
 import { readFile, mkdir } from "node:fs/promises";
 import { extname, join, normalize, resolve, dirname } from "node:path";
@@ -27,8 +27,10 @@ const types = {
 };
 
 // Serves `from` (the release build by default); a folder's index.html
-// answers for the folder.
-export async function serve(from = dist) {
+// answers for the folder. With `production`, as a production server would
+// for another origin's pages: gzipped (to clients that accept it), allowed
+// to any origin, never cached (scripts/bench-viewer.mjs).
+export async function serve(from = dist, { production = false } = {}) {
   const server = createServer(async (request, response) => {
     const path = normalize(decodeURIComponent(new URL(request.url, "http://localhost").pathname));
     const file = join(from, path.endsWith("/") ? join(path, "index.html") : path);
@@ -36,12 +38,22 @@ export async function serve(from = dist) {
       response.writeHead(403).end();
       return;
     }
+    let body;
     try {
-      const body = await readFile(file);
-      response.writeHead(200, { "content-type": types[extname(file)] ?? "application/octet-stream" }).end(body);
+      body = await readFile(file);
     } catch {
       response.writeHead(404).end("not found");
+      return;
     }
+    const headers = { "content-type": types[extname(file)] ?? "application/octet-stream" };
+    if (production) {
+      Object.assign(headers, { "access-control-allow-origin": "*", "cache-control": "no-store" });
+      if (/\bgzip\b/.test(request.headers["accept-encoding"] ?? "")) {
+        body = gzipSync(body, { level: 9 });
+        headers["content-encoding"] = "gzip";
+      }
+    }
+    response.writeHead(200, headers).end(body);
   });
   await new Promise((ok) => server.listen(0, "127.0.0.1", ok));
   const { port } = server.address();
