@@ -8,7 +8,7 @@ use opb_core::CompactString;
 use opb_core::explain::{Graph, PlaybookExplain};
 use opb_core::explain::boundary::StepBoundary;
 use opb_core::explain::layout::{self, GraphLayout, NodeSpec, Shape, Size, Spacing};
-use std::collections::{HashMap, HashSet};
+use foldhash::{HashMap, HashSet};
 
 /// Graphs with more steps than this are not drawn: the browser would spend
 /// seconds on the SVG, and nobody reads a diagram that large.

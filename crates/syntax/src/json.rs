@@ -1,6 +1,6 @@
-//! Strict JSON, read with `jsonc-parser` with every lax option off. Most
-//! texts are read first by the faster [`crate::json_strict`] reader; this
-//! path reads the rest and words every error.
+//! Strict JSON, read with `jsonc-parser` with every lax option off. With the
+//! `fast-json` feature most texts are read first by the faster `json_strict`
+//! reader; this path reads the rest and words every error.
 
 use crate::{Parsed, duplicate_keys};
 use crate::limits::{Limits, too_deep, too_many_nodes};
@@ -31,7 +31,11 @@ pub(super) fn parse(text: &str, limits: &Limits) -> Parsed {
     // A byte-order mark is not JSON, but editors write one; skip it so the
     // offsets still point into the original text.
     let bom = if text.starts_with('\u{feff}') { 3 } else { 0 };
-    crate::json_strict::read(text, bom, limits).unwrap_or_else(|| read_with_jsonc(text, bom, limits))
+    #[cfg(feature = "fast-json")]
+    if let Some(parsed) = crate::json_strict::read(text, bom, limits) {
+        return parsed;
+    }
+    read_with_jsonc(text, bom, limits)
 }
 
 /// Reads with jsonc-parser: what the strict reader leaves, and every error.

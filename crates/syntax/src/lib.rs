@@ -13,8 +13,10 @@
 
 mod detect;
 mod json;
+#[cfg(feature = "fast-json")]
 mod json_strict;
 mod limits;
+pub mod order;
 pub mod pause;
 mod pointer;
 mod problem;

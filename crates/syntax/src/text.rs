@@ -111,7 +111,7 @@ impl<'a> LineIndex<'a> {
     /// recount a long line's characters every time.
     pub fn positions(&self, offsets: &[usize]) -> Vec<Position> {
         let mut order: Vec<usize> = (0..offsets.len()).collect();
-        order.sort_by_key(|&i| offsets[i]);
+        crate::order::sort_by_key(&mut order, |&i| offsets[i]);
         let mut out = vec![Position { line: 1, column: 1, offset: 0 }; offsets.len()];
         let (mut line, mut at, mut column) = (0, 0, 1);
         for i in order {

@@ -2,6 +2,7 @@
 
 use crate::diagnostics::{Finding, Severity};
 use opb_syntax::Node;
+use opb_syntax::order;
 use opb_syntax::text::{LineIndex, Range};
 use serde::Serialize;
 use std::borrow::Cow;
@@ -45,7 +46,7 @@ pub struct Related {
 /// Turns findings into diagnostics, ordered by position then code.
 pub fn resolve(findings: Vec<Finding>, index: &LineIndex<'_>) -> Vec<Diagnostic> {
     let mut findings = findings;
-    findings.sort_by(|a, b| {
+    order::sort_by(&mut findings, |a, b| {
         (a.span.start, a.span.end, a.rule.code).cmp(&(b.span.start, b.span.end, b.rule.code))
     });
     findings.dedup_by(|a, b| a.rule.code == b.rule.code && a.span == b.span && a.message == b.message);

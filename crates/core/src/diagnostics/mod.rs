@@ -128,11 +128,11 @@ pub struct Rule {
     pub severity: Severity,
     /// Its section of the catalogue.
     pub group: Group,
-    /// One sentence: when the rule fires.
+    /// One sentence: when the rule fires. This and the next three are empty
+    /// when the core is built without its `documentation` feature.
     pub summary: &'static str,
     /// The sentence of the seed (or the assumption of DOCUMENTS.md) the rule
-    /// enforces, quoted, with where it comes from. This and the next two are
-    /// empty when the core is built without its `documentation` feature.
+    /// enforces, quoted, with where it comes from.
     pub source: &'static str,
     /// How to fix a finding.
     pub fix: &'static str,

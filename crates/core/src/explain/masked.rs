@@ -13,6 +13,7 @@ use crate::diagnostics::secrets::{preview, redact};
 use crate::rules::credentials::SEC001;
 use crate::rules::manifest::PM312;
 use crate::rules::playbook::PB411;
+use opb_syntax::order;
 use opb_syntax::{Node, Value};
 use opb_syntax::text::Span;
 use std::borrow::Cow;
@@ -28,7 +29,7 @@ pub(crate) fn masked(root: &Node, diagnostics: &[Diagnostic]) -> Option<Node> {
     if found.is_empty() {
         return None;
     }
-    found.sort_unstable_by_key(|span| (span.start, span.end));
+    order::sort_by_key(&mut found, |span| (span.start, span.end));
     let mut root = root.clone();
     mask_at(&mut root, &found);
     Some(root)

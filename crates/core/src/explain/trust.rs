@@ -19,6 +19,7 @@ use crate::rules::credentials::SEC001;
 use crate::views::spec::RISK_CLASSES;
 use foldhash::{HashSet, HashSetExt};
 use opb_syntax::Kind;
+use opb_syntax::order;
 use serde::Serialize;
 
 /// The risk classes a reader is warned about, most consequential first
@@ -199,7 +200,7 @@ fn shown(name: &str) -> String {
 
 fn playbook_reach(playbook: &PlaybookExplain, paths: Option<&RiskPaths>) -> PlaybookReach {
     let mut ranks: Vec<usize> = playbook.steps.iter().filter(|s| !is_gate(s)).flat_map(tool_ranks).collect();
-    ranks.sort_unstable_by(|a, b| b.cmp(a));
+    order::sort_by(&mut ranks, |a, b| b.cmp(a));
     ranks.dedup();
     let risk_classes = ranks.iter().filter_map(|&r| RISK_CLASSES.get(r)).map(|c| (*c).to_owned()).collect();
 

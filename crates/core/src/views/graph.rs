@@ -4,6 +4,7 @@
 use super::playbook::PlaybookView;
 use foldhash::{HashMap, HashMapExt};
 use opb_syntax::CompactString;
+use opb_syntax::order;
 use petgraph::algo::kosaraju_scc;
 use petgraph::graph::{DiGraph, EdgeIndex, NodeIndex};
 use petgraph::visit::EdgeRef;
@@ -116,11 +117,11 @@ pub fn build(view: &PlaybookView<'_>) -> Graph {
         .into_iter()
         .filter(|scc| scc.len() > 1 || graph.contains_edge(scc[0], scc[0]))
         .map(|mut scc| {
-            scc.sort_by_key(|n| graph[*n]);
+            order::sort_by_key(&mut scc, |n| graph[*n]);
             scc.into_iter().map(|n| id_of(n).into()).collect()
         })
         .collect();
-    cycles.sort_by_key(|c| by_id[c[0].as_str()].index());
+    order::sort_by_key(&mut cycles, |c| by_id[c[0].as_str()].index());
 
     Graph { nodes, edges, start: start.map(CompactString::new), ends, unreachable, cycles }
 }
@@ -154,7 +155,7 @@ fn back_edges(graph: &DiGraph<usize, Option<&str>>, start: Option<NodeIndex>) ->
     // node `n`'s are `outgoing[at[n]..at[n + 1]]`.
     let mut outgoing: Vec<(NodeIndex, EdgeIndex, NodeIndex)> =
         graph.edge_references().map(|e| (e.source(), e.id(), e.target())).collect();
-    outgoing.sort_by_key(|&(source, _, _)| source);
+    order::sort_by_key(&mut outgoing, |&(source, _, _)| source);
     let at: Vec<usize> =
         (0..=graph.node_count()).map(|n| outgoing.partition_point(|&(source, _, _)| source.index() < n)).collect();
     let first_edge = |n: NodeIndex| at.get(n.index()).copied().unwrap_or_default();

@@ -6,7 +6,7 @@ use super::{Page, Tone};
 use crate::words::{list, plural};
 use opb_core::explain::PlaybookExplain;
 use opb_core::explain::paths::{ActingTool, Ending, RiskPath, RiskPaths, Routes, StepRisk, Stop};
-use std::collections::HashSet;
+use foldhash::HashSet;
 
 /// Width of the field labels.
 const LABEL: usize = 12;

@@ -6,6 +6,7 @@ use crate::views::graph::{Graph, GraphEdge};
 use crate::views::playbook::StepView;
 use foldhash::{HashMap, HashMapExt, HashSet, HashSetExt};
 use opb_syntax::CompactString;
+use opb_syntax::order;
 use serde::Serialize;
 
 /// A gate step that leads directly into a step.
@@ -50,7 +51,7 @@ pub(super) struct EntryIndex<'g> {
 /// node's run (`count + 1` of them), then the runs.
 fn by_node<T>(count: usize, mut items: Vec<(usize, T)>) -> (Vec<usize>, Vec<T>) {
     // Stable, so each node's items keep their order.
-    items.sort_by_key(|&(node, _)| node);
+    order::sort_by_key(&mut items, |&(node, _)| node);
     let at = (0..=count).map(|node| items.partition_point(|&(n, _)| n < node)).collect();
     (at, items.into_iter().map(|(_, item)| item).collect())
 }

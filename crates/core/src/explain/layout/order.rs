@@ -1,6 +1,7 @@
 //! Crossing reduction: the order of the vertices within each rank.
 
 use super::{Proper, Role};
+use opb_syntax::order;
 
 /// Sweeps (each one down or one up) at most; the search stops earlier once
 /// `PATIENCE` sweeps in a row found no better order.
@@ -59,7 +60,7 @@ fn initial(graph: &Proper) -> Vec<Vec<usize>> {
     let mut seen = vec![false; graph.vertices.len()];
     let mut starts: Vec<usize> =
         (0..graph.vertices.len()).filter(|&v| matches!(graph.vertices[v].role, Role::Node(_))).collect();
-    starts.sort_by_key(|&v| graph.vertices[v].rank);
+    order::sort_by_key(&mut starts, |&v| graph.vertices[v].rank);
     // Every dummy hangs below a node, so starting from the nodes reaches all.
     for start in starts {
         let mut stack = vec![start];
@@ -108,7 +109,7 @@ fn reorder(layer: &mut [usize], pos: &mut [usize], neighbours: &[Vec<usize>], le
             movable.push((sum as f64 / around.len() as f64, i, v));
         }
     }
-    movable.sort_by(|a, b| {
+    order::sort_by(&mut movable, |a, b| {
         let tie = match lean {
             Lean::Left => a.1.cmp(&b.1),
             Lean::Right => b.1.cmp(&a.1),

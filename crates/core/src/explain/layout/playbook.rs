@@ -5,7 +5,7 @@
 use super::{EdgeRoute, EdgeSpec, NodeBox, NodeSpec, Shape, Size, Spacing, layout};
 use crate::views::graph::Graph;
 use serde::Serialize;
-use std::collections::HashMap;
+use foldhash::{HashMap, HashMapExt};
 
 /// A start or end marker and the edge that joins it to its step.
 #[derive(Debug, Clone, PartialEq, Serialize)]

@@ -8,6 +8,7 @@
 //! statistics of four separated values are separated too).
 
 use super::{Proper, Spacing};
+use opb_syntax::order;
 
 #[derive(Clone, Copy, PartialEq, Eq)]
 enum Vertical {
@@ -94,7 +95,7 @@ fn type1_conflicts(graph: &Proper, layers: &[Vec<usize>]) -> Conflicts {
             }
         }
     }
-    conflicts.sort_unstable();
+    order::sort(&mut conflicts);
     conflicts.dedup();
     Conflicts(conflicts)
 }
@@ -136,7 +137,7 @@ fn vertical_alignment(
             if around.is_empty() {
                 continue;
             }
-            around.sort_by_key(|&w| pos[w]);
+            order::sort_by_key(&mut around, |&w| pos[w]);
             around.dedup();
             let middle = (around.len() - 1) / 2;
             let medians = if around.len() % 2 == 0 { middle..=middle + 1 } else { middle..=middle };
@@ -252,7 +253,7 @@ fn balance(graph: &Proper, candidates: Vec<(Horizontal, Vec<f64>)>) -> Vec<f64> 
     (0..graph.vertices.len())
         .map(|v| {
             let mut values: Vec<f64> = shifted.iter().filter_map(|xs| xs.get(v).copied()).collect();
-            values.sort_by(f64::total_cmp);
+            order::sort_by(&mut values, f64::total_cmp);
             match values.as_slice() {
                 [_, a, b, _] => (a + b) / 2.0,
                 [only] => *only,

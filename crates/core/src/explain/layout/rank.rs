@@ -2,6 +2,7 @@
 //! each node's rank.
 
 use super::EdgeSpec;
+use opb_syntax::order;
 
 /// An edge as laid out: from its upper end down to its lower end.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -122,7 +123,7 @@ pub(super) fn layer(n: usize, edges: &[EdgeSpec], root: Option<usize>) -> Layeri
 /// is left empty. Edges keep spanning at least two ranks.
 fn compact(rank: Vec<usize>) -> Vec<usize> {
     let mut used: Vec<usize> = rank.clone();
-    used.sort_unstable();
+    order::sort(&mut used);
     used.dedup();
     rank.iter().map(|r| used.binary_search(r).unwrap_or_default() * 2).collect()
 }

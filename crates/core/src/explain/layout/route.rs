@@ -7,6 +7,7 @@
 //! a node or a label.
 
 use super::{EdgeRoute, EdgeSpec, Layout, NodeBox, NodeSpec, Point, Proper, Role, Shape, Size, Spacing};
+use opb_syntax::order;
 
 /// Space between a self-loop and its label.
 pub(super) const LABEL_OFFSET: f64 = 6.0;
@@ -205,7 +206,7 @@ impl Ports {
         let mut lower = vec![0.0; edges];
         for (lists, offsets) in [(&mut leaving, &mut upper), (&mut entering, &mut lower)] {
             for (node, list) in lists.iter_mut().enumerate() {
-                list.sort_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
+                order::sort_by(list, |a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
                 let width = placed.get(node).map_or(0.0, |p| p.width);
                 for ((_, e), dx) in list.iter().zip(spread(list.len(), width)) {
                     offsets[*e] = dx;

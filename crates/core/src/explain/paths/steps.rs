@@ -1,6 +1,7 @@
 //! The per-step summary: linear in the graph, no path enumerated.
 
 use super::{Net, StepRisk, class_of, higher};
+use opb_syntax::order;
 use petgraph::algo::kosaraju_scc;
 use petgraph::graph::{DiGraph, NodeIndex};
 use std::collections::VecDeque;
@@ -97,7 +98,7 @@ pub(super) fn summarize(net: &Net<'_>) -> Vec<StepRisk> {
     let before = risk_before(net);
     let parents = ungated_parents(net);
     let mut order: Vec<usize> = (0..net.ids.len()).filter(|&n| net.reachable[n]).collect();
-    order.sort_by_key(|&n| net.profiles[n].step.index);
+    order::sort_by_key(&mut order, |&n| net.profiles[n].step.index);
     order
         .into_iter()
         .map(|node| {

@@ -4,6 +4,7 @@
 //! iterative so a 10,000-step chain cannot exhaust the stack.
 
 use super::{ActingTool, Ending, Net, PathLimits, RiskPath, Stop, UngatedStep, class_of, higher};
+use opb_syntax::order;
 use std::cmp::Reverse;
 
 pub(super) struct Walked {
@@ -58,7 +59,7 @@ pub(super) fn walk(net: &Net<'_>, limits: &PathLimits) -> Walked {
     walked.paths = search.found.iter().enumerate().map(|(number, path)| describe(net, path, number, &mut seen)).collect();
     // Most consequential first, a walk round a cycle after the one that
     // does not; the sort is stable, so ties keep the order found.
-    walked.paths.sort_by_key(|p| (Reverse(p.flagged), Reverse(p.highest_risk_rank), Reverse(!p.gated), p.loops));
+    order::sort_by_key(&mut walked.paths, |p| (Reverse(p.flagged), Reverse(p.highest_risk_rank), Reverse(!p.gated), p.loops));
     walked
 }
 

@@ -10,7 +10,7 @@ pub static DR009: Rule = Rule {
     name: "registry-invalid",
     severity: Severity::Error,
     group: Group::PlaybookDrift,
-    summary: "The registry is not a list of tool definitions (nor an object with a `tools` list), or an entry is not an object with a `name`, or two entries share a name. Reported against the registry's text.",
+    summary: documented!("The registry is not a list of tool definitions (nor an object with a `tools` list), or an entry is not an object with a `name`, or two entries share a name. Reported against the registry's text."),
     source: documented!("A registry holds tool definitions \"in the same shape as the embedded ones\": \"name string · required\" (seed 000, the embedded tool definitions); each name resolves to one definition (\"A name resolves against … the runtime's tool registry\", seed 000)."),
     fix: documented!("Write the registry as a list of tool definitions (`[{\"name\": \"charge.history\", …}, …]`) or as `{\"tools\": [...]}`, give every entry a `name`, and keep one entry per name."),
     example: documented!("# registry\ntools:\n  - name: charge.history\n    riskClass: read\n  - riskClass: money        # no name"),

@@ -8,6 +8,7 @@ use crate::views::manifest::{ManifestView, Runs, ToolView};
 use crate::views::manifest::values::is_argument_pointer;
 use foldhash::{HashMap, HashMapExt, HashSet, HashSetExt};
 use opb_syntax::Node;
+use opb_syntax::order;
 use petgraph::algo::kosaraju_scc;
 use petgraph::graph::{DiGraph, NodeIndex};
 use std::collections::VecDeque;
@@ -28,7 +29,7 @@ pub static PM601: Rule = Rule {
     name: "flow-unknown",
     severity: Severity::Error,
     group: Group::ManifestFlows,
-    summary: "A flow tool's `flow` names no flow of the plugin.",
+    summary: documented!("A flow tool's `flow` names no flow of the plugin."),
     source: documented!("\"A flow tool: the name of one of this plugin's flows\" and \"Lint refuses a flow that is not in the plugin\" (seed 003, `flow`)."),
     fix: documented!("Name one of the plugin's `flows`, or add the flow to `flows`."),
     example: documented!("flows:\n  - name: triage\ntools:\n  - id: acme_triage\n    flow: triage-v2"),
@@ -39,7 +40,7 @@ pub static PM602: Rule = Rule {
     name: "flow-tool-duplicate",
     severity: Severity::Error,
     group: Group::ManifestFlows,
-    summary: "A second flow tool of the same flow; the second is underlined.",
+    summary: documented!("A second flow tool of the same flow; the second is underlined."),
     source: documented!("\"Lint refuses … a second flow tool of the same flow\" (seed 003, `flow`)."),
     fix: documented!("Keep one tool for the flow; agents that need it list that tool's function."),
     example: documented!("tools:\n  - {id: acme_triage, flow: triage}\n  - {id: acme_triage_again, flow: triage}"),
@@ -50,7 +51,7 @@ pub static PM603: Rule = Rule {
     name: "flow-cycle",
     severity: Severity::Error,
     group: Group::ManifestFlows,
-    summary: "A flow tool that would reach itself: its flow has a step whose `tool` is a function of this tool, or of another flow tool whose flow leads back. The message names the shortest way round (a loop of more than 16 flow tools by its size).",
+    summary: documented!("A flow tool that would reach itself: its flow has a step whose `tool` is a function of this tool, or of another flow tool whose flow leads back. The message names the shortest way round (a loop of more than 16 flow tools by its size)."),
     source: documented!("\"Lint refuses … a flow tool that would reach itself.\" (seed 003, `flow`); flow steps name tools as `<id>.<function>` (DOCUMENTS.md §2)."),
     fix: documented!("Break the loop: a flow's steps call other tools, not the flow tool that runs it."),
     example: documented!("flows:\n  - name: triage\n    steps:\n      - tool: acme_triage.triage\ntools:\n  - {id: acme_triage, flow: triage}"),
@@ -61,7 +62,7 @@ pub static PM604: Rule = Rule {
     name: "flow-field-forbidden",
     severity: Severity::Error,
     group: Group::ManifestFlows,
-    summary: "A flow tool that sets `env`, `container`, `headers`, `sandbox`, `timeout`, `limits`, `isolation`, `secret_arguments` or `affinity`; one finding per field, and the field's value is not judged by its own rule as well.",
+    summary: documented!("A flow tool that sets `env`, `container`, `headers`, `sandbox`, `timeout`, `limits`, `isolation`, `secret_arguments` or `affinity`; one finding per field, and the field's value is not judged by its own rule as well."),
     source: documented!("\"It sets no `mcp`, `package`, `url`, `env`, `container`, `headers`, `sandbox`, `timeout`, `limits`, `isolation`, `secret_arguments` or `affinity` (its flow runs on its plugin's pool)\" (seed 003, `flow`)."),
     fix: documented!("Remove the field: each step of the flow runs through its own tool and gates."),
     example: documented!("tools:\n  - id: acme_triage\n    flow: triage\n    timeout: 10m"),
@@ -72,7 +73,7 @@ pub static PM605: Rule = Rule {
     name: "flow-input-schema",
     severity: Severity::Error,
     group: Group::ManifestFlows,
-    summary: "A flow that a flow tool exposes has no `description`, or no `input_schema` with an object at its root (`type: object`).",
+    summary: documented!("A flow that a flow tool exposes has no `description`, or no `input_schema` with an object at its root (`type: object`)."),
     source: documented!("\"Its description, arguments and result are the flow's `description`, `input_schema` (required, with an object at its root) and `output_schema` (a warning without one)\" (seed 003, `flow`)."),
     fix: documented!("Give the flow a `description` (what the model reads to decide whether to call it) and `input_schema: {type: object, properties: {…}}`."),
     example: documented!("flows:\n  - name: triage\n    input_schema: {type: string}\ntools:\n  - {id: acme_triage, flow: triage}"),
@@ -83,7 +84,7 @@ pub static PM606: Rule = Rule {
     name: "flow-output-schema",
     severity: Severity::Warning,
     group: Group::ManifestFlows,
-    summary: "A flow that a flow tool exposes has no `output_schema`.",
+    summary: documented!("A flow that a flow tool exposes has no `output_schema`."),
     source: documented!("\"… and `output_schema` (a warning without one)\" (seed 003, `flow`)."),
     fix: documented!("Describe the flow's result: `output_schema: {type: object, properties: {…}}`."),
     example: documented!("flows:\n  - name: triage\n    description: Label an issue.\n    input_schema: {type: object}\ntools:\n  - {id: acme_triage, flow: triage}"),
@@ -94,7 +95,7 @@ pub static PM607: Rule = Rule {
     name: "results-fit-on-flow",
     severity: Severity::Error,
     group: Group::ManifestFlows,
-    summary: "`results.fit: true` on a flow tool. `fit: false` declares nothing and is let be.",
+    summary: documented!("`results.fit: true` on a flow tool. `fit: false` declares nothing and is let be."),
     source: documented!("\"`plugin lint` refuses it on a flow tool\" (seed 003, `results.fit`)."),
     fix: documented!("Remove `results.fit`: a flow's result is its steps', not a view that fits a budget."),
     example: documented!("tools:\n  - id: acme_triage\n    flow: triage\n    results: {fit: true}"),
@@ -105,7 +106,7 @@ pub static PM608: Rule = Rule {
     name: "results-empty",
     severity: Severity::Warning,
     group: Group::ManifestFlows,
-    summary: "An empty `results` block (`results: {}` or `results:` with nothing).",
+    summary: documented!("An empty `results` block (`results: {}` or `results:` with nothing)."),
     source: documented!("\"`plugin lint` … warns on an empty `results` block\" (seed 003, `results.fit`)."),
     fix: documented!("Declare `results: {fit: true}` when the tool follows the convention, or remove the block."),
     example: documented!("tools:\n  - id: acme_docs\n    mcp: [node, docs.js]\n    results: {}"),
@@ -116,7 +117,7 @@ pub static PM609: Rule = Rule {
     name: "uses-model-purpose",
     severity: Severity::Error,
     group: Group::ManifestFlows,
-    summary: "`uses_model` without `purpose`, or a purpose that is blank or longer than 200 characters (counted as Unicode characters).",
+    summary: documented!("`uses_model` without `purpose`, or a purpose that is blank or longer than 200 characters (counted as Unicode characters)."),
     source: documented!("\"The tool's functions and hooks call a model, and why, in 1 to 200 characters.\" (seed 003, `uses_model.purpose`)"),
     fix: documented!("Say in one short sentence why the tool calls a model: `purpose: Summarises long pages before returning them.`"),
     example: documented!("tools:\n  - id: acme_summarise\n    mcp: [python, -m, summarise]\n    uses_model: {}"),
@@ -127,7 +128,7 @@ pub static PM610: Rule = Rule {
     name: "uses-model-not-local",
     severity: Severity::Error,
     group: Group::ManifestFlows,
-    summary: "`uses_model` on a remote or flow tool.",
+    summary: documented!("`uses_model` on a remote or flow tool."),
     source: documented!("\"Not on a remote or a flow tool\" (seed 003, `uses_model.purpose`)."),
     fix: documented!("Remove `uses_model`: a remote server calls models on its own account, and a flow's steps call them through their agents."),
     example: documented!("tools:\n  - id: acme_search\n    url: https://search.example.com/mcp\n    uses_model: {purpose: Rank results.}"),
@@ -138,7 +139,7 @@ pub static PM611: Rule = Rule {
     name: "secret-arguments-invalid",
     severity: Severity::Error,
     group: Group::ManifestFlows,
-    summary: "A `secret_arguments` entry that is not a list of JSON pointers (`/env/API_KEY`), or that has more than 16 pointers for one function (the first one over is underlined).",
+    summary: documented!("A `secret_arguments` entry that is not a list of JSON pointers (`/env/API_KEY`), or that has more than 16 pointers for one function (the first one over is underlined)."),
     source: documented!("\"The arguments of the tool's functions a model may write a `{{secret:NAME}}` placeholder into, by function, as JSON pointers (`run: [/env/API_KEY]`), at most 16 per function.\" (seed 003, `secret_arguments`)"),
     fix: documented!("List each argument as a pointer with a leading slash, at most 16 per function: `run: [/env/API_KEY]`."),
     example: documented!("secret_arguments:\n  run: env.API_KEY"),
@@ -149,7 +150,7 @@ pub static PM612: Rule = Rule {
     name: "manual-invalid",
     severity: Severity::Error,
     group: Group::ManifestFlows,
-    summary: "`manual` names a skill that is not this plugin's (`<other>/<skill>`, or a name not in `skills`), lists one twice, or has more than 8 entries.",
+    summary: documented!("`manual` names a skill that is not this plugin's (`<other>/<skill>`, or a name not in `skills`), lists one twice, or has more than 8 entries."),
     source: documented!("\"Skills of this plugin …, by name or as `<plugin>/<skill>` with this plugin's own name: each one of the plugin's skills, listed once, at most 8. Another plugin's skill is refused (\\\"a tool's manual is its own plugin's skills\\\").\" (seed 003, `manual`)"),
     fix: documented!("List skills of this plugin's `skills`, each once, at most 8."),
     example: documented!("skills: [triage-guide]\ntools:\n  - id: acme_github\n    mcp: [python, -m, server]\n    manual: [other-plugin/guide]"),
@@ -160,7 +161,7 @@ pub static PM613: Rule = Rule {
     name: "labels-invalid",
     severity: Severity::Error,
     group: Group::ManifestFlows,
-    summary: "`labels.source` is not a string, or `labels.untrusted` is not a boolean.",
+    summary: documented!("`labels.source` is not a string, or `labels.untrusted` is not a boolean."),
     source: documented!("\"`source`, the system its results come from …, and `untrusted: true` for a tool whose results hold outside text although it stays inside the tenant\" (seed 003, `labels`)."),
     fix: documented!("Write `labels: {source: gmail, untrusted: true}`."),
     example: documented!("labels:\n  source: [gmail]\n  untrusted: \"yes\""),
@@ -286,7 +287,7 @@ fn check_cycles(view: &ManifestView<'_>, report: &mut Report) {
         if scc.len() == 1 && !scc.iter().any(|&n| graph.contains_edge(n, n)) {
             continue;
         }
-        scc.sort();
+        order::sort(&mut scc);
         let members: HashSet<NodeIndex> = scc.iter().copied().collect();
         for &start in &scc {
             let Some(tool) = graph.node_weight(start).and_then(|&p| view.tools.get(p)) else { continue };

@@ -19,7 +19,7 @@ pub static PB312: Rule = Rule {
     name: "tool-unused",
     severity: Severity::Info,
     group: Group::PlaybookTools,
-    summary: "An embedded tool that no step's `allowedTools` lists: the document defines it, but no step may call it.",
+    summary: documented!("An embedded tool that no step's `allowedTools` lists: the document defines it, but no step may call it."),
     source: documented!("\"A step declares the tools it is allowed to call … That allow-list is the step's capability boundary\" and \"A document carries the definitions of the tools it references in its tools array\" (seed 000)."),
     fix: documented!("Allow the tool on the step that needs it, or remove its definition if the playbook does not use it."),
     example: documented!("tools:\n  - {name: refund.create, source: connector, …}\nsteps:\n  - {id: look, kind: agent, allowedTools: [charge.history]}"),

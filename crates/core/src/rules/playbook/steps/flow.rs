@@ -10,6 +10,7 @@ use crate::views::graph::{Graph, GraphEdge};
 use crate::views::playbook::{PlaybookView, StepView};
 use crate::views::spec::one_of;
 use foldhash::{HashMap, HashMapExt};
+use opb_syntax::order;
 use opb_syntax::{CompactString, Node, Ptr, Value};
 
 pub static PB213: Rule = Rule {
@@ -17,7 +18,7 @@ pub static PB213: Rule = Rule {
     name: "next-unknown",
     severity: Severity::Error,
     group: Group::PlaybookSteps,
-    summary: "A `next` (a step id, an entry of a list of step ids, or a branch of an object of labels to step ids) names no step of the playbook.",
+    summary: documented!("A `next` (a step id, an entry of a list of step ids, or a branch of an object of labels to step ids) names no step of the playbook."),
     source: documented!("`\"next\": \"gate\"` leads to the step with id `gate` (seed 000); \"`next` is a step id (string), a list of step ids, or an object whose keys are branch labels and whose values are step ids.\" (DOCUMENTS.md §1)"),
     fix: documented!("Name an existing step's id (the message lists them), or add the step that was meant."),
     example: documented!("steps:\n  - id: gate\n    kind: gate\n    next: { approved: sned }   # no step `sned`"),
@@ -28,7 +29,7 @@ pub static PB214: Rule = Rule {
     name: "start-unknown",
     severity: Severity::Error,
     group: Group::PlaybookSteps,
-    summary: "`start` names no step of the playbook, so it has no first step (and opb cannot say which steps are reachable).",
+    summary: documented!("`start` names no step of the playbook, so it has no first step (and opb cannot say which steps are reachable)."),
     source: documented!("\"`start` names the first step; absent: the first step in `steps`.\" (DOCUMENTS.md §1)"),
     fix: documented!("Set `start` to the id of the first step, or remove it to start at the first step of `steps`."),
     example: documented!("start: recovr   # the step is `recover`"),
@@ -39,7 +40,7 @@ pub static PB215: Rule = Rule {
     name: "step-unreachable",
     severity: Severity::Warning,
     group: Group::PlaybookSteps,
-    summary: "No path of `next`s from the start step reaches this step, so it never runs. Reported only when every step has its own id and every `next` has one of its forms. Where a `next` or `start` names no step, opb also walks from the step it probably meant (`send` for `sned`), so a typo does not make that step and all after it look unreachable too.",
+    summary: documented!("No path of `next`s from the start step reaches this step, so it never runs. Reported only when every step has its own id and every `next` has one of its forms. Where a `next` or `start` names no step, opb also walks from the step it probably meant (`send` for `sned`), so a typo does not make that step and all after it look unreachable too."),
     source: documented!("\"`start` names the first step\"; \"`next` is a step id (string), a list of step ids, or an object whose keys are branch labels and whose values are step ids.\" (DOCUMENTS.md §1)"),
     fix: documented!("Lead to the step from the step before it with `next`, or remove it if it is left over."),
     example: documented!("start: recover\nsteps:\n  - id: recover\n    kind: agent\n  - id: orphan      # nothing leads here\n    kind: agent"),
@@ -50,7 +51,7 @@ pub static PB216: Rule = Rule {
     name: "cycle",
     severity: Severity::Info,
     group: Group::PlaybookSteps,
-    summary: "Steps form a cycle (a step leads, through `next`s, back to itself). The message names the steps and the `next` that leads back. Cycles are legal, e.g. a revise loop, but worth seeing.",
+    summary: documented!("Steps form a cycle (a step leads, through `next`s, back to itself). The message names the steps and the `next` that leads back. Cycles are legal, e.g. a revise loop, but worth seeing."),
     source: documented!("\"`next` is a step id (string), a list of step ids, or an object whose keys are branch labels and whose values are step ids.\" (DOCUMENTS.md §1): nothing forbids a `next` to an earlier step."),
     fix: documented!("Nothing, if the loop is meant. Make sure some step of the cycle can lead out of it, so the playbook can end."),
     example: documented!("steps:\n  - id: draft\n    next: gate\n  - id: gate\n    kind: gate\n    next: { approved: send, rejected: draft }   # back to draft"),
@@ -61,7 +62,7 @@ pub static PB217: Rule = Rule {
     name: "no-end",
     severity: Severity::Warning,
     group: Group::PlaybookSteps,
-    summary: "Every step has a `next`, so no step ends the playbook: it can only stop by failing.",
+    summary: documented!("Every step has a `next`, so no step ends the playbook: it can only stop by failing."),
     source: documented!("\"`next` … Absent or null: the step ends the playbook.\" (DOCUMENTS.md §1)"),
     fix: documented!("Give the last step no `next` (or `next: null`)."),
     example: documented!("steps:\n  - id: a\n    next: b\n  - id: b\n    next: a"),
@@ -298,7 +299,7 @@ fn check_unreachable(steps: &Steps<'_, '_>, graph: &Graph, start: &str, roots: &
     }
     let mut edges: Vec<(usize, usize)> =
         graph.edges.iter().filter_map(|e| Some((*position.get(e.from.as_str())?, *position.get(e.to.as_str())?))).collect();
-    edges.sort_unstable();
+    order::sort(&mut edges);
     let successors = |node: usize| {
         let first = edges.partition_point(|&(from, _)| from < node);
         edges.get(first..).unwrap_or_default().iter().take_while(move |&&(from, _)| from == node).map(|&(_, to)| to)
