@@ -6,10 +6,14 @@
 // The editor's bundle (CodeMirror, 130 KB gzipped) is on the page as a
 // script the browser neither fetches nor runs (`type="text/plain"`, with
 // Trunk's hashed address and integrity): it is loaded here, beside the
-// wasm, unless the page is the embed (`?embed=1`), which shows no editor.
-// "embed" reads as src/embed.rs's PageOptions reads it.
+// wasm.
+//
+// An embed's address in the playground's own form (`?embed=1`, with its
+// theme, height and document) is sent on to the embed page, which loads the
+// viewer's build (embed.html), before anything of the playground loads.
 const boot = document.querySelector("script[data-opb-boot]");
-const embed = ["", "1", "true", "yes"].includes(new URLSearchParams(location.search).get("embed"));
+const query = new URLSearchParams(location.search);
+const embed = ["", "1", "true", "yes"].includes(query.get("embed"));
 
 function loadEditor() {
   const held = document.querySelector("script[data-opb-editor]");
@@ -24,8 +28,14 @@ function loadEditor() {
   return loaded;
 }
 
-const editor = embed ? Promise.resolve() : loadEditor();
-const wasm = fetch(boot.dataset.wasm);
-const bindings = await import(boot.dataset.js);
-await editor;
-await bindings.default({ module_or_path: wasm });
+if (embed) {
+  query.delete("embed");
+  const search = query.size ? `?${query}` : "";
+  location.replace(new URL(`embed.html${search}${location.hash}`, location.href));
+} else {
+  const editor = loadEditor();
+  const wasm = fetch(boot.dataset.wasm);
+  const bindings = await import(boot.dataset.js);
+  await editor;
+  await bindings.default({ module_or_path: wasm });
+}

@@ -1,12 +1,15 @@
 #!/usr/bin/env bash
 # Builds the viewer docs sites embed (crates/viewer) into DIR (default
-# dist/): its wasm and wasm-bindgen loader, named by a digest of their
-# content, so a docs site can cache them for ever. js/build-viewer.mjs (the
-# Trunk post-build hook) runs this, then writes opb-viewer.js, which names
+# dist/), twice: for the <opb-viewer> element and for the embed page
+# (embed.html). Each is a wasm and its wasm-bindgen loader, named by a
+# digest of their content, so a docs site can cache them for ever; the
+# script prints the two names. js/build-viewer.mjs (the Trunk post-build
+# hook) runs this, then writes opb-viewer.js and opb-embed.js, which name
 # them, and opb-viewer.css.
 #
 # The playground's toolchain, no other: cargo, wasm-bindgen-cli at the
-# version Cargo.toml pins, and wasm-opt from node_modules (scripts/setup.sh).
+# version Cargo.toml pins, and wasm-opt and esbuild from node_modules
+# (scripts/setup.sh).
 set -euo pipefail
 
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -14,27 +17,51 @@ out="${1:-$root/dist}"
 cd "$root"
 export PATH="$root/node_modules/.bin:$PATH"
 
-# Offline, as Trunk builds: setup has fetched every crate of Cargo.lock.
-cargo build --quiet --locked --offline -p opb-viewer --target wasm32-unknown-unknown --profile viewer-release
-work="$(mktemp -d)"
-trap 'rm -rf "$work"' EXIT
-wasm-bindgen --target web --no-typescript --out-dir "$work" --out-name opb-viewer-core \
-  target/wasm32-unknown-unknown/viewer-release/opb_viewer.wasm
-# The features rustc's wasm32 target emits, as the playground's build
-# passes them (index.html). `-Os --converge --low-memory-unused` came out
-# 2.7 KB smaller gzipped than `-Oz` (docs/performance.md); the low 1 KB of
-# memory is the bottom of rustc's stack (it places the stack first), reached
-# only by an overflow.
-wasm-opt -Os --converge --low-memory-unused --strip-debug --strip-producers \
-  --enable-bulk-memory --enable-nontrapping-float-to-int --enable-sign-ext \
-  --enable-mutable-globals --enable-reference-types --enable-multivalue \
-  "$work/opb-viewer-core_bg.wasm" -o "$work/opb-viewer-core.wasm"
+# The paths of the crates' sources, which the wasm keeps in its panic
+# messages, without the registry's folder: shorter, and the same bytes
+# whatever CARGO_HOME a machine has, so the byte budget (check-size.sh)
+# measures the same wasm everywhere.
+registry="${CARGO_HOME:-$HOME/.cargo}/registry/src"
+export RUSTFLAGS="${RUSTFLAGS:-}"
+for source in "$registry"/*/; do
+  [ -d "$source" ] && RUSTFLAGS+=" --remap-path-prefix=$source="
+done
+
+# One build: `build NAME [FEATURES]` compiles the viewer (with FEATURES),
+# optimises it and writes NAME-<digest>.wasm and .js into DIR, then prints
+# NAME-<digest>.
+build() {
+  local name="$1" features="${2:-}"
+  # Offline, as Trunk builds: setup has fetched every crate of Cargo.lock.
+  cargo build --quiet --locked --offline -p opb-viewer --target wasm32-unknown-unknown --profile viewer-release ${features:+--features "$features"}
+  local work
+  work="$(mktemp -d)"
+  wasm-bindgen --target web --no-typescript --out-dir "$work" --out-name "$name" \
+    target/wasm32-unknown-unknown/viewer-release/opb_viewer.wasm
+  # The features rustc's wasm32 target emits, as the playground's build
+  # passes them (index.html). `-Os --converge --low-memory-unused` came out
+  # 2.7 KB smaller gzipped than `-Oz` (docs/performance.md); the low 1 KB of
+  # memory is the bottom of rustc's stack (it places the stack first), reached
+  # only by an overflow.
+  wasm-opt -Os --converge --low-memory-unused --strip-debug --strip-producers \
+    --enable-bulk-memory --enable-nontrapping-float-to-int --enable-sign-ext \
+    --enable-mutable-globals --enable-reference-types --enable-multivalue \
+    "$work/${name}_bg.wasm" -o "$work/$name.wasm"
+  rm -f "$out/$name"-*.js "$out/$name"-*.wasm
+  local digest
+  digest="$(cat "$work/$name.wasm" "$work/$name.js" | sha256sum | cut -c1-16)"
+  cp "$work/$name.wasm" "$out/$name-$digest.wasm"
+  # The loader's own default address of the wasm, which the element passes
+  # anyway, names the file as it is called here (a bundler resolves it).
+  # Minified, as js/build-viewer.mjs minifies the element.
+  sed "s/${name}_bg\.wasm/$name-$digest.wasm/g" "$work/$name.js" > "$work/loader.js"
+  esbuild "$work/loader.js" --minify --format=esm --target=es2020 --log-level=warning --outfile="$out/$name-$digest.js"
+  rm -rf "$work"
+  echo "$name-$digest"
+}
 
 mkdir -p "$out"
-rm -f "$out"/opb-viewer-core-*.js "$out"/opb-viewer-core-*.wasm
-digest="$(cat "$work/opb-viewer-core.wasm" "$work/opb-viewer-core.js" | sha256sum | cut -c1-16)"
-cp "$work/opb-viewer-core.wasm" "$out/opb-viewer-core-$digest.wasm"
-# The loader's own default address of the wasm, which the element passes
-# anyway, names the file as it is called here (a bundler resolves it).
-sed "s/opb-viewer-core_bg\.wasm/opb-viewer-core-$digest.wasm/g" "$work/opb-viewer-core.js" > "$out/opb-viewer-core-$digest.js"
-echo "opb-viewer-core-$digest"
+# The element's, then the embed page's: the same viewer, and opb-share's
+# reading of share links and host messages (crates/viewer's `embed`).
+build opb-viewer-core
+build opb-embed-core embed

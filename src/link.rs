@@ -29,13 +29,10 @@ pub enum Fragment {
 }
 
 impl Fragment {
-    /// Reads `location.hash` (with or without its `#`). A fragment with a
-    /// `scheme:` before any `/` is a share link; route fragments never hold
-    /// a colon there.
+    /// Reads `location.hash` (with or without its `#`).
     pub fn read(hash: &str) -> Fragment {
         let fragment = hash.strip_prefix('#').unwrap_or(hash);
-        let head = fragment.split('/').next().unwrap_or_default();
-        if !head.contains(':') {
+        if !opb_share::is_share(fragment) {
             return Fragment::Route(Route::from_hash(fragment));
         }
         match opb_share::decode(fragment) {

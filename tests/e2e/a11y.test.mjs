@@ -53,7 +53,7 @@ test("axe-core: a shared link holding a credential, the playground and the embed
   assert.deepEqual(await structure(page), []);
   await page.context().close();
 
-  const embed = await open(`${opb.server.url}?embed=1${pako({ code: LEAKY })}`, { viewport: { width: 900, height: 700 }, ready: '[data-fact="credentials"]' });
+  const embed = await open(`${opb.server.url}embed.html${pako({ code: LEAKY })}`, { viewport: { width: 900, height: 700 }, ready: '[data-fact="credentials"]' });
   assert.deepEqual(await violations(embed), []);
   assert.deepEqual(await structure(embed), []);
   await embed.context().close();
@@ -98,9 +98,9 @@ test("axe-core: the playground, light and dark, with the Share menu open", async
 
 test("axe-core: the embed page", async () => {
   for (const theme of ["light", "dark"]) {
-    const page = await open(`${opb.server.url}?embed=1&theme=${theme}${pako({ code: BROKEN })}`, { viewport: { width: 900, height: 700 }, ready: "[data-step-id]" });
+    const page = await open(`${opb.server.url}embed.html?theme=${theme}${pako({ code: BROKEN })}`, { viewport: { width: 900, height: 700 }, ready: "[data-step-id]" });
     assert.deepEqual(await violations(page), [], `${theme}, graph`);
-    for (const tab of ["tools", "requires", "diagnostics"]) {
+    for (const tab of ["tools", "requires", "paths", "diagnostics"]) {
       await page.click(`[data-testid="tab-${tab}"]`);
       await page.waitForSelector(`[data-testid="tab-${tab}"][aria-selected="true"]`);
       assert.deepEqual(await violations(page), [], `${theme}, ${tab}`);

@@ -1,6 +1,6 @@
 // Embedding, end to end in Chromium: the docs pages of docs/ on another
 // origin (http://docs.example/, see harness.routeSites) show a playbook by
-// iframe (?embed=1, with the postMessage protocol) and by the <opb-viewer>
+// iframe (embed.html, with the postMessage protocol) and by the <opb-viewer>
 // element; the embed page alone, with its themes.
 
 import { test } from "node:test";
@@ -22,34 +22,48 @@ async function newPage(viewport = { width: 1100, height: 900 }, colorScheme = "l
 
 const BROKEN = readFileSync(join(root, "examples/refund-triage.broken.yaml"), "utf8");
 
-test("the embed page shows the viewer alone, themed, with a link to the playground", async () => {
+// The embed page's viewer, inside its <opb-viewer>'s shadow root (which
+// Playwright's selectors pierce).
+const IN_EMBED = "opb-viewer[data-embed]";
+
+test("the embed page shows the viewer alone, on the viewer's build, themed, with a link to the playground", async () => {
   const page = await newPage({ width: 900, height: 760 });
-  const address = `${opb.server.url}?embed=1&theme=light${pako({ code: BROKEN })}`;
+  const scripts = [];
+  page.on("request", (request) => ["script", "fetch"].includes(request.resourceType()) && scripts.push(new URL(request.url()).pathname));
+  const address = `${opb.server.url}embed.html?theme=light${pako({ code: BROKEN })}`;
   await page.goto(address);
-  // The graph first, then the other views by their tabs, which leave the
+  const viewer = page.locator(IN_EMBED);
+  await viewer.locator('svg.graph [data-step-id="decide"]').waitFor();
+  assert.equal(await viewer.locator('[data-testid="tab-graph"]').getAttribute("aria-selected"), "true");
+  // A step chosen in the graph brings its boundary; the tabs leave the
   // address (and so the document in its fragment) alone.
-  await page.waitForSelector('[data-testid="standalone"] [data-step-id="decide"]');
-  assert.equal(await page.getAttribute('[data-testid="tab-graph"]', "aria-selected"), "true");
-  await page.click('[data-step-id="decide"]');
-  await page.waitForSelector('[data-testid="step-panel"][data-step="decide"]');
-  await page.click('[data-testid="step-panel"] a.tool-name');
-  await page.waitForSelector('[data-testid="standalone"] tr[data-tool].selected');
-  assert.equal(await page.getAttribute('[data-testid="tab-tools"]', "aria-selected"), "true");
-  await page.click('[data-testid="tab-requires"]');
-  await page.click('[data-testid="tab-diagnostics"]');
-  await page.waitForSelector('[data-testid="standalone"] li.diagnostic');
+  await viewer.locator('svg.graph [data-step-id="decide"]').click();
+  await viewer.locator('article.opb-step.chosen[data-step="decide"]').waitFor();
+  for (const tab of ["tools", "requires", "paths", "diagnostics"]) {
+    await viewer.locator(`[data-testid="tab-${tab}"]`).click();
+    await viewer.locator(`[data-testid="tab-${tab}"][aria-selected="true"]`).waitFor();
+  }
+  assert.ok((await viewer.locator("#opb-panel-diagnostics li").count()) > 0, "the diagnostics are listed");
   assert.equal(page.url(), address, "the tabs do not touch the address");
-  assert.equal(await page.locator(".cm-editor").count(), 0, "no editor");
-  assert.equal(await page.locator('[data-testid="share"]').count(), 0, "no playground controls");
   assert.equal(await page.getAttribute("html", "data-theme"), "light");
-  assert.match(await page.textContent('[data-testid="trust-banner"]'), /Reaches money/);
-  const href = await page.getAttribute('[data-testid="open-in-playground"]', "href");
+  assert.equal(await page.evaluate(() => document.querySelector("opb-viewer").shadowRoot.querySelector(".opb-root").dataset.theme), "light");
+  assert.match(await viewer.locator('[data-testid="trust-banner"]').textContent(), /Reaches money/);
+  const open = viewer.locator('[data-testid="open-in-playground"][href]');
+  await open.waitFor();
+  const href = await open.getAttribute("href");
   assert.ok(href.startsWith(opb.server.url + "#pako:"), href);
+  // The viewer's own files: none of the playground's wasm, loader or editor.
+  assert.ok(scripts.some((s) => /^\/opb-embed-core-[0-9a-f]{16}\.wasm$/.test(s)), `the embed's wasm: ${scripts}`);
+  assert.ok(!scripts.some((s) => /^\/(opb-app-|editor-|boot\.js)/.test(s)), `nothing of the playground: ${scripts}`);
   await screenshot(page, "embed-light");
 
+  // The playground's own form of an embed address is sent on to the page,
+  // its theme and document with it.
   await page.goto(`${opb.server.url}?embed=1&theme=dark${pako({ code: BROKEN })}`);
-  await page.waitForSelector('[data-testid="standalone"] [data-step-id="decide"]');
+  await page.waitForURL(/\/embed\.html\?theme=dark#pako:/);
+  await viewer.locator('svg.graph [data-step-id="decide"]').waitFor();
   assert.equal(await page.getAttribute("html", "data-theme"), "dark");
+  assert.equal(await page.evaluate(() => document.querySelector("opb-viewer").shadowRoot.querySelector(".opb-root").dataset.theme), "dark");
   await screenshot(page, "embed-dark");
 
   // The link opens the same document in the playground.
@@ -66,24 +80,28 @@ test("the embed page shows the viewer alone, themed, with a link to the playgrou
 
 test("the embed opens on the panel its link names", async () => {
   const page = await newPage();
-  await page.goto(`${opb.server.url}?embed=1${pako({ code: BROKEN, view: "requires" })}`);
-  await page.waitForSelector('[data-testid="tab-requires"][aria-selected="true"]');
+  const viewer = page.locator(IN_EMBED);
+  await page.goto(`${opb.server.url}embed.html${pako({ code: BROKEN, view: "requires" })}`);
+  await viewer.locator('[data-testid="tab-requires"][aria-selected="true"]').waitFor();
   // A panel the embed does not have (the playground's rules) opens the graph.
-  await page.goto(`${opb.server.url}?embed=1${pako({ code: BROKEN, view: "rules/PB213" })}`);
+  await page.goto(`${opb.server.url}embed.html${pako({ code: BROKEN, view: "rules/PB213" })}`);
   await page.reload();
-  await page.waitForSelector('[data-testid="tab-graph"][aria-selected="true"]');
+  await viewer.locator('[data-testid="tab-graph"][aria-selected="true"]').waitFor();
   assert.deepEqual(page.errors, []);
   await page.context().close();
 });
 
 test("an embed without a document, or with a broken one, says why", async () => {
   const page = await newPage();
-  await page.goto(`${opb.server.url}?embed=1`);
-  await page.waitForSelector('[data-testid="embed-problem"]');
+  await page.goto(`${opb.server.url}embed.html`);
+  await page.waitForSelector('[data-testid="embed-problem"]:not([hidden])');
   assert.match(await page.textContent('[data-testid="embed-problem"]'), /carries no document/);
-  await page.goto(`${opb.server.url}?embed=1#pako:eNrLSM3JyQcABiwCF`);
-  await page.waitForSelector('[data-testid="embed-problem"]');
+  assert.equal(await page.locator(IN_EMBED).isHidden(), true);
+  await page.goto(`${opb.server.url}embed.html#pako:eNrLSM3JyQcABiwCF`);
+  await page.reload();
+  await page.waitForSelector('[data-testid="embed-problem"]:not([hidden])');
   assert.match(await page.textContent('[data-testid="embed-problem"]'), /cut short|damaged/);
+  assert.deepEqual(page.errors, []);
   await page.context().close();
 });
 
@@ -95,31 +113,25 @@ test("a docs page embeds the viewer by iframe and talks to it with postMessage",
   await page.goto(docsSite + "embed-example.html");
   await page.waitForFunction(() => /playbook: 0 errors/.test(document.getElementById("result").textContent), null, { timeout: 20_000 });
   const frame = page.frameLocator("#viewer");
-  await frame.locator('[data-testid="trust-banner"]').waitFor();
-  assert.equal(await frame.locator(".cm-editor").count(), 0, "the embed has no editor");
-  assert.ok(scripts.some((s) => s === "/boot.js") && !scripts.some((s) => s.startsWith("/editor-")), `the editor's bundle is not loaded: ${scripts}`);
+  const viewer = frame.locator(IN_EMBED);
+  await viewer.locator('[data-testid="trust-banner"]').waitFor();
+  assert.ok(scripts.includes("/opb-embed.js") && !scripts.some((s) => /^\/(opb-app-|editor-|boot\.js)/.test(s)), `the embed's script, nothing of the playground: ${scripts}`);
   // height=auto: the frame takes the height of the viewer's content.
-  const heights = () =>
-    page.evaluate(() => {
-      const frame = document.getElementById("viewer");
-      return [frame.getBoundingClientRect().height, frame.contentDocument?.body?.getBoundingClientRect().height ?? null];
-    });
   await page.waitForFunction(() => document.getElementById("viewer").style.height !== "");
-  const [frameHeight] = await heights();
+  const frameHeight = await page.evaluate(() => document.getElementById("viewer").getBoundingClientRect().height);
   assert.ok(frameHeight > 560, `the frame grew past its first 560 px: ${frameHeight}`);
   // opb:set-theme switches the theme, and back.
-  const frameTheme = () => frame.locator("html").getAttribute("data-theme");
   await page.selectOption("#theme", "dark");
   await frame.locator('html[data-theme="dark"]').waitFor({ state: "attached" });
-  assert.equal(await frameTheme(), "dark");
   await page.selectOption("#theme", "light");
   await frame.locator('html[data-theme="light"]').waitFor({ state: "attached" });
 
   await page.click("#send");
   await page.waitForFunction(() => /playbook: [1-9]\d* errors/.test(document.getElementById("result").textContent));
   assert.match(await page.textContent("#result"), /first: [A-Z]+\d{3} at line \d+/);
-  await frame.locator('[data-testid="tab-diagnostics"]').click();
-  await frame.locator('li.diagnostic[data-code="PB213"]').waitFor();
+  await viewer.locator('[data-testid="tab-diagnostics"]').click();
+  await viewer.locator('#opb-panel-diagnostics li[data-severity="error"]').first().waitFor();
+  assert.match(await viewer.locator("#opb-panel-diagnostics").textContent(), /PB213/);
 
   // A message of another shape is answered with the reason: a document
   // that is no string, an opb: type the viewer does not take, a plain

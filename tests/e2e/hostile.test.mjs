@@ -130,14 +130,14 @@ test("a manifest's markup strings are inert text in the manifest view", async ()
   await page.context().close();
 });
 
-test("the embed shows the same strings as inert text", async () => {
-  const page = await newPage(`${opb.server.url}?embed=1${pako({ code: hostilePlaybook() })}`);
-  await page.waitForSelector('[data-testid="standalone"] [data-step-id]');
-  await assertInert(page, "embed banner", '[data-testid="trust-banner"]', ["img"]);
-  await assertInert(page, "embed graph", '[data-testid="graph"]', ["img", "bidi"]);
-  for (const tab of ["tools", "requires", "diagnostics"]) {
+test("the embed page shows the same strings as inert text", async () => {
+  const page = await newPage(`${opb.server.url}embed.html${pako({ code: hostilePlaybook() })}`);
+  await page.waitForSelector("opb-viewer svg.graph [data-step-id]");
+  await assertInert(page, "embed banner", 'opb-viewer [data-testid="trust-banner"]', ["img"]);
+  await assertInert(page, "embed graph", "opb-viewer #opb-panel-graph", ["img", "bidi"]);
+  for (const tab of ["tools", "requires", "paths", "diagnostics"]) {
     await openTab(page, tab);
-    await assertInert(page, `embed ${tab}`, '[data-testid="standalone"]', []);
+    await assertInert(page, `embed ${tab}`, `opb-viewer #opb-panel-${tab}`, []);
   }
   await screenshot(page, "hostile-embed");
   assert.deepEqual(page.errors, []);

@@ -81,16 +81,17 @@ test("the playground asks for its own files, then nothing, whatever the reader d
   await page.context().close();
 });
 
-test("the embed page asks for its own files, then nothing, even when sent documents", async () => {
+test("the embed page asks for its own files, then nothing, even when its address names another document", async () => {
   const { page, requests } = await watched([opb.server.url]);
-  await page.goto(`${opb.server.url}?embed=1${pako({ code: BROKEN })}`);
+  await page.goto(`${opb.server.url}embed.html${pako({ code: BROKEN })}`);
   await page.click('[data-testid="tab-diagnostics"]');
-  await page.waitForSelector("li.diagnostic");
+  await page.waitForSelector('#opb-panel-diagnostics li[data-severity="error"]');
   await settled(page);
   ownFiles(requests, opb.server.url);
   const loaded = requests.length;
-  await page.evaluate(() => window.postMessage({ type: "opb:set-document", code: "id: x\n" }, "*"));
-  await page.click('button.filter[data-severity="error"]');
+  // Another document, by the fragment alone: checked in the page.
+  await page.evaluate((hash) => (location.hash = hash), pako({ code: 'openplaybook: "1.6"\nid: x\nsteps: []\n' }));
+  await page.waitForFunction(() => !document.querySelector("opb-viewer").shadowRoot.textContent.includes("decide"));
   await page.waitForTimeout(500);
   assert.deepEqual(requests.slice(loaded).map((r) => r.url()), []);
   await page.context().close();

@@ -45,7 +45,9 @@ impl std::fmt::Display for NotDrawn {
 /// `opb-` and a digest of what is drawn, so drawings of several documents,
 /// or of one in both themes, can share a page.
 pub fn graph(explain: &PlaybookExplain, theme: Theme) -> Result<String, NotDrawn> {
-    drawn(explain, Some(theme))
+    drawn(explain, Some(theme), |out| {
+        write!(out, "<style>{}</style>", stylesheet()).ok();
+    })
 }
 
 /// The step graph of `explain` as an SVG element for a page that links
@@ -53,11 +55,14 @@ pub fn graph(explain: &PlaybookExplain, theme: Theme) -> Result<String, NotDrawn
 /// theme, so the page's colours (and their changes) apply. Its ids are as
 /// [`graph`]'s.
 pub fn graph_for_page(explain: &PlaybookExplain) -> Result<String, NotDrawn> {
-    drawn(explain, None)
+    drawn(explain, None, |_| {})
 }
 
-/// The drawing, standalone in `theme` or, without one, for a page.
-fn drawn(explain: &PlaybookExplain, theme: Option<Theme>) -> Result<String, NotDrawn> {
+/// The drawing, standalone in `theme` or, without one, for a page; `style`
+/// writes its stylesheet, if it has one. Generic over `style`, so the
+/// drawing for pages is compiled apart and a build that draws only for
+/// pages (the viewer's wasm) links no stylesheet.
+fn drawn(explain: &PlaybookExplain, theme: Option<Theme>, style: impl Fn(&mut String)) -> Result<String, NotDrawn> {
     let steps = explain.graph.nodes.len();
     let geometry = Geometry::of(explain).ok_or(NotDrawn::TooManySteps(steps))?;
     if geometry.nodes.is_empty() {
@@ -66,9 +71,7 @@ fn drawn(explain: &PlaybookExplain, theme: Option<Theme>) -> Result<String, NotD
     let layout = geometry.lay_out();
     let marks = Marks::of(explain);
     let mut out = String::with_capacity(4096 + 1024 * steps);
-    // Written with NUL where the ids' prefix goes: escaped text never holds
-    // one, so the prefix, a digest of the whole, replaces exactly those.
-    drawing(&mut out, explain, &geometry, &layout, &marks, theme, "\0");
+    drawing(&mut out, explain, &geometry, &layout, &marks, theme, &style);
     let ids = format!("opb-{:08x}-", digest(&out));
     Ok(out.replace('\0', &ids))
 }
@@ -79,10 +82,12 @@ fn digest(text: &str) -> u32 {
     (hash ^ (hash >> 32)) as u32
 }
 
-/// Writes the drawing with ids starting `ids`.
-fn drawing(out: &mut String, explain: &PlaybookExplain, geometry: &Geometry, layout: &GraphLayout, marks: &[Marks], theme: Option<Theme>, ids: &str) {
+/// Writes the drawing, its ids starting with a NUL for [`drawn`] to replace.
+fn drawing(out: &mut String, explain: &PlaybookExplain, geometry: &Geometry, layout: &GraphLayout, marks: &[Marks], theme: Option<Theme>, style: &impl Fn(&mut String)) {
+    // NUL where the ids' prefix goes: escaped text never holds one, so the
+    // prefix, a digest of the whole, replaces exactly those ([`drawn`]).
+    let ids = "\0";
     let (w, h) = (layout.width, layout.height);
-    let standalone = theme.is_some();
     let theme = theme.map(|theme| format!(r#" data-theme="{}""#, theme.name())).unwrap_or_default();
     write!(
         out,
@@ -91,9 +96,7 @@ fn drawing(out: &mut String, explain: &PlaybookExplain, geometry: &Geometry, lay
     .ok();
     write!(out, r#"<title id="{ids}title">{}</title>"#, escape(&title(explain))).ok();
     write!(out, r#"<desc id="{ids}desc">{}</desc>"#, escape(&description(explain))).ok();
-    if standalone {
-        write!(out, "<style>{}</style>", stylesheet()).ok();
-    }
+    style(out);
     write!(out, r#"<rect class="graph-background" width="{w:.1}" height="{h:.1}"/>"#).ok();
     out.push_str("<defs>");
     for (id, class) in [("arrow", "arrow"), ("arrow-back", "arrow back")] {

@@ -13,6 +13,7 @@
 //! broken is a [`ShareError`] whose message says what to do.
 
 mod decode;
+pub mod embed;
 mod error;
 
 pub use decode::{decode, decode_with_limit};
@@ -31,6 +32,13 @@ pub struct Share {
     pub kind: Option<Kind>,
     /// Which panel the sender had open; the app decides what it means.
     pub view: Option<String>,
+}
+
+/// Whether an address's fragment (without its `#`) is a share link: a
+/// `scheme:` before any `/`. The playground's own fragments (`#rules/PB213`)
+/// never hold a colon there.
+pub fn is_share(fragment: &str) -> bool {
+    fragment.split('/').next().is_some_and(|head| head.contains(':'))
 }
 
 /// How a link's data is written.

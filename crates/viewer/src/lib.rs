@@ -7,6 +7,9 @@
 //! editor, compare mode, registry or rule documentation, so a docs page
 //! downloads a fraction of the playground.
 
+#[cfg(feature = "embed")]
+mod embed;
+
 use opb_core::{Kind, Options, Syntax};
 use wasm_bindgen::prelude::*;
 

@@ -8,7 +8,6 @@ mod camera;
 mod explain;
 pub mod graph;
 pub mod manifest_view;
-pub mod nav;
 pub mod on_path;
 mod parts;
 pub mod requires_panel;
@@ -115,7 +114,7 @@ pub fn ViewerTabs(viewer: Viewer, #[prop(into)] route: Signal<Route>) -> impl In
     });
     let tab = move |target: Route, label: &'static str, testid: &'static str| {
         view! {
-            <a role="tab" href=format!("#{}", target.view().unwrap_or_default()) on:click=nav::link(target.clone()) data-testid=testid aria-selected=move || (route.get() == target).to_string()>
+            <a role="tab" href=format!("#{}", target.view().unwrap_or_default()) data-testid=testid aria-selected=move || (route.get() == target).to_string()>
                 {label}
             </a>
         }
@@ -123,17 +122,17 @@ pub fn ViewerTabs(viewer: Viewer, #[prop(into)] route: Signal<Route>) -> impl In
     move || match viewer.kind() {
         Some(ViewKind::Playbook) => view! {
             {tab(Route::Graph, "Graph", "tab-graph")}
-            <a role="tab" href="#tools" on:click=nav::link(Route::Tools) data-testid="tab-tools" aria-selected=move || (route.get() == Route::Tools).to_string()>
+            <a role="tab" href="#tools" data-testid="tab-tools" aria-selected=move || (route.get() == Route::Tools).to_string()>
                 "Tools" <span class="tab-count">{tools}</span>
             </a>
-            <a role="tab" href="#requires" on:click=nav::link(Route::Requires) data-testid="tab-requires" aria-selected=move || (route.get() == Route::Requires).to_string()>
+            <a role="tab" href="#requires" data-testid="tab-requires" aria-selected=move || (route.get() == Route::Requires).to_string()>
                 "Requires"
                 {move || (issues() > 0).then(|| view! { <span class="tab-count attention" title="Missing, unused or mismatched">{issues()}</span> })}
             </a>
         }
         .into_any(),
         Some(ViewKind::Manifest) => view! {
-            <a role="tab" href="#manifest" on:click=nav::link(Route::Manifest) data-testid="tab-manifest" aria-selected=move || (route.get() == Route::Manifest).to_string()>
+            <a role="tab" href="#manifest" data-testid="tab-manifest" aria-selected=move || (route.get() == Route::Manifest).to_string()>
                 "Manifest" <span class="tab-count">{tools}</span>
             </a>
         }
@@ -158,11 +157,11 @@ pub fn ViewerPanel(viewer: Viewer, route: Route, #[prop(into)] on_jump: Callback
         (_, None) => view! { <p class="panel-empty">"Nothing to show yet: the viewer draws documents that can be read."</p> }.into_any(),
         (Route::Manifest, Some(ViewKind::Manifest)) => view! { <ManifestView report=report selection=selection on_jump=on_jump /> }.into_any(),
         (Route::Manifest, Some(ViewKind::Playbook)) => view! {
-            <p class="panel-empty">"This is a playbook: see its " <a href="#graph" on:click=nav::link(Route::Graph)>"graph"</a> ", " <a href="#tools" on:click=nav::link(Route::Tools)>"tools"</a> " and " <a href="#requires" on:click=nav::link(Route::Requires)>"requires"</a> "."</p>
+            <p class="panel-empty">"This is a playbook: see its " <a href="#graph">"graph"</a> ", " <a href="#tools">"tools"</a> " and " <a href="#requires">"requires"</a> "."</p>
         }
         .into_any(),
         (_, Some(ViewKind::Manifest)) => view! {
-            <p class="panel-empty">"This is a plugin manifest: see its " <a href="#manifest" on:click=nav::link(Route::Manifest)>"tools and what uses them"</a> "."</p>
+            <p class="panel-empty">"This is a plugin manifest: see its " <a href="#manifest">"tools and what uses them"</a> "."</p>
         }
         .into_any(),
         (Route::Tools, _) => view! { <ToolsPanel report=report selection=selection /> }.into_any(),

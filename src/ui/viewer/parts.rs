@@ -3,9 +3,7 @@
 
 use opb_render::drawing::risk_label;
 use super::selection::{Selection, Target};
-use super::nav;
 use crate::checker::Located;
-use crate::route::Route;
 use crate::ui::diagnostics::{message, Jump, SeverityIcon};
 use leptos::prelude::*;
 use opb_core::CompactString;
@@ -31,7 +29,6 @@ pub fn RiskBadge(risk: Option<String>, #[prop(optional)] partly_unknown: bool) -
 #[component]
 pub fn StepLink(id: String, selection: Selection) -> impl IntoView {
     let target = Target::Step(id.clone());
-    let to_graph = nav::link(Route::Graph);
     view! {
         <a
             class="step-link"
@@ -41,7 +38,6 @@ pub fn StepLink(id: String, selection: Selection) -> impl IntoView {
             on:click=move |ev| {
                 // Inside a clickable row, the link alone acts.
                 ev.stop_propagation();
-                to_graph(ev);
                 selection.choose(Some(target.clone()));
             }
         >

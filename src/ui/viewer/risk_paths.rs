@@ -9,7 +9,7 @@ use opb_render::drawing::risk_label;
 use super::graph::GraphView;
 use super::on_path::OnPath;
 use super::parts::RiskBadge;
-use super::{ViewKind, Viewer, nav};
+use super::{ViewKind, Viewer};
 use crate::route::Route;
 use gloo_timers::callback::Timeout;
 use leptos::prelude::*;
@@ -65,7 +65,7 @@ pub fn RiskPathsTab(state: RiskPathsState, #[prop(into)] route: Signal<Route>) -
     move || {
         (state.viewer.kind() == Some(ViewKind::Playbook)).then(|| {
             view! {
-                <a role="tab" href="#paths" on:click=nav::link(Route::Paths) data-testid="tab-paths" aria-selected=move || (route.get() == Route::Paths).to_string()>
+                <a role="tab" href="#paths" data-testid="tab-paths" aria-selected=move || (route.get() == Route::Paths).to_string()>
                     "Risk paths"
                     {move || counts().map(|(flagged, all)| if flagged > 0 {
                         view! { <span class="tab-count flagged" title="Flagged: money or customer comms with no gate first">{flagged}</span> }.into_any()

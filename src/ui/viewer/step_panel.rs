@@ -3,12 +3,10 @@
 //! summary, the line that every other call is refused, how the step is
 //! entered and left, and its diagnostics.
 
-use super::nav;
 use super::explain::playbook_step;
 use super::parts::{RiskBadge, StepLink, approval, code_list, effects, item_diagnostics, step_links};
 use super::selection::{Selection, Target};
 use crate::checker::{Located, Report};
-use crate::route::Route;
 use crate::ui::diagnostics::Jump;
 use leptos::prelude::*;
 use opb_core::explain::{Explain, PlaybookExplain};
@@ -211,11 +209,10 @@ fn allowed_row(tool: &AllowedTool, selection: Selection) -> impl IntoView {
                 }
             });
             let target = Target::Tool(name.clone());
-            let to_tools = nav::link(Route::Tools);
             view! {
                 <tr data-tool=name.clone() data-resolution="embedded">
                     <td>
-                        <a class="tool-name" href="#tools" on:click=move |ev| { to_tools(ev); selection.choose(Some(target.clone())) }>{name.clone()}</a>
+                        <a class="tool-name" href="#tools" on:click=move |_| selection.choose(Some(target.clone()))>{name.clone()}</a>
                         <span class="resolution embedded">"embedded"</span>
                         {missing(facts.needs.as_ref()).map(|m| view! { <span class="resolution invalid">{m}</span> })}
                         <div class="tool-permissions">"permissions " {code_list(&facts.permissions, "none listed")}</div>
