@@ -382,6 +382,9 @@ pub enum CheckFormat {
     Json,
     /// SARIF 2.1.0, for code scanning (GitHub and others).
     Sarif,
+    /// GitHub Actions workflow commands: an annotation per problem on the
+    /// pull request's files.
+    Github,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]

@@ -182,6 +182,63 @@ mod json_output {
     }
 }
 
+mod github {
+    use super::*;
+
+    /// A workflow command's name, properties and message.
+    fn parse(line: &str) -> (&str, Vec<(&str, &str)>, &str) {
+        let rest = line.strip_prefix("::").expect("a workflow command");
+        let (head, message) = rest.split_once("::").expect("a message after the properties");
+        let (command, properties) = head.split_once(' ').expect("properties");
+        (command, properties.split(',').map(|p| p.split_once('=').expect("name=value")).collect(), message)
+    }
+
+    #[test]
+    fn one_annotation_per_diagnostic_where_the_json_report_places_it() {
+        let report = json(opb().args(["check", "--format", "json", BROKEN]));
+        let diagnostics = report["files"][0]["diagnostics"].as_array().expect("diagnostics").clone();
+        let assert = opb().args(["check", "--format", "github", BROKEN]).assert().code(1);
+        let out = String::from_utf8(assert.get_output().stdout.clone()).unwrap();
+        let lines: Vec<&str> = out.lines().collect();
+        assert_eq!(lines.len(), diagnostics.len(), "{out}");
+        for (line, d) in lines.iter().zip(&diagnostics) {
+            let (command, properties, message) = parse(line);
+            let expected = match d["severity"].as_str() {
+                Some("error") => "error",
+                Some("warning") => "warning",
+                _ => "notice",
+            };
+            assert_eq!(command, expected, "{line}");
+            let title = format!("{} {}", d["code"].as_str().unwrap(), d["name"].as_str().unwrap());
+            let want = [
+                ("file", BROKEN.to_owned()),
+                ("line", d["range"]["start"]["line"].to_string()),
+                ("col", d["range"]["start"]["column"].to_string()),
+                ("endLine", d["range"]["end"]["line"].to_string()),
+                ("endColumn", d["range"]["end"]["column"].to_string()),
+                ("title", title),
+            ];
+            let got: Vec<(&str, String)> = properties.iter().map(|&(k, v)| (k, v.to_owned())).collect();
+            assert_eq!(got, want.to_vec(), "{line}");
+            assert_eq!(message, d["message"].as_str().unwrap().replace('%', "%25").replace('\n', "%0A"));
+        }
+        assert!(lines.iter().any(|l| l.starts_with("::error ") && l.contains("title=PB213 next-unknown")), "{out}");
+    }
+
+    #[test]
+    fn a_file_name_cannot_end_the_command_and_an_unreadable_file_is_annotated() {
+        let path = std::env::temp_dir().join(format!("opb-github-{},a:b.yaml", std::process::id()));
+        std::fs::write(&path, "steps: [\n").unwrap();
+        let out = stdout(opb().args(["check", "--format", "github"]).arg(&path).arg("missing.yaml"));
+        std::fs::remove_file(&path).ok();
+        let lines: Vec<&str> = out.lines().collect();
+        assert_eq!(lines[0], "::error file=missing.yaml,title=opb::no such file; check the path");
+        let (_, properties, _) = parse(lines[1]);
+        assert!(properties[0].1.ends_with("%2Ca%3Ab.yaml"), "{}", lines[1]);
+        assert!(properties.iter().any(|&(k, v)| k == "title" && v == "IN001 parse-error"), "{}", lines[1]);
+    }
+}
+
 mod sarif {
     use super::*;
 

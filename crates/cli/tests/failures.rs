@@ -111,7 +111,7 @@ fn wrong_arguments() {
         (&["check", "--kind", "novel", "x.yaml"][..], "invalid value 'novel' for '--kind <KIND>'", "[possible values: playbook, plugin]"),
         (&["check"][..], "the following required arguments were not provided", "Usage: opb check"),
         (&["frobnicate"][..], "unrecognized subcommand 'frobnicate'", "try '--help'"),
-        (&["check", "--format", "xml", "x.yaml"][..], "invalid value 'xml' for '--format <FORMAT>'", "[possible values: human, json, sarif]"),
+        (&["check", "--format", "xml", "x.yaml"][..], "invalid value 'xml' for '--format <FORMAT>'", "[possible values: human, json, sarif, github]"),
     ] {
         let (status, _, stderr) = opb(args, b"");
         assert_eq!(status, 2, "{args:?}");

@@ -2,6 +2,7 @@
 //! With `--registry`, the registry is read once, listed first with its own
 //! problems, and handed to the core with every document.
 
+mod github;
 mod human;
 mod json;
 mod sarif;
@@ -86,6 +87,7 @@ pub fn run(args: &CheckArgs, output: &mut Output) -> Status {
         CheckFormat::Human => human::render(&files, &totals),
         CheckFormat::Json => json::render(&files, &unreadable),
         CheckFormat::Sarif => sarif::render(&files, &unreadable),
+        CheckFormat::Github => github::render(&files, &unreadable),
     };
     output.print(&rendered);
     if !unreadable.is_empty() {
