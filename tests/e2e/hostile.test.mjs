@@ -58,8 +58,10 @@ function hostileManifest() {
     .replace("- id: acme_scanner", `- id: ${JSON.stringify(PAYLOADS.bidi)}`);
 }
 
-async function newPage(url) {
-  const context = await opb.browser.newContext({ viewport: { width: 1440, height: 900 } });
+// A page of `viewport` whose errors and dialogs (a payload's alert) are
+// kept in `page.errors`; it is navigated to `url`, when given.
+async function newPage(url, viewport = { width: 1440, height: 900 }) {
+  const context = await opb.browser.newContext({ viewport });
   const page = await context.newPage();
   page.errors = [];
   page.on("pageerror", (error) => page.errors.push(error.message));
@@ -67,7 +69,7 @@ async function newPage(url) {
     page.errors.push(`a dialog opened: ${dialog.message()}`);
     dialog.dismiss();
   });
-  await page.goto(url);
+  if (url) await page.goto(url);
   return page;
 }
 
@@ -145,14 +147,7 @@ test("the embed page shows the same strings as inert text", async () => {
 });
 
 test("the <opb-viewer> element shows the same strings as inert text in every tab", async () => {
-  const context = await opb.browser.newContext({ viewport: { width: 1200, height: 900 } });
-  const page = await context.newPage();
-  page.errors = [];
-  page.on("pageerror", (error) => page.errors.push(error.message));
-  page.on("dialog", (dialog) => {
-    page.errors.push(`a dialog opened: ${dialog.message()}`);
-    dialog.dismiss();
-  });
+  const page = await newPage(null, { width: 1200, height: 900 });
   await routeSites(page);
   const code = hostilePlaybook().replaceAll("&", "&amp;").replaceAll('"', "&quot;").replaceAll("<", "&lt;");
   await page.route(docsSite + "hostile.html", (route) =>
@@ -183,6 +178,6 @@ test("the <opb-viewer> element shows the same strings as inert text in every tab
   assert.equal(await viewer.locator("#opb-panel-requires dd").first().evaluate((e) => getComputedStyle(e).unicodeBidi), "isolate");
   await screenshot(page, "hostile-element");
   assert.deepEqual(page.errors, []);
-  await context.close();
+  await page.context().close();
 });
 
