@@ -72,6 +72,44 @@ pub enum Command {
     /// elsewhere.
     #[command(after_help = RENDER_EXAMPLES)]
     Render(RenderArgs),
+    /// Print the JSON Schema (draft-07) of a format, for editors and schema
+    /// validators: every field opb knows, with the seed's words and each
+    /// enumeration's values.
+    #[command(after_help = SCHEMA_EXAMPLES)]
+    Schema(SchemaArgs),
+}
+
+const SCHEMA_EXAMPLES: &str = "\
+Examples:
+  opb schema playbook > openplaybook.schema.json
+  opb schema plugin-manifest -o oz0-plugin.schema.json
+
+A YAML document names its schema for yaml-language-server (VS Code's YAML
+extension, Neovim, Helix) in its first line:
+  # yaml-language-server: $schema=openplaybook.schema.json
+and a JSON document in its `$schema` key, which opb accepts in both formats.
+
+The schema is generated from the field tables `opb check` checks with, so
+whatever it rejects opb reports too; what only a rule can see (a `next` that
+names no step, a tool outside a step's boundary) is left to `opb check`.";
+
+#[derive(Debug, Args)]
+pub struct SchemaArgs {
+    /// The format.
+    #[arg(value_enum, value_name = "FORMAT")]
+    pub format: SchemaFormat,
+
+    /// Write to this file instead of standard output.
+    #[arg(short, long, value_name = "FILE")]
+    pub output: Option<PathBuf>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum SchemaFormat {
+    /// An OpenPlaybook document.
+    Playbook,
+    /// An Orchestrator Zero plugin manifest (oz0-plugin.yaml).
+    PluginManifest,
 }
 
 const RENDER_EXAMPLES: &str = "\

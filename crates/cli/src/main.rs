@@ -14,6 +14,7 @@ mod input;
 mod output;
 mod render;
 mod rules;
+mod schema;
 mod style;
 
 use args::{Cli, Command};
@@ -44,6 +45,7 @@ fn main() -> ExitCode {
         Command::Convert(args) => convert::convert(args, &mut output),
         Command::Fmt(args) => convert::fmt(args, &mut output),
         Command::Render(args) => render::run(args, &mut output),
+        Command::Schema(args) => schema::run(args, &mut output),
     };
     let status = if output.write_failed() { Status::Failed } else { status };
     ExitCode::from(match status {

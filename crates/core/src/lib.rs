@@ -11,6 +11,8 @@
 //!   a default [`Severity`].
 //! - Explaining: the types of [`explain`], [`risk_paths`], [`trust_summary`]
 //!   (and [`trust_summary_with`]) and [`diff`]; the seed's risk classes in [`spec`].
+//! - Editors: [`schema`], the fields the shape checks know, as a JSON Schema
+//!   and by JSON pointer, for completion and hover.
 //! - Safety: [`mask`], the credential masking every shown text goes through.
 //! - The syntax layer's types a shell needs ([`Kind`], [`Syntax`],
 //!   [`Limits`], [`text`] positions, [`pause`]), from `opb-syntax`.
@@ -19,7 +21,7 @@
 //! it (`tests/layers.rs` keeps it so): `opb-syntax` (reading text into a
 //! tree) → `diagnostics` (severity, rule metadata, findings, masking) →
 //! `views` (the typed views the rules read) → `rules` (the catalogue and the
-//! checks) → `explain` (what a document can do, for people) → this façade,
+//! checks) → `schema` (the rules' field tables, for editors) → `explain` (what a document can do, for people) → this façade,
 //! which runs the pipeline.
 //!
 //! Architecture invariants:
@@ -40,6 +42,7 @@
 mod diagnostics;
 pub mod explain;
 mod rules;
+pub mod schema;
 mod views;
 
 pub use diagnostics::{Counts, Diagnostic, Group, Related, Rule, Severity};

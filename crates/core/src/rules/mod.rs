@@ -13,7 +13,8 @@ pub mod playbook;
 pub mod registry;
 mod shape;
 
-pub(crate) use shape::{check_fields, expect, expect_objects, is_absent, is_blank, Field, Ty};
+pub use shape::{Field, Holds, Ty, Values};
+pub(crate) use shape::{check_fields, expect, expect_objects, is_absent, is_blank};
 
 use crate::diagnostics::Rule;
 

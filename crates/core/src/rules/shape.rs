@@ -9,18 +9,24 @@ use std::fmt::Display;
 /// The type a field is declared with.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Ty {
+    /// A string.
     String,
+    /// `true` or `false`.
     Bool,
+    /// A number.
     Number,
+    /// An array of any items.
     Array,
     /// An array whose items must all be strings.
     StringArray,
+    /// An object.
     Object,
     /// A value of any type (the seed says "unknown", or the project shows it only).
     Any,
 }
 
 impl Ty {
+    /// The type in words, for messages: "an array of strings".
     pub fn describe(self) -> &'static str {
         match self {
             Ty::String => "a string",
@@ -53,16 +59,88 @@ impl Ty {
     }
 }
 
-/// A field an object may have, and its type.
+/// A field an object may have: its name and type, which the shape checks
+/// read, and what the JSON Schemas ([`crate::schema`]) and the editors say of
+/// it, read from the same table so that neither can drift from the checks.
 #[derive(Debug, Clone, Copy)]
 pub struct Field {
+    /// The key.
     pub name: &'static str,
+    /// The type its value must have.
     pub ty: Ty,
+    /// The seed's (or DOCUMENTS.md's) sentence about it, in Markdown; empty
+    /// where neither says anything.
+    pub doc: &'static str,
+    /// A rule reports the document when the field is absent, null or blank.
+    pub required: bool,
+    /// The values a rule accepts, when the seed enumerates them.
+    pub values: Option<Values>,
+    /// What the value holds, when it is a container opb checks inside.
+    pub holds: Holds,
+}
+
+/// An enumeration: its values, and what each means.
+#[derive(Debug, Clone, Copy)]
+pub struct Values {
+    /// The values, in the seed's order.
+    pub values: &'static [&'static str],
+    /// One sentence for a value, for completion and hover.
+    pub meaning: fn(&str) -> Option<&'static str>,
+    /// Whether a rule reports a value not among them as an error; an open
+    /// enumeration only suggests its values (step kinds: another kind is an
+    /// info).
+    pub closed: bool,
+}
+
+/// What a container field holds, for the schemas: the fields of an object
+/// value, of each item of a list, or of each value of a map.
+#[derive(Debug, Clone, Copy)]
+pub enum Holds {
+    /// Nothing opb checks field by field.
+    Nothing,
+    /// An object with these fields (and no others).
+    Object(&'static [Field]),
+    /// A list whose items are objects with these fields.
+    Items(&'static [Field]),
+    /// A map whose values are objects with these fields.
+    Map(&'static [Field]),
+    /// A map whose values are scalars, read as their text (`env`, `headers`).
+    Scalars,
 }
 
 impl Field {
+    /// A field of type `ty`, with nothing more said.
     pub const fn new(name: &'static str, ty: Ty) -> Field {
-        Field { name, ty }
+        Field { name, ty, doc: "", required: false, values: None, holds: Holds::Nothing }
+    }
+
+    pub(crate) const fn doc(self, doc: &'static str) -> Field {
+        Field { doc, ..self }
+    }
+
+    pub(crate) const fn required(self) -> Field {
+        Field { required: true, ..self }
+    }
+
+    pub(crate) const fn one_of(self, values: &'static [&'static str], meaning: fn(&str) -> Option<&'static str>) -> Field {
+        Field { values: Some(Values { values, meaning, closed: true }), ..self }
+    }
+
+    pub(crate) const fn suggests(self, values: &'static [&'static str], meaning: fn(&str) -> Option<&'static str>) -> Field {
+        Field { values: Some(Values { values, meaning, closed: false }), ..self }
+    }
+
+    pub(crate) const fn holds(self, holds: Holds) -> Field {
+        Field { holds, ..self }
+    }
+
+    /// The fields of what this field holds: an object's, an item's or a map
+    /// value's.
+    pub fn children(&self) -> &'static [Field] {
+        match self.holds {
+            Holds::Object(fields) | Holds::Items(fields) | Holds::Map(fields) => fields,
+            Holds::Nothing | Holds::Scalars => &[],
+        }
     }
 }
 

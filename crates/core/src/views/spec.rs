@@ -70,6 +70,74 @@ pub fn risk_meaning(class: &str) -> Option<&'static str> {
     })
 }
 
+/// What each `tools[].source` is: the seed's three naming families.
+pub fn source_meaning(source: &str) -> Option<&'static str> {
+    Some(match source {
+        "primitive" => "Built-in tools, plain names over the runtime's primitives: customer.get, today.surface.",
+        "connector" => "Connector tools, named by the provider's tool set: charge.history from the Stripe connector, and kin, documented per provider.",
+        "mcp" => "MCP tools, composed as mcp.<server>.<tool> where <server> is a logical name the document declares in requires.mcpServers.",
+        _ => return None,
+    })
+}
+
+/// Each connector of [`PROVIDERS`] by the name its provider goes by.
+pub fn provider_meaning(provider: &str) -> Option<&'static str> {
+    Some(match provider {
+        "stripe" => "Stripe's connector.",
+        "github" => "GitHub's connector.",
+        "vercel" => "Vercel's connector.",
+        "posthog" => "PostHog's connector.",
+        "gmail" => "Gmail's connector.",
+        "resend" => "Resend's connector.",
+        "linear" => "Linear's connector.",
+        "slack" => "Slack's connector.",
+        "notion" => "Notion's connector.",
+        "mercury" => "Mercury's connector.",
+        "square" => "Square's connector.",
+        "plaid" => "Plaid's connector.",
+        "shopify" => "Shopify's connector.",
+        "ramp" => "Ramp's connector.",
+        "clover" => "Clover's connector.",
+        "brex" => "Brex's connector.",
+        "stripe_financial_connections" => "Stripe Financial Connections' connector.",
+        "teller" => "Teller's connector.",
+        "paypal" => "PayPal's connector.",
+        "etsy" => "Etsy's connector.",
+        "amazon" => "Amazon's connector.",
+        "gusto" => "Gusto's connector.",
+        _ => return None,
+    })
+}
+
+/// Each `authKind`. The seed lists the three and says only "How this
+/// connector authenticates."; these readings follow the names.
+pub fn auth_meaning(kind: &str) -> Option<&'static str> {
+    Some(match kind {
+        "oauth" => "OAuth: a person signs in at the provider and grants the scopes.",
+        "api_token" => "An API token made at the provider.",
+        "aggregator_link" => "A link through a data aggregator, as bank data is connected.",
+        _ => return None,
+    })
+}
+
+/// Each `tools[].scope`; the seed lists the two values only.
+pub fn scope_meaning(scope: &str) -> Option<&'static str> {
+    Some(match scope {
+        "app" => "The tool acts within one app.",
+        "workspace" => "The tool acts across the workspace.",
+        _ => return None,
+    })
+}
+
+/// Each step kind of [`STEP_KINDS`] (DOCUMENTS.md §1).
+pub fn step_kind_meaning(kind: &str) -> Option<&'static str> {
+    Some(match kind {
+        "agent" => "An agent does the step, calling only the tools of its allowedTools.",
+        "gate" => "An approval gate: a person decides before the playbook goes on.",
+        _ => return None,
+    })
+}
+
 /// A risk class's rank, higher is more consequential.
 pub fn risk_rank(class: &str) -> Option<usize> {
     RISK_CLASSES.iter().position(|c| *c == class)

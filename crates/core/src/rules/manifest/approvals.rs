@@ -16,7 +16,16 @@ const MAX_TEAMS: usize = 16;
 const MAX_PEOPLE: usize = 32;
 const MAX_KEYS: usize = 8;
 
-const ROLES: &[&str] = &["operator", "admin"];
+pub(super) const ROLES: &[&str] = &["operator", "admin"];
+
+/// Each role of `approval.deciders.role`, as seed 003 describes it.
+pub(super) fn role_meaning(role: &str) -> Option<&'static str> {
+    Some(match role {
+        "operator" => "The default: a decider holds at least the tenant's operator role.",
+        "admin" => "A decider holds the tenant's admin role.",
+        _ => return None,
+    })
+}
 const TARGETS: &[&str] = &["deciders", "owner", "admins", "role:<role>", "team:<name>"];
 
 pub static PM401: Rule = Rule {

@@ -7,6 +7,8 @@ mod process;
 mod remote;
 mod runs;
 mod shape;
+
+pub(crate) use shape::TOP;
 mod tool_id;
 
 pub(crate) use remote::PM312;

@@ -18,8 +18,26 @@ const MIN_MEMORY_MB: f64 = 16.0;
 const MIN_PIDS: f64 = 8.0;
 const MIN_CPUS: f64 = 0.01;
 
-const ISOLATIONS: &[&str] = &["gvisor", "microvm"];
-const SANDBOXES: &[&str] = &["own", "host"];
+pub(super) const ISOLATIONS: &[&str] = &["gvisor", "microvm"];
+pub(super) const SANDBOXES: &[&str] = &["own", "host"];
+
+/// Each `isolation`, in seed 003's words.
+pub(super) fn isolation_meaning(isolation: &str) -> Option<&'static str> {
+    Some(match isolation {
+        "gvisor" => "Runs the tool's container, or its command's server, under gVisor's `runsc`, only on nodes labelled for it.",
+        "microvm" => "Boots its image in a virtual machine of its own, experimental, only on nodes labelled `isolation.microvm=ready`.",
+        _ => return None,
+    })
+}
+
+/// Each `sandbox`, in seed 003's words.
+pub(super) fn sandbox_meaning(sandbox: &str) -> Option<&'static str> {
+    Some(match sandbox {
+        "own" => "A tool that runs what it is given in a sandbox of its own; its server runs outside any sandbox as the node's user.",
+        "host" => "A local tool that must see the node itself, its processes, mounts or services; it runs as the node's user.",
+        _ => return None,
+    })
+}
 const BASE_URL_NAMES: &[&str] = &["OPENAI_BASE_URL", "ANTHROPIC_BASE_URL"];
 
 pub static PM501: Rule = Rule {

@@ -16,7 +16,16 @@ const MAX_HEADERS: usize = 16;
 const MAX_OUTPUT_SCHEMA_BYTES: usize = 64 * 1024;
 
 const ANNOTATIONS: &[&str] = &["readOnlyHint", "destructiveHint", "openWorldHint"];
-const AFFINITIES: &[&str] = &["node", "any"];
+pub(super) const AFFINITIES: &[&str] = &["node", "any"];
+
+/// Each `affinity`, in seed 003's words.
+pub(super) fn affinity_meaning(affinity: &str) -> Option<&'static str> {
+    Some(match affinity {
+        "node" => "The default: runs on the job's home node.",
+        "any" => "Runs on any node that has the plugin.",
+        _ => return None,
+    })
+}
 
 pub static PM301: Rule = Rule {
     code: "PM301",

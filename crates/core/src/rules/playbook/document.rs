@@ -2,7 +2,10 @@
 
 use crate::diagnostics::prose::and_list;
 use crate::diagnostics::{documented, At, Group, Report, Rule, Severity};
-use crate::rules::{Field, Ty, check_fields, expect_objects};
+use crate::rules::{Field, Holds, Ty, check_fields, expect_objects};
+use crate::rules::playbook::requires::REQUIRES_FIELDS;
+use crate::rules::playbook::steps::STEP_FIELDS;
+use crate::rules::playbook::tools::TOOL_FIELDS;
 use crate::rules::input::IN004;
 use crate::views::playbook::PlaybookView;
 use crate::views::spec::CURRENT_VERSION;
@@ -57,19 +60,32 @@ pub static RULES: &[&Rule] = &[&PB101, &PB102, &PB103, &PB104];
 
 /// The top-level fields of a playbook. `openplaybook` is checked by
 /// [`check_version`], which also accepts a number.
-const TOP_LEVEL: &[Field] = &[
-    Field::new("openplaybook", Ty::Any),
-    Field::new("id", Ty::String),
-    Field::new("name", Ty::String),
-    Field::new("description", Ty::String),
-    Field::new("manifest", Ty::Object),
-    Field::new("requires", Ty::Object),
-    Field::new("tools", Ty::Array),
-    Field::new("steps", Ty::Array),
-    Field::new("start", Ty::String),
+pub(crate) const TOP_LEVEL: &[Field] = &[
+    Field::new("$schema", Ty::String).doc(SCHEMA_KEY),
+    Field::new("openplaybook", Ty::Any)
+        .doc("The version is the top-level string `openplaybook` (\"MAJOR.MINOR\"). Absent: treated as the current version, 1.6, and said so as an info."),
+    Field::new("id", Ty::String).doc("`id`, `name`, `description` at the top are optional metadata."),
+    Field::new("name", Ty::String).doc("`id`, `name`, `description` at the top are optional metadata."),
+    Field::new("description", Ty::String).doc("`id`, `name`, `description` at the top are optional metadata."),
+    Field::new("manifest", Ty::Object).holds(Holds::Object(MANIFEST)),
+    Field::new("requires", Ty::Object).holds(Holds::Object(REQUIRES_FIELDS)).doc(
+        "The envelope's requires block is the machine-readable statement of what a harness must satisfy before the playbook can run: provider connections, MCP servers by logical name, and named secrets. Names and purposes only; never credentials.",
+    ),
+    Field::new("tools", Ty::Array).holds(Holds::Items(TOOL_FIELDS)).doc(
+        "A document carries the definitions of the tools it references in its tools array, so a foreign reader can explain what the playbook does without any registry.",
+    ),
+    Field::new("steps", Ty::Array).holds(Holds::Items(STEP_FIELDS)).doc(
+        "A step declares the tools it is allowed to call; it never imports them. That allow-list is the step's capability boundary, and a conforming runtime honors it as one.",
+    ),
+    Field::new("start", Ty::String).doc("`start` names the first step; absent: the first step in `steps`."),
 ];
 
-const MANIFEST: &[Field] = &[Field::new("requiredConnectors", Ty::StringArray)];
+/// The `$schema` key either kind may carry: a hint for editors, which no
+/// seed names, so the sentence is the project's.
+pub(crate) const SCHEMA_KEY: &str = "The JSON Schema this document is written against (`opb schema` prints it), for editors; opb reads nothing else from it.";
+
+const MANIFEST: &[Field] = &[Field::new("requiredConnectors", Ty::StringArray)
+    .doc("`requires` with `connections` (required), `mcpServers`, `secrets`, and `manifest.requiredConnectors` (one connection per member).")];
 
 pub(super) fn check(view: &PlaybookView<'_>, report: &mut Report) {
     let top = Ptr::root();

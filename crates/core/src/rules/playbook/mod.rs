@@ -2,6 +2,8 @@
 //! the catalogue.
 
 mod document;
+
+pub(crate) use document::{SCHEMA_KEY, TOP_LEVEL};
 mod requires;
 mod steps;
 mod tools;

@@ -14,7 +14,7 @@ mod secrets;
 pub(crate) use mcp_servers::PB411;
 
 use crate::diagnostics::{At, Report, Rule};
-use crate::rules::{Field, Ty, check_fields, expect_objects};
+use crate::rules::{Field, Holds, Ty, check_fields, expect_objects};
 use crate::views::requires;
 use crate::views::playbook::PlaybookView;
 use opb_syntax::{Node, Ptr};
@@ -41,10 +41,16 @@ pub static RULES: &[&Rule] = &[
     &mcp_servers::PB419,
 ];
 
-const REQUIRES_FIELDS: &[Field] = &[
-    Field::new("connections", Ty::Array),
-    Field::new("mcpServers", Ty::Array),
-    Field::new("secrets", Ty::Array),
+pub(crate) const REQUIRES_FIELDS: &[Field] = &[
+    Field::new("connections", Ty::Array)
+        .holds(Holds::Items(connections::CONNECTION_FIELDS))
+        .doc("The machine-readable credential declaration — one entry per manifest.requiredConnectors member."),
+    Field::new("mcpServers", Ty::Array).holds(Holds::Items(mcp_servers::SERVER_FIELDS)).doc(
+        "MCP servers this playbook's mcp.<name>.<tool> tool names require — logical names + tool names, never URLs or auth. [] on pre-1.6 documents.",
+    ),
+    Field::new("secrets", Ty::Array)
+        .holds(Holds::Items(secrets::SECRET_FIELDS))
+        .doc("Named secrets this playbook's bindings reference — names + purposes only, never values. [] on pre-1.6 documents."),
 ];
 
 pub(super) fn check(view: &PlaybookView<'_>, cross_check: &requires::CrossCheck<'_, '_>, report: &mut Report) {

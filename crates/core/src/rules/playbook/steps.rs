@@ -14,7 +14,7 @@ use crate::diagnostics::{documented, At, Group, Report, Rule, Severity};
 use crate::rules::{Field, ItemName, Ty, capitalise, check_fields, is_absent, is_blank};
 use crate::views::graph::Graph;
 use crate::views::playbook::{PlaybookView, StepView};
-use crate::views::spec::{STEP_KINDS, one_of};
+use crate::views::spec::{STEP_KINDS, one_of, step_kind_meaning};
 use foldhash::{HashMap, HashMapExt};
 use opb_syntax::Node;
 
@@ -112,13 +112,19 @@ pub static RULES: &[&Rule] = &[
 ];
 
 /// The fields of a step. `id` is checked by PB201, `next` by `flow`.
-const STEP_FIELDS: &[Field] = &[
-    Field::new("id", Ty::Any),
-    Field::new("kind", Ty::String),
+pub(crate) const STEP_FIELDS: &[Field] = &[
+    Field::new("id", Ty::Any).required(),
+    Field::new("kind", Ty::String).suggests(STEP_KINDS, step_kind_meaning).doc(
+        "Step kinds the project knows: `agent` and `gate` (an approval gate: a person decides before the playbook goes on). Any other kind is drawn as a plain node with all its fields shown, and reported as an info, not an error.",
+    ),
     Field::new("agent", Ty::String),
     Field::new("purpose", Ty::String),
-    Field::new("allowedTools", Ty::Array),
-    Field::new("next", Ty::Any),
+    Field::new("allowedTools", Ty::Array).doc(
+        "On an agent step, allowedTools is a list of tool names. A name resolves against the document's own embedded tools array and the runtime's tool registry; a call to any name not on the executing step's list is refused.",
+    ),
+    Field::new("next", Ty::Any).doc(
+        "`next` is a step id (string), a list of step ids, or an object whose keys are branch labels and whose values are step ids. Absent or null: the step ends the playbook.",
+    ),
 ];
 
 pub(super) fn check(view: &PlaybookView<'_>, graph: &Graph, report: &mut Report) {

@@ -6,6 +6,8 @@
 //! of `tools` itself is the top-level shape check's (`document`).
 
 mod definition;
+
+pub(crate) use definition::TOOL_FIELDS;
 mod risk;
 
 use crate::diagnostics::{documented, At, Group, Report, Rule, Severity};

@@ -6,7 +6,7 @@ use crate::diagnostics::{documented, At, Group, Report, Rule, Severity};
 use crate::rules::{Field, Ty, check_fields, is_blank};
 use crate::views::playbook::{ConnectionView, PlaybookView};
 use crate::views::requires::{ConnectorRef, CrossCheck, UnknownCapability};
-use crate::views::spec::{AUTH_KINDS, PROVIDERS, one_of};
+use crate::views::spec::{AUTH_KINDS, PROVIDERS, auth_meaning, one_of, provider_meaning};
 use foldhash::{HashMap, HashMapExt, HashSet};
 use opb_syntax::Ptr;
 
@@ -109,11 +109,11 @@ pub static PB409: Rule = Rule {
     example: documented!("requires:\n  connections: []\ntools:\n  - {name: issue.create, source: connector, connectorType: linear, …}\nsteps:\n  - {id: file, kind: agent, allowedTools: [issue.create]}"),
 };
 
-const CONNECTION_FIELDS: &[Field] = &[
-    Field::new("provider", Ty::String),
-    Field::new("authKind", Ty::String),
-    Field::new("scopes", Ty::StringArray),
-    Field::new("capabilities", Ty::StringArray),
+pub(super) const CONNECTION_FIELDS: &[Field] = &[
+    Field::new("provider", Ty::String).required().one_of(PROVIDERS, provider_meaning).doc("The connector this connection is for."),
+    Field::new("authKind", Ty::String).required().one_of(AUTH_KINDS, auth_meaning).doc("How this connector authenticates."),
+    Field::new("scopes", Ty::StringArray).doc("Best-effort OAuth scopes to request; [] where the provider has no scopes concept."),
+    Field::new("capabilities", Ty::StringArray).doc("Embedded tool names this playbook uses from this provider."),
 ];
 
 pub(super) fn check(view: &PlaybookView<'_>, check: &CrossCheck<'_, '_>, report: &mut Report) {

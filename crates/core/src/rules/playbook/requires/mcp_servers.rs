@@ -97,10 +97,12 @@ pub static PB419: Rule = Rule {
     example: documented!("requires:\n  mcpServers:\n    - toolNames: [mcp.acme.search_orders]"),
 };
 
-const SERVER_FIELDS: &[Field] = &[
-    Field::new("name", Ty::String),
-    Field::new("toolNames", Ty::StringArray),
-    Field::new("capabilities", Ty::Array),
+pub(super) const SERVER_FIELDS: &[Field] = &[
+    Field::new("name", Ty::String).required().doc(
+        "Logical MCP server name — the local handle tool names compose from (mcp.<name>.<tool>). Never a URL and never auth material.",
+    ),
+    Field::new("toolNames", Ty::StringArray).doc("The mcp.<name>.* tool names this playbook references from this server."),
+    Field::new("capabilities", Ty::Array).doc("Reserved best-effort capability hints; empty today."),
 ];
 
 pub(super) fn check(view: &PlaybookView<'_>, check: &CrossCheck<'_, '_>, report: &mut Report) {

@@ -28,7 +28,12 @@ pub static PB418: Rule = Rule {
     example: documented!("requires:\n  secrets:\n    - {name: ACME_MCP_TOKEN, purpose: auth for MCP server \"acme\"}\n    - {name: ACME_MCP_TOKEN, purpose: the same token again}"),
 };
 
-const SECRET_FIELDS: &[Field] = &[Field::new("name", Ty::String), Field::new("purpose", Ty::String)];
+pub(super) const SECRET_FIELDS: &[Field] = &[
+    Field::new("name", Ty::String).required().doc("The named secret this playbook's bindings reference — the name only, never a value."),
+    Field::new("purpose", Ty::String)
+        .required()
+        .doc("Human-readable reason the secret is needed (e.g. auth for MCP server \"acme\")."),
+];
 
 pub(super) fn check(view: &PlaybookView<'_>, report: &mut Report) {
     let mut first_with: HashMap<&str, usize> = HashMap::new();

@@ -6,7 +6,7 @@ use crate::diagnostics::{documented, At, Group, Report, Rule, Severity};
 use crate::rules::{Field, ItemName, Ty, check_fields, is_blank};
 use crate::rules::playbook::steps::PB205;
 use crate::views::playbook::{McpName, ToolView, mcp_name};
-use crate::views::spec::{PROVIDERS, RISK_CLASSES, SCOPES, SOURCES, one_of};
+use crate::views::spec::{PROVIDERS, RISK_CLASSES, SCOPES, SOURCES, one_of, provider_meaning, risk_meaning, scope_meaning, source_meaning};
 use foldhash::HashMap;
 
 pub static PB301: Rule = Rule {
@@ -66,23 +66,29 @@ pub static PB310: Rule = Rule {
 
 /// The fields of an embedded tool as seed 000 types them. The schemas are
 /// `Any` here because PB310 reports a schema of the wrong type.
-const TOOL_FIELDS: &[Field] = &[
-    Field::new("name", Ty::String),
-    Field::new("source", Ty::String),
-    Field::new("description", Ty::String),
-    Field::new("permissions", Ty::StringArray),
-    Field::new("inputSchema", Ty::Any),
-    Field::new("outputSchema", Ty::Any),
+pub(crate) const TOOL_FIELDS: &[Field] = &[
+    Field::new("name", Ty::String).required().doc(NAMES),
+    Field::new("source", Ty::String).required().one_of(SOURCES, source_meaning).doc(NAMES),
+    Field::new("description", Ty::String).required(),
+    Field::new("permissions", Ty::StringArray).required(),
+    Field::new("inputSchema", Ty::Any).required(),
+    Field::new("outputSchema", Ty::Any).required(),
     Field::new("harnessInputSchema", Ty::Any),
     Field::new("harnessOutputSchema", Ty::Any),
     Field::new("dataScopeResources", Ty::StringArray),
     Field::new("dataScopeWrites", Ty::StringArray),
-    Field::new("requiresApproval", Ty::Bool),
-    Field::new("riskClass", Ty::String),
-    Field::new("sideEffecting", Ty::Bool),
-    Field::new("connectorType", Ty::String),
-    Field::new("scope", Ty::String),
+    Field::new("requiresApproval", Ty::Bool).doc(SIDE_EFFECTS),
+    Field::new("riskClass", Ty::String).one_of(RISK_CLASSES, risk_meaning),
+    Field::new("sideEffecting", Ty::Bool).doc(SIDE_EFFECTS),
+    Field::new("connectorType", Ty::String).one_of(PROVIDERS, provider_meaning),
+    Field::new("scope", Ty::String).one_of(SCOPES, scope_meaning),
 ];
+
+/// Seed 000 on the names of tools.
+const NAMES: &str = "Three naming families cover the surface:";
+
+/// Seed 000 on `sideEffecting` and `requiresApproval`.
+const SIDE_EFFECTS: &str = "Read tools declare sideEffecting: false and never require approval; write tools declare their side effects and may require an approval gate.";
 
 /// The required fields besides `name`, and what each says.
 const REQUIRED: &[(&str, &str)] = &[
