@@ -12,7 +12,7 @@
 //! - Explaining: the types of [`explain`], [`risk_paths`], [`trust_summary`]
 //!   (and [`trust_summary_with`]) and [`diff`]; the seed's risk classes in [`spec`].
 //! - Editors: [`schema`], the fields the shape checks know, as a JSON Schema
-//!   and by JSON pointer, for completion and hover.
+//!   and by JSON pointer; [`assist`], what an editor shows at a place (hover).
 //! - Safety: [`mask`], the credential masking every shown text goes through.
 //! - The syntax layer's types a shell needs ([`Kind`], [`Syntax`],
 //!   [`Limits`], [`text`] positions, [`pause`]), from `opb-syntax`.
@@ -21,8 +21,9 @@
 //! it (`tests/layers.rs` keeps it so): `opb-syntax` (reading text into a
 //! tree) → `diagnostics` (severity, rule metadata, findings, masking) →
 //! `views` (the typed views the rules read) → `rules` (the catalogue and the
-//! checks) → `schema` (the rules' field tables, for editors) → `explain` (what a document can do, for people) → this façade,
-//! which runs the pipeline.
+//! checks) → `schema` (the rules' field tables, for editors) → `explain`
+//! (what a document can do, for people) → `assist` (what an editor shows at
+//! a place) → this façade, which runs the pipeline.
 //!
 //! Architecture invariants:
 //! - The core never panics and never fails as a whole: every text gets an
@@ -39,6 +40,7 @@
 
 #![warn(missing_docs)]
 
+pub mod assist;
 mod diagnostics;
 pub mod explain;
 mod rules;
@@ -104,6 +106,14 @@ pub struct Analysis {
     /// that link what they show to it; the JSON view names items by pointer.
     #[serde(skip)]
     pub anchors: explain::anchors::Anchors,
+}
+
+impl Analysis {
+    /// What an editor shows when the pointer rests at `offset` (bytes) of
+    /// `text`, the text this analysis was made from: see [`assist::hover`].
+    pub fn hover(&self, text: &str, offset: usize) -> Option<assist::Hover> {
+        assist::hover(self.checked.kind?, self.checked.syntax, self.explain.as_ref(), text, offset)
+    }
 }
 
 /// A text being checked: what parsing and the rules found.

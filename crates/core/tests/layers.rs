@@ -1,13 +1,13 @@
 //! The core's layers point down: every path a module of `src/` names
 //! (`crate::…`, `super::…`) leads to its own layer or one below it.
 //!
-//! syntax (the `opb-syntax` crate) → diagnostics → views → rules → schema → explain →
+//! syntax (the `opb-syntax` crate) → diagnostics → views → rules → schema → explain → assist →
 //! the façade in `lib.rs`. Test code may call the façade: it tests it.
 
 use std::path::{Path, PathBuf};
 
 /// The layers, lowest first; `lib.rs` (the crate root) is above them all.
-const LAYERS: &[&str] = &["diagnostics", "views", "rules", "schema", "explain"];
+const LAYERS: &[&str] = &["diagnostics", "views", "rules", "schema", "explain", "assist"];
 const FACADE: usize = LAYERS.len();
 
 /// The layer of a module path (from the crate root): its first segment's.

@@ -1,0 +1,197 @@
+//! What an editor shows at a place in the text: the field under the cursor
+//! and its seed sentence, an enumeration value's meaning, and on a step id
+//! or an `allowedTools` entry what the viewer's panels say of it (the step's
+//! boundary sentence, the tool's risk). One wording for the playground's
+//! editor and the language server.
+
+use crate::diagnostics::secrets::mask;
+use crate::explain::boundary::{Resolution, StepBoundary};
+use crate::explain::{Explain, PlaybookExplain};
+use crate::schema::{Field, Ty, field_at};
+use crate::views::spec::risk_meaning;
+use opb_syntax::text::Span;
+use opb_syntax::{Kind, Limits, Node, Syntax, Value, parse};
+use std::fmt::Write;
+
+/// A place in the document: the JSON pointer tokens of the value there, and
+/// whether the offset is on the member's key or on the value.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Place {
+    /// The pointer's tokens, unescaped: `["steps", "0", "allowedTools", "1"]`.
+    pub tokens: Vec<String>,
+    /// On the key of the last token's member (not on its value).
+    pub on_key: bool,
+    /// The bytes of the key or scalar value under the offset.
+    pub span: Span,
+}
+
+/// The deepest key or scalar value of `text` whose bytes hold `offset`.
+pub fn locate(text: &str, syntax: Syntax, offset: usize) -> Option<Place> {
+    let root = parse(text, syntax, &Limits::default()).root?;
+    let mut tokens = Vec::new();
+    let mut node = &root;
+    loop {
+        let child = match &node.value {
+            Value::Object(object) => object.members.iter().find_map(|member| {
+                if holds(member.key_span, offset) {
+                    Some(Err(member))
+                } else {
+                    holds(member.value.span, offset).then_some(Ok((member.key.to_string(), &member.value)))
+                }
+            }),
+            Value::Array(items) => items.iter().enumerate().find(|(_, item)| holds(item.span, offset)).map(|(i, item)| Ok((i.to_string(), item))),
+            _ => None,
+        };
+        match child {
+            Some(Ok((token, child))) => {
+                tokens.push(token);
+                node = child;
+            }
+            Some(Err(member)) => {
+                tokens.push(member.key.to_string());
+                return Some(Place { tokens, on_key: true, span: member.key_span });
+            }
+            None if is_scalar(node) && !tokens.is_empty() => return Some(Place { tokens, on_key: false, span: node.span }),
+            None => return None,
+        }
+    }
+}
+
+fn holds(span: Span, offset: usize) -> bool {
+    span.start <= offset && offset <= span.end && span.start < span.end
+}
+
+fn is_scalar(node: &Node) -> bool {
+    !matches!(node.value, Value::Array(_) | Value::Object(_))
+}
+
+/// What to show over a place: Markdown, and the bytes it is about.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Hover {
+    /// The text, in Markdown; credentials masked as in every shown text.
+    pub markdown: String,
+    /// The key or value it explains.
+    pub span: Span,
+}
+
+/// What an editor shows when the pointer rests at `offset` of `text`, read
+/// as `kind` in `syntax` and explained as `explain` (see
+/// [`crate::Analysis::hover`]).
+pub fn hover(kind: Kind, syntax: Syntax, explain: Option<&Explain>, text: &str, offset: usize) -> Option<Hover> {
+    let place = locate(text, syntax, offset)?;
+    let tokens: Vec<&str> = place.tokens.iter().map(String::as_str).collect();
+    let value = || text.get(place.span.start..place.span.end).map(unquote);
+    let markdown = match (explain, tokens.as_slice()) {
+        (Some(Explain::Playbook(explain)), ["steps", step, "id"]) if !place.on_key => step_hover(explain.steps.get(step.parse::<usize>().ok()?)?),
+        (Some(Explain::Playbook(explain)), ["steps", step, "allowedTools", entry]) => {
+            let step = explain.steps.get(step.parse::<usize>().ok()?)?;
+            tool_hover(explain, step, entry.parse().ok()?)?
+        }
+        (Some(Explain::Playbook(explain)), ["steps", _, "next", ..] | ["start"]) if !place.on_key => {
+            let id = value()?;
+            step_hover(explain.steps.iter().find(|s| s.id.as_deref() == Some(id.as_str()))?)
+        }
+        _ => {
+            let field = field_at(kind, &tokens)?;
+            if place.on_key { field_hover(field) } else { value_hover(field, &value()?)? }
+        }
+    };
+    Some(Hover { markdown: mask(&markdown).into_owned(), span: place.span })
+}
+
+/// A scalar's text without a JSON or YAML string's quotes.
+fn unquote(raw: &str) -> String {
+    raw.trim().trim_matches(|c| c == '"' || c == '\'').to_owned()
+}
+
+/// A field: its name and type, the seed's sentence, and the values of an
+/// enumeration with their meanings.
+pub fn field_hover(field: &Field) -> String {
+    let mut out = format!("**`{}`**: {}", field.name, type_words(field.ty));
+    if field.required {
+        out.push_str(", required");
+    }
+    if !field.doc.is_empty() {
+        let _ = write!(out, "\n\n{}", field.doc);
+    }
+    if let Some(values) = field.values {
+        out.push_str(if values.closed { "\n\nOne of:" } else { "\n\nKnown values:" });
+        for value in values.values {
+            let _ = write!(out, "\n- `{value}`");
+            if let Some(meaning) = (values.meaning)(value) {
+                let _ = write!(out, ": {meaning}");
+            }
+        }
+    }
+    out
+}
+
+fn type_words(ty: Ty) -> &'static str {
+    match ty {
+        Ty::Any => "any value",
+        other => other.describe(),
+    }
+}
+
+/// An enumeration value's meaning, after its field's name.
+fn value_hover(field: &Field, value: &str) -> Option<String> {
+    let values = field.values?;
+    let meaning = values.values.contains(&value).then(|| (values.meaning)(value)).flatten();
+    Some(match meaning {
+        Some(meaning) => format!("`{}: {value}`: {meaning}", field.name),
+        None if values.closed => format!("`{value}` is not a value of `{}`; it is {}.", field.name, crate::views::spec::one_of(values.values)),
+        None => format!("`{value}` is not a kind of step opb knows; it is drawn as a plain step."),
+    })
+}
+
+/// A step as the viewer's panel opens it: its boundary sentence.
+fn step_hover(step: &StepBoundary) -> String {
+    let mut out = match &step.id {
+        Some(id) => format!("**Step `{id}`**"),
+        None => format!("**Step {}**", step.index + 1),
+    };
+    if let Some(kind) = &step.kind {
+        let _ = write!(out, " ({kind})");
+    }
+    let _ = write!(out, "\n\n{}", step.summary);
+    if let Some(purpose) = &step.purpose {
+        let _ = write!(out, "\n\nPurpose: {purpose}");
+    }
+    out
+}
+
+/// An `allowedTools` entry: what the tool may do, as the Tools panel says.
+fn tool_hover(explain: &PlaybookExplain, step: &StepBoundary, entry: usize) -> Option<String> {
+    let allowed = step.tools.iter().find(|t| t.index == entry)?;
+    Some(match &allowed.resolution {
+        Resolution::Embedded { tool, facts } => {
+            let name = facts.name.as_deref().unwrap_or("this tool");
+            let mut out = format!("**Tool `{name}`**, embedded in `tools[{tool}]`");
+            match facts.risk_class.as_deref() {
+                Some(class) => {
+                    let _ = write!(out, "\n\nRisk class `{class}`");
+                    if let Some(meaning) = risk_meaning(class) {
+                        let _ = write!(out, ": {meaning}");
+                    }
+                }
+                None => out.push_str("\n\nIts definition declares no risk class."),
+            }
+            match facts.side_effecting {
+                Some(true) => out.push_str("\n\nSide-effecting."),
+                Some(false) => out.push_str("\n\nNot side-effecting."),
+                None => {}
+            }
+            if facts.requires_approval == Some(true) {
+                out.push_str(" Each call needs a person's approval.");
+            }
+            if let Some(description) = explain.tools.iter().find(|t| t.index == *tool).and_then(|t| t.facts.description.as_deref()) {
+                let _ = write!(out, "\n\n{description}");
+            }
+            out
+        }
+        Resolution::RegistryOnly { name, .. } => format!(
+            "**Tool `{name}`**, not embedded: it resolves against the runtime's tool registry only, so this document cannot say what it may do."
+        ),
+        Resolution::Invalid { .. } => "Not a tool name: a call to it is refused.".to_owned(),
+    })
+}
