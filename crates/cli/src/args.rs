@@ -77,6 +77,27 @@ pub enum Command {
     /// enumeration's values.
     #[command(after_help = SCHEMA_EXAMPLES)]
     Schema(SchemaArgs),
+    /// Run the language server on standard input and output, for editors:
+    /// diagnostics as you type, hover, quick fixes.
+    #[command(after_help = LSP_EXAMPLES)]
+    Lsp(LspArgs),
+}
+
+const LSP_EXAMPLES: &str = "\
+Editors start it themselves; README's \"Use it in your editor and CI\" shows
+the setup for Neovim, Helix and VS Code. It reads the formats' files
+(*.opb.json, *.opb.yaml, oz0-plugin.yaml) and any JSON or YAML document it
+detects as a playbook or manifest, pushes `opb check`'s diagnostics on open
+and on each change, each linked to its rule's documentation, explains the
+field, step or tool under the pointer on hover, and offers a quick fix
+where the fix is certain (a step id or field name one small edit away).";
+
+#[derive(Debug, Args)]
+pub struct LspArgs {
+    /// Accepted for clients that pass it: standard input and output is the
+    /// only transport.
+    #[arg(long)]
+    pub stdio: bool,
 }
 
 const SCHEMA_EXAMPLES: &str = "\

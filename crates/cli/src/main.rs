@@ -11,6 +11,7 @@ mod convert;
 mod diff;
 mod explain;
 mod input;
+mod lsp;
 mod output;
 mod render;
 mod rules;
@@ -46,6 +47,7 @@ fn main() -> ExitCode {
         Command::Fmt(args) => convert::fmt(args, &mut output),
         Command::Render(args) => render::run(args, &mut output),
         Command::Schema(args) => schema::run(args, &mut output),
+        Command::Lsp(_) => lsp::run(&mut output),
     };
     let status = if output.write_failed() { Status::Failed } else { status };
     ExitCode::from(match status {

@@ -80,3 +80,20 @@ fn places_are_found_in_json_too_and_nothing_outside_the_document() {
     assert!(locate(text, Syntax::Json, text.find("kind").unwrap() + 1).is_some_and(|p| p.on_key));
     assert_eq!(locate("", Syntax::Json, 0), None);
 }
+
+#[test]
+fn a_certain_fix_is_written_as_the_text_there_is_quoted() {
+    let fixes = |text: &str, syntax| {
+        opb_core::check(text, &Options { syntax: Some(syntax), ..Options::default() })
+            .diagnostics
+            .into_iter()
+            .filter_map(|d| d.fix.map(|fix| (d.code, fix)))
+            .collect::<Vec<_>>()
+    };
+    let json = r#"{"openplaybook": "1.6", "requires": {"connections": []}, "steps": [{"id": "triage", "kind": "gate", "next": "gaet", "Purpose": "x"}, {"id": "gate", "kind": "gate"}]}"#;
+    assert_eq!(fixes(json, Syntax::Json), [("PB213", "\"gate\"".to_owned()), ("IN007", "\"purpose\"".to_owned())]);
+    let yaml = "openplaybook: '1.6'\nrequires: {connections: []}\nsteps:\n  - {id: triage, kind: gate, next: 'gaet'}\n  - id: gate\n    kind: gate\n    purpos: x\n";
+    assert_eq!(fixes(yaml, Syntax::Yaml), [("PB213", "'gate'".to_owned()), ("IN007", "purpose".to_owned())]);
+    let unknown = "openplaybook: '1.6'\nrequires: {connections: []}\nsteps:\n  - {id: triage, kind: gate, next: somewhere-else}\n";
+    assert!(fixes(unknown, Syntax::Yaml).is_empty(), "no fix where nothing is one small edit away");
+}

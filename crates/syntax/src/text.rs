@@ -81,6 +81,11 @@ impl<'a> LineIndex<'a> {
         LineIndex { text, line_starts }
     }
 
+    /// The text indexed.
+    pub fn text(&self) -> &'a str {
+        self.text
+    }
+
     /// How many lines the text has: one more than its line breaks, so an
     /// empty text has one.
     pub fn line_count(&self) -> usize {

@@ -32,6 +32,11 @@ pub struct Diagnostic {
     /// stopped. Left out of JSON when empty.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub related: Vec<Related>,
+    /// The text that certainly belongs at `range` instead, quoted as the
+    /// text there is (a step id or a field name one small edit away), for
+    /// an editor's quick fix. Left out of JSON when there is none.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub fix: Option<String>,
 }
 
 /// A second place a diagnostic concerns.
@@ -82,9 +87,39 @@ pub fn resolve(findings: Vec<Finding>, index: &LineIndex<'_>) -> Vec<Diagnostic>
                 pointer: f.pointer,
                 range: Range { start: ends[0], end: ends[1] },
                 related,
+                fix: f.fix.map(|fix| quoted_like(index.text().get(f.span.start..f.span.end).unwrap_or_default(), &fix)),
             }
         })
         .collect()
+}
+
+/// `value` written as `written` is: in its double or single quotes, else
+/// plain when YAML reads it so, else double-quoted.
+fn quoted_like(written: &str, value: &str) -> String {
+    let plain = !value.is_empty()
+        && value.chars().all(|c| c.is_alphanumeric() || matches!(c, '_' | '-' | '.' | '/'))
+        && !value.starts_with(['-', '.']);
+    match written.chars().next() {
+        Some('\'') if !value.contains('\'') => format!("'{value}'"),
+        Some('"') | Some('\'') => double_quoted(value),
+        _ if plain => value.to_owned(),
+        _ => double_quoted(value),
+    }
+}
+
+fn double_quoted(value: &str) -> String {
+    let mut out = String::with_capacity(value.len() + 2);
+    out.push('"');
+    for c in value.chars() {
+        match c {
+            '"' => out.push_str("\\\""),
+            '\\' => out.push_str("\\\\"),
+            c if (c as u32) < 0x20 => out.push_str(&format!("\\u{:04x}", c as u32)),
+            c => out.push(c),
+        }
+    }
+    out.push('"');
+    out
 }
 
 /// How many diagnostics of each severity.

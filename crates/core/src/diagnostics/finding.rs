@@ -13,6 +13,9 @@ pub struct Finding {
     pub pointer: String,
     pub span: Span,
     pub related: Option<Note>,
+    /// The value or key that certainly belongs where `span` is (the step
+    /// id or field name one small edit away), unquoted.
+    pub fix: Option<String>,
 }
 
 /// Where a finding points. The pointer convention: the offending value; for
@@ -55,7 +58,17 @@ impl Report {
             pointer: pointer.as_str().to_owned(),
             span: at.span(),
             related: None,
+            fix: None,
         });
+    }
+
+    /// As [`Report::push`], with the text that certainly belongs at `at`
+    /// instead, when there is one: editors offer it as a quick fix.
+    pub fn push_fixable(&mut self, rule: &'static Rule, pointer: &Ptr, at: At<'_>, message: impl Into<String>, fix: Option<&str>) {
+        self.push(rule, pointer, at, message);
+        if let Some(finding) = self.findings.last_mut() {
+            finding.fix = fix.map(str::to_owned);
+        }
     }
 
     pub fn extend(&mut self, findings: impl IntoIterator<Item = Finding>) {

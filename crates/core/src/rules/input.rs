@@ -93,7 +93,7 @@ pub(crate) fn problem_finding(problem: Problem) -> Finding {
         ProblemKind::DuplicateKey => &IN005,
         ProblemKind::Limit => &IN006,
     };
-    Finding { rule, message: problem.message, pointer: problem.pointer, span: problem.span, related: problem.related }
+    Finding { rule, message: problem.message, pointer: problem.pointer, span: problem.span, related: problem.related, fix: None }
 }
 
 /// IN002 and IN003: whether the root is an object of a known kind, so the

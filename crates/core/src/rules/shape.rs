@@ -189,14 +189,14 @@ pub fn check_fields(report: &mut Report, node: &Node, ptr: &Ptr, fields: &[Field
                 }
             }
             None => {
-                let hint = closest(&member.key, fields)
-                    .map(|f| format!(" Did you mean `{f}`?"))
-                    .unwrap_or_default();
-                report.push(
+                let meant = closest(&member.key, fields);
+                let hint = meant.map(|f| format!(" Did you mean `{f}`?")).unwrap_or_default();
+                report.push_fixable(
                     &IN007,
                     &ptr.key(&member.key),
                     At::Key(member),
                     format!("`{}` is not a field of {what} that opb knows; it is kept and shown.{hint}", member.key),
+                    meant,
                 );
             }
         }

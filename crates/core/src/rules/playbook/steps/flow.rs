@@ -255,11 +255,12 @@ fn check_targets<'a>(step: &StepView<'a>, steps: &Steps<'_, 'a>, links: &mut Lin
             Some(label) => format!("Branch `{label}` of `next` of {what}"),
             None => format!("`next` of {what}"),
         };
-        report.push(
+        report.push_fixable(
             &PB213,
             &next.ptr(step),
             At::Value(next.node),
             format!("{place} names `{}`, which is no step of this playbook.{hint}", next.target),
+            meant,
         );
     }
 }
@@ -279,11 +280,12 @@ fn check_start<'a>(view: &PlaybookView<'a>, steps: &Steps<'_, 'a>, links: &mut L
     }
     let meant = steps.guess(name, links);
     let hint = steps.hint(meant);
-    report.push(
+    report.push_fixable(
         &PB214,
         &Ptr::root().key("start"),
         At::Value(start),
         format!("`start` names `{name}`, which is no step of this playbook, so the playbook has no first step.{hint}"),
+        meant,
     );
     meant
 }

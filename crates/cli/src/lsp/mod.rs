@@ -1,0 +1,255 @@
+//! `opb lsp`: a language server on standard input and output, for any
+//! editor with an LSP client (Neovim, Helix, VS Code through a generic
+//! client). It keeps each open document's text (full sync), checks it with
+//! the core on open and on every change, and pushes the diagnostics; it
+//! answers hover with the core's [`opb_core::assist`] words, and offers the
+//! core's certain fixes (a step id or field name one small edit away) as
+//! quick fixes. Like every shell it checks nothing itself.
+
+mod position;
+
+use crate::Status;
+use crate::output::Output;
+use lsp_server::{Connection, ErrorCode, Message, Notification, Request, RequestId, Response};
+use lsp_types::notification::{
+    DidChangeTextDocument, DidCloseTextDocument, DidOpenTextDocument, Notification as _, PublishDiagnostics,
+};
+use lsp_types::request::{CodeActionRequest, HoverRequest, Request as _};
+use lsp_types::{
+    CodeAction, CodeActionKind, CodeActionOrCommand, CodeActionParams, CodeActionProviderCapability, CodeDescription,
+    DiagnosticRelatedInformation, DiagnosticSeverity, DidChangeTextDocumentParams, DidCloseTextDocumentParams,
+    DidOpenTextDocumentParams, Hover, HoverContents, HoverParams, HoverProviderCapability, InitializeParams, Location,
+    MarkupContent, MarkupKind, NumberOrString, PositionEncodingKind, PublishDiagnosticsParams, ServerCapabilities,
+    ServerInfo, TextDocumentSyncCapability, TextDocumentSyncKind, TextEdit, Uri, WorkspaceEdit,
+};
+use opb_core::{Analysis, Diagnostic, Options, Severity, Syntax, analyze};
+use position::{Encoding, Lines};
+use std::collections::HashMap;
+
+/// Where a rule's documentation is: the playground's rule page.
+const RULE_DOCS: &str = concat!(env!("CARGO_PKG_REPOSITORY"), "/#rules/");
+
+pub fn run(output: &mut Output) -> Status {
+    let (connection, io) = Connection::stdio();
+    let served = serve(&connection);
+    // The writer thread ends once the connection's sender is gone.
+    drop(connection);
+    let joined = io.join();
+    match served.map_err(|e| e.to_string()).and(joined.map_err(|e| e.to_string())) {
+        Ok(()) => Status::Clean,
+        Err(why) => {
+            output.error(format_args!("opb lsp stopped: {why}"));
+            Status::Failed
+        }
+    }
+}
+
+fn serve(connection: &Connection) -> Result<(), Box<dyn std::error::Error + Send + Sync>> {
+    let (id, params) = connection.initialize_start()?;
+    let params: InitializeParams = serde_json::from_value(params)?;
+    let encoding = Encoding::negotiate(&params);
+    let capabilities = ServerCapabilities {
+        position_encoding: Some(match encoding {
+            Encoding::Utf8 => PositionEncodingKind::UTF8,
+            Encoding::Utf16 => PositionEncodingKind::UTF16,
+        }),
+        text_document_sync: Some(TextDocumentSyncCapability::Kind(TextDocumentSyncKind::FULL)),
+        hover_provider: Some(HoverProviderCapability::Simple(true)),
+        code_action_provider: Some(CodeActionProviderCapability::Simple(true)),
+        ..ServerCapabilities::default()
+    };
+    let result = serde_json::json!({
+        "capabilities": capabilities,
+        "serverInfo": ServerInfo { name: "opb".into(), version: Some(env!("CARGO_PKG_VERSION").into()) },
+    });
+    connection.initialize_finish(id, result)?;
+    let mut server = Server { connection, encoding, documents: HashMap::new() };
+    for message in &connection.receiver {
+        match message {
+            Message::Request(request) => {
+                if connection.handle_shutdown(&request)? {
+                    return Ok(());
+                }
+                server.request(request)?;
+            }
+            Message::Notification(notification) => server.notification(notification)?,
+            Message::Response(_) => {}
+        }
+    }
+    Ok(())
+}
+
+/// An open document: its text as the client last sent it, and the core's
+/// analysis of it.
+struct Document {
+    uri: Uri,
+    text: String,
+    lines: Lines,
+    analysis: Analysis,
+    /// Whether it is an opb document: a detected kind, or a name of the
+    /// formats (`*.opb.json`, `oz0-plugin.yaml`). Other JSON and YAML files
+    /// an editor sends get no diagnostics.
+    ours: bool,
+}
+
+struct Server<'c> {
+    connection: &'c Connection,
+    encoding: Encoding,
+    documents: HashMap<String, Document>,
+}
+
+type Result<T, E = Box<dyn std::error::Error + Send + Sync>> = std::result::Result<T, E>;
+
+impl Server<'_> {
+    fn notification(&mut self, notification: Notification) -> Result<()> {
+        match notification.method.as_str() {
+            DidOpenTextDocument::METHOD => {
+                let params: DidOpenTextDocumentParams = serde_json::from_value(notification.params)?;
+                self.update(params.text_document.uri, params.text_document.text, Some(&params.text_document.language_id))
+            }
+            DidChangeTextDocument::METHOD => {
+                let params: DidChangeTextDocumentParams = serde_json::from_value(notification.params)?;
+                // Full sync: the last change holds the whole text.
+                match params.content_changes.into_iter().last() {
+                    Some(change) => self.update(params.text_document.uri, change.text, None),
+                    None => Ok(()),
+                }
+            }
+            DidCloseTextDocument::METHOD => {
+                let params: DidCloseTextDocumentParams = serde_json::from_value(notification.params)?;
+                self.documents.remove(params.text_document.uri.as_str());
+                self.publish(params.text_document.uri, Vec::new())
+            }
+            _ => Ok(()),
+        }
+    }
+
+    fn request(&mut self, request: Request) -> Result<()> {
+        let id = request.id.clone();
+        let result = match request.method.as_str() {
+            HoverRequest::METHOD => serde_json::from_value(request.params).map(|p| serde_json::to_value(self.hover(p))),
+            CodeActionRequest::METHOD => serde_json::from_value(request.params).map(|p| serde_json::to_value(self.code_actions(p))),
+            _ => return self.respond_error(id, ErrorCode::MethodNotFound, format!("opb lsp does not answer {}", request.method)),
+        };
+        match result {
+            Ok(Ok(value)) => self.send(Response::new_ok(id, value)),
+            Ok(Err(why)) | Err(why) => self.respond_error(id, ErrorCode::InvalidParams, why.to_string()),
+        }
+    }
+
+    fn respond_error(&self, id: RequestId, code: ErrorCode, message: String) -> Result<()> {
+        self.send(Response::new_err(id, code as i32, message))
+    }
+
+    fn send(&self, response: Response) -> Result<()> {
+        self.connection.sender.send(Message::Response(response))?;
+        Ok(())
+    }
+
+    fn update(&mut self, uri: Uri, text: String, language: Option<&str>) -> Result<()> {
+        let name = file_name(&uri);
+        let previous = self.documents.get(uri.as_str()).map(|d| d.analysis.checked.syntax);
+        let syntax = Syntax::from_path(&name).or(match language {
+            Some("json" | "jsonc") => Some(Syntax::Json),
+            Some("yaml") => Some(Syntax::Yaml),
+            _ => previous,
+        });
+        let analysis = analyze(&text, &Options { syntax, ..Options::default() });
+        let ours = analysis.checked.kind.is_some() || is_opb_name(&name);
+        let document = Document { uri: uri.clone(), lines: Lines::new(&text), text, analysis, ours };
+        let diagnostics = if document.ours { self.diagnostics(&document) } else { Vec::new() };
+        self.documents.insert(uri.as_str().to_owned(), document);
+        self.publish(uri, diagnostics)
+    }
+
+    fn publish(&self, uri: Uri, diagnostics: Vec<lsp_types::Diagnostic>) -> Result<()> {
+        let params = PublishDiagnosticsParams { uri, diagnostics, version: None };
+        let notification = Notification::new(PublishDiagnostics::METHOD.to_owned(), params);
+        self.connection.sender.send(Message::Notification(notification))?;
+        Ok(())
+    }
+
+    fn diagnostics(&self, document: &Document) -> Vec<lsp_types::Diagnostic> {
+        document.analysis.checked.diagnostics.iter().map(|d| self.diagnostic(document, d)).collect()
+    }
+
+    fn diagnostic(&self, document: &Document, d: &Diagnostic) -> lsp_types::Diagnostic {
+        let range = |range: &opb_core::text::Range| document.lines.range(&document.text, range.start.offset, range.end.offset, self.encoding);
+        let related: Vec<DiagnosticRelatedInformation> = d
+            .related
+            .iter()
+            .map(|r| DiagnosticRelatedInformation { location: Location { uri: document.uri.clone(), range: range(&r.range) }, message: r.message.clone() })
+            .collect();
+        lsp_types::Diagnostic {
+            range: range(&d.range),
+            severity: Some(match d.severity {
+                Severity::Error => DiagnosticSeverity::ERROR,
+                Severity::Warning => DiagnosticSeverity::WARNING,
+                Severity::Info => DiagnosticSeverity::INFORMATION,
+            }),
+            code: Some(NumberOrString::String(d.code.to_owned())),
+            code_description: format!("{RULE_DOCS}{}", d.code).parse().ok().map(|href| CodeDescription { href }),
+            source: Some("opb".to_owned()),
+            message: format!("{} ({})", d.message, d.name),
+            related_information: (!related.is_empty()).then_some(related),
+            tags: None,
+            data: None,
+        }
+    }
+
+    fn hover(&self, params: HoverParams) -> Option<Hover> {
+        let at = params.text_document_position_params;
+        let document = self.documents.get(at.text_document.uri.as_str()).filter(|d| d.ours)?;
+        let offset = document.lines.offset(&document.text, at.position, self.encoding);
+        let hover = document.analysis.hover(&document.text, offset)?;
+        Some(Hover {
+            contents: HoverContents::Markup(MarkupContent { kind: MarkupKind::Markdown, value: hover.markdown }),
+            range: Some(document.lines.range(&document.text, hover.span.start, hover.span.end, self.encoding)),
+        })
+    }
+
+    /// A quick fix for each diagnostic over the range whose fix is certain.
+    fn code_actions(&self, params: CodeActionParams) -> Vec<CodeActionOrCommand> {
+        let Some(document) = self.documents.get(params.text_document.uri.as_str()).filter(|d| d.ours) else { return Vec::new() };
+        let from = document.lines.offset(&document.text, params.range.start, self.encoding);
+        let to = document.lines.offset(&document.text, params.range.end, self.encoding);
+        document
+            .analysis
+            .checked
+            .diagnostics
+            .iter()
+            .filter(|d| d.range.start.offset <= to && from <= d.range.end.offset)
+            .filter_map(|d| {
+                let fix = d.fix.as_ref()?;
+                let diagnostic = self.diagnostic(document, d);
+                let edit = TextEdit { range: diagnostic.range, new_text: fix.clone() };
+                Some(CodeActionOrCommand::CodeAction(CodeAction {
+                    title: format!("Change to {fix}"),
+                    kind: Some(CodeActionKind::QUICKFIX),
+                    diagnostics: Some(vec![diagnostic]),
+                    edit: Some(WorkspaceEdit { changes: Some(HashMap::from([(document.uri.clone(), vec![edit])])), ..WorkspaceEdit::default() }),
+                    is_preferred: Some(true),
+                    ..CodeAction::default()
+                }))
+            })
+            .collect()
+    }
+}
+
+/// The last segment of a URI's path, percent-decoded: what the syntax and
+/// the formats' names are told from.
+fn file_name(uri: &Uri) -> String {
+    let path = uri.path().as_str();
+    let last = path.rsplit('/').next().unwrap_or(path);
+    percent_encoding::percent_decode_str(last).decode_utf8_lossy().into_owned()
+}
+
+/// The names the formats' files go by, which the README's editor setups
+/// and the pre-commit hooks match.
+fn is_opb_name(name: &str) -> bool {
+    let name = name.to_ascii_lowercase();
+    [".opb.json", ".opb.yaml", ".opb.yml"].iter().any(|end| name.ends_with(end)) || name == "oz0-plugin.yaml" || name.ends_with(".oz0-plugin.yaml")
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,166 @@
+//! The server over an in-memory connection, as a client speaks to it.
+
+use super::serve;
+use lsp_server::{Connection, Message, Notification, Request, RequestId};
+use serde_json::{Value, json};
+use std::time::Duration;
+
+const URI: &str = "file:///work/refund%20triage.opb.yaml";
+
+const BROKEN: &str = "openplaybook: \"1.6\"\nrequires:\n  connections: []\nsteps:\n  - id: triage\n    kind: agent\n    agent: lou\n    purpose: Read the refund request — café 😀.\n    allowedTools: []\n    next: gaet\n  - id: gate\n    kind: gate\n    purpose: A person approves.\n";
+
+struct Client {
+    connection: Connection,
+    server: std::thread::JoinHandle<bool>,
+    next_id: i32,
+}
+
+impl Client {
+    fn start(capabilities: Value) -> (Client, Value) {
+        let (server, connection) = Connection::memory();
+        let server = std::thread::spawn(move || serve(&server).is_ok());
+        let mut client = Client { connection, server, next_id: 0 };
+        let result = client.request("initialize", json!({ "capabilities": capabilities, "processId": null, "rootUri": null }));
+        client.notify("initialized", json!({}));
+        (client, result)
+    }
+
+    fn request(&mut self, method: &str, params: Value) -> Value {
+        self.next_id += 1;
+        let id = RequestId::from(self.next_id);
+        self.connection.sender.send(Message::Request(Request::new(id.clone(), method.to_owned(), params))).expect("sent");
+        loop {
+            match self.receive() {
+                Message::Response(response) if response.id == id => {
+                    return response.response_result.unwrap_or_else(|e| panic!("{method}: {} {}", e.code, e.message));
+                }
+                _ => continue,
+            }
+        }
+    }
+
+    fn notify(&self, method: &str, params: Value) {
+        self.connection.sender.send(Message::Notification(Notification::new(method.to_owned(), params))).expect("sent");
+    }
+
+    fn receive(&self) -> Message {
+        self.connection.receiver.recv_timeout(Duration::from_secs(10)).expect("the server answers within 10 s")
+    }
+
+    /// The next diagnostics published.
+    fn diagnostics(&self) -> Value {
+        loop {
+            if let Message::Notification(n) = self.receive() {
+                if n.method == "textDocument/publishDiagnostics" {
+                    assert_eq!(n.params["uri"], URI);
+                    return n.params["diagnostics"].clone();
+                }
+            }
+        }
+    }
+
+    fn open(&self, uri: &str, text: &str) {
+        self.notify("textDocument/didOpen", json!({ "textDocument": { "uri": uri, "languageId": "yaml", "version": 1, "text": text } }));
+    }
+
+    fn stop(mut self) {
+        self.request("shutdown", Value::Null);
+        self.notify("exit", Value::Null);
+        assert!(self.server.join().expect("the server thread ends"), "serve ended with an error");
+    }
+}
+
+fn position_of(text: &str, needle: &str) -> Value {
+    let at = text.find(needle).expect("needle");
+    let line = text[..at].matches('\n').count();
+    let start = text[..at].rfind('\n').map_or(0, |n| n + 1);
+    json!({ "line": line, "character": text[start..at].encode_utf16().count() })
+}
+
+#[test]
+fn it_announces_full_sync_hover_and_quick_fixes_and_the_position_unit() {
+    let (client, result) = Client::start(json!({}));
+    let capabilities = &result["capabilities"];
+    assert_eq!(capabilities["textDocumentSync"], 1, "full sync");
+    assert_eq!(capabilities["hoverProvider"], true);
+    assert_eq!(capabilities["codeActionProvider"], true);
+    assert_eq!(capabilities["positionEncoding"], "utf-16");
+    assert_eq!(result["serverInfo"]["name"], "opb");
+    client.stop();
+    let (client, result) = Client::start(json!({ "general": { "positionEncodings": ["utf-8", "utf-16"] } }));
+    assert_eq!(result["capabilities"]["positionEncoding"], "utf-8");
+    client.stop();
+}
+
+#[test]
+fn diagnostics_come_on_open_and_change_with_their_rule_and_go_on_close() {
+    let (mut client, _) = Client::start(json!({}));
+    client.open(URI, BROKEN);
+    let diagnostics = client.diagnostics();
+    let pb213 = diagnostics.as_array().unwrap().iter().find(|d| d["code"] == "PB213").expect("PB213 for next: gaet");
+    assert_eq!(pb213["severity"], 1);
+    assert_eq!(pb213["source"], "opb");
+    assert!(pb213["codeDescription"]["href"].as_str().unwrap().ends_with("/#rules/PB213"), "{pb213}");
+    assert!(pb213["message"].as_str().unwrap().contains("Did you mean `gate`?"), "{pb213}");
+    assert_eq!(pb213["range"]["start"], position_of(BROKEN, "gaet"));
+
+    let actions = client.request(
+        "textDocument/codeAction",
+        json!({ "textDocument": { "uri": URI }, "range": pb213["range"], "context": { "diagnostics": [pb213] } }),
+    );
+    let fix = &actions[0];
+    assert_eq!(fix["kind"], "quickfix");
+    assert_eq!(fix["title"], "Change to gate");
+    assert_eq!(fix["edit"]["changes"][URI][0]["newText"], "gate");
+    assert_eq!(fix["edit"]["changes"][URI][0]["range"], pb213["range"]);
+
+    let fixed = BROKEN.replace("gaet", "gate");
+    client.notify(
+        "textDocument/didChange",
+        json!({ "textDocument": { "uri": URI, "version": 2 }, "contentChanges": [{ "text": fixed }] }),
+    );
+    let diagnostics = client.diagnostics();
+    assert!(!diagnostics.as_array().unwrap().iter().any(|d| d["code"] == "PB213"), "{diagnostics}");
+    assert!(client.request("textDocument/codeAction", json!({ "textDocument": { "uri": URI }, "range": pb213["range"], "context": { "diagnostics": [] } })).as_array().unwrap().is_empty());
+
+    client.notify("textDocument/didClose", json!({ "textDocument": { "uri": URI } }));
+    assert_eq!(client.diagnostics(), json!([]));
+    client.stop();
+}
+
+#[test]
+fn hover_explains_a_step_and_a_field_in_utf16_positions() {
+    let (mut client, _) = Client::start(json!({}));
+    client.open(URI, BROKEN);
+    client.diagnostics();
+    let hover = |client: &mut Client, needle: &str| {
+        client.request("textDocument/hover", json!({ "textDocument": { "uri": URI }, "position": position_of(BROKEN, needle) }))
+    };
+    let step = hover(&mut client, "gate\n    kind");
+    assert_eq!(step["contents"]["kind"], "markdown");
+    assert!(step["contents"]["value"].as_str().unwrap().starts_with("**Step `gate`** (gate)"), "{step}");
+    assert_eq!(step["range"]["start"], position_of(BROKEN, "gate\n    kind"));
+    let field = hover(&mut client, "allowedTools");
+    assert!(field["contents"]["value"].as_str().unwrap().contains("capability boundary") || field["contents"]["value"].as_str().unwrap().contains("list of tool names"), "{field}");
+    // After the emoji, whose UTF-16 width is 2: the key on the next line.
+    assert!(hover(&mut client, "allowedTools: []").is_object());
+    assert_eq!(hover(&mut client, "\nsteps"), Value::Null, "a line break explains nothing");
+    client.stop();
+}
+
+#[test]
+fn other_json_and_yaml_files_get_no_diagnostics() {
+    let (client, _) = Client::start(json!({}));
+    let uri = "file:///work/.github/workflows/ci.yaml";
+    client.open(uri, "on: push\njobs: {}\n");
+    loop {
+        if let Message::Notification(n) = client.receive() {
+            if n.method == "textDocument/publishDiagnostics" {
+                assert_eq!(n.params["uri"], uri);
+                assert_eq!(n.params["diagnostics"], json!([]));
+                break;
+            }
+        }
+    }
+    client.stop();
+}
