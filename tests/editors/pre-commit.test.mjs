@@ -1,0 +1,92 @@
+// The hooks of .pre-commit-hooks.yaml as an author's repository meets them:
+// PyPI's pre-commit (tools/editors, scripts/setup.sh test) runs
+// `pre-commit try-repo` on this repository from a new git repository that
+// holds a broken playbook, a valid one and a file of another name. The hook
+// must fail, name the finding's code, and pass once the playbook is fixed.
+// `opb-system` runs the built opb (target/debug/opb, or $OPB) from PATH;
+// `opb` builds opb from this repository with cargo, as pre-commit's rust
+// language does (`cargo install --path .`), into an empty cargo home.
+
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { spawnSync } from "node:child_process";
+import { copyFileSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, join, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+
+const root = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
+const opb = resolve(root, process.env.OPB ?? "target/debug/opb");
+const preCommit = join(root, "tools/editors/.venv/bin/pre-commit");
+
+const BROKEN = `openplaybook: "1.6"
+requires:
+  connections: []
+steps:
+  - id: triage
+    kind: agent
+    agent: lou
+    purpose: Read the refund request.
+    allowedTools: []
+    next: gaet
+  - id: gate
+    kind: gate
+    purpose: A person approves.
+`;
+
+function run(command, args, options = {}) {
+  const result = spawnSync(command, args, { encoding: "utf8", timeout: 20 * 60_000, ...options });
+  if (result.error) throw result.error;
+  return result;
+}
+
+// A new git repository with the documents, and pre-commit's own cache in it.
+function repository() {
+  const dir = mkdtempSync(join(tmpdir(), "opb-pre-commit-"));
+  const repo = join(dir, "repo");
+  run("git", ["init", "-q", repo]);
+  writeFileSync(join(repo, "refund.opb.yaml"), BROKEN);
+  copyFileSync(join(root, "examples/failed-charge-recovery.json"), join(repo, "recovery.opb.json"));
+  copyFileSync(join(root, "examples/acme-github.oz0-plugin.yaml"), join(repo, "oz0-plugin.yaml"));
+  writeFileSync(join(repo, "notes.yaml"), "not: [an, opb, document\n");
+  run("git", ["-C", repo, "add", "."]);
+  const env = { ...process.env, PRE_COMMIT_HOME: join(dir, "cache"), PRE_COMMIT_COLOR: "never", NO_COLOR: "1" };
+  return { dir, repo, env };
+}
+
+function tryRepo(hook, { repo, env }) {
+  return run(preCommit, ["try-repo", root, hook, "--all-files", "--verbose"], { cwd: repo, env });
+}
+
+function assertHookFailsThenPasses(hook, context) {
+  const failed = tryRepo(hook, context);
+  const output = failed.stdout + failed.stderr;
+  assert.equal(failed.status, 1, `the hook should fail on the broken playbook:\n${output}`);
+  assert.match(output, /PB213/, output);
+  assert.match(output, /refund\.opb\.yaml/, output);
+  assert.doesNotMatch(output, /notes\.yaml/, "a file of another name is not checked");
+  writeFileSync(join(context.repo, "refund.opb.yaml"), BROKEN.replace("gaet", "gate"));
+  run("git", ["-C", context.repo, "add", "."]);
+  const passed = tryRepo(hook, context);
+  assert.equal(passed.status, 0, `the hook should pass once the playbook is fixed:\n${passed.stdout}\n${passed.stderr}`);
+  assert.match(passed.stdout, /opb check.*Passed/);
+}
+
+test("opb-system: the installed opb checks the staged documents", () => {
+  const context = repository();
+  try {
+    context.env.PATH = `${dirname(opb)}:${context.env.PATH}`;
+    assertHookFailsThenPasses("opb-system", context);
+  } finally {
+    rmSync(context.dir, { recursive: true, force: true });
+  }
+});
+
+test("opb: pre-commit builds opb from this repository with cargo and checks the staged documents", () => {
+  const context = repository();
+  try {
+    assertHookFailsThenPasses("opb", context);
+  } finally {
+    rmSync(context.dir, { recursive: true, force: true });
+  }
+});
