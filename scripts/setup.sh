@@ -8,8 +8,11 @@
 #   scripts/setup.sh browser   run, and Debian's Chromium (scripts/run.sh --check)
 #   scripts/setup.sh test      browser, and what the test command adds
 #                              (scripts/test.sh): clippy, cargo-deny, a nightly
-#                              toolchain, cargo-fuzz, the SARIF multitool and
-#                              MkDocs
+#                              toolchain, cargo-fuzz, the SARIF multitool,
+#                              MkDocs, VitePress, and the editors and CI tools
+#                              of tests/editors: check-jsonschema and
+#                              pre-commit (PyPI), yaml-language-server (npm),
+#                              Debian's Neovim
 set -euo pipefail
 
 TRUNK_VERSION=0.21.14
@@ -134,6 +137,38 @@ setup_test() {
     python3 -m venv "$venv"
     "$venv/bin/pip" install --quiet --disable-pip-version-check -r tools/mkdocs/requirements.txt
     printf '%s\n' "$want" > "$venv/requirements.sha256"
+  fi
+
+  # The editors and CI tests (tests/editors): check-jsonschema and pre-commit
+  # in a virtual environment of their own holding
+  # tools/editors/requirements.txt, every package pinned, made again when the
+  # requirements change; yaml-language-server pinned by its own lockfile
+  # (1.25.0, the newest that runs on Node 20); Debian's Neovim, for `opb lsp`
+  # in an editor.
+  local editors=tools/editors/.venv
+  want="$(sha256sum tools/editors/requirements.txt | cut -d' ' -f1)"
+  if [ "$(cat "$editors/requirements.sha256" 2>/dev/null)" != "$want" ] \
+    || ! "$editors/bin/check-jsonschema" --version >/dev/null 2>&1 \
+    || ! "$editors/bin/pre-commit" --version >/dev/null 2>&1; then
+    say "installing check-jsonschema and pre-commit (PyPI, tools/editors/requirements.txt)"
+    rm -rf "$editors"
+    python3 -m venv "$editors"
+    "$editors/bin/pip" install --quiet --disable-pip-version-check -r tools/editors/requirements.txt
+    printf '%s\n' "$want" > "$editors/requirements.sha256"
+  fi
+  stampfile=tools/editors/node_modules/.opb-setup-stamp
+  lock="$(sha256sum tools/editors/package-lock.json | cut -d' ' -f1)"
+  if [ "$(cat "$stampfile" 2>/dev/null)" != "$lock" ]; then
+    say "installing yaml-language-server (npm, tools/editors)"
+    npm ci --prefix tools/editors --no-audit --no-fund --loglevel=error
+    printf '%s\n' "$lock" > "$stampfile"
+  fi
+  if ! [ -x /usr/bin/nvim ]; then
+    say "installing Debian's neovim"
+    local sudo_cmd=""
+    [ "$(id -u)" -ne 0 ] && sudo_cmd="sudo"
+    $sudo_cmd apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive $sudo_cmd apt-get install -y -qq neovim >/dev/null
   fi
 }
 
