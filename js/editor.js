@@ -5,7 +5,7 @@
 
 import {
   EditorView, Decoration, keymap, lineNumbers, highlightActiveLineGutter, highlightSpecialChars, drawSelection,
-  dropCursor, highlightActiveLine, ViewPlugin,
+  dropCursor, highlightActiveLine, ViewPlugin, hoverTooltip, activateHover, hasHoverTooltips, closeHoverTooltips,
 } from "@codemirror/view";
 import { EditorState, Compartment, EditorSelection, StateEffect, StateField } from "@codemirror/state";
 import { defaultKeymap, history, historyKeymap, indentWithTab, isolateHistory } from "@codemirror/commands";
@@ -14,14 +14,15 @@ import { searchKeymap } from "@codemirror/search";
 import { json } from "@codemirror/lang-json";
 import { yaml } from "@codemirror/lang-yaml";
 import { lintGutter, lintKeymap, setDiagnostics } from "@codemirror/lint";
+import { autocompletion } from "@codemirror/autocomplete";
 import { tags } from "@lezer/highlight";
 
 // CodeMirror's basicSetup without what costs on every key and serves no
-// purpose here (issue 7): autocompletion and bracket closing (no completion
-// source for these languages; both read the language data at the cursor on
-// every transaction), matches of the selection, rectangular selection and
-// the default highlight style (the one below replaces it). Leaving them out
-// also leaves @codemirror/autocomplete out of the bundle.
+// purpose here (issue 7): bracket closing (it reads the language data at
+// the cursor on every transaction), matches of the selection, rectangular
+// selection and the default highlight style (the one below replaces it).
+// Completion is not basicSetup's either: `assist` adds it with the core's
+// source alone, where the app asks for it.
 const setup = [
   lineNumbers(),
   highlightActiveLineGutter(),
@@ -86,6 +87,122 @@ function tabHandling() {
   ];
 }
 
+// A Markdown text of the core's (hover and completion info: paragraphs,
+// `- ` lists, **strong**, `code`, [links](…) as their text) as elements.
+// Text only, never markup: the text quotes the document.
+function markdown(text, className) {
+  const out = document.createElement("div");
+  out.className = className;
+  for (const block of text.split(/\n{2,}/)) {
+    let paragraph = null;
+    let list = null;
+    for (const line of block.split("\n")) {
+      if (line.startsWith("- ")) {
+        paragraph = null;
+        if (!list) out.append((list = document.createElement("ul")));
+        const item = document.createElement("li");
+        inline(item, line.slice(2));
+        list.append(item);
+      } else {
+        list = null;
+        if (paragraph) paragraph.append(" ");
+        else out.append((paragraph = document.createElement("p")));
+        inline(paragraph, line);
+      }
+    }
+  }
+  return out;
+}
+
+function inline(parent, text) {
+  let strong = null;
+  text.split("`").forEach((part, i) => {
+    const into = strong ?? parent;
+    if (i % 2 === 1) {
+      const code = document.createElement("code");
+      code.textContent = part;
+      into.append(code);
+      return;
+    }
+    part.split("**").forEach((piece, j) => {
+      if (j > 0) {
+        if (strong) strong = null;
+        else parent.append((strong = document.createElement("strong")));
+      }
+      (strong ?? parent).append(piece.replace(/\[([^\]]*)\]\([^)]*\)/g, "$1"));
+    });
+  });
+}
+
+// Completion and hover from the app (src/ui/editor.rs, which asks the core):
+// `onComplete(pos)` gives {from, to, items: [{label, insert, detail, info,
+// isKey}]} or null, `onHover(pos)` {from, to, markdown} or null, in UTF-16
+// offsets. The core reads the text, never a check, but it is still not
+// asked on every key: only once a word, a quote or a key's colon has been
+// typed (then the list filters itself while the word goes on), or on
+// Ctrl-Space. Ctrl-K Ctrl-I shows the hover at the cursor, for the keyboard.
+const TYPED = /(?:[\w$./-]|["']|:\s?)$/;
+
+function assist(options) {
+  const { onComplete, onHover } = options;
+  if (!onComplete || !onHover) return [];
+  const complete = (context) => {
+    if (!context.explicit && !context.matchBefore(TYPED)) return null;
+    const found = onComplete(context.pos);
+    if (!found) return null;
+    return {
+      from: found.from,
+      to: Math.max(found.to, context.pos),
+      options: found.items.map((item, i) => ({
+        label: item.label,
+        apply: item.insert,
+        detail: item.detail || undefined,
+        info: () => markdown(item.info, "cm-opb-markdown"),
+        type: item.isKey ? "property" : "enum",
+        // The tables' order where the typed word matches equally well.
+        sortText: String(i).padStart(4, "0"),
+      })),
+      validFor: /^[\w$./-]*$/,
+    };
+  };
+  const hover = hoverTooltip((_view, pos) => {
+    const found = onHover(pos);
+    if (!found) return null;
+    return {
+      pos: found.from,
+      end: found.to,
+      above: true,
+      create: () => {
+        const dom = markdown(found.markdown, "cm-opb-markdown cm-opb-hover");
+        dom.setAttribute("role", "tooltip");
+        return { dom };
+      },
+    };
+  });
+  return [
+    autocompletion({ override: [complete], icons: false }),
+    hover,
+    keymap.of([
+      {
+        key: "Mod-k Mod-i",
+        run: (view) => {
+          const head = view.state.selection.main.head;
+          activateHover(view, head, 1, { until: (tr) => tr.docChanged || tr.selection !== undefined });
+          return true;
+        },
+      },
+      {
+        key: "Escape",
+        run: (view) => {
+          if (!hasHoverTooltips(view.state)) return false;
+          view.dispatch({ effects: closeHoverTooltips });
+          return true;
+        },
+      },
+    ]),
+  ];
+}
+
 // Colours are custom properties (style/share.css), so the themes set them.
 const highlight = HighlightStyle.define([
   { tag: [tags.propertyName, tags.definition(tags.propertyName)], color: "var(--syn-property, #4338ca)" },
@@ -120,6 +237,30 @@ const theme = EditorView.theme({
   ".cm-diagnostic": { padding: "8px 12px", borderLeftWidth: "4px" },
   ".cm-diagnosticSource": { fontFamily: "var(--font-mono)", fontSize: "12px", opacity: "1", color: "var(--muted)", marginTop: "4px" },
   ".cm-panels": { fontFamily: "var(--font-sans)" },
+  // Completion and hover (`assist`): the page's colours, in both themes.
+  "&.cm-editor .cm-tooltip.cm-tooltip-autocomplete": { overflow: "visible" },
+  "&.cm-editor .cm-tooltip.cm-tooltip-autocomplete > ul": {
+    fontFamily: "var(--font-mono)", fontSize: "13px", maxHeight: "15em", borderRadius: "8px", padding: "4px 0",
+  },
+  "&.cm-editor .cm-tooltip.cm-tooltip-autocomplete > ul > li": { padding: "3px 12px", color: "var(--text)", lineHeight: "1.5" },
+  "&.cm-editor .cm-tooltip.cm-tooltip-autocomplete > ul > li[aria-selected]": {
+    backgroundColor: "var(--accent-soft)", color: "var(--text)", boxShadow: "inset 3px 0 0 var(--accent)",
+  },
+  ".cm-completionMatchedText": { textDecoration: "none", fontWeight: "700", color: "var(--accent-text)" },
+  ".cm-completionDetail": { marginLeft: "1.5em", fontStyle: "normal", fontFamily: "var(--font-sans)", fontSize: "12px", color: "var(--muted)" },
+  "&.cm-editor .cm-tooltip.cm-completionInfo": { padding: "0", width: "max-content", maxWidth: "min(420px, 80vw)", color: "var(--text)" },
+  ".cm-opb-markdown": {
+    padding: "8px 12px", fontFamily: "var(--font-sans)", fontSize: "13px", lineHeight: "1.5", color: "var(--text)",
+    overflowWrap: "anywhere",
+  },
+  ".cm-opb-hover": { maxWidth: "min(480px, 85vw)" },
+  ".cm-opb-markdown p, .cm-opb-markdown ul": { margin: "0 0 6px" },
+  ".cm-opb-markdown > :last-child": { marginBottom: "0" },
+  ".cm-opb-markdown ul": { paddingLeft: "18px" },
+  ".cm-opb-markdown code": {
+    fontFamily: "var(--font-mono)", fontSize: "12px", padding: "0 4px", borderRadius: "4px",
+    backgroundColor: "var(--code-bg)", color: "var(--code-text)",
+  },
   ".cm-foldGutter span": { color: "var(--muted)" },
 });
 
@@ -174,6 +315,7 @@ class Editor {
         extensions: [
           setup,
           tabHandling(),
+          assist(options),
           this.languageSlot.of(language(options.language)),
           syntaxHighlighting(highlight),
           lintGutter(),

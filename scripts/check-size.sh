@@ -20,7 +20,12 @@ set -euo pipefail
 # CodeMirror bundle 133 KB (docs/performance.md, "Download size": the gap
 # and the plan). The budget sits 0.2% above that, so that any growth fails
 # the test command and is looked at before it is accepted.
-budget=$((789 * 1024))
+# +21 KiB (21,503 bytes measured, issue 22 item 2): the editor completes keys
+# and enumeration values and explains what the pointer rests on, both from
+# the core (opb_core::assist): @codemirror/autocomplete in the bundle
+# (+9,580 bytes gzipped), the core's completion and hover and their bridge
+# in the wasm (+11,881) and its loader (+47).
+budget=$(((789 + 21) * 1024))
 
 # Gzipped bytes of the viewer a docs page with one <opb-viewer> downloads:
 # the element's script and stylesheet, the viewer's loader and wasm. The

@@ -2,11 +2,13 @@
 //! compiled to wasm in the same binary as the core it calls.
 //!
 //! The modules at this level are plain Rust (the check of the editor's text
-//! and when it runs, the copy of that text that follows its edits, position
-//! conversion, examples, addresses, wording), tested natively with the rest
-//! of the workspace. [`ui`] holds the components and the browser bridge; it
-//! is built with the `web` feature, which Trunk turns on.
+//! and when it runs, completion and hover at its places, the copy of that
+//! text that follows its edits, position conversion, examples, addresses,
+//! wording), tested natively with the rest of the workspace. [`ui`] holds
+//! the components and the browser bridge; it is built with the `web`
+//! feature, which Trunk turns on.
 
+pub mod assist;
 pub mod checker;
 pub mod embed;
 pub mod examples;

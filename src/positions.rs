@@ -1,7 +1,8 @@
 //! Byte offsets (the core's unit) to UTF-16 code units (CodeMirror's unit).
 //!
 //! The conversion happens once per check, here, for every diagnostic range;
-//! everything past this boundary speaks UTF-16.
+//! everything past this boundary speaks UTF-16. Completion and hover
+//! (`src/assist.rs`) convert one place near the cursor, both ways.
 
 /// Converts byte offsets of one text to UTF-16 offsets.
 pub struct Utf16Offsets<'t> {
@@ -41,6 +42,33 @@ impl<'t> Utf16Offsets<'t> {
     }
 }
 
+/// The UTF-16 offset of one byte offset, counting only the text before it:
+/// for a place near the cursor, without a pass over the whole text.
+pub fn utf16_of(text: &str, byte: usize) -> u32 {
+    let before = &text.as_bytes()[..byte.min(text.len())];
+    if before.is_ascii() {
+        return saturate(before.len());
+    }
+    saturate(text.char_indices().take_while(|&(at, c)| at + c.len_utf8() <= byte).map(|(_, c)| c.len_utf16()).sum())
+}
+
+/// The byte offset of a UTF-16 offset (the editor's), clamped to the text;
+/// an offset inside a character counts as its start.
+pub fn byte_of(text: &str, units: u32) -> usize {
+    let units = units as usize;
+    if text.as_bytes().get(..units).is_some_and(<[u8]>::is_ascii) {
+        return units;
+    }
+    let mut seen = 0;
+    for (at, c) in text.char_indices() {
+        seen += c.len_utf16();
+        if seen > units {
+            return at;
+        }
+    }
+    text.len()
+}
+
 fn saturate(n: usize) -> u32 {
     u32::try_from(n).unwrap_or(u32::MAX)
 }
@@ -60,6 +88,21 @@ mod tests {
         let converted = Utf16Offsets::new(text).convert(&boundaries);
         let expected: Vec<u32> = boundaries.iter().map(|&b| utf16_of(text, b)).collect();
         assert_eq!(converted, expected);
+    }
+
+    #[test]
+    fn one_offset_converts_both_ways() {
+        let text = "a: \"é😀\"\nb: ✓x\n";
+        for (byte, _) in text.char_indices().chain([(text.len(), ' ')]) {
+            assert_eq!(utf16_of(text, byte), super::utf16_of(text, byte), "{byte}");
+            assert_eq!(byte_of(text, utf16_of(text, byte)), byte, "{byte}");
+        }
+        // Inside the emoji's surrogate pair, and past the end.
+        let emoji = text.find('😀').unwrap();
+        assert_eq!(byte_of(text, utf16_of(text, emoji) + 1), emoji);
+        assert_eq!(byte_of(text, 999), text.len());
+        assert_eq!(super::utf16_of(text, 999), utf16_of(text, text.len()));
+        assert_eq!(byte_of("abc", 2), 2);
     }
 
     #[test]

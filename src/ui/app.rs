@@ -2,7 +2,7 @@
 //! panels. State lives in signals here; each panel is its own module.
 
 use super::diagnostics::{DiagnosticsPanel, Jump};
-use super::editor::{Editor, EditorHandle};
+use super::editor::{Assist, Editor, EditorHandle};
 use super::header::Header;
 use super::rules_panel::RulesPanel;
 use super::split::{self, Splitter};
@@ -85,6 +85,11 @@ pub fn App() -> impl IntoView {
     let notice_timer = StoredValue::new_local(None::<Timeout>);
     // Set while the app itself replaces the text, so that is not an edit.
     let replacing = StoredValue::new(false);
+    // Whether the report is of the editor's text (hover reads its analysis),
+    // and the kind the text was last read as (a text being typed often does
+    // not parse, and then has none).
+    let fresh = StoredValue::new(false);
+    let known_kind = StoredValue::new(None::<Kind>);
 
     let show = move |checked: Report| {
         editor.show(&checked.located);
@@ -95,6 +100,10 @@ pub fn App() -> impl IntoView {
             name.set(renamed("untitled", syntax));
             selected_example.set(String::new());
         }
+        if let Some(kind) = checked.analysis.checked.kind {
+            known_kind.set_value(Some(kind));
+        }
+        fresh.set_value(true);
         report.set(Some(Arc::new(checked)));
         checking.set(false);
         checks.update(|n| *n += 1);
@@ -147,6 +156,7 @@ pub fn App() -> impl IntoView {
         });
     };
     let on_change = move |length: u32| {
+        fresh.set_value(false);
         if replacing.get_value() {
             return;
         }
@@ -169,6 +179,23 @@ pub fn App() -> impl IntoView {
         editor.replace_text(text);
         replacing.set_value(false);
         run_check();
+    };
+    // Completion reads the text near the cursor, never a check; hover reads
+    // the latest analysis, while it is of the current text, and not in a
+    // large text, where finding the place parses all of it.
+    let assist = Assist {
+        complete: Callback::new(move |at: u32| {
+            let kind = kind_choice.get_untracked().or(known_kind.get_value())?;
+            let syntax = report.with_untracked(|r| r.as_ref().map(|r| r.analysis.checked.syntax))?;
+            editor.with_text(|text| crate::assist::complete(text, kind, syntax, at)).flatten()
+        }),
+        hover: Callback::new(move |at: u32| {
+            if !fresh.get_value() || editor.length().is_none_or(is_large) {
+                return None;
+            }
+            let report = report.get_untracked()?;
+            editor.with_text(|text| crate::assist::hover(&report.analysis, text, at)).flatten()
+        }),
     };
     let say = move |n: Notice| {
         notice.set(Some(n));
@@ -281,6 +308,7 @@ pub fn App() -> impl IntoView {
                             on_change=on_change
                             on_cursor=move |position| cursor.set(position)
                             on_ready=move |()| run_check()
+                            assist=assist
                         />
                     </FileDrop>
                 </section>

@@ -1,6 +1,7 @@
 //! The bridge to the CodeMirror editor of `js/editor.js` (bundled into the
 //! page as `window.opbEditor`), and the component that hosts it.
 
+use crate::assist::{Offered, Tip};
 use crate::checker::Located;
 use crate::mirror::{Change, Mirror};
 use js_sys::{Array, Object, Reflect};
@@ -46,6 +47,56 @@ struct Mounted {
     view: CodeMirror,
     _on_change: Closure<dyn Fn(u32, Array)>,
     _on_cursor: Closure<dyn Fn(u32, u32)>,
+    _assist: Option<[AtOffset; 2]>,
+}
+
+/// A callback the editor calls with a UTF-16 offset.
+type AtOffset = Closure<dyn Fn(u32) -> JsValue>;
+
+/// What the editor asks the app as the author types and points, at a
+/// UTF-16 offset: the completions there (`src/assist.rs`; the editor asks
+/// after a word, a quote or a key's colon is typed, and on Ctrl-Space), and
+/// the hover text (also on Ctrl-K Ctrl-I at the cursor).
+#[derive(Clone, Copy)]
+pub struct Assist {
+    pub complete: Callback<u32, Option<Offered>>,
+    pub hover: Callback<u32, Option<Tip>>,
+}
+
+impl Assist {
+    /// The callbacks as the editor calls them: an offset in, a plain
+    /// object or null out.
+    fn closures(self) -> [AtOffset; 2] {
+        let complete = AtOffset::new(move |at| self.complete.run(at).map_or(JsValue::NULL, offered_object));
+        let hover = AtOffset::new(move |at| {
+            self.hover.run(at).map_or(JsValue::NULL, |tip| {
+                let object = Object::new();
+                set(&object, "from", tip.from.into());
+                set(&object, "to", tip.to.into());
+                set(&object, "markdown", tip.markdown.into());
+                object.into()
+            })
+        });
+        [complete, hover]
+    }
+}
+
+fn offered_object(offered: Offered) -> JsValue {
+    let items = Array::new();
+    for item in offered.items {
+        let object = Object::new();
+        set(&object, "label", item.label.into());
+        set(&object, "insert", item.insert.into());
+        set(&object, "detail", item.detail.into());
+        set(&object, "info", item.info.into());
+        set(&object, "isKey", item.is_key.into());
+        items.push(&object);
+    }
+    let object = Object::new();
+    set(&object, "from", offered.from.into());
+    set(&object, "to", offered.to.into());
+    set(&object, "items", items.into());
+    object.into()
 }
 
 /// A handle on the page's editor, usable before it is mounted (calls do
@@ -176,7 +227,7 @@ fn set(object: &Object, key: &str, value: JsValue) {
 /// `testid`, for a second editor), its text read out as `label`.
 /// `on_change` runs after every edit with the text's new length (UTF-16
 /// units), `on_cursor` with the cursor's line and column, `on_ready` once
-/// the editor holds `initial`.
+/// the editor holds `initial`; with `assist`, it completes and explains.
 #[component]
 pub fn Editor(
     handle: EditorHandle,
@@ -187,6 +238,7 @@ pub fn Editor(
     #[prop(into)] on_change: Callback<u32>,
     #[prop(into)] on_cursor: Callback<(u32, u32)>,
     #[prop(into)] on_ready: Callback<()>,
+    #[prop(optional)] assist: Option<Assist>,
 ) -> impl IntoView {
     let container = NodeRef::<leptos::html::Div>::new();
     let (failure, set_failure) = signal(None::<String>);
@@ -202,9 +254,14 @@ pub fn Editor(
         set(&options, "onChange", on_change_js.as_ref().clone());
         set(&options, "onCursor", on_cursor_js.as_ref().clone());
         set(&options, "label", label.into());
+        let assist_js = assist.map(Assist::closures);
+        if let Some([complete, hover]) = &assist_js {
+            set(&options, "onComplete", complete.as_ref().clone());
+            set(&options, "onHover", hover.as_ref().clone());
+        }
         match create_code_mirror(&element, &options) {
             Ok(view) => {
-                handle.mounted.set_value(Some(Mounted { view, _on_change: on_change_js, _on_cursor: on_cursor_js }));
+                handle.mounted.set_value(Some(Mounted { view, _on_change: on_change_js, _on_cursor: on_cursor_js, _assist: assist_js }));
                 on_ready.run(());
             }
             Err(error) => set_failure.set(Some(

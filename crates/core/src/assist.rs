@@ -1,15 +1,21 @@
 //! What an editor shows at a place in the text: the field under the cursor
 //! and its seed sentence, an enumeration value's meaning, and on a step id
 //! or an `allowedTools` entry what the viewer's panels say of it (the step's
-//! boundary sentence, the tool's risk). One wording for the playground's
-//! editor and the language server.
+//! boundary sentence, the tool's risk); and what it offers to complete
+//! there (the keys an object may still have, an enumeration's values). One
+//! wording for the playground's editor and the language server.
+
+mod block;
+mod context;
+mod json;
 
 use crate::diagnostics::secrets::mask;
 use crate::explain::boundary::{Resolution, StepBoundary};
 use crate::explain::{Explain, PlaybookExplain};
-use crate::schema::{Field, Ty, field_at};
+use crate::schema::{Field, Holds, Ty, field_at, fields_at};
 use crate::views::spec::risk_meaning;
-use opb_syntax::text::Span;
+use context::{Context, Slot};
+use opb_syntax::text::{Span, floor_char_boundary};
 use opb_syntax::{Kind, Limits, Node, Syntax, Value, parse};
 use std::fmt::Write;
 
@@ -194,4 +200,152 @@ fn tool_hover(explain: &PlaybookExplain, step: &StepBoundary, entry: usize) -> O
         ),
         Resolution::Invalid { .. } => "Not a tool name: a call to it is refused.".to_owned(),
     })
+}
+
+/// What an editor offers to complete at a place: the items, and the bytes
+/// of the word they replace.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Completions {
+    /// Where the replaced word starts (inside its opening quote, if any).
+    pub from: usize,
+    /// Where it ends: the cursor, or the end of the word the cursor is in.
+    pub to: usize,
+    /// What may go there, in the tables' order.
+    pub items: Vec<Completion>,
+}
+
+/// One item of a completion list.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Completion {
+    /// What the list shows and a typed word is matched against.
+    pub label: String,
+    /// What replaces `from..to`: a key with its quotes and `: `, a value
+    /// with its quotes, as the syntax and the text around want them.
+    pub insert: String,
+    /// A key's type (and "required" when a rule requires it); empty for a value.
+    pub detail: String,
+    /// Markdown: a key's [`field_hover`], a value's meaning.
+    pub info: String,
+    /// A key (rather than a value).
+    pub is_key: bool,
+}
+
+/// What an editor offers at `offset` (bytes; clamped to the text and to a
+/// character boundary) of `text`, read as `kind` in `syntax`: the keys the
+/// object the cursor is in may still have, or the values of the field whose
+/// value is being typed. Works on text that does not parse (a key half
+/// typed, an empty value): the place is read from the text itself (in YAML
+/// the lines that hold the cursor's, by indentation; in JSON the tokens
+/// before it and its object's keys after), never from a check, so it is
+/// cheap enough to ask as the author types. Only inside a YAML flow
+/// collection is the text parsed (up to 256 KiB). All the items are
+/// returned; the editor filters them by the typed word.
+pub fn complete(kind: Kind, syntax: Syntax, text: &str, offset: usize) -> Option<Completions> {
+    let offset = floor_char_boundary(text, offset);
+    let mut context = match syntax {
+        Syntax::Json => json::context(text, offset)?,
+        // Flow collections are read from the parsed text.
+        Syntax::Yaml if block::in_flow(text, offset) => context::parsed(text, syntax, offset)?,
+        Syntax::Yaml => block::context(text, offset)?,
+    };
+    if let (Slot::Key { .. }, Some(quote), true, false) = (&context.slot, context.quote, context.closed, context.has_colon) {
+        // `"‸"`: the key's closing quote is replaced, so that `: ` follows it.
+        context.to += quote.len_utf8();
+        context.closed = false;
+    }
+    let mut tokens: Vec<&str> = context.tokens.iter().map(String::as_str).collect();
+    let items: Vec<Completion> = match &context.slot {
+        Slot::Key { present } => fields_at(kind, &tokens)?
+            .iter()
+            .filter(|field| !present.iter().any(|key| key == field.name))
+            .map(|field| Completion {
+                label: field.name.to_owned(),
+                insert: key_insert(field, syntax, &context),
+                detail: key_detail(field),
+                info: field_hover(field),
+                is_key: true,
+            })
+            .collect(),
+        Slot::Value { key } => {
+            tokens.push(key);
+            let field = field_at(kind, &tokens)?;
+            field
+                .values?
+                .values
+                .iter()
+                .map(|value| Completion {
+                    label: (*value).to_owned(),
+                    insert: value_insert(value, syntax, &context),
+                    detail: String::new(),
+                    info: value_hover(field, value).unwrap_or_default(),
+                    is_key: false,
+                })
+                .collect()
+        }
+    };
+    (!items.is_empty()).then_some(Completions { from: context.from, to: context.to, items })
+}
+
+/// A key as it goes into the text: quoted in JSON, followed by `: ` unless
+/// a colon is already there; in YAML, a field holding an object or a list
+/// opens it on the next line.
+fn key_insert(field: &Field, syntax: Syntax, context: &Context) -> String {
+    let quote = context.quote.unwrap_or('"');
+    let mut out = String::new();
+    if syntax == Syntax::Json && context.quote.is_none() {
+        out.push('"');
+    }
+    out.push_str(field.name);
+    if (syntax == Syntax::Json || context.quote.is_some()) && !context.closed {
+        out.push(quote);
+    }
+    if context.has_colon {
+        return out;
+    }
+    let below = " ".repeat(context.column + 2);
+    match (syntax, field.holds) {
+        (Syntax::Yaml, Holds::Items(_)) => {
+            let _ = write!(out, ":\n{below}- ");
+        }
+        (Syntax::Yaml, Holds::Object(_) | Holds::Map(_)) => {
+            let _ = write!(out, ":\n{below}");
+        }
+        _ => out.push_str(": "),
+    }
+    out
+}
+
+/// An enumeration value as it goes into the text: quoted in JSON.
+fn value_insert(value: &str, syntax: Syntax, context: &Context) -> String {
+    let mut out = String::new();
+    if context.space {
+        out.push(' ');
+    }
+    match context.quote {
+        Some(quote) => {
+            out.push_str(value);
+            if !context.closed {
+                out.push(quote);
+            }
+        }
+        None if syntax == Syntax::Json => {
+            let _ = write!(out, "\"{value}\"");
+        }
+        None => out.push_str(value),
+    }
+    out
+}
+
+/// A key's type in a word or two, and whether a rule requires it.
+fn key_detail(field: &Field) -> String {
+    let ty = match field.ty {
+        Ty::String => "string",
+        Ty::Bool => "boolean",
+        Ty::Number => "number",
+        Ty::Array => "array",
+        Ty::StringArray => "array of strings",
+        Ty::Object => "object",
+        Ty::Any => "any",
+    };
+    if field.required { format!("{ty}, required") } else { ty.to_owned() }
 }
