@@ -114,7 +114,14 @@ impl Field {
         Field { name, ty, doc: "", required: false, values: None, holds: Holds::Nothing }
     }
 
+    /// The sentences are documentation: a build without the
+    /// `documentation` feature (the viewer's) links none of them.
     pub(crate) const fn doc(self, doc: &'static str) -> Field {
+        #[cfg(not(feature = "documentation"))]
+        let doc = {
+            let _ = doc;
+            ""
+        };
         Field { doc, ..self }
     }
 
@@ -123,11 +130,11 @@ impl Field {
     }
 
     pub(crate) const fn one_of(self, values: &'static [&'static str], meaning: fn(&str) -> Option<&'static str>) -> Field {
-        Field { values: Some(Values { values, meaning, closed: true }), ..self }
+        Field { values: Some(Values { values, meaning: documented_meaning(meaning), closed: true }), ..self }
     }
 
     pub(crate) const fn suggests(self, values: &'static [&'static str], meaning: fn(&str) -> Option<&'static str>) -> Field {
-        Field { values: Some(Values { values, meaning, closed: false }), ..self }
+        Field { values: Some(Values { values, meaning: documented_meaning(meaning), closed: false }), ..self }
     }
 
     pub(crate) const fn holds(self, holds: Holds) -> Field {
@@ -142,6 +149,17 @@ impl Field {
             Holds::Nothing | Holds::Scalars => &[],
         }
     }
+}
+
+/// A value's meaning is documentation too: without the `documentation`
+/// feature, no value has one, and the meanings' texts are not linked.
+const fn documented_meaning(meaning: fn(&str) -> Option<&'static str>) -> fn(&str) -> Option<&'static str> {
+    #[cfg(not(feature = "documentation"))]
+    let meaning = {
+        let _ = meaning;
+        (|_| None) as fn(&str) -> Option<&'static str>
+    };
+    meaning
 }
 
 /// Reports IN004 when `node` is not of type `ty`. Returns whether it is.
