@@ -4,7 +4,7 @@
 import { afterCheck, openPlayground, pasteOver } from "../tests/e2e/harness.mjs";
 
 // A valid playbook of `batches` batches of ten steps, shaped like the
-// examples menu's 200-step playbook (src/examples/mod.rs); `filler` words
+// examples menu's 200-step playbook (crates/app/src/examples/mod.rs); `filler` words
 // lengthen each step's purpose, to reach a size in bytes.
 export function playbook(batches, filler = 0) {
   const document = playbookDocument(batches, filler);

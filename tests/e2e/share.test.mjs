@@ -44,7 +44,7 @@ async function addressFollows(page) {
 }
 
 
-const PLAYBOOK = readFileSync(join(root, "src/examples/minimal-playbook.yaml"), "utf8");
+const PLAYBOOK = readFileSync(join(root, "crates/app/src/examples/minimal-playbook.yaml"), "utf8");
 
 function assertClean(page) {
   assert.deepEqual(page.errors, [], "no errors in the page");
@@ -78,7 +78,7 @@ test("a share link made in the page opens the same text on the same panel in a f
 });
 
 // The app keeps its own copy of the editor's text, following each edit
-// (src/mirror.rs); the check and the share link read that copy.
+// (crates/app/src/mirror.rs); the check and the share link read that copy.
 test("the text a share link holds follows every kind of edit, non-ASCII text included", async () => {
   const page = await open();
   await paste(page, PLAYBOOK.replace("Customer lookup", "Customer lookup — 😀 é"));

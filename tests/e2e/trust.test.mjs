@@ -13,7 +13,7 @@ import { screenshot, routeSites, docsSite, root, session, pako, collectErrors, o
 const opb = session();
 
 const KEY = "sk_live_51HqzR7Kx9PmW2vT8nLcB4yQd";
-const LEAKY = readFileSync(join(root, "src/examples/minimal-playbook.yaml"), "utf8").replace(
+const LEAKY = readFileSync(join(root, "crates/app/src/examples/minimal-playbook.yaml"), "utf8").replace(
   "purpose: Look the customer up and summarise their account.",
   `purpose: Look the customer up, then charge with ${KEY} if asked.`,
 );

@@ -10,7 +10,7 @@ const MANIFEST: &str = "examples/acme-github.oz0-plugin.yaml";
 /// `opb` run from the workspace root, with the given standard input.
 fn opb(args: &[&str], stdin: &[u8]) -> (i32, String, String) {
     let output = Command::new(env!("CARGO_BIN_EXE_opb"))
-        .current_dir(Path::new(env!("CARGO_MANIFEST_DIR")).join("../.."))
+        .current_dir(Path::new(env!("CARGO_MANIFEST_DIR")))
         .env_remove("CLICOLOR_FORCE")
         .args(args)
         .write_stdin(stdin)

@@ -23,10 +23,10 @@ impl Example {
 pub const DEFAULT: &str = "failed-charge-recovery.json";
 
 const FILES: [(&str, &str); 6] = [
-    ("failed-charge-recovery.json", include_str!("../../examples/failed-charge-recovery.json")),
-    ("refund-triage.broken.yaml", include_str!("../../examples/refund-triage.broken.yaml")),
-    ("acme-github.oz0-plugin.yaml", include_str!("../../examples/acme-github.oz0-plugin.yaml")),
-    ("shady-tools.broken.oz0-plugin.yaml", include_str!("../../examples/shady-tools.broken.oz0-plugin.yaml")),
+    ("failed-charge-recovery.json", include_str!("../../../../examples/failed-charge-recovery.json")),
+    ("refund-triage.broken.yaml", include_str!("../../../../examples/refund-triage.broken.yaml")),
+    ("acme-github.oz0-plugin.yaml", include_str!("../../../../examples/acme-github.oz0-plugin.yaml")),
+    ("shady-tools.broken.oz0-plugin.yaml", include_str!("../../../../examples/shady-tools.broken.oz0-plugin.yaml")),
     ("minimal-playbook.yaml", include_str!("minimal-playbook.yaml")),
     ("minimal-manifest.oz0-plugin.yaml", include_str!("minimal-manifest.oz0-plugin.yaml")),
 ];
@@ -124,7 +124,7 @@ mod tests {
 
     #[test]
     fn the_menu_holds_every_file_of_examples() {
-        let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/examples");
+        let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/../../examples");
         let names: Vec<String> = all().iter().map(|e| e.name.to_owned()).collect();
         for entry in std::fs::read_dir(dir).expect("examples/ exists").flatten() {
             let name = entry.file_name().to_string_lossy().into_owned();

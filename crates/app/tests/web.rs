@@ -19,7 +19,7 @@ use web_sys::{Element, HtmlElement};
 
 wasm_bindgen_test_configure!(run_in_browser);
 
-const BROKEN: &str = include_str!("../examples/refund-triage.broken.yaml");
+const BROKEN: &str = include_str!("../../../examples/refund-triage.broken.yaml");
 
 /// A fresh element in the page's body to mount one component into.
 fn host() -> HtmlElement {
@@ -116,7 +116,7 @@ async fn a_click_on_an_entry_jumps_to_its_utf16_range() {
 
 #[wasm_bindgen_test]
 async fn no_problems_says_so() {
-    let report = report_of(include_str!("../examples/failed-charge-recovery.json"));
+    let report = report_of(include_str!("../../../examples/failed-charge-recovery.json"));
     let root = host();
     let _mounted = leptos::mount::mount_to(root.clone(), move || {
         view! { <DiagnosticsPanel report=Signal::stored(report) on_jump=|_: Jump| {} /> }

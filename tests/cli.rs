@@ -14,7 +14,7 @@ const CLEAN_MANIFEST: &str = "examples/acme-github.oz0-plugin.yaml";
 const UNCLOSED_FLOW: &str = "crates/core/tests/fixtures/input/unclosed-flow.oz0-plugin.yaml";
 
 fn workspace() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
 }
 
 /// `opb` run from the workspace root, so paths read as a user types them.
