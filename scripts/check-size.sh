@@ -24,13 +24,16 @@ set -euo pipefail
 # and enumeration values and explains what the pointer rests on, both from
 # the core (opb_core::assist): @codemirror/autocomplete in the bundle
 # (+9,580 bytes gzipped), the core's completion and hover and their bridge
-# in the wasm (+11,881) and its loader (+47).
-budget=$(((789 + 21) * 1024))
+# in the wasm (+11,881) and its loader (+47). +5 KiB (issue 22, items 1 and
+# 3): the field tables hold each field's seed sentence, its enumeration's
+# meanings and what it holds, which completion and hover show (+3.4 KiB),
+# and diagnostics carry the core's certain fixes.
+budget=$(((789 + 21 + 5) * 1024))
 
 # Gzipped bytes of the viewer a docs page with one <opb-viewer> downloads:
 # the element's script and stylesheet, the viewer's loader and wasm. The
 # budget is issue 21's target for the whole cold page, 300 KB (307,200
-# bytes): the viewer is about 303 KB gzipped, its wasm 295 KB
+# bytes): the viewer is about 305 KB gzipped, its wasm 297 KB
 # (docs/performance.md, "The docs-site viewer": the profile and the cuts
 # made).
 viewer_budget=$((300 * 1024))
@@ -38,8 +41,10 @@ viewer_budget=$((300 * 1024))
 # Gzipped bytes of the embed page (what an <iframe> of it downloads): its
 # HTML and script, the viewer's stylesheet, the embed's loader and wasm
 # (the viewer's, and opb-share's reading of links and messages). About
-# 337 KB; the budget sits 0.4% above.
-embed_budget=$((331 * 1024))
+# 339 KB; the budget sits 0.2% above. The field tables' richer entries
+# (issue 22: without their sentences, which only the documentation feature
+# links) and the diagnostics' fixes cost the viewer's core 1.7 KB.
+embed_budget=$((332 * 1024))
 
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 dist="${1:-$root/dist}"
