@@ -16,20 +16,8 @@ import { fileURLToPath } from "node:url";
 const root = resolve(fileURLToPath(import.meta.url), "../../..");
 const opb = resolve(root, process.env.OPB ?? "target/debug/opb");
 
-const BROKEN = `openplaybook: "1.6"
-requires:
-  connections: []
-steps:
-  - id: triage
-    kind: agent
-    agent: lou
-    purpose: Read the refund request.
-    allowedTools: []
-    next: gaet
-  - id: gate
-    kind: gate
-    purpose: A person approves.
-`;
+// A playbook whose `next: gaet` names no step (PB213; `gate` is meant).
+const BROKEN = readFileSync(join(root, "tests/editors/refund.broken.opb.yaml"), "utf8");
 
 // Runs in Neovim: everything it learns goes to a JSON file, read below.
 const SCRIPT = `

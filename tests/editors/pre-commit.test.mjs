@@ -10,7 +10,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
-import { copyFileSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { copyFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -19,20 +19,8 @@ const root = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
 const opb = resolve(root, process.env.OPB ?? "target/debug/opb");
 const preCommit = join(root, "tools/editors/.venv/bin/pre-commit");
 
-const BROKEN = `openplaybook: "1.6"
-requires:
-  connections: []
-steps:
-  - id: triage
-    kind: agent
-    agent: lou
-    purpose: Read the refund request.
-    allowedTools: []
-    next: gaet
-  - id: gate
-    kind: gate
-    purpose: A person approves.
-`;
+// A playbook whose `next: gaet` names no step (PB213; `gate` is meant).
+const BROKEN = readFileSync(join(root, "tests/editors/refund.broken.opb.yaml"), "utf8");
 
 function run(command, args, options = {}) {
   const result = spawnSync(command, args, { encoding: "utf8", timeout: 20 * 60_000, ...options });

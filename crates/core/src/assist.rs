@@ -29,6 +29,9 @@ pub struct Place {
     pub on_key: bool,
     /// The bytes of the key or scalar value under the offset.
     pub span: Span,
+    /// The scalar's value as read (a string unquoted and unescaped); none
+    /// on a key, or for null.
+    pub value: Option<String>,
 }
 
 /// The deepest key or scalar value of `text` whose bytes hold `offset`.
@@ -55,9 +58,12 @@ pub fn locate(text: &str, syntax: Syntax, offset: usize) -> Option<Place> {
             }
             Some(Err(member)) => {
                 tokens.push(member.key.to_string());
-                return Some(Place { tokens, on_key: true, span: member.key_span });
+                return Some(Place { tokens, on_key: true, span: member.key_span, value: None });
             }
-            None if is_scalar(node) && !tokens.is_empty() => return Some(Place { tokens, on_key: false, span: node.span }),
+            None if is_scalar(node) && !tokens.is_empty() => {
+                let value = node.scalar_text().map(|text| text.into_owned());
+                return Some(Place { tokens, on_key: false, span: node.span, value });
+            }
             None => return None,
         }
     }
@@ -86,7 +92,7 @@ pub struct Hover {
 pub fn hover(kind: Kind, syntax: Syntax, explain: Option<&Explain>, text: &str, offset: usize) -> Option<Hover> {
     let place = locate(text, syntax, offset)?;
     let tokens: Vec<&str> = place.tokens.iter().map(String::as_str).collect();
-    let value = || text.get(place.span.start..place.span.end).map(unquote);
+    let value = || place.value.as_deref();
     let markdown = match (explain, tokens.as_slice()) {
         (Some(Explain::Playbook(explain)), ["steps", step, "id"]) if !place.on_key => step_hover(explain.steps.get(step.parse::<usize>().ok()?)?),
         (Some(Explain::Playbook(explain)), ["steps", step, "allowedTools", entry]) => {
@@ -95,25 +101,20 @@ pub fn hover(kind: Kind, syntax: Syntax, explain: Option<&Explain>, text: &str, 
         }
         (Some(Explain::Playbook(explain)), ["steps", _, "next", ..] | ["start"]) if !place.on_key => {
             let id = value()?;
-            step_hover(explain.steps.iter().find(|s| s.id.as_deref() == Some(id.as_str()))?)
+            step_hover(explain.steps.iter().find(|s| s.id.as_deref() == Some(id))?)
         }
         _ => {
             let field = field_at(kind, &tokens)?;
-            if place.on_key { field_hover(field) } else { value_hover(field, &value()?)? }
+            if place.on_key { field_hover(field) } else { value_hover(field, value()?)? }
         }
     };
     Some(Hover { markdown: mask(&markdown).into_owned(), span: place.span })
 }
 
-/// A scalar's text without a JSON or YAML string's quotes.
-fn unquote(raw: &str) -> String {
-    raw.trim().trim_matches(|c| c == '"' || c == '\'').to_owned()
-}
-
 /// A field: its name and type, the seed's sentence, and the values of an
 /// enumeration with their meanings.
 pub fn field_hover(field: &Field) -> String {
-    let mut out = format!("**`{}`**: {}", field.name, type_words(field.ty));
+    let mut out = format!("**`{}`**: {}", field.name, field.ty.describe());
     if field.required {
         out.push_str(", required");
     }
@@ -130,13 +131,6 @@ pub fn field_hover(field: &Field) -> String {
         }
     }
     out
-}
-
-fn type_words(ty: Ty) -> &'static str {
-    match ty {
-        Ty::Any => "any value",
-        other => other.describe(),
-    }
 }
 
 /// An enumeration value's meaning, after its field's name.
@@ -339,13 +333,8 @@ fn value_insert(value: &str, syntax: Syntax, context: &Context) -> String {
 /// A key's type in a word or two, and whether a rule requires it.
 fn key_detail(field: &Field) -> String {
     let ty = match field.ty {
-        Ty::String => "string",
-        Ty::Bool => "boolean",
-        Ty::Number => "number",
-        Ty::Array => "array",
         Ty::StringArray => "array of strings",
-        Ty::Object => "object",
-        Ty::Any => "any",
+        ty => ty.json_type().unwrap_or("any"),
     };
     if field.required { format!("{ty}, required") } else { ty.to_owned() }
 }

@@ -39,6 +39,19 @@ impl Ty {
         }
     }
 
+    /// The JSON Schema type name (`"array"` for both arrays); none for
+    /// any value.
+    pub fn json_type(self) -> Option<&'static str> {
+        match self {
+            Ty::String => Some("string"),
+            Ty::Bool => Some("boolean"),
+            Ty::Number => Some("number"),
+            Ty::Array | Ty::StringArray => Some("array"),
+            Ty::Object => Some("object"),
+            Ty::Any => None,
+        }
+    }
+
     /// Whether `node` has this type, items included: what [`expect`]
     /// reports nothing for.
     fn is_met_by(self, node: &Node) -> bool {

@@ -112,15 +112,7 @@ fn property(field: &Field) -> Json {
         members.push(("markdownDescription", Json::from(field.doc)));
     }
     let nullable = !field.required;
-    let type_name = match field.ty {
-        Ty::String => Some("string"),
-        Ty::Bool => Some("boolean"),
-        Ty::Number => Some("number"),
-        Ty::Array | Ty::StringArray => Some("array"),
-        Ty::Object => Some("object"),
-        Ty::Any => None,
-    };
-    if let Some(name) = type_name {
+    if let Some(name) = field.ty.json_type() {
         members.push(("type", if nullable { Json::Array(vec![Json::from(name), Json::from("null")]) } else { Json::from(name) }));
     }
     if let Some(values) = field.values {
