@@ -403,6 +403,19 @@ class Editor {
     this.view.focus();
   }
 
+  selection() {
+    const { anchor, head } = this.view.state.selection.main;
+    return [anchor, head];
+  }
+
+  // Puts back a kept selection (clamped to the text), scrolled into view,
+  // leaving the focus where it is.
+  setSelection(anchor, head) {
+    const length = this.view.state.doc.length;
+    const [from, to] = [Math.min(anchor, length), Math.min(head, length)];
+    this.view.dispatch({ selection: EditorSelection.single(from, to), effects: EditorView.scrollIntoView(to, { y: "center" }) });
+  }
+
   // Marks the lines of [from, to) as the viewer's selection (from < 0
   // clears the mark); with `reveal`, scrolls them into view without moving
   // the cursor or the focus.
@@ -447,5 +460,11 @@ window.opbEditor = {
   textOf(element) {
     const dom = element?.querySelector(".cm-editor");
     return (dom && EditorView.findFromDOM(dom)?.state.doc.toString()) ?? null;
+  },
+  // The main selection's [anchor, head] there, or null.
+  selectionOf(element) {
+    const dom = element?.querySelector(".cm-editor");
+    const selection = dom && EditorView.findFromDOM(dom)?.state.selection.main;
+    return selection ? [selection.anchor, selection.head] : null;
   },
 };

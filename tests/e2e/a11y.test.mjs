@@ -85,13 +85,27 @@ test("keyboard: the kind switch is one radio group, one Tab stop, chosen with th
   await page.context().close();
 });
 
-test("axe-core: the playground, light and dark, with the Share menu open", async () => {
+test("axe-core: the playground, light and dark, with the Share and Drafts menus open", async () => {
   for (const colorScheme of ["light", "dark"]) {
     const page = await open(opb.server.url + pako({ code: BROKEN }), { colorScheme });
     assert.deepEqual(await violations(page), [], `${colorScheme}, trust banner shown`);
     await page.click('[data-testid="share"]');
     await page.waitForSelector('[data-testid="share-panel"]');
     assert.deepEqual(await violations(page), [], `${colorScheme}, Share menu open`);
+    await page.keyboard.press("Escape");
+    // Two drafts: an edit, then an example over it (the edit is kept).
+    await page.click('[data-testid="editor"] .cm-content');
+    await page.keyboard.press("Control+End");
+    await page.keyboard.type("\n# mine");
+    await page.selectOption('[data-testid="examples"]', "minimal-playbook.yaml");
+    await page.click('[data-testid="editor"] .cm-content');
+    await page.keyboard.type("# also mine\n");
+    await page.click('[data-testid="drafts"]');
+    await page.waitForFunction(() => document.querySelectorAll('[data-testid="draft"]').length === 2);
+    await page.click('[data-testid="delete-draft"]');
+    await page.waitForSelector('[data-testid="confirm-delete"]');
+    await screenshot(page, `drafts-menu-${colorScheme}`);
+    assert.deepEqual(await violations(page), [], `${colorScheme}, Drafts menu open, asking to delete`);
     await page.context().close();
   }
 });
@@ -112,7 +126,7 @@ test("axe-core: the embed page", async () => {
 test("a 375-px-wide screen: no sideways scrolling, every control reachable, axe-core clean", async () => {
   const page = await open(opb.server.url + pako({ code: BROKEN }), { viewport: { width: 375, height: 812 } });
   assert.ok(await page.evaluate(() => document.documentElement.scrollWidth <= 375), "nothing wider than the screen");
-  for (const id of ["share", "open-file", "theme-toggle", "kind-switch", "examples"]) {
+  for (const id of ["share", "drafts", "open-file", "theme-toggle", "kind-switch", "examples"]) {
     const box = await page.locator(`[data-testid="${id}"]`).boundingBox();
     assert.ok(box && box.x >= 0 && box.x + box.width <= 375, `${id} is on the screen: ${JSON.stringify(box)}`);
   }
@@ -122,6 +136,12 @@ test("a 375-px-wide screen: no sideways scrolling, every control reachable, axe-
   const panel = await page.locator('[data-testid="share-panel"]').boundingBox();
   assert.ok(panel.x >= 0 && panel.x + panel.width <= 375, JSON.stringify(panel));
   await screenshot(page, "phone-375-share");
+  await page.keyboard.press("Escape");
+  await page.click('[data-testid="drafts"]');
+  const drafts = await page.locator('[data-testid="drafts-panel"]').boundingBox();
+  assert.ok(drafts.x >= 0 && drafts.x + drafts.width <= 375, JSON.stringify(drafts));
+  await screenshot(page, "phone-375-drafts");
+  assert.deepEqual(await violations(page), [], "Drafts menu open");
   await page.context().close();
 });
 

@@ -70,9 +70,7 @@ test("the embed page shows the viewer alone, on the viewer's build, themed, with
   const playground = await newPage();
   await playground.goto(href);
   await playground.waitForFunction(() => Number(document.querySelector(".statusbar")?.dataset.checks) > 0);
-  // And keeps it, as it keeps every document it shows.
-  await playground.waitForFunction(() => localStorage.getItem("opb.document.text") !== null);
-  assert.equal(await playground.evaluate(() => localStorage.getItem("opb.document.text")), BROKEN);
+  assert.equal(await playground.evaluate(() => window.opbEditor.textOf(document.querySelector('[data-testid="editor"]'))), BROKEN);
   assert.deepEqual([...page.errors, ...playground.errors], []);
   await page.context().close();
   await playground.context().close();

@@ -198,3 +198,38 @@ export async function pasteOver(page, text, editor = "editor") {
     [content, text],
   );
 }
+
+// The drafts the playground keeps in IndexedDB (src/ui/share/drafts.rs),
+// each description with its text, newest first; none before the page made
+// the database (opening it here would make it without its stores).
+export async function storedDrafts(page) {
+  return page.evaluate(async () => {
+    if (!(await indexedDB.databases()).some((db) => db.name === "opb")) return [];
+    const db = await new Promise((ok, fail) => {
+      const open = indexedDB.open("opb");
+      open.onsuccess = () => ok(open.result);
+      open.onerror = () => fail(open.error);
+    });
+    const all = (store) => {
+      const tx = db.transaction(store);
+      const keys = tx.objectStore(store).getAllKeys();
+      const values = tx.objectStore(store).getAll();
+      return new Promise((ok) => (tx.oncomplete = () => ok(new Map(keys.result.map((key, i) => [key, values.result[i]])))));
+    };
+    const [metas, texts] = [await all("drafts"), await all("texts")];
+    db.close();
+    return [...metas.entries()].map(([id, json]) => ({ ...JSON.parse(json), text: texts.get(id) })).sort((a, b) => b.updated - a.updated);
+  });
+}
+
+// Waits until a kept draft holds `text` (saves follow a pause in typing).
+export async function draftSaved(page, text, timeout = 10_000) {
+  const until = Date.now() + timeout;
+  for (;;) {
+    const drafts = await storedDrafts(page);
+    const found = drafts.find((draft) => draft.text === text);
+    if (found) return found;
+    if (Date.now() > until) assert.fail(`no draft holds the text; kept: ${JSON.stringify(drafts.map((d) => d.name))}`);
+    await page.waitForTimeout(50);
+  }
+}

@@ -8,7 +8,7 @@ import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { inflateSync } from "node:zlib";
 import { join } from "node:path";
-import { screenshot, root, session, pako, collectErrors, openPlayground, pasteOver, afterCheck } from "./harness.mjs";
+import { screenshot, root, session, pako, collectErrors, openPlayground, pasteOver, afterCheck, draftSaved } from "./harness.mjs";
 
 const examplesDir = join(root, "examples");
 const opb = session();
@@ -146,9 +146,9 @@ test("a corrupt or truncated link says so and keeps the editor's text", async ()
   assert.equal(await editorText(page), mine);
   await screenshot(page, "share-03-bad-link");
 
-  // A new visit with a damaged link opens the last document instead: the
-  // one stored, once its save (after its check) has happened.
-  await page.waitForFunction((mine) => localStorage.getItem("opb.document.text") === mine, mine);
+  // A new visit with a damaged link opens the most recent draft instead,
+  // once its save (after a pause in typing) has happened.
+  await draftSaved(page, mine);
   const visit = await open(opb.server.url + "#pako:not*base64", { context: page.context() });
   assert.match(await visit.textContent('[data-testid="share-notice"]'), /character 4 of its data is \*/);
   assert.equal(await editorText(visit), mine);

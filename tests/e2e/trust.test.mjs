@@ -8,7 +8,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { screenshot, routeSites, docsSite, root, session, pako, collectErrors, openPlayground } from "./harness.mjs";
+import { screenshot, routeSites, docsSite, root, session, pako, collectErrors, openPlayground, draftSaved } from "./harness.mjs";
 
 const opb = session();
 
@@ -193,9 +193,9 @@ test("an example picked or a file dropped over edited work keeps the work, one c
   });
   await page.waitForFunction(() => document.querySelector('[data-testid="document-name"]').textContent === "dropped.json");
   await restores(page, mine, /Opened dropped\.json\./);
-  // The work survives a reload, as the stored document: saved after its
-  // check, however long the check takes on a busy machine.
-  await page.waitForFunction((mine) => localStorage.getItem("opb.document.text") === mine, mine);
+  // The work survives a reload, as the tab's draft: saved after a pause,
+  // however long the check takes on a busy machine.
+  await draftSaved(page, mine);
   await page.reload();
   await page.waitForFunction(() => Number(document.querySelector(".statusbar")?.dataset.checks) > 0);
   assert.equal(await editorText(page), mine);

@@ -1,4 +1,13 @@
+use leptos::prelude::*;
+use opb_app::ui::{app::App, panic, share::links};
+
 fn main() {
-    opb_app::ui::panic::install();
-    leptos::mount::mount_to_body(opb_app::ui::app::App);
+    panic::install();
+    // The drafts are read from IndexedDB before the page is drawn, so the
+    // editor opens with the document it keeps (a few milliseconds). Not
+    // Leptos's spawn_local: its executor is set up by mounting.
+    wasm_bindgen_futures::spawn_local(async {
+        let start = links::start().await;
+        leptos::mount::mount_to_body(move || view! { <App start=start /> });
+    });
 }

@@ -15,7 +15,8 @@
 //!   and by JSON pointer; [`assist`], what an editor shows at a place (hover).
 //! - Safety: [`mask`], the credential masking every shown text goes through.
 //! - The syntax layer's types a shell needs ([`Kind`], [`Syntax`],
-//!   [`Limits`], [`text`] positions, [`pause`]), from `opb-syntax`.
+//!   [`Limits`], [`text`] positions, [`pause`], one stable sort for
+//!   small builds in [`order`]), from `opb-syntax`.
 //!
 //! Inside, the core is layered, each layer importing only from those below
 //! it (`tests/layers.rs` keeps it so): `opb-syntax` (reading text into a
@@ -49,7 +50,7 @@ mod views;
 
 pub use diagnostics::{Counts, Diagnostic, Group, Related, Rule, Severity};
 pub use diagnostics::secrets::mask;
-pub use opb_syntax::{CompactString, Kind, Limits, Syntax, pause, text};
+pub use opb_syntax::{CompactString, Kind, Limits, Syntax, order, pause, text};
 pub use rules::registry::Registry;
 
 /// What the seeds define that a viewer shows beside the explain view.

@@ -10,8 +10,8 @@ use super::toolbar::{Notice, Toolbar};
 use crate::checker::{self, Report};
 use crate::examples;
 // Share links, persistence, files, themes (src/ui/share).
-use super::share::{banner::TrustBanner, files::{FileDrop, OpenFileButton}, links::{self, DocumentState, Incoming, Links, Opened}};
-use super::share::{menu::ShareMenu, notices::ShareNotices, theme::{self, ThemeState, ThemeToggle}};
+use super::share::{banner::TrustBanner, files::{FileDrop, OpenFileButton}, links::{DocumentState, Incoming, Links, Opened, Start}};
+use super::share::{drafts_menu::DraftsMenu, menu::ShareMenu, notices::ShareNotices, theme::{self, ThemeState, ThemeToggle}};
 use crate::embed::PageOptions;
 use crate::format::{human_size, renamed, syntax_label};
 use crate::route::Route;
@@ -43,12 +43,11 @@ impl Drop for Running {
     }
 }
 
+/// The app, opening with the document `start` holds: a link's, a draft, or
+/// the default example (`links::start`, src/ui/share/links.rs).
 #[component]
-pub fn App() -> impl IntoView {
+pub fn App(start: Start) -> impl IntoView {
     let all_examples = examples::all();
-    // The document a visit opens: a link's, the last visit's, or the default
-    // example (src/ui/share/links.rs).
-    let start = links::start();
     let first = start.incoming.clone();
     let example_named = |name: &str, text: &str| examples::named(name).filter(|e| e.text == text).map(|e| e.name.to_owned());
 
@@ -243,22 +242,23 @@ pub fn App() -> impl IntoView {
         notice.set(None);
         kind_choice.set(incoming.kind);
         replace(&incoming.text);
+        if let Some(selection) = incoming.selection {
+            editor.set_selection(selection);
+        }
         edited.set(incoming.edited);
     };
     let document_state = DocumentState { editor, report, kind_choice, name, edited, route };
-    let links = Links::new(document_state, Callback::new(open_document), &start);
+    let links = Links::new(document_state, Callback::new(open_document), start, checks.into());
     // An example or a file over edited work keeps that work, as a link does.
     let load_example = move |example_name: String| {
         if let Some(example) = examples::named(&example_name) {
             let name = example.name.to_owned();
-            let incoming = Incoming { text: example.text, name: name.clone(), kind: None, edited: false };
-            links.replace(incoming, Opened::Example(name));
+            links.replace(Incoming::opened(example.text, name.clone()), Opened::Example(name));
         }
     };
     let open_file = move |opened: Result<crate::files::Opened, String>| match opened {
         Ok(file) => {
-            let incoming = Incoming { text: file.text, name: file.name.clone(), kind: None, edited: false };
-            links.replace(incoming, Opened::File(file.name));
+            links.replace(Incoming::opened(file.text, file.name.clone()), Opened::File(file.name));
         }
         Err(reason) => say(Notice { error: true, text: reason }),
     };
@@ -280,6 +280,7 @@ pub fn App() -> impl IntoView {
                 <Header name=name edited=edited report=report kind_choice=kind_choice />
                 <div class="document-actions">
                     <OpenFileButton on_open=open_file />
+                    <DraftsMenu links=links />
                     <RegistryControl state=registry />
                     <ShareMenu links=links report=report name=name text=editor_text />
                     {theme_state.map(|state| view! { <ThemeToggle state=state /> })}
@@ -307,7 +308,12 @@ pub fn App() -> impl IntoView {
                             syntax=initial_syntax
                             on_change=on_change
                             on_cursor=move |position| cursor.set(position)
-                            on_ready=move |()| run_check()
+                            on_ready=move |()| {
+                                if let Some(selection) = first.selection {
+                                    editor.set_selection(selection);
+                                }
+                                run_check();
+                            }
                             assist=assist
                         />
                     </FileDrop>

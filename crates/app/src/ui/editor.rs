@@ -36,6 +36,12 @@ extern "C" {
     fn select(this: &CodeMirror, from: u32, to: u32);
 
     #[wasm_bindgen(method)]
+    fn selection(this: &CodeMirror) -> Vec<u32>;
+
+    #[wasm_bindgen(method, js_name = setSelection)]
+    fn set_selection(this: &CodeMirror, anchor: u32, head: u32);
+
+    #[wasm_bindgen(method)]
     fn highlight(this: &CodeMirror, from: f64, to: f64, reveal: bool);
 
     #[wasm_bindgen(method)]
@@ -205,6 +211,20 @@ impl EditorHandle {
     /// Selects a range (UTF-16 offsets), scrolls it into view and focuses.
     pub fn select(&self, from: u32, to: u32) {
         self.with_view(|view| view.select(from, to));
+    }
+
+    /// The main selection's anchor and head (UTF-16 offsets).
+    pub fn selection(&self) -> Option<(u32, u32)> {
+        match self.with_view(CodeMirror::selection)?.as_slice() {
+            &[anchor, head] => Some((anchor, head)),
+            _ => None,
+        }
+    }
+
+    /// Puts back a selection kept with a draft, in view, without taking
+    /// the focus.
+    pub fn set_selection(&self, (anchor, head): (u32, u32)) {
+        self.with_view(|view| view.set_selection(anchor, head));
     }
 }
 

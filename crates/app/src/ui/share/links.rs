@@ -1,16 +1,17 @@
-//! The playground's address and storage: which document a visit opens
-//! (a link, the last visit's, or the default example), the fragment that
-//! follows every edit (at most one history update per 750 ms: Safari limits
-//! them), opening a link in an open page, autosaving, and keeping the work
-//! that a link, an example or a file replaces so it can be restored.
+//! The playground's address: which document a visit opens (a link, the
+//! tab's draft, the most recent draft, or the default example), the
+//! fragment that follows every edit (at most one history update per
+//! 750 ms: Safari limits them), opening a link in an open page, and keeping
+//! the work that a link, an example, a file or a draft replaces, one click
+//! away (drafts are in `drafts.rs`).
 
-use super::store::{self, StoreError};
+use super::drafts::{self, Drafts, Resumed, Session};
 use crate::checker::Report;
 use crate::examples;
 use crate::format::{human_size, renamed};
 use crate::link::{self, Fragment, NoLink};
 use crate::route::Route;
-use crate::storage::{stored_bytes, worth_keeping, Meta, Saved};
+use crate::storage::{worth_keeping, Saved};
 use crate::ui::editor::EditorHandle;
 use gloo_timers::callback::Timeout;
 use leptos::prelude::*;
@@ -19,17 +20,6 @@ use std::sync::Arc;
 
 /// At most one address update per this many milliseconds.
 const FRAGMENT_THROTTLE_MS: f64 = 750.0;
-
-/// Storage is written this long after the last check, not in the check's
-/// task: writing the whole text on every key cost 2.5 ms a key on 1,000
-/// steps and far more on megabytes (issue 7). A page left sooner saves on
-/// `pagehide`.
-const SAVE_AFTER_MS: u32 = 400;
-
-/// Texts longer than this (UTF-16 units) are saved only when the page is
-/// left: writing 5 MB to storage blocks the page for 300 ms, which a pause
-/// in typing does not cover (and few browsers' storage holds 5 MB at all).
-const SAVE_WHILE_EDITING: u32 = 1024 * 1024;
 
 /// The state of the history entries whose address this page wrote. The
 /// address follows the document a moment after each change, so an entry the
@@ -44,17 +34,26 @@ pub struct Incoming {
     pub name: String,
     pub kind: Option<Kind>,
     pub edited: bool,
+    /// The selection to restore (a draft's), or none for the start.
+    pub selection: Option<(u32, u32)>,
 }
 
 impl Incoming {
-    fn from_saved(saved: Saved) -> Incoming {
-        Incoming { text: saved.text, name: saved.meta.name, kind: saved.meta.kind, edited: saved.meta.edited }
+    /// A document opened from where it came from (an example, a file).
+    pub fn opened(text: String, name: String) -> Incoming {
+        Incoming { text, name, kind: None, edited: false, selection: None }
+    }
+
+    /// A draft: the reader's work.
+    fn draft(resumed: Resumed) -> Incoming {
+        let meta = resumed.meta;
+        Incoming { text: resumed.text, name: meta.name, kind: meta.kind, edited: true, selection: Some(meta.selection) }
     }
 
     /// A shared document, named after its syntax.
     fn shared(share: opb_share::Share) -> Incoming {
         let name = renamed("shared", Syntax::sniff(&share.code));
-        Incoming { text: share.code, name, kind: share.kind, edited: false }
+        Incoming { text: share.code, name, kind: share.kind, edited: false, selection: None }
     }
 }
 
@@ -64,6 +63,7 @@ pub enum Opened {
     Link,
     Example(String),
     File(String),
+    Draft(String),
 }
 
 impl Opened {
@@ -72,6 +72,7 @@ impl Opened {
             Opened::Link => "Opened the shared document.".to_owned(),
             Opened::Example(name) => format!("Opened the example `{name}`."),
             Opened::File(name) => format!("Opened `{name}`."),
+            Opened::Draft(name) => format!("Opened the draft `{name}`."),
         }
     }
 }
@@ -81,12 +82,12 @@ impl Opened {
 pub enum ShareNotice {
     /// A link could not be opened; the editor kept its text.
     BadLink(String),
-    /// A link, an example or a file replaced the reader's work (`name`),
-    /// which is kept to be restored.
+    /// A link, an example, a file or a draft replaced the reader's work
+    /// (`name`), which is kept as a draft, to be restored.
     PreviousKept { name: String, opened: Opened },
-    /// As `PreviousKept`, but storage has no room to set the work aside: it
-    /// stays the stored document until restored or dismissed.
-    PreviousHeld { name: String, opened: Opened },
+    /// As `PreviousKept`, but storage could not keep the work: this tab
+    /// holds it until it is closed.
+    PreviousUnsaved { name: String, opened: Opened },
     /// The previous document is back; the one it replaced is kept in turn.
     Restored { name: String },
     /// The previous document could not be found again.
@@ -97,6 +98,14 @@ pub enum ShareNotice {
     StorageUnavailable,
 }
 
+/// The work a document replaced in this tab: its draft, and its text in
+/// case storage could not keep it.
+#[derive(Debug, Clone)]
+struct Previous {
+    id: String,
+    saved: Saved,
+}
+
 /// How a visit starts.
 pub struct Start {
     pub incoming: Incoming,
@@ -104,6 +113,8 @@ pub struct Start {
     /// Whether the document arrived by a link (the trust banner shows).
     pub arrived: bool,
     pub notice: Option<ShareNotice>,
+    session: Session,
+    previous: Option<Previous>,
 }
 
 fn location_hash() -> String {
@@ -123,52 +134,62 @@ fn example() -> Incoming {
     let first = examples::named(examples::DEFAULT)
         .or_else(|| examples::all().into_iter().next())
         .unwrap_or(examples::Example { name: "untitled.yaml", text: String::new() });
-    Incoming { text: first.text, name: first.name.to_owned(), kind: None, edited: false }
+    Incoming::opened(first.text, first.name.to_owned())
 }
 
-/// Keeps `current`, about to be replaced by `incoming`, when it is work.
-fn keep(current: &Saved, incoming: &str, opened: Opened) -> Option<ShareNotice> {
-    if !worth_keeping(current, incoming) {
-        return None;
-    }
-    let name = current.meta.name.clone();
-    match store::keep_previous(current) {
-        Err(StoreError::Full) => Some(ShareNotice::PreviousHeld { name, opened }),
-        // Without storage the page's memory keeps it (see `Links::previous`).
-        Ok(()) | Err(StoreError::Unavailable) => Some(ShareNotice::PreviousKept { name, opened }),
-    }
+/// Decides what the page opens with, from its address and the drafts. A
+/// link's document is a new draft beside the tab's (which is kept to be
+/// restored); a visit without one continues the tab's draft (a reload) or
+/// the most recent one, on the panel it was left on unless the address
+/// names one; a broken link leaves that document in place.
+pub async fn start() -> Start {
+    let mut session = Session::open().await;
+    let hash = location_hash();
+    let (route, notice) = match Fragment::read(&hash) {
+        Fragment::Share(share) => return start_with_link(session, share).await,
+        Fragment::Route(route) => (route, None),
+        Fragment::Broken(error) => (Route::Diagnostics, Some(ShareNotice::BadLink(error.to_string()))),
+    };
+    let continued = match session.own().or_else(|| session.newest()) {
+        Some(draft) => session.resume(&draft).await,
+        None => None,
+    };
+    let named = hash.trim_start_matches('#').is_empty();
+    let route = match continued.as_ref().and_then(|c| c.meta.view.as_deref()) {
+        Some(view) if named => Route::from_hash(view),
+        _ => route,
+    };
+    let incoming = continued.map_or_else(example, Incoming::draft);
+    Start { incoming, route, arrived: false, notice, session, previous: None }
 }
 
-/// Decides what the page opens with, from its address and storage. A
-/// link's document replaces the last visit's, which is kept when it is
-/// work; a broken link leaves the last visit's document in place.
-pub fn start() -> Start {
-    let saved = store::current();
-    let fallback = || saved.clone().map_or_else(example, Incoming::from_saved);
-    match Fragment::read(&location_hash()) {
-        Fragment::Route(route) => Start { incoming: fallback(), route, arrived: false, notice: None },
-        Fragment::Broken(error) => Start {
-            incoming: fallback(),
-            route: Route::Diagnostics,
-            arrived: false,
-            notice: Some(ShareNotice::BadLink(error.to_string())),
-        },
-        Fragment::Share(share) => {
-            let route = link::route_of(&share);
-            // A reload of the reader's own document, whose address follows
-            // it: the address lags the document by up to the throttle, so
-            // the stored document, saved when the page was left, is read.
-            if let Some(own) = saved.as_ref().filter(|s| s.text == share.code || address_written_by_page()) {
-                let incoming = Incoming { kind: share.kind, ..Incoming::from_saved(own.clone()) };
-                return Start { incoming, route, arrived: false, notice: None };
-            }
-            let notice = saved.as_ref().and_then(|s| keep(s, &share.code, Opened::Link));
-            Start { incoming: Incoming::shared(share), route, arrived: true, notice }
-        }
+async fn start_with_link(mut session: Session, share: opb_share::Share) -> Start {
+    let route = link::route_of(&share);
+    let own = match session.own() {
+        Some(draft) => session.resume(&draft).await,
+        None => None,
+    };
+    // A reload of the reader's own document, whose address follows it: the
+    // address lags the document by up to the throttle, so the draft, saved
+    // as the page was left, is read.
+    let by_page = address_written_by_page();
+    if let Some(own) = own.as_ref().filter(|own| by_page || own.text == share.code) {
+        let incoming = Incoming { kind: share.kind, ..Incoming::draft(own.clone()) };
+        return Start { incoming, route, arrived: false, notice: None, session, previous: None };
     }
+    let arrived = !by_page;
+    let previous = own.filter(|own| !own.text.trim().is_empty()).map(|own| Previous {
+        id: own.meta.id,
+        saved: Saved { text: own.text, name: own.meta.name, kind: own.meta.kind, edited: true },
+    });
+    if previous.is_some() {
+        session.begin_new().await;
+    }
+    let notice = previous.as_ref().map(|p| ShareNotice::PreviousKept { name: p.saved.name.clone(), opened: Opened::Link });
+    Start { incoming: Incoming::shared(share), route, arrived, notice, session, previous }
 }
 
-/// The app's document state, as links and storage read it.
+/// The app's document state, as links and drafts read it.
 #[derive(Clone, Copy)]
 pub struct DocumentState {
     pub editor: EditorHandle,
@@ -180,38 +201,33 @@ pub struct DocumentState {
 }
 
 impl DocumentState {
-    fn current(&self) -> Option<Saved> {
-        let text = self.editor.text()?;
+    pub fn saved(&self) -> Option<Saved> {
         Some(Saved {
-            text,
-            meta: Meta {
-                name: self.name.get_untracked(),
-                kind: self.kind_choice.get_untracked(),
-                edited: self.edited.get_untracked(),
-            },
+            text: self.editor.text()?,
+            name: self.name.get_untracked(),
+            kind: self.kind_choice.get_untracked(),
+            edited: self.edited.get_untracked(),
         })
+    }
+
+    pub fn view(&self) -> Option<String> {
+        self.route.get_untracked().view()
     }
 }
 
-/// Links and storage for the playground page. Copy, for components.
+/// Links and kept work for the playground page. Copy, for components.
 #[derive(Clone, Copy)]
 pub struct Links {
     doc: DocumentState,
     open: Callback<Incoming>,
+    pub drafts: Drafts,
     /// Whether the document arrived by a link: the trust banner shows.
     pub arrived: RwSignal<bool>,
     pub notice: RwSignal<Option<ShareNotice>>,
-    /// Set while a link replaced work that storage could not set aside: the
-    /// work is still the stored document, so autosave waits.
-    hold_saves: RwSignal<bool>,
-    /// The document a link replaced in this visit, when it was work.
-    previous: StoredValue<Option<Saved>>,
+    /// The work a document replaced in this visit.
+    previous: StoredValue<Option<Previous>>,
     timer: StoredValue<Option<Timeout>, LocalStorage>,
     last_write: StoredValue<f64>,
-    /// Whether the document changed since it was last saved, and the save
-    /// waiting for typing to pause.
-    unsaved: StoredValue<bool>,
-    save_timer: StoredValue<Option<Timeout>, LocalStorage>,
 }
 
 fn now_ms() -> f64 {
@@ -226,25 +242,30 @@ pub fn page_base() -> String {
 
 impl Links {
     /// Starts following the document: the address after each check or
-    /// panel change, storage after each check, links opened in the page.
-    /// `open` puts a document in the editor.
-    pub fn new(doc: DocumentState, open: Callback<Incoming>, start: &Start) -> Links {
+    /// panel change, the tab's draft after each check (`checks` counts
+    /// them), links opened in the page. `open` puts a document in the
+    /// editor.
+    pub fn new(doc: DocumentState, open: Callback<Incoming>, start: Start, checks: Signal<u64>) -> Links {
+        let notice = RwSignal::new(start.notice);
+        let stored = start.incoming.edited.then(|| Saved {
+            text: start.incoming.text.clone(),
+            name: start.incoming.name.clone(),
+            kind: start.incoming.kind,
+            edited: true,
+        });
         let links = Links {
             doc,
             open,
+            drafts: Drafts::new(doc, notice, start.session, stored, checks),
             arrived: RwSignal::new(start.arrived),
-            notice: RwSignal::new(start.notice.clone()),
-            hold_saves: RwSignal::new(matches!(start.notice, Some(ShareNotice::PreviousHeld { .. }))),
-            previous: StoredValue::new(None),
+            notice,
+            previous: StoredValue::new(start.previous),
             timer: StoredValue::new_local(None),
             last_write: StoredValue::new(0.0),
-            unsaved: StoredValue::new(false),
-            save_timer: StoredValue::new_local(None),
         };
         // The first check is of the document the page opened with, which
         // the address already holds; every later one follows a change, as
-        // does every panel change after it. Storage is written after every
-        // check, the first included.
+        // does every panel change after it.
         Effect::new(move |had_report: Option<bool>| {
             doc.route.track();
             let has_report = doc.report.with(Option::is_some);
@@ -253,16 +274,7 @@ impl Links {
             }
             has_report
         });
-        Effect::new(move |_| {
-            if doc.report.with(Option::is_some) {
-                links.unsaved.set_value(true);
-                let soon = doc.editor.length().is_some_and(|length| length <= SAVE_WHILE_EDITING);
-                let save = soon.then(|| Timeout::new(SAVE_AFTER_MS, move || links.save_pending()));
-                links.save_timer.set_value(save);
-            }
-        });
         let _ = window_event_listener(leptos::ev::hashchange, move |_| links.on_hash_change());
-        let _ = window_event_listener(leptos::ev::pagehide, move |_| links.save_pending());
         links
     }
 
@@ -302,35 +314,6 @@ impl Links {
         }
     }
 
-    /// Saves the editor's document when it changed since the last save.
-    fn save_pending(&self) {
-        self.save_timer.try_set_value(None);
-        if self.unsaved.try_update_value(std::mem::take) == Some(true) {
-            self.save();
-        }
-    }
-
-    /// Saves the editor's document; says so when storage cannot hold it.
-    fn save(&self) {
-        if self.hold_saves.get_untracked() {
-            return;
-        }
-        let Some(current) = self.doc.current() else { return };
-        match store::save_current(&current) {
-            Ok(()) => {
-                if matches!(self.notice.get_untracked(), Some(ShareNotice::StorageFull { .. } | ShareNotice::StorageUnavailable)) {
-                    self.notice.set(None);
-                }
-            }
-            Err(StoreError::Full) => self.notice.set(Some(ShareNotice::StorageFull { bytes: stored_bytes(&current.text) })),
-            Err(StoreError::Unavailable) => {
-                if self.notice.get_untracked().is_none() {
-                    self.notice.set(Some(ShareNotice::StorageUnavailable));
-                }
-            }
-        }
-    }
-
     /// A fragment the reader typed, pasted or went back to.
     fn on_hash_change(&self) {
         match Fragment::read(&location_hash()) {
@@ -342,8 +325,7 @@ impl Links {
                     self.doc.route.set(route);
                     return;
                 }
-                let current = self.doc.current();
-                if current.as_ref().is_some_and(|c| c.text == share.code) {
+                if self.doc.editor.with_text(|text| text == share.code) == Some(true) {
                     self.doc.kind_choice.set(share.kind);
                     self.doc.route.set(route);
                     return;
@@ -355,15 +337,27 @@ impl Links {
         }
     }
 
+    /// Writes the tab's document as its draft now, remembered as the work
+    /// replaced; `opened` says what replaced it, for the notice shown when
+    /// storage cannot keep it.
+    fn set_aside(&self, current: Saved, opened: Opened) {
+        let id = self.drafts.id();
+        let selection = self.doc.editor.selection().unwrap_or_default();
+        let unsaved = ShareNotice::PreviousUnsaved { name: current.name.clone(), opened };
+        self.drafts.write(&id, &current, selection, self.doc.view(), Some(unsaved));
+        self.previous.set_value(Some(Previous { id, saved: current }));
+    }
+
     /// Puts a document that a link, an example or a file brought in the
-    /// editor, keeping the reader's work it replaces, to be restored.
+    /// editor, as a new draft; the reader's work it replaces stays a
+    /// draft, to be restored.
     pub fn replace(&self, incoming: Incoming, opened: Opened) {
-        let current = self.doc.current();
-        let notice = current.as_ref().and_then(|c| keep(c, &incoming.text, opened));
-        if notice.is_some() {
-            self.previous.set_value(current);
-        }
-        self.hold_saves.set(matches!(notice, Some(ShareNotice::PreviousHeld { .. })));
+        let notice = self.doc.saved().filter(|current| worth_keeping(current, &incoming.text)).map(|current| {
+            let name = current.name.clone();
+            self.set_aside(current, opened.clone());
+            self.drafts.begin_new(None);
+            ShareNotice::PreviousKept { name, opened }
+        });
         self.notice.set(notice);
         self.open.run(incoming);
     }
@@ -372,41 +366,64 @@ impl Links {
     pub fn can_restore(&self) -> bool {
         matches!(
             self.notice.get(),
-            Some(ShareNotice::PreviousKept { .. } | ShareNotice::PreviousHeld { .. } | ShareNotice::Restored { .. })
+            Some(ShareNotice::PreviousKept { .. } | ShareNotice::PreviousUnsaved { .. } | ShareNotice::Restored { .. })
         )
     }
 
     /// Puts the replaced document back, keeping the one it replaces in turn.
     pub fn restore_previous(&self) {
-        let previous = self.previous.get_value().or_else(|| {
-            if self.hold_saves.get_untracked() {
-                store::current()
-            } else {
-                store::previous()
+        match self.previous.get_value() {
+            Some(previous) => self.switch(previous.id, Some(previous.saved), true),
+            None => self.notice.set(Some(ShareNotice::NothingToRestore)),
+        }
+    }
+
+    /// Opens a kept draft, keeping the tab's document as a draft in turn.
+    pub fn open_draft(&self, id: String) {
+        self.switch(id, None, false);
+    }
+
+    /// Opens the draft `id` (or, when storage lost it, `fallback`) in this
+    /// tab; a draft open in another tab is opened as a copy, a new draft.
+    fn switch(&self, id: String, fallback: Option<Saved>, restoring: bool) {
+        let links = *self;
+        leptos::task::spawn_local(async move {
+            let taken = match links.drafts.take(&id).await {
+                Some(taken) => Some(taken),
+                None => match fallback {
+                    Some(saved) => Some((Resumed::of(&id, saved), drafts::hold(&id).await)),
+                    None => None,
+                },
+            };
+            let Some((resumed, held)) = taken else {
+                links.notice.set(Some(ShareNotice::NothingToRestore));
+                return;
+            };
+            // Read after the draft is: edits made while it loaded are kept.
+            let kept = links.doc.saved().filter(|c| !c.text.trim().is_empty() && c.text != resumed.text);
+            let notice = kept.map(|current| {
+                let name = current.name.clone();
+                let opened = Opened::Draft(resumed.meta.name.clone());
+                links.set_aside(Saved { edited: true, ..current }, opened.clone());
+                if restoring {
+                    ShareNotice::Restored { name }
+                } else {
+                    ShareNotice::PreviousKept { name, opened }
+                }
+            });
+            let stored = Saved { text: resumed.text.clone(), name: resumed.meta.name.clone(), kind: resumed.meta.kind, edited: true };
+            match held {
+                Some(held) => links.drafts.adopt(resumed.meta.id.clone(), Some(held), Some(stored)),
+                None => links.drafts.begin_new(Some(stored)),
             }
+            links.arrived.set(false);
+            links.notice.set(notice);
+            links.open.run(Incoming::draft(resumed));
         });
-        let Some(previous) = previous else {
-            self.notice.set(Some(ShareNotice::NothingToRestore));
-            return;
-        };
-        let notice = self.doc.current().and_then(|c| {
-            let linked = Saved { meta: Meta { edited: true, ..c.meta.clone() }, ..c };
-            let notice = keep(&linked, &previous.text, Opened::Link);
-            self.previous.set_value(notice.is_some().then_some(linked));
-            notice
-        });
-        self.hold_saves.set(matches!(notice, Some(ShareNotice::PreviousHeld { .. })));
-        self.arrived.set(false);
-        self.notice.set(notice.map(|n| match n {
-            ShareNotice::PreviousKept { name, .. } => ShareNotice::Restored { name },
-            other => other,
-        }));
-        self.open.run(Incoming { edited: true, ..Incoming::from_saved(previous) });
     }
 
     pub fn dismiss_notice(&self) {
         self.notice.set(None);
-        self.hold_saves.set(false);
     }
 }
 
@@ -417,18 +434,18 @@ pub fn notice_text(notice: &ShareNotice) -> String {
         // Work is kept only when edited: it is the reader's own, though
         // it may bear an example's name.
         ShareNotice::PreviousKept { name, opened } => {
-            format!("{} Your work on `{name}` is kept: restore it at any time.", opened.sentence())
+            format!("{} Your work on `{name}` is kept in Drafts: restore it at any time.", opened.sentence())
         }
-        ShareNotice::PreviousHeld { name, opened } => format!(
-            "{} Your work on `{name}` is still the one stored, but there is no room to keep both: this one is not saved until you restore yours or dismiss this.",
+        ShareNotice::PreviousUnsaved { name, opened } => format!(
+            "{} Your work on `{name}` could not be saved, as this browser's storage is full: only this tab holds it, so restore it before you close the tab.",
             opened.sentence()
         ),
         ShareNotice::Restored { name } => {
-            format!("Restored your previous document. The one it replaced, `{name}`, is kept: switch back at any time.")
+            format!("Restored your previous document. The one it replaced, `{name}`, is kept in Drafts: switch back at any time.")
         }
-        ShareNotice::NothingToRestore => "The previous document is no longer stored, so it cannot be restored.".to_owned(),
+        ShareNotice::NothingToRestore => "That draft is no longer stored, so it cannot be opened.".to_owned(),
         ShareNotice::StorageFull { bytes } => format!(
-            "This document ({}) is too large for this browser's storage, so it is not saved: a reload would lose your changes. Download it to keep it.",
+            "This browser's storage has no room for this document ({}), so it is not saved: a reload would lose your changes. Download it to keep it.",
             human_size(*bytes)
         ),
         ShareNotice::StorageUnavailable => {

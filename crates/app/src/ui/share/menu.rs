@@ -5,12 +5,12 @@
 use super::export;
 use super::files::download;
 use super::links::{page_base, Links};
+use super::popover::{Names, Popover};
 use crate::checker::Report;
 use crate::embed::{embed_src, iframe_snippet, Theme};
 use crate::files;
 use crate::format::syntax_label;
 use crate::link::{without_fragment, NoLink, MAX_LINK_CHARS};
-use leptos::ev::KeyboardEvent;
 use leptos::prelude::*;
 use opb_core::Syntax;
 use std::sync::Arc;
@@ -67,14 +67,10 @@ pub fn ShareMenu(
     let link = RwSignal::new(None::<Result<String, NoLink>>);
     let confirming = RwSignal::new(None::<Copyable>);
     let status = RwSignal::new(None::<(bool, String)>);
-    let toggle = move || {
-        let opening = !open.get_untracked();
-        if opening {
-            link.set(Some(links.link()));
-            confirming.set(None);
-            status.set(None);
-        }
-        open.set(opening);
+    let on_open = move || {
+        link.set(Some(links.link()));
+        confirming.set(None);
+        status.set(None);
     };
     let snippet = move || {
         let link = link.get()?.ok()?;
@@ -122,12 +118,6 @@ pub fn ShareMenu(
             Err(reason) => (true, reason),
         }));
     };
-    let on_key = move |ev: KeyboardEvent| {
-        if ev.key() == "Escape" {
-            open.set(false);
-        }
-    };
-
     let link_section = move || match link.get() {
         None => None,
         Some(Ok(address)) => Some(
@@ -191,43 +181,30 @@ pub fn ShareMenu(
         })
     };
 
+    let names = Names {
+        name: "share",
+        label: "Share",
+        purpose: "Share, download and export",
+        icon: "M10 14a4 4 0 0 0 5.7 0l3.5-3.5a4 4 0 0 0-5.7-5.7L12 6.3M14 10a4 4 0 0 0-5.7 0l-3.5 3.5a4 4 0 0 0 5.7 5.7l1.5-1.5",
+    };
     view! {
-        <div class="share-menu" on:keydown=on_key>
-            <button
-                class="button"
-                data-testid="share"
-                aria-haspopup="dialog"
-                aria-expanded=move || open.get().to_string()
-                aria-controls="share-panel"
-                on:click=move |_| toggle()
-            >
-                <svg class="button-icon" viewBox="0 0 24 24" aria-hidden="true"><path d="M10 14a4 4 0 0 0 5.7 0l3.5-3.5a4 4 0 0 0-5.7-5.7L12 6.3M14 10a4 4 0 0 0-5.7 0l-3.5 3.5a4 4 0 0 0 5.7 5.7l1.5-1.5" /></svg>
-                "Share"
-            </button>
-            <Show when=move || open.get()>
-                <div class="share-panel" id="share-panel" role="dialog" aria-label="Share, download and export" data-testid="share-panel">
-                    <div class="share-panel-top">
-                        <h2>"Share"</h2>
-                        <button class="icon-button" aria-label="Close" on:click=move |_| open.set(false)>"×"</button>
-                    </div>
-                    {link_section}
-                    {embed_section}
-                    {confirm}
-                    <p class="share-label">"Download the document"</p>
-                    <div class="share-row">
-                        <button class="button" data-testid="download-json" on:click=move |_| save(Syntax::Json)>"JSON"</button>
-                        <button class="button" data-testid="download-yaml" on:click=move |_| save(Syntax::Yaml)>"YAML"</button>
-                    </div>
-                    <p class="share-label">"Export the graph"</p>
-                    <div class="share-row">
-                        <button class="button" data-testid="export-svg" on:click=move |_| export(export::Picture::Svg)>"SVG"</button>
-                        <button class="button" data-testid="export-png" on:click=move |_| export(export::Picture::Png)>"PNG"</button>
-                    </div>
-                    {move || status.get().map(|(error, text)| view! {
-                        <p class="share-status" class:error=error role="status" data-testid="share-status">{text}</p>
-                    })}
-                </div>
-            </Show>
-        </div>
+        <Popover names=names open=open on_open=on_open>
+            {link_section}
+            {embed_section}
+            {confirm}
+            <p class="share-label">"Download the document"</p>
+            <div class="share-row">
+                <button class="button" data-testid="download-json" on:click=move |_| save(Syntax::Json)>"JSON"</button>
+                <button class="button" data-testid="download-yaml" on:click=move |_| save(Syntax::Yaml)>"YAML"</button>
+            </div>
+            <p class="share-label">"Export the graph"</p>
+            <div class="share-row">
+                <button class="button" data-testid="export-svg" on:click=move |_| export(export::Picture::Svg)>"SVG"</button>
+                <button class="button" data-testid="export-png" on:click=move |_| export(export::Picture::Png)>"PNG"</button>
+            </div>
+            {move || status.get().map(|(error, text)| view! {
+                <p class="share-status" class:error=error role="status" data-testid="share-status">{text}</p>
+            })}
+        </Popover>
     }
 }
