@@ -115,6 +115,22 @@ test("typing that never pauses is saved within a second, and a closed tab's work
   await context.close();
 });
 
+test("a reload at once after a keystroke keeps it: the tab's draft is written as the page is left", async () => {
+  const context = await opb.browser.newContext();
+  const page = await newTab(context);
+  await paste(page, PLAYBOOK);
+  await draftSaved(page, PLAYBOOK);
+  await page.click('[data-testid="editor"] .cm-content');
+  await page.keyboard.press("Control+End");
+  await page.keyboard.type("# last");
+  const onScreen = await editorText(page);
+  await page.reload();
+  await page.waitForFunction(() => Number(document.querySelector(".statusbar")?.dataset.checks) > 0);
+  assert.equal(await editorText(page), onScreen);
+  await assertClean(page);
+  await context.close();
+});
+
 test("a link opened over work keeps that work as a draft, listed in the menu and one click away", async () => {
   const context = await opb.browser.newContext();
   const page = await newTab(context);
