@@ -7,6 +7,7 @@ import { before, after, beforeEach, afterEach } from "node:test";
 import assert from "node:assert/strict";
 import { deflateSync, gzipSync } from "node:zlib";
 import { createServer } from "node:http";
+import { createHash } from "node:crypto";
 import { readFile, mkdir } from "node:fs/promises";
 import { extname, join, normalize, resolve, dirname } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -29,8 +30,11 @@ const types = {
 // Serves `from` (the release build by default); a folder's index.html
 // answers for the folder. With `production`, as a production server would
 // for another origin's pages: gzipped (to clients that accept it), allowed
-// to any origin, never cached (scripts/bench-viewer.mjs).
-export async function serve(from = dist, { production = false } = {}) {
+// to any origin, never cached (scripts/bench-viewer.mjs); with `caching`
+// too, cached as a host should (docs/embedding.md): a file whose name holds
+// the build's hash for a year and immutable, the others revalidated by
+// their ETag at every use (scripts/bench-link.mjs).
+export async function serve(from = dist, { production = false, caching = false } = {}) {
   const server = createServer(async (request, response) => {
     const path = normalize(decodeURIComponent(new URL(request.url, "http://localhost").pathname));
     const file = join(from, path.endsWith("/") ? join(path, "index.html") : path);
@@ -48,6 +52,15 @@ export async function serve(from = dist, { production = false } = {}) {
     const headers = { "content-type": types[extname(file)] ?? "application/octet-stream" };
     if (production) {
       Object.assign(headers, { "access-control-allow-origin": "*", "cache-control": "no-store" });
+      if (caching) {
+        const hashed = /-[0-9a-f]{12,16}(_bg)?\.(js|wasm|css)$/.test(file);
+        const etag = `"${createHash("sha256").update(body).digest("base64url").slice(0, 16)}"`;
+        Object.assign(headers, { "cache-control": hashed ? "public, max-age=31536000, immutable" : "no-cache", etag });
+        if (request.headers["if-none-match"] === etag) {
+          response.writeHead(304, headers).end();
+          return;
+        }
+      }
       if (/\bgzip\b/.test(request.headers["accept-encoding"] ?? "")) {
         body = gzipSync(body, { level: 9 });
         headers["content-encoding"] = "gzip";

@@ -1,6 +1,8 @@
 //! parse + check + explain of generated playbooks (10 to 10,000 steps) and
 //! plugin manifests (20 to 2,000 tools), each beside a bare
-//! `serde_json::from_str::<serde_json::Value>` of the same bytes.
+//! `serde_json::from_str::<serde_json::Value>` of the same bytes, and of a
+//! hostile text: YAML aliases nested to a billion nodes ("billion laughs"),
+//! which the parser refuses before expanding.
 //! Run: `cargo bench -p opb-core --bench analyze` (or
 //! `scripts/bench-report.sh` for the table in docs/performance.md).
 
@@ -38,5 +40,21 @@ fn manifests(c: &mut Criterion) {
     measure(c, "manifest", [20, 200, 2_000].map(|tools| (tools, generate::manifest(tools))));
 }
 
-criterion_group!(benches, playbooks, manifests);
+/// Ten levels of ten aliases each: 10^10 nodes if expanded.
+fn billion_laughs() -> String {
+    let mut text = String::from("a0: &a0 [lol, lol, lol, lol, lol, lol, lol, lol, lol, lol]\n");
+    for i in 1..10 {
+        let refs = vec![format!("*a{}", i - 1); 10].join(", ");
+        text.push_str(&format!("a{i}: &a{i} [{refs}]\n"));
+    }
+    text
+}
+
+fn hostile(c: &mut Criterion) {
+    let options = Options { syntax: Some(Syntax::Yaml), ..Options::default() };
+    let text = billion_laughs();
+    c.benchmark_group("hostile").bench_function("billion_laughs", |b| b.iter(|| analyze(black_box(&text), &options)));
+}
+
+criterion_group!(benches, playbooks, manifests, hostile);
 criterion_main!(benches);

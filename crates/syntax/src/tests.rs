@@ -132,9 +132,9 @@ fn billion_laughs_stops_before_expanding() {
         let refs = vec![format!("*a{}", i - 1); 10].join(", ");
         text.push_str(&format!("a{i}: &a{i} [{refs}]\n"));
     }
-    let started = std::time::Instant::now();
+    // How fast it answers is measured in `cargo bench -p opb-core --bench
+    // analyze` (the `hostile` group), not asserted here.
     let parsed = parse(&text, Syntax::Yaml, &Limits::default());
-    assert!(started.elapsed().as_secs() < 2, "answers promptly");
     assert_eq!(kinds(&parsed), [ProblemKind::Limit]);
     assert!(parsed.problems[0].message.contains("billion laughs"));
     assert!(parsed.root.is_none());
