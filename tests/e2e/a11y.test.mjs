@@ -7,41 +7,27 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { screenshot, root, session, pako, routeSites, docsSite } from "./harness.mjs";
+import { screenshot, root, session, pako, routeSites, docsSite, violations, collectErrors, closeClean } from "./harness.mjs";
 
-const axeSource = readFileSync(join(root, "node_modules/axe-core/axe.min.js"), "utf8");
 const BROKEN = readFileSync(join(root, "examples/refund-triage.broken.yaml"), "utf8");
 const opb = session();
 
 
 async function open(url, { viewport = { width: 1440, height: 900 }, colorScheme = "light", ready = "li.diagnostic, .all-clear" } = {}) {
   const context = await opb.browser.newContext({ viewport, colorScheme });
-  const page = await context.newPage();
+  const page = collectErrors(await context.newPage());
   await page.goto(url);
   await page.waitForSelector(ready);
   return page;
 }
 
-// The serious and critical violations axe-core finds, one line each.
-async function violations(page) {
-  await page.evaluate(axeSource);
-  const found = await page.evaluate(async () => (await window.axe.run(document, { resultTypes: ["violations"] })).violations);
-  return found
-    .filter((v) => v.impact === "serious" || v.impact === "critical")
-    .map((v) => `${v.id} (${v.impact}): ${v.help} at ${v.nodes.slice(0, 3).map((n) => n.target.join(" ")).join(", ")}`);
-}
 
 // Rules that a page of its own must pass whatever their impact: one h1,
 // one main landmark, lists of items only.
 const STRUCTURE = ["page-has-heading-one", "landmark-one-main", "landmark-no-duplicate-main", "list", "listitem"];
 
-async function structure(page, rules = STRUCTURE) {
-  await page.evaluate(axeSource);
-  const found = await page.evaluate(
-    async (rules) => (await window.axe.run(document, { runOnly: { type: "rule", values: rules }, resultTypes: ["violations"] })).violations,
-    rules,
-  );
-  return found.map((v) => `${v.id}: ${v.help} at ${v.nodes.slice(0, 3).map((n) => n.target.join(" ")).join(", ")}`);
+function structure(page, rules = STRUCTURE) {
+  return violations(page, rules);
 }
 
 const LEAKY = BROKEN.replace(/purpose: [^\n]*/, "purpose: charge with sk_live_51HqzR7Kx9PmW2vT8nLcB4yQd");
@@ -51,23 +37,23 @@ test("axe-core: a shared link holding a credential, the playground and the embed
   await page.waitForSelector('[data-fact="credentials"]');
   assert.deepEqual(await violations(page), []);
   assert.deepEqual(await structure(page), []);
-  await page.context().close();
+  await closeClean(page);
 
   const embed = await open(`${opb.server.url}embed.html${pako({ code: LEAKY })}`, { viewport: { width: 900, height: 700 }, ready: '[data-fact="credentials"]' });
   assert.deepEqual(await violations(embed), []);
   assert.deepEqual(await structure(embed), []);
-  await embed.context().close();
+  await closeClean(embed);
 });
 
 test("axe-core: a docs page with an <opb-viewer>, whose landmarks and heading stay the page's own", async () => {
   const context = await opb.browser.newContext({ viewport: { width: 1100, height: 900 } });
-  const page = await context.newPage();
+  const page = collectErrors(await context.newPage());
   await routeSites(page);
   await page.goto(docsSite + "web-component-example.html");
   await page.locator("opb-viewer").locator('[data-testid="trust-banner"] [data-fact="money"]').waitFor({ timeout: 20_000 });
   assert.deepEqual(await violations(page), []);
   assert.deepEqual(await structure(page), [], "the host page's h1 and no main of the element's");
-  await context.close();
+  await closeClean(page);
 });
 
 test("keyboard: the kind switch is one radio group, one Tab stop, chosen with the arrow keys", async () => {
@@ -82,7 +68,7 @@ test("keyboard: the kind switch is one radio group, one Tab stop, chosen with th
   assert.equal(await page.evaluate(() => document.activeElement.dataset.kind), "plugin-manifest", "wrapping round");
   await page.keyboard.press("Tab");
   assert.equal(await page.evaluate(() => !!document.activeElement.closest('[data-testid="kind-switch"]')), false, "one Tab leaves the group");
-  await page.context().close();
+  await closeClean(page);
 });
 
 test("axe-core: the playground, light and dark, with the Share and Drafts menus open", async () => {
@@ -106,7 +92,7 @@ test("axe-core: the playground, light and dark, with the Share and Drafts menus 
     await page.waitForSelector('[data-testid="confirm-delete"]');
     await screenshot(page, `drafts-menu-${colorScheme}`);
     assert.deepEqual(await violations(page), [], `${colorScheme}, Drafts menu open, asking to delete`);
-    await page.context().close();
+    await closeClean(page);
   }
 });
 
@@ -119,7 +105,7 @@ test("axe-core: the embed page", async () => {
       await page.waitForSelector(`[data-testid="tab-${tab}"][aria-selected="true"]`);
       assert.deepEqual(await violations(page), [], `${theme}, ${tab}`);
     }
-    await page.context().close();
+    await closeClean(page);
   }
 });
 
@@ -142,7 +128,7 @@ test("a 375-px-wide screen: no sideways scrolling, every control reachable, axe-
   assert.ok(drafts.x >= 0 && drafts.x + drafts.width <= 375, JSON.stringify(drafts));
   await screenshot(page, "phone-375-drafts");
   assert.deepEqual(await violations(page), [], "Drafts menu open");
-  await page.context().close();
+  await closeClean(page);
 });
 
 test("a 375-px-wide screen: the trust banner shows every fact, and a tapped node stays under the finger", async () => {
@@ -161,7 +147,7 @@ test("a 375-px-wide screen: the trust banner shows every fact, and a tapped node
   assert.equal(Math.round(graphAfter.height), Math.round(graphBefore.height), "the graph keeps its height");
   assert.ok(Math.abs(nodeAfter.y - nodeBefore.y) < 2 && Math.abs(nodeAfter.x - nodeBefore.x) < 2, `the node stays where it was tapped: ${JSON.stringify([nodeBefore, nodeAfter, graphBefore, graphAfter])}`);
   await screenshot(page, "phone-375-node-tapped");
-  await page.context().close();
+  await closeClean(page);
 });
 
 test("keyboard: Tab reaches the diagnostics; Escape closes the Share menu", async () => {
@@ -186,5 +172,5 @@ test("keyboard: Tab reaches the diagnostics; Escape closes the Share menu", asyn
   await page.keyboard.press("Escape");
   await page.waitForSelector('[data-testid="share-panel"]', { state: "detached" });
   assert.equal(await page.getAttribute('[data-testid="share"]', "aria-expanded"), "false");
-  await page.context().close();
+  await closeClean(page);
 });

@@ -8,7 +8,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { root, session, collectErrors, openPlayground, pasteOver, afterCheck, pako, screenshot, storedDrafts, draftSaved } from "./harness.mjs";
+import { root, session, collectErrors, openPlayground, pasteOver, afterCheck, pako, screenshot, storedDrafts, draftSaved, assertClean } from "./harness.mjs";
 
 const opb = session();
 const PLAYBOOK = readFileSync(join(root, "crates/app/src/examples/minimal-playbook.yaml"), "utf8");
@@ -24,11 +24,6 @@ function editorText(page) {
 
 async function paste(page, text) {
   await afterCheck(page, () => pasteOver(page, text));
-}
-
-async function assertClean(page) {
-  assert.equal(await page.locator("#panic-banner").count(), 0, "no panic banner");
-  assert.deepEqual(page.errors, [], "no errors in the page");
 }
 
 // The Drafts menu's entries, as a reader sees them.

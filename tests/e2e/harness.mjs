@@ -9,6 +9,7 @@ import { deflateSync, gzipSync } from "node:zlib";
 import { createServer } from "node:http";
 import { createHash } from "node:crypto";
 import { readFile, mkdir } from "node:fs/promises";
+import { readFileSync } from "node:fs";
 import { extname, join, normalize, resolve, dirname } from "node:path";
 import { fileURLToPath } from "node:url";
 import { chromium } from "playwright-core";
@@ -156,6 +157,19 @@ export function collectErrors(page) {
   return page;
 }
 
+// Asserts the page (made by `collectErrors`) showed no panic notice and
+// reported no error.
+export async function assertClean(page) {
+  assert.equal(await page.locator("#panic-banner").count(), 0, "no panic banner");
+  assert.deepEqual(page.errors, [], "no errors in the page");
+}
+
+// As `assertClean`, then closes the page's browser context.
+export async function closeClean(page) {
+  await assertClean(page);
+  await page.context().close();
+}
+
 // Runs `action` and waits until the check it causes has finished (the
 // status bar counts checks in data-checks).
 export async function afterCheck(page, action, timeout = 30_000) {
@@ -184,11 +198,7 @@ export function playgroundForEachTest(opb, use) {
     await openPlayground(page, opb.server.url);
     use(page);
   });
-  afterEach(async () => {
-    assert.equal(await page.locator("#panic-banner").count(), 0, "no panic banner");
-    assert.deepEqual(page.errors, [], "no errors in the page");
-    await page.context().close();
-  });
+  afterEach(() => closeClean(page));
 }
 
 // The `#pako:` share-link fragment of `share` ({code, kind?, view?}), as the
@@ -237,14 +247,44 @@ export async function storedDrafts(page) {
   });
 }
 
-// Waits until a kept draft holds `text` (saves follow a pause in typing).
+// Waits until a kept draft holds `text`, or is one `text` accepts when it
+// is a function (saves follow a pause in typing).
 export async function draftSaved(page, text, timeout = 10_000) {
   const until = Date.now() + timeout;
+  const wanted = typeof text === "function" ? text : (draft) => draft.text === text;
   for (;;) {
     const drafts = await storedDrafts(page);
-    const found = drafts.find((draft) => draft.text === text);
+    const found = drafts.find(wanted);
     if (found) return found;
     if (Date.now() > until) assert.fail(`no draft holds the text; kept: ${JSON.stringify(drafts.map((d) => d.name))}`);
     await page.waitForTimeout(50);
   }
+}
+
+const axeSource = readFileSync(join(root, "node_modules/axe-core/axe.min.js"), "utf8");
+
+// The serious and critical violations axe-core finds in the page (only the
+// `rules` named, when given, whatever their impact), one line each.
+export async function violations(page, rules) {
+  await page.evaluate(axeSource);
+  const options = rules ? { runOnly: { type: "rule", values: rules }, resultTypes: ["violations"] } : { resultTypes: ["violations"] };
+  const found = await page.evaluate(async (options) => (await window.axe.run(document, options)).violations, options);
+  return found
+    .filter((v) => rules || v.impact === "serious" || v.impact === "critical")
+    .map((v) => `${v.id}${rules ? "" : ` (${v.impact})`}: ${v.help} at ${v.nodes.slice(0, 3).map((n) => n.target.join(" ")).join(", ")}`);
+}
+
+// WCAG's relative luminance of a computed colour (`rgb(…)` or `rgba(…)`).
+export function luminance(colour) {
+  const [r, g, b] = colour.match(/[\d.]+/g).slice(0, 3).map((c) => {
+    const v = Number(c) / 255;
+    return v <= 0.04045 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4;
+  });
+  return 0.2126 * r + 0.7152 * g + 0.0722 * b;
+}
+
+// WCAG's contrast ratio of two computed colours.
+export function contrast(a, b) {
+  const [light, dark] = [luminance(a), luminance(b)].sort((x, y) => y - x);
+  return (light + 0.05) / (dark + 0.05);
 }

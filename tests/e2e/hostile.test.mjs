@@ -10,7 +10,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { screenshot, root, session, pako, routeSites, docsSite } from "./harness.mjs";
+import { screenshot, root, session, pako, routeSites, docsSite, collectErrors, closeClean } from "./harness.mjs";
 
 const opb = session();
 
@@ -62,9 +62,7 @@ function hostileManifest() {
 // kept in `page.errors`; it is navigated to `url`, when given.
 async function newPage(url, viewport = { width: 1440, height: 900 }) {
   const context = await opb.browser.newContext({ viewport });
-  const page = await context.newPage();
-  page.errors = [];
-  page.on("pageerror", (error) => page.errors.push(error.message));
+  const page = collectErrors(await context.newPage());
   page.on("dialog", (dialog) => {
     page.errors.push(`a dialog opened: ${dialog.message()}`);
     dialog.dismiss();
@@ -115,8 +113,7 @@ test("a playbook's markup and bidi strings are inert text in every panel and the
   await openTab(page, "requires");
   await assertInert(page, "requires", ".side-pane", ["script", "bidi", "img"]);
   await screenshot(page, "hostile-requires");
-  assert.deepEqual(page.errors, []);
-  await page.context().close();
+  await closeClean(page);
 });
 
 test("a manifest's markup strings are inert text in the manifest view", async () => {
@@ -128,8 +125,7 @@ test("a manifest's markup strings are inert text in the manifest view", async ()
   await page.click("tr[data-tool] .tool-name >> nth=1");
   await assertInert(page, "manifest tool", ".side-pane", ["script"]);
   await screenshot(page, "hostile-manifest");
-  assert.deepEqual(page.errors, []);
-  await page.context().close();
+  await closeClean(page);
 });
 
 test("the embed page shows the same strings as inert text", async () => {
@@ -142,8 +138,7 @@ test("the embed page shows the same strings as inert text", async () => {
     await assertInert(page, `embed ${tab}`, `opb-viewer #opb-panel-${tab}`, []);
   }
   await screenshot(page, "hostile-embed");
-  assert.deepEqual(page.errors, []);
-  await page.context().close();
+  await closeClean(page);
 });
 
 test("the <opb-viewer> element shows the same strings as inert text in every tab", async () => {
@@ -177,7 +172,6 @@ test("the <opb-viewer> element shows the same strings as inert text in every tab
   // control cannot reorder the words around it.
   assert.equal(await viewer.locator("#opb-panel-requires dd").first().evaluate((e) => getComputedStyle(e).unicodeBidi), "isolate");
   await screenshot(page, "hostile-element");
-  assert.deepEqual(page.errors, []);
-  await page.context().close();
+  await closeClean(page);
 });
 

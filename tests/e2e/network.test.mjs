@@ -6,7 +6,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { dist, routeSites, docsSite, examplePlayground, root, session, pako } from "./harness.mjs";
+import { dist, routeSites, docsSite, examplePlayground, root, session, pako, collectErrors, closeClean } from "./harness.mjs";
 
 const BROKEN = readFileSync(join(root, "examples/refund-triage.broken.yaml"), "utf8");
 const opb = session();
@@ -17,7 +17,7 @@ const opb = session();
 async function watched(allowed) {
   const context = await opb.browser.newContext({ viewport: { width: 1280, height: 860 }, acceptDownloads: true });
   await context.grantPermissions(["clipboard-read", "clipboard-write"]);
-  const page = await context.newPage();
+  const page = collectErrors(await context.newPage());
   const requests = [];
   page.on("request", (request) => requests.push(request));
   await page.route("**/*", (route) => {
@@ -64,8 +64,11 @@ test("the playground asks for its own files, then nothing, whatever the reader d
   await page.click('[data-testid="copy-embed"]');
   await Promise.all([page.waitForEvent("download"), page.click('[data-testid="download-json"]')]);
   await page.click('[data-testid="export-svg"]');
+  // The link opens a new history entry; the page writes its own address
+  // into it once it follows the document (within the 750 ms throttle).
   await page.evaluate((hash) => (location.hash = hash), pako({ code: "id: other\n" }));
-  await page.waitForTimeout(1_000);
+  await page.waitForFunction(() => history.state === "opb", null, { timeout: 5_000 });
+  await settled(page);
   await page.reload();
   await page.waitForSelector(".cm-content");
   await settled(page);
@@ -78,7 +81,7 @@ test("the playground asks for its own files, then nothing, whatever the reader d
     [],
     "no request between loading and the reload",
   );
-  await page.context().close();
+  await closeClean(page);
 });
 
 test("the embed page asks for its own files, then nothing, even when its address names another document", async () => {
@@ -92,14 +95,14 @@ test("the embed page asks for its own files, then nothing, even when its address
   // Another document, by the fragment alone: checked in the page.
   await page.evaluate((hash) => (location.hash = hash), pako({ code: 'openplaybook: "1.6"\nid: x\nsteps: []\n' }));
   await page.waitForFunction(() => !document.querySelector("opb-viewer").shadowRoot.textContent.includes("decide"));
-  await page.waitForTimeout(500);
+  await settled(page);
   assert.deepEqual(requests.slice(loaded).map((r) => r.url()), []);
-  await page.context().close();
+  await closeClean(page);
 });
 
 test("the <opb-viewer> element asks for the playground's files only, then nothing", async () => {
   const context = await opb.browser.newContext();
-  const page = await context.newPage();
+  const page = collectErrors(await context.newPage());
   const requests = [];
   page.on("request", (request) => requests.push(request.url()));
   const refused = await routeSites(page);
@@ -111,8 +114,10 @@ test("the <opb-viewer> element asks for the playground's files only, then nothin
     assert.ok(url.startsWith(docsSite) || url.startsWith(examplePlayground), url);
   }
   const loaded = requests.length;
+  // A new document, read in the page: the element shows what it found.
   await page.evaluate(() => (document.querySelector("opb-viewer").textContent = "id: changed\n"));
-  await page.waitForTimeout(500);
+  await page.waitForFunction(() => !document.querySelector("opb-viewer").shadowRoot.querySelector('[data-testid="trust-banner"] [data-fact="money"]'));
+  await settled(page);
   assert.deepEqual(requests.slice(loaded), []);
-  await context.close();
+  await closeClean(page);
 });

@@ -8,7 +8,7 @@ import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { inflateSync } from "node:zlib";
 import { join } from "node:path";
-import { screenshot, root, session, pako, collectErrors, openPlayground, pasteOver, afterCheck, draftSaved } from "./harness.mjs";
+import { screenshot, root, session, pako, collectErrors, openPlayground, pasteOver, afterCheck, draftSaved, luminance, contrast } from "./harness.mjs";
 
 const examplesDir = join(root, "examples");
 const opb = session();
@@ -161,7 +161,7 @@ test("a reload restores the text, with its name and kind", async () => {
   const page = await open();
   await paste(page, PLAYBOOK + "# my note\n");
   await page.click('[data-testid="kind-switch"] [data-kind="playbook"]');
-  await page.waitForTimeout(100);
+  await draftSaved(page, (draft) => draft.text.includes("# my note") && draft.kind === "playbook");
   // Reload without the fragment: the text comes back from storage alone.
   await page.goto(opb.server.url);
   await page.waitForFunction(() => Number(document.querySelector(".statusbar")?.dataset.checks) > 0);
@@ -283,8 +283,9 @@ test("light and dark themes follow the system, and the toggle overrides it", asy
   const dark = await open(undefined, { context: await opb.browser.newContext({ viewport: { width: 1440, height: 900 }, colorScheme: "dark" }) });
   await paste(dark, text);
   assert.equal(await dark.getAttribute("html", "data-theme"), "dark");
-  const background = await dark.evaluate(() => getComputedStyle(document.body).backgroundColor);
-  assert.notEqual(background, "rgb(243, 244, 247)", "the dark theme darkens the page");
+  const [background, ink] = await dark.evaluate(() => [getComputedStyle(document.body).backgroundColor, getComputedStyle(document.body).color]);
+  assert.ok(luminance(background) < 0.05, `the dark theme darkens the page: ${background}`);
+  assert.ok(contrast(background, ink) >= 7, `and its text stays readable: ${ink} on ${background}`);
   await screenshot(dark, "theme-dark");
   // auto → light → dark → auto
   await dark.click('[data-testid="theme-toggle"]');

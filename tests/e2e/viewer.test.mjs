@@ -7,7 +7,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { screenshot, root, session, playgroundForEachTest, pasteOver, afterCheck } from "./harness.mjs";
+import { screenshot, root, session, playgroundForEachTest, pasteOver, afterCheck, violations, contrast } from "./harness.mjs";
 
 const examplesDir = join(root, "examples");
 let page;
@@ -364,11 +364,21 @@ test("a 200-step playbook draws quickly and pans smoothly", async () => {
 });
 
 test("the dark theme keeps the viewer readable", async () => {
-  await page.evaluate(() => document.documentElement.setAttribute("data-theme", "dark"));
+  // The toggle goes auto → light → dark.
+  while ((await page.getAttribute('[data-testid="theme-toggle"]', "data-theme-choice")) !== "dark") await page.click('[data-testid="theme-toggle"]');
+  assert.equal(await page.getAttribute("html", "data-theme"), "dark");
   await openTab("graph");
   await page.click('[data-step-id="send"]');
   await page.waitForSelector('[data-testid="step-panel"]');
   await screenshot(page, "viewer-12-dark-graph");
+  assert.deepEqual(await violations(page, ["color-contrast"]), [], "the graph and the step panel, dark");
+  const node = await page.$eval('[data-step-id="send"]', (g) => {
+    const shape = g.querySelector("rect, path, polygon");
+    const label = g.querySelector("text");
+    return [getComputedStyle(shape).fill, getComputedStyle(label).fill];
+  });
+  assert.ok(contrast(...node) >= 4.5, `a node's label on its box: ${node.join(" on ")}`);
   await openTab("tools");
   await screenshot(page, "viewer-13-dark-tools");
+  assert.deepEqual(await violations(page, ["color-contrast"]), [], "the tools panel, dark");
 });
