@@ -71,4 +71,11 @@ step "fuzz smoke runs (scripts/fuzz-smoke.sh, each target briefly)"
 scripts/fuzz-smoke.sh
 
 step "cargo test --workspace"
+# The spec and examples are copies of ../shared (scripts/sync-shared.sh),
+# which a clone outside the workspace does not have: there the comparison
+# cannot run, and says so.
+if [ ! -d "$root/../shared" ]; then
+  printf 'NOT CHECKED: the copies in spec/ and examples/ against ../shared (shared_copies_are_current): %s has no ../shared\n' "$root" >&2
+  export OPB_WITHOUT_SHARED=1
+fi
 cargo test --workspace
