@@ -7,21 +7,26 @@
 #   copy in tests/data/rustsec-advisory-db (its date in COMMIT), always;
 # - npm audit --omit=dev on package-lock.json when the registry's audit
 #   endpoint answers.
-# An endpoint that cannot be reached (npm's audit) is printed as NOT CHECKED and
-# does not fail the run, unless SUPPLY_CHAIN_STRICT=1. Anything found fails.
+# A check that cannot run fails, unless it is named in
+# SUPPLY_CHAIN_MAY_SKIP (space-separated): then it prints NOT CHECKED with
+# the reason and the run goes on. By default that is `npm-audit` alone: the
+# npm registry these machines reach refuses its bulk audit endpoint (405),
+# so no machine of ours could ever pass it. SUPPLY_CHAIN_MAY_SKIP= (empty)
+# makes every check required. Anything found fails.
 set -euo pipefail
 
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$root"
 
-strict="${SUPPLY_CHAIN_STRICT:-0}"
+may_skip="${SUPPLY_CHAIN_MAY_SKIP-npm-audit}"
 say() { printf 'supply chain: %s\n' "$*" >&2; }
+# not_checked NAME WHY: fails unless NAME may be skipped.
 not_checked() {
-  say "NOT CHECKED: $*"
-  if [ "$strict" = 1 ]; then
-    say "SUPPLY_CHAIN_STRICT=1: a check that cannot run is a failure"
+  if [[ " $may_skip " != *" $1 "* ]]; then
+    say "FAILED: $2 ($1 is not in SUPPLY_CHAIN_MAY_SKIP)"
     exit 1
   fi
+  say "NOT CHECKED: $2 (SUPPLY_CHAIN_MAY_SKIP names $1)"
 }
 
 lockfiles=(Cargo.toml fuzz/Cargo.toml)
@@ -64,7 +69,7 @@ elif grep -q '"vulnerabilities"' <<<"$audit"; then
   say "npm audit found vulnerabilities in the production dependencies"
   exit 1
 else
-  not_checked "npm audit: the registry's audit endpoint did not answer ($(grep -o '"message": *"[^"]*"' <<<"$audit" | head -n 1))"
+  not_checked npm-audit "npm audit: the registry's audit endpoint did not answer ($(grep -o '"message": *"[^"]*"' <<<"$audit" | head -n 1))"
 fi
 
 say "done"
