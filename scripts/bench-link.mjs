@@ -30,6 +30,9 @@ const link = server.url + pako({ code: readFileSync(join(root, "examples/failed-
 
 // Time and bytes at the first frame the banner is on screen.
 async function visit(tab) {
+  // From a blank page: the same address again would only move to the
+  // fragment, in the same document.
+  await tab.goto("about:blank");
   await tab.goto(link, { waitUntil: "commit" });
   const handle = await tab.waitForFunction(
     () => {
