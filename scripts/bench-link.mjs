@@ -20,7 +20,7 @@
 
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { launch, serve, dist, root, pako } from "../tests/e2e/harness.mjs";
+import { launch, serve, dist, root, pako, phoneTab } from "../tests/e2e/harness.mjs";
 
 const runs = Number(process.argv.slice(2).find((a) => /^\d+$/.test(a)) ?? 5);
 const fast = process.argv.includes("--fast");
@@ -50,14 +50,7 @@ const browser = await launch();
 const cold = [];
 const warm = [];
 for (let run = 0; run < runs; run++) {
-  const context = await browser.newContext({ viewport: { width: 412, height: 823 }, deviceScaleFactor: 1.75 });
-  const tab = await context.newPage();
-  const cdp = await context.newCDPSession(tab);
-  await cdp.send("Network.enable");
-  if (!fast) {
-    await cdp.send("Network.emulateNetworkConditions", { offline: false, latency: 150, downloadThroughput: (1.6 * 1024 * 1024) / 8, uploadThroughput: (750 * 1024) / 8 });
-    await cdp.send("Emulation.setCPUThrottlingRate", { rate: 4 });
-  }
+  const { context, tab } = await phoneTab(browser, { fast });
   cold.push(await visit(tab));
   warm.push(await visit(tab));
   await context.close();

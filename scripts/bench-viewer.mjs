@@ -19,7 +19,7 @@
 import { mkdtempSync, copyFileSync, writeFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { launch, serve, dist, root } from "../tests/e2e/harness.mjs";
+import { launch, serve, dist, root, phoneTab } from "../tests/e2e/harness.mjs";
 
 const runs = Number(process.argv.slice(2).find((a) => /^\d+$/.test(a)) ?? 5);
 const fast = process.argv.includes("--fast");
@@ -41,15 +41,8 @@ const docsUrl = docs.url;
 const browser = await launch();
 const results = [];
 for (let run = 0; run < runs; run++) {
-  const context = await browser.newContext({ viewport: { width: 412, height: 823 }, deviceScaleFactor: 1.75 });
-  const tab = await context.newPage();
-  const cdp = await context.newCDPSession(tab);
-  await cdp.send("Network.enable");
+  const { context, tab, cdp } = await phoneTab(browser, { fast });
   await cdp.send("Network.setCacheDisabled", { cacheDisabled: true });
-  if (!fast) {
-    await cdp.send("Network.emulateNetworkConditions", { offline: false, latency: 150, downloadThroughput: (1.6 * 1024 * 1024) / 8, uploadThroughput: (750 * 1024) / 8 });
-    await cdp.send("Emulation.setCPUThrottlingRate", { rate: 4 });
-  }
   const transferred = new Map();
   cdp.on("Network.loadingFinished", (event) => transferred.set(event.requestId, event.encodedDataLength));
   const urls = new Map();

@@ -8,7 +8,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { root, session, collectErrors, openPlayground, pasteOver, afterCheck, pako, screenshot, storedDrafts, draftSaved, assertClean } from "./harness.mjs";
+import { root, session, collectErrors, openPlayground, pasteOver, afterCheck, pako, screenshot, storedDrafts, draftSaved, waitForDrafts, assertClean } from "./harness.mjs";
 
 const opb = session();
 const PLAYBOOK = readFileSync(join(root, "crates/app/src/examples/minimal-playbook.yaml"), "utf8");
@@ -245,17 +245,7 @@ test("pruning removes drafts older than 30 days and past 50 MB, oldest first, ne
   await page.reload();
   await page.waitForFunction(() => Number(document.querySelector(".statusbar")?.dataset.checks) > 0);
   assert.equal(await editorText(page), own);
-  await page.waitForFunction(async () => {
-    const open = indexedDB.open("opb");
-    const db = await new Promise((ok) => (open.onsuccess = () => ok(open.result)));
-    const keys = await new Promise((ok) => {
-      const request = db.transaction("drafts").objectStore("drafts").getAllKeys();
-      request.onsuccess = () => ok(request.result);
-    });
-    db.close();
-    return keys.length === 3;
-  });
-  const ids = (await storedDrafts(page)).map((d) => d.id).sort();
+  const ids = (await waitForDrafts(page, (drafts) => drafts.length === 3 && drafts)).map((d) => d.id).sort();
   // 30 + 15 MB are kept; the 20 MB draft, older, takes the total past 50.
   assert.deepEqual(ids, [mine.id, "d-mid", "d-new"].sort());
   await assertClean(page);

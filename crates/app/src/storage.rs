@@ -60,6 +60,22 @@ pub struct DraftMeta {
 }
 
 impl DraftMeta {
+    /// The description of `saved` kept as the draft `id`, last edited at
+    /// `updated`, with the editor's `selection` and panel (`view`).
+    pub fn of(id: &str, saved: &Saved, updated: f64, selection: (u32, u32), view: Option<String>) -> DraftMeta {
+        DraftMeta {
+            id: id.to_owned(),
+            name: saved.name.clone(),
+            kind: saved.kind,
+            read_as: saved.kind,
+            bytes: saved.text.len(),
+            updated,
+            selection,
+            view,
+            excerpt: excerpt(&saved.text, selection.1),
+        }
+    }
+
     pub fn to_json(&self) -> String {
         serde_json::to_string(self).unwrap_or_default()
     }
@@ -202,6 +218,12 @@ mod tests {
 
     fn saved(text: &str, edited: bool) -> Saved {
         Saved { text: text.into(), name: "a.yaml".into(), kind: None, edited }
+    }
+
+    #[test]
+    fn a_description_says_what_the_draft_holds() {
+        let meta = DraftMeta::of("d1", &Saved { text: "a: 1\nnote: é\n".into(), name: "n.yaml".into(), kind: Some(Kind::Playbook), edited: true }, 7.0, (6, 8), None);
+        assert_eq!((meta.id.as_str(), meta.bytes, meta.read_as, meta.excerpt.as_str()), ("d1", 14, Some(Kind::Playbook), "note: é"));
     }
 
     #[test]

@@ -178,18 +178,9 @@ impl DraftStore {
             let Some(text) = store::local_get(text_key) else { continue };
             let meta = store::local_get(meta_key).and_then(|json| LegacyMeta::from_json(&json));
             if let Some(meta) = meta.filter(|m| m.edited && !text.trim().is_empty()) {
-                let draft = DraftMeta {
-                    id: fresh_id(),
-                    name: meta.name,
-                    kind: meta.kind,
-                    read_as: meta.kind,
-                    bytes: text.len(),
-                    updated: now() - 1.0 + at as f64,
-                    selection: (0, 0),
-                    view: None,
-                    excerpt: storage::excerpt(&text, 0),
-                };
-                if self.save(&draft, &text).await.is_err() {
+                let saved = Saved { text, name: meta.name, kind: meta.kind, edited: true };
+                let draft = DraftMeta::of(&fresh_id(), &saved, now() - 1.0 + at as f64, (0, 0), None);
+                if self.save(&draft, &saved.text).await.is_err() {
                     continue;
                 }
             }
@@ -209,8 +200,12 @@ pub struct Resumed {
 impl Resumed {
     /// The draft `id` as this tab still holds it, where storage lost it.
     pub fn of(id: &str, saved: Saved) -> Resumed {
-        let meta = DraftMeta { id: id.to_owned(), name: saved.name, kind: saved.kind, read_as: saved.kind, bytes: saved.text.len(), updated: now(), selection: (0, 0), view: None, excerpt: String::new() };
-        Resumed { meta, text: saved.text }
+        Resumed { meta: DraftMeta::of(id, &saved, now(), (0, 0), None), text: saved.text }
+    }
+
+    /// The document it holds: work.
+    pub fn saved(&self) -> Saved {
+        Saved { text: self.text.clone(), name: self.meta.name.clone(), kind: self.meta.kind, edited: true }
     }
 }
 
@@ -337,7 +332,9 @@ impl Drafts {
             listed: RwSignal::new(None),
         };
         drafts.remember_tab();
-        drafts.prune();
+        leptos::task::spawn_local(async move {
+            drafts.prune().await;
+        });
         Effect::new(move |previous: Option<u64>| {
             let count = checked.get();
             if previous.is_some_and(|p| p != count) {
@@ -414,8 +411,7 @@ impl Drafts {
             return;
         };
         let read_as = self.doc.report.with_untracked(|r| r.as_ref().and_then(|r| r.analysis.checked.kind)).or(saved.kind);
-        let excerpt = storage::excerpt(&saved.text, selection.1);
-        let meta = DraftMeta { id: id.to_owned(), name: saved.name.clone(), kind: saved.kind, read_as, bytes, updated: now(), selection, view, excerpt };
+        let meta = DraftMeta { read_as, ..DraftMeta::of(id, saved, now(), selection, view) };
         let write = store.save(&meta, &saved.text);
         let id = meta.id;
         if id == self.id() {
@@ -425,11 +421,9 @@ impl Drafts {
         leptos::task::spawn_local(async move {
             let result = write.await;
             drafts.after_save(result, bytes, kept_apart);
-            match result {
-                Ok(()) => drafts.prune(),
-                // Tried again at the next check.
-                Err(_) if drafts.id.try_get_value().as_deref() == Some(id.as_str()) => drafts.stored.set_value(None),
-                Err(_) => {}
+            // Tried again at the next check.
+            if result.is_err() && drafts.id.try_get_value().as_deref() == Some(id.as_str()) {
+                drafts.stored.set_value(None);
             }
         });
     }
@@ -478,14 +472,12 @@ impl Drafts {
         Some((Resumed { meta, text }, held))
     }
 
-    /// Reads the drafts for the menu.
+    /// Reads the drafts for the menu, pruned first.
     pub fn refresh(&self) {
         self.listed.set(None);
         let drafts = *self;
         leptos::task::spawn_local(async move {
-            let Some(store) = drafts.store.get_value() else { return };
-            let list = store.list().await.unwrap_or_default();
-            let open = open_anywhere().await;
+            let Some((list, open)) = drafts.prune().await else { return };
             let mine = drafts.id();
             let listed = storage::newest_first(list)
                 .into_iter()
@@ -512,19 +504,20 @@ impl Drafts {
         });
     }
 
-    /// Deletes the drafts too old or past the total size; never one open
-    /// in a tab, this one's included.
-    fn prune(&self) {
-        let drafts = *self;
-        leptos::task::spawn_local(async move {
-            let Some(store) = drafts.store.try_get_value().flatten() else { return };
-            let Ok(list) = store.list().await else { return };
-            let open = open_anywhere().await;
-            let mine = drafts.id();
-            let doomed = storage::to_prune(&list, now(), |id| id == mine || open.iter().any(|o| o == id));
-            if !doomed.is_empty() {
-                let _ = store.delete(&doomed).await;
-            }
-        });
+    /// Deletes the drafts too old or past the total size, never one open
+    /// in a tab, this one's included; returns the drafts left and the ids
+    /// open in any tab. Run as the visit starts and as the menu lists
+    /// them, not at every save.
+    async fn prune(&self) -> Option<(Vec<DraftMeta>, Vec<String>)> {
+        let store = self.store.try_get_value().flatten()?;
+        let list = store.list().await.unwrap_or_default();
+        let open = open_anywhere().await;
+        let mine = self.id();
+        let doomed = storage::to_prune(&list, now(), |id| id == mine || open.iter().any(|o| o == id));
+        if !doomed.is_empty() {
+            let _ = store.delete(&doomed).await;
+        }
+        let left = list.into_iter().filter(|d| !doomed.contains(&d.id)).collect();
+        Some((left, open))
     }
 }

@@ -154,9 +154,9 @@ pub async fn start() -> Start {
         Some(draft) => session.resume(&draft).await,
         None => None,
     };
-    let named = hash.trim_start_matches('#').is_empty();
+    let names_no_panel = hash.trim_start_matches('#').is_empty();
     let route = match continued.as_ref().and_then(|c| c.meta.view.as_deref()) {
-        Some(view) if named => Route::from_hash(view),
+        Some(view) if names_no_panel => Route::from_hash(view),
         _ => route,
     };
     let incoming = continued.map_or_else(example, Incoming::draft);
@@ -178,10 +178,7 @@ async fn start_with_link(mut session: Session, share: opb_share::Share) -> Start
         return Start { incoming, route, arrived: false, notice: None, session, previous: None };
     }
     let arrived = !by_page;
-    let previous = own.filter(|own| !own.text.trim().is_empty()).map(|own| Previous {
-        id: own.meta.id,
-        saved: Saved { text: own.text, name: own.meta.name, kind: own.meta.kind, edited: true },
-    });
+    let previous = own.filter(|own| !own.text.trim().is_empty()).map(|own| Previous { saved: own.saved(), id: own.meta.id });
     if previous.is_some() {
         session.begin_new().await;
     }
@@ -411,7 +408,7 @@ impl Links {
                     ShareNotice::PreviousKept { name, opened }
                 }
             });
-            let stored = Saved { text: resumed.text.clone(), name: resumed.meta.name.clone(), kind: resumed.meta.kind, edited: true };
+            let stored = resumed.saved();
             match held {
                 Some(held) => links.drafts.adopt(resumed.meta.id.clone(), Some(held), Some(stored)),
                 None => links.drafts.begin_new(Some(stored)),
