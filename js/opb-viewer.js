@@ -80,7 +80,9 @@ async function playgroundLink(playground, code, kind) {
   let binary = "";
   for (let i = 0; i < packed.length; i += 0x8000) binary += String.fromCharCode(...packed.subarray(i, i + 0x8000));
   const data = btoa(binary).replaceAll("+", "-").replaceAll("/", "_").replace(/=+$/, "");
-  return new URL(`#pako:${data}`, new URL(playground, import.meta.url)).href;
+  // `?edit`: its reader has read it here, so the editor opens at once
+  // rather than the playground's reading view (js/route.js).
+  return new URL(`?edit#pako:${data}`, new URL(playground, import.meta.url)).href;
 }
 
 function define() {

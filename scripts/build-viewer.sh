@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # Builds the viewer docs sites embed (crates/viewer) into DIR (default
-# dist/), twice: for the <opb-viewer> element and for the embed page
+# dist/), three times: for the <opb-viewer> element, for the playground's
+# reading view (a shared link's first view) and for the embed page
 # (embed.html). Each is a wasm and its wasm-bindgen loader, named by a
 # digest of their content, so a docs site can cache them for ever; the
-# script prints the two names. js/build-viewer.mjs (the Trunk post-build
+# script prints the three names. js/build-viewer.mjs (the Trunk post-build
 # hook) runs this, then writes opb-viewer.js and opb-embed.js, which name
 # them, and opb-viewer.css.
 #
@@ -62,7 +63,10 @@ build() {
 }
 
 mkdir -p "$out"
-# The element's, then the embed page's: the same viewer, and opb-share's
-# reading of share links and host messages (crates/viewer's `embed`).
+# The element's, the reading view's (the same viewer, and opb-share's
+# reading of share links but for the inflating, which the browser does:
+# crates/viewer's `link`), then the embed page's (opb-share's reading of
+# links and of host messages: `embed`).
 build opb-viewer-core
+build opb-read-core link
 build opb-embed-core embed

@@ -16,6 +16,7 @@
 set -euo pipefail
 
 TRUNK_VERSION=0.21.14
+ZOPFLI_VERSION=0.8.1
 WASM_BINDGEN_VERSION=0.2.130   # must equal the wasm-bindgen crate pinned in Cargo.toml
 CARGO_DENY_VERSION=0.20.2
 CARGO_FUZZ_VERSION=0.13.2
@@ -55,6 +56,10 @@ setup_run() {
   # --locked fails for this version: its lockfile names a yanked crate.
   cargo_tool wasm-bindgen-cli "wasm-bindgen --version" "wasm-bindgen $WASM_BINDGEN_VERSION" \
     "$WASM_BINDGEN_VERSION" "compiled once, about 7 minutes" --force
+  # A release build's gzip of each file (js/build-viewer.mjs), which a host
+  # sends as it is: zopfli's, about 4 % smaller than gzip -9's. Its binary
+  # prints no version, so cargo's list of installed crates says which.
+  cargo_tool zopfli "cargo install --list" "$(cargo install --list | grep -qx "zopfli v$ZOPFLI_VERSION:" && cargo install --list)"     "$ZOPFLI_VERSION" "compiled once, under a minute" --locked
 
   # The editor (CodeMirror, esbuild), wasm-opt (binaryen), the fonts and
   # playwright-core. A stamp holding the lockfile's hash says whether

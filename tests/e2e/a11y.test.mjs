@@ -7,16 +7,24 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { screenshot, root, session, pako, routeSites, docsSite, violations, collectErrors, closeClean } from "./harness.mjs";
+import { screenshot, root, session, pako, routeSites, docsSite, violations, collectErrors, closeClean, editFromReading } from "./harness.mjs";
 
 const BROKEN = readFileSync(join(root, "examples/refund-triage.broken.yaml"), "utf8");
 const opb = session();
 
 
-async function open(url, { viewport = { width: 1440, height: 900 }, colorScheme = "light", ready = "li.diagnostic, .all-clear" } = {}) {
+// A shared link's reading view is left by Edit, unless `reading` asks to
+// stay in it.
+async function open(url, { viewport = { width: 1440, height: 900 }, colorScheme = "light", ready = "li.diagnostic, .all-clear", reading = false } = {}) {
   const context = await opb.browser.newContext({ viewport, colorScheme });
   const page = collectErrors(await context.newPage());
   await page.goto(url);
+  if (reading) {
+    await page.waitForSelector("[data-opb-reading] opb-viewer:not([hidden])");
+    return page;
+  }
+  // On its problems, which the playground shows first without a link.
+  if ((await page.evaluate(() => document.documentElement.dataset.opbPage)) === "reading") await editFromReading(page, { tab: "diagnostics" });
   await page.waitForSelector(ready);
   return page;
 }
@@ -32,7 +40,13 @@ function structure(page, rules = STRUCTURE) {
 
 const LEAKY = BROKEN.replace(/purpose: [^\n]*/, "purpose: charge with sk_live_51HqzR7Kx9PmW2vT8nLcB4yQd");
 
-test("axe-core: a shared link holding a credential, the playground and the embed, with one h1 and one main", async () => {
+test("axe-core: a shared link holding a credential, its reading view, the playground and the embed, with one h1 and one main", async () => {
+  const reading = await open(opb.server.url + pako({ code: LEAKY }), { reading: true });
+  await reading.waitForSelector('opb-viewer [data-fact="credentials"]');
+  assert.deepEqual(await violations(reading), []);
+  assert.deepEqual(await structure(reading), []);
+  await closeClean(reading);
+
   const page = await open(opb.server.url + pako({ code: LEAKY }));
   await page.waitForSelector('[data-fact="credentials"]');
   assert.deepEqual(await violations(page), []);

@@ -51,7 +51,7 @@ test("the embed page shows the viewer alone, on the viewer's build, themed, with
   const open = viewer.locator('[data-testid="open-in-playground"][href]');
   await open.waitFor();
   const href = await open.getAttribute("href");
-  assert.ok(href.startsWith(opb.server.url + "#pako:"), href);
+  assert.ok(href.startsWith(opb.server.url + "?edit#pako:"), `the editor, not the reading view: ${href}`);
   // The viewer's own files: none of the playground's wasm, loader or editor.
   assert.ok(scripts.some((s) => /^\/opb-embed-core-[0-9a-f]{16}\.wasm$/.test(s)), `the embed's wasm: ${scripts}`);
   assert.ok(!scripts.some((s) => /^\/(opb-app-|editor-|boot\.js)/.test(s)), `nothing of the playground: ${scripts}`);
@@ -71,6 +71,7 @@ test("the embed page shows the viewer alone, on the viewer's build, themed, with
   await playground.goto(href);
   await playground.waitForFunction(() => Number(document.querySelector(".statusbar")?.dataset.checks) > 0);
   assert.equal(await playground.evaluate(() => window.opbEditor.textOf(document.querySelector('[data-testid="editor"]'))), BROKEN);
+  assert.equal(new URL(playground.url()).search, "", "`?edit` is taken out of the address, so a link copied from it is read first");
   assert.deepEqual([...page.errors, ...playground.errors], []);
   await page.context().close();
   await playground.context().close();
@@ -190,7 +191,7 @@ test("the <opb-viewer> element renders the viewer on a plain HTML page", async (
   const open = viewer.locator('[data-testid="open-in-playground"][href]');
   await open.waitFor();
   const href = await open.getAttribute("href");
-  assert.ok(href.startsWith("http://127.0.0.1:8080/#pako:"), href);
+  assert.ok(href.startsWith("http://127.0.0.1:8080/?edit#pako:"), href);
   const playground = await page.context().newPage();
   await routeSites(playground);
   await playground.goto(href);

@@ -30,7 +30,8 @@ const types = {
 
 // Serves `from` (the release build by default); a folder's index.html
 // answers for the folder. With `production`, as a production server would
-// for another origin's pages: gzipped (to clients that accept it), allowed
+// for another origin's pages: gzipped (to clients that accept it; the
+// build's precompressed FILE.gz when there is one), allowed
 // to any origin, never cached (scripts/bench-viewer.mjs); with `caching`
 // too, cached as a host should (docs/embedding.md): a file whose name holds
 // the build's hash for a year and immutable, the others revalidated by
@@ -62,8 +63,10 @@ export async function serve(from = dist, { production = false, caching = false }
           return;
         }
       }
+      // The build's own gzip beside the file when it wrote one (zopfli's, as
+      // nginx's gzip_static sends it), else `gzip -9`'s.
       if (/\bgzip\b/.test(request.headers["accept-encoding"] ?? "")) {
-        body = gzipSync(body, { level: 9 });
+        body = await readFile(`${file}.gz`).catch(() => gzipSync(body, { level: 9 }));
         headers["content-encoding"] = "gzip";
       }
     }
@@ -194,12 +197,32 @@ export async function afterCheck(page, action, timeout = 30_000) {
   await page.waitForFunction((n) => Number(document.querySelector(".statusbar").dataset.checks) > n, before, { timeout });
 }
 
-// Opens the playground at `url` and waits for its first check.
+// Opens the playground at `url` and waits for its first check. A shared
+// link opens the reading view first (js/route.js): its reader chooses Edit,
+// as a person continuing in the editor would.
 export async function openPlayground(page, url) {
   await page.goto(url);
+  if ((await page.evaluate(() => document.documentElement.dataset.opbPage)) === "reading") await editFromReading(page);
   await page.waitForSelector('[data-testid="editor"] .cm-content');
   await page.waitForFunction(() => Number(document.querySelector(".statusbar")?.dataset.checks) > 0);
   return page;
+}
+
+// Chooses Edit in the reading view once it shows its document (a link it
+// cannot read opens the playground by itself), first moving to `tab` when
+// given (the playground continues on the tab the reading view shows), and
+// waits for the playground to have replaced it.
+export async function editFromReading(page, { tab } = {}) {
+  const state = await page.waitForFunction(() => {
+    const reading = document.querySelector("div[data-opb-reading]");
+    if (!reading || reading.querySelector('[data-testid="edit"][aria-disabled="true"]')) return "editing";
+    return reading.querySelector("opb-viewer:not([hidden])") ? "shown" : false;
+  });
+  if ((await state.jsonValue()) === "shown") {
+    if (tab) await page.click(`[data-opb-reading] opb-viewer [role="tab"][data-tab="${tab}"]`);
+    await page.click('[data-testid="edit"]');
+  }
+  await page.waitForSelector("[data-opb-reading]", { state: "detached" });
 }
 
 // For test files whose every test starts on a fresh playground (1440 × 900)

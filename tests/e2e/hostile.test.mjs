@@ -10,7 +10,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { screenshot, root, session, pako, routeSites, docsSite, collectErrors, closeClean } from "./harness.mjs";
+import { screenshot, root, session, pako, routeSites, docsSite, collectErrors, closeClean, editFromReading } from "./harness.mjs";
 
 const opb = session();
 
@@ -24,7 +24,7 @@ const PAYLOADS = {
 };
 
 // Selectors of anything a payload could have made, and the marks of a run.
-const MADE = 'img[src="x"], [onerror], [onload], a[href^="javascript:"], iframe, object, embed, script:not([src])';
+const MADE = 'img[src="x"], [onerror], [onload], a[href^="javascript:"], iframe, object, embed, script:not([src]):not([data-opb-route])';
 
 const examples = join(root, "examples");
 
@@ -89,8 +89,13 @@ async function openTab(page, name) {
   await page.waitForSelector(`[data-testid="tab-${name}"][aria-selected="true"]`);
 }
 
-test("a playbook's markup and bidi strings are inert text in every panel and the graph", async () => {
+test("a playbook's markup and bidi strings are inert text in the reading view, every panel and the graph", async () => {
   const page = await newPage(opb.server.url + pako({ code: hostilePlaybook() }));
+  await page.waitForSelector("[data-opb-reading] opb-viewer svg.graph [data-step-id]");
+  await assertInert(page, "reading view's banner", 'opb-viewer [data-testid="trust-banner"]', ["img"]);
+  await assertInert(page, "reading view's graph", "opb-viewer #opb-panel-graph", ["img", "bidi"]);
+  await assertInert(page, "reading view's requires", "opb-viewer #opb-panel-requires", ["script", "bidi", "img"]);
+  await editFromReading(page);
   await page.waitForSelector('[data-testid="trust-banner"]');
   await assertInert(page, "trust banner", '[data-testid="trust-banner"]', ["img"]);
   await page.click('.trust-dismiss');
@@ -116,8 +121,11 @@ test("a playbook's markup and bidi strings are inert text in every panel and the
   await closeClean(page);
 });
 
-test("a manifest's markup strings are inert text in the manifest view", async () => {
+test("a manifest's markup strings are inert text in the reading view and the manifest view", async () => {
   const page = await newPage(opb.server.url + pako({ code: hostileManifest() }));
+  await page.waitForSelector("[data-opb-reading] opb-viewer:not([hidden])");
+  await assertInert(page, "reading view", "opb-viewer .opb-view", ["img", "script", "link", "bidi"]);
+  await editFromReading(page);
   await page.waitForSelector('[data-testid="trust-banner"]');
   await page.click('.trust-dismiss');
   await openTab(page, "manifest");

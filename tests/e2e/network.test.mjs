@@ -6,7 +6,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { dist, routeSites, docsSite, examplePlayground, root, session, pako, collectErrors, closeClean } from "./harness.mjs";
+import { dist, routeSites, docsSite, examplePlayground, root, session, pako, collectErrors, closeClean, editFromReading } from "./harness.mjs";
 
 const BROKEN = readFileSync(join(root, "examples/refund-triage.broken.yaml"), "utf8");
 const opb = session();
@@ -46,6 +46,7 @@ async function settled(page) {
 test("the playground asks for its own files, then nothing, whatever the reader does", async () => {
   const { page, requests } = await watched([opb.server.url]);
   await page.goto(opb.server.url + pako({ code: BROKEN }));
+  await editFromReading(page, { tab: "diagnostics" });
   await page.waitForSelector("li.diagnostic");
   await settled(page);
   ownFiles(requests, opb.server.url);

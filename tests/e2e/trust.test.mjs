@@ -8,7 +8,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { screenshot, routeSites, docsSite, root, session, pako, collectErrors, openPlayground, draftSaved } from "./harness.mjs";
+import { screenshot, routeSites, docsSite, root, session, pako, collectErrors, openPlayground, draftSaved, editFromReading } from "./harness.mjs";
 
 const opb = session();
 
@@ -70,6 +70,31 @@ test("a shared link's credential is shown whole nowhere but the editor: step pan
   await page.click('[data-testid="tab-paths"]');
   await page.waitForSelector('[data-testid="risk-path"]');
   assertMasked(await shownOutsideTheEditor(page), "the risk paths tab");
+  assert.deepEqual(page.errors, []);
+  await page.context().close();
+});
+
+test("a shared link's reading view masks the credential as the playground does, under the same trust banner", async () => {
+  const page = await newPage();
+  await page.goto(opb.server.url + pako({ code: LEAKY }));
+  await page.click('[data-opb-reading] opb-viewer svg.graph [data-step-id="look-up"]');
+  await page.waitForSelector('opb-viewer article.opb-step.chosen[data-step="look-up"]');
+  // As on the embed page, the element holds the link's text as its `code`
+  // attribute, which nothing shows.
+  assertMasked((await shownOutsideTheEditor(page)).replace(LEAKY, ""), "the reading view");
+  // The banner's words (opb_render::glance in both views; the playground's
+  // adds an icon and a close button around them).
+  const facts = (banner) =>
+    banner.evaluate((section) =>
+      [".trust-heading", ".trust-facts"].map((part) => section.querySelector(part).textContent.replace(/\s+/g, " ").trim()).join(" | "),
+    );
+  const read = await facts(page.locator('opb-viewer [data-testid="trust-banner"]'));
+  assert.match(read, /^Playbook .* \| Risk classes/, `the banner's facts: ${read}`);
+  await editFromReading(page);
+  await page.waitForSelector('[data-testid="step-panel"][data-step="look-up"]');
+  assert.equal(await facts(page.locator('[data-testid="trust-banner"]')), read, "the same banner in both views");
+  assert.match(await page.textContent('[data-testid="step-panel"]'), /charge with sk_l…/);
+  assertMasked(await shownOutsideTheEditor(page), "the playground after Edit");
   assert.deepEqual(page.errors, []);
   await page.context().close();
 });

@@ -9,5 +9,11 @@ fn main() {
     wasm_bindgen_futures::spawn_local(async {
         let start = links::start().await;
         leptos::mount::mount_to_body(move || view! { <App start=start /> });
+        // The reading view a shared link opened, and its stylesheet, stay
+        // until the playground that continues it is drawn (js/reading.js):
+        // removed in this task, so no frame shows both.
+        while let Some(reading) = document().query_selector("[data-opb-reading]").ok().flatten() {
+            reading.remove();
+        }
     });
 }

@@ -20,6 +20,9 @@ pub mod keys {
     /// The draft this tab edits and its selection (`sessionStorage`, which
     /// each tab has its own of and a reload keeps).
     pub const TAB: &str = "opb.tab";
+    /// What the reading view showed when its reader chose Edit
+    /// (`sessionStorage`; js/reading.js writes it, js/route.js reads it).
+    pub const READING: &str = "opb.reading";
     /// Where versions before drafts kept the one document (`localStorage`):
     /// read once into drafts, then removed.
     pub const LEGACY: [(&str, &str); 2] = [("opb.document.text", "opb.document.meta"), ("opb.previous.text", "opb.previous.meta")];
@@ -101,6 +104,24 @@ impl TabRecord {
     }
 
     pub fn from_json(json: &str) -> Option<TabRecord> {
+        serde_json::from_str(json).ok()
+    }
+}
+
+/// What the reading view (js/reading.js) showed when its reader chose
+/// Edit: the link, the tab and the step chosen in it, for the playground to
+/// continue with.
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
+pub struct ReadingRecord {
+    pub link: String,
+    #[serde(default)]
+    pub tab: Option<String>,
+    #[serde(default)]
+    pub step: Option<String>,
+}
+
+impl ReadingRecord {
+    pub fn from_json(json: &str) -> Option<ReadingRecord> {
         serde_json::from_str(json).ok()
     }
 }
@@ -235,6 +256,9 @@ mod tests {
         let tab = TabRecord { draft: "d1".into(), selection: (1, 2) };
         assert_eq!(TabRecord::from_json(&tab.to_json()), Some(tab));
         assert_eq!(LegacyMeta::from_json("{\"name\": \"a\"}").map(|m| m.edited), Some(false));
+        let reading = ReadingRecord::from_json(r##"{"link": "#pako:eJ", "tab": "requires", "step": null}"##).unwrap();
+        assert_eq!((reading.link.as_str(), reading.tab.as_deref(), reading.step), ("#pako:eJ", Some("requires"), None));
+        assert_eq!(ReadingRecord::from_json("{\"tab\": \"graph\"}"), None, "a record names its link");
     }
 
     #[test]

@@ -6,8 +6,7 @@ use crate::error::{Base64Problem, ShareError};
 use base64::{DecodeError, Engine as _};
 use base64::alphabet::URL_SAFE;
 use base64::engine::{DecodePaddingMode, GeneralPurpose, GeneralPurposeConfig};
-use opb_syntax::{Kind, Limits};
-use serde::Deserialize;
+use opb_syntax::{Kind, Limits, Syntax};
 
 /// Padded and unpadded input alike (the padding is cut before decoding), and
 /// a last character with stray low bits is read as browsers' `atob` reads it.
@@ -30,6 +29,29 @@ pub fn decode(link: &str) -> Result<Share, ShareError> {
 
 /// [`decode`] with another cap on the unpacked data, in bytes.
 pub fn decode_with_limit(link: &str, max_bytes: usize) -> Result<Share, ShareError> {
+    let unpacked = unpack(link, max_bytes)?;
+    let json = match unpacked.scheme {
+        Scheme::Pako => inflate(&unpacked.data, max_bytes)?,
+        Scheme::Base64 => unpacked.data,
+    };
+    read(json)
+}
+
+/// A link's data out of its base64url: the JSON of the share, or for
+/// [`Scheme::Pako`] its zlib stream, to be inflated to at most the cap
+/// [`unpack`] was given.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Unpacked {
+    pub scheme: Scheme,
+    pub data: Vec<u8>,
+}
+
+/// The first steps of [`decode_with_limit`]: the link's scheme and its
+/// base64url decoded, refused when it cannot fit in `max_bytes` unpacked.
+/// For a shell that inflates with the platform's own zlib (the
+/// playground's reading view, with the browser's `DecompressionStream`),
+/// then hands the JSON to [`read`].
+pub fn unpack(link: &str, max_bytes: usize) -> Result<Unpacked, ShareError> {
     let (scheme, data) = split(link)?;
     let data = data.trim_end_matches('=');
     // Refuse before decoding what cannot fit: base64 holds 3 bytes in 4
@@ -38,12 +60,16 @@ pub fn decode_with_limit(link: &str, max_bytes: usize) -> Result<Share, ShareErr
     if data.len() / 4 * 3 > most_packed {
         return Err(ShareError::TooLarge { limit: max_bytes });
     }
-    let packed = LENIENT_URL_SAFE.decode(data).map_err(|error| bad_base64(data, error))?;
-    let json = match scheme {
-        Scheme::Pako => inflate(&packed, max_bytes)?,
-        Scheme::Base64 if packed.len() > max_bytes => return Err(ShareError::TooLarge { limit: max_bytes }),
-        Scheme::Base64 => packed,
-    };
+    let data = LENIENT_URL_SAFE.decode(data).map_err(|error| bad_base64(data, error))?;
+    if scheme == Scheme::Base64 && data.len() > max_bytes {
+        return Err(ShareError::TooLarge { limit: max_bytes });
+    }
+    Ok(Unpacked { scheme, data })
+}
+
+/// The last steps of [`decode_with_limit`]: a share's unpacked JSON, as
+/// UTF-8, read.
+pub fn read(json: Vec<u8>) -> Result<Share, ShareError> {
     let json = String::from_utf8(json).map_err(|error| ShareError::NotUtf8 { offset: error.utf8_error().valid_up_to() })?;
     read_json(&json)
 }
@@ -96,23 +122,41 @@ fn inflate(packed: &[u8], max_bytes: usize) -> Result<Vec<u8>, ShareError> {
     })
 }
 
-/// The JSON of a share. Other members are ignored, so a later version can
-/// add some.
-#[derive(Deserialize)]
-struct Payload {
-    code: String,
-    #[serde(default)]
-    kind: Option<Kind>,
-    #[serde(default)]
-    view: Option<String>,
+/// The JSON of a share, read with opb-syntax's JSON reader, the one the
+/// core reads documents with (so a page that shows documents reads links
+/// with no second JSON parser): an object with the document in `code`,
+/// optionally `kind` and `view`. Other members are ignored, so a later
+/// version can add some.
+fn read_json(json: &str) -> Result<Share, ShareError> {
+    let not_share = |detail: String| ShareError::NotShareJson { detail };
+    let parsed = opb_syntax::parse(json, Syntax::Json, &Limits::default());
+    if let Some(problem) = parsed.problems.first() {
+        return Err(not_share(format!("it is not JSON: {}", problem.message.trim_end_matches('.'))));
+    }
+    let Some(object) = parsed.root.as_ref().and_then(|root| root.as_object()) else {
+        return Err(not_share("it is not a JSON object".into()));
+    };
+    let text = |key: &str| match object.get(key) {
+        None => Ok(None),
+        Some(node) if node.is_null() && key != "code" => Ok(None),
+        Some(node) => match node.as_str() {
+            Some(text) => Ok(Some(text)),
+            None => Err(not_share(format!("its `{key}` is {}, not a string", node.type_name()))),
+        },
+    };
+    let code = text("code")?.ok_or_else(|| not_share("it has no `code`".into()))?;
+    let kind = match text("kind")? {
+        None => None,
+        Some(word) => Some(
+            KINDS
+                .iter()
+                .find(|(name, _)| *name == word)
+                .map(|&(_, kind)| kind)
+                .ok_or_else(|| not_share(format!("its `kind` is `{word}`, where it is `playbook` or `plugin-manifest`")))?,
+        ),
+    };
+    Ok(Share { code: code.to_owned(), kind, view: text("view")?.map(str::to_owned) })
 }
 
-fn read_json(json: &str) -> Result<Share, ShareError> {
-    // serde would also read a struct from an array; a share is an object.
-    if !json.trim_start().starts_with('{') {
-        return Err(ShareError::NotShareJson { detail: "it is not a JSON object".into() });
-    }
-    let payload: Payload =
-        serde_json::from_str(json).map_err(|error| ShareError::NotShareJson { detail: error.to_string() })?;
-    Ok(Share { code: payload.code, kind: payload.kind, view: payload.view })
-}
+/// The words a share's `kind` is written with.
+const KINDS: [(&str, Kind); 2] = [("playbook", Kind::Playbook), ("plugin-manifest", Kind::PluginManifest)];

@@ -16,7 +16,7 @@ mod decode;
 pub mod embed;
 mod error;
 
-pub use decode::{decode, decode_with_limit};
+pub use decode::{decode, decode_with_limit, read, unpack, Unpacked};
 pub use error::{Base64Problem, ShareError};
 
 use base64::Engine as _;

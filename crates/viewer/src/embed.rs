@@ -1,48 +1,18 @@
 //! The embed page's part of the viewer (the `embed` feature, the page's
-//! own build): the document its address carries and the messages of the
-//! page that frames it, both read by opb-share as the playground reads them.
+//! own build): the messages of the page that frames it, read by opb-share
+//! as the playground reads them. The document its address carries is read
+//! by [`crate::link`].
 
+use crate::link::Shared;
 use opb_share::embed::{read_message, BadMessage, HostMessage};
 use wasm_bindgen::prelude::*;
-
-/// A document for the embed to show.
-#[wasm_bindgen(getter_with_clone)]
-#[derive(Clone)]
-pub struct Embedded {
-    /// The document's text.
-    pub code: String,
-    /// `playbook` or `plugin-manifest`, when the sender chose.
-    pub kind: Option<String>,
-    /// The tab to open: the panel the link's sender had open, when the
-    /// viewer has it (`requires`, `diagnostics`, …).
-    pub tab: Option<String>,
-}
-
-/// What an embed says when its address carries no document.
-const NO_DOCUMENT: &str = "This embed's address carries no document: its fragment should start with `#pako:` (copy the embed code from the playground's Share menu), or the page embedding it can send one.";
-
-/// The document an embed's address carries (`location.hash`, with or
-/// without its `#`); thrown, why there is none.
-#[wasm_bindgen(js_name = readLink)]
-pub fn read_link(hash: &str) -> Result<Embedded, String> {
-    let fragment = hash.strip_prefix('#').unwrap_or(hash);
-    if !opb_share::is_share(fragment) {
-        return Err(NO_DOCUMENT.to_owned());
-    }
-    let share = opb_share::decode(fragment).map_err(|error| error.to_string())?;
-    Ok(Embedded {
-        code: share.code,
-        kind: share.kind.map(|kind| kind.as_str().to_owned()),
-        tab: share.view.and_then(|view| view.split('/').next().map(str::to_owned)),
-    })
-}
 
 /// What a message of the host page asks.
 #[wasm_bindgen(getter_with_clone)]
 #[derive(Default)]
 pub struct Asked {
     /// A document to show, when the message sends one.
-    pub document: Option<Embedded>,
+    pub document: Option<Shared>,
     /// `light`, `dark` or `auto`, when the message sets the theme.
     pub theme: Option<String>,
     /// Why the message was not taken, to answer the host with; neither
@@ -56,7 +26,7 @@ pub fn host_message(data: &str) -> Asked {
     let value = serde_json::from_str(data).unwrap_or_default();
     match read_message(&value) {
         Ok(HostMessage::SetDocument(set)) => Asked {
-            document: Some(Embedded { code: set.code, kind: set.kind.map(|kind| kind.as_str().to_owned()), tab: None }),
+            document: Some(Shared { code: set.code, kind: set.kind.map(|kind| kind.as_str().to_owned()), tab: None }),
             ..Asked::default()
         },
         Ok(HostMessage::SetTheme(theme)) => Asked { theme: Some(theme.as_str().to_owned()), ..Asked::default() },
@@ -68,17 +38,6 @@ pub fn host_message(data: &str) -> Asked {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn an_address_carries_a_document_or_says_why_not() {
-        let share = opb_share::Share { code: "steps: []\n".into(), kind: None, view: Some("rules/PB213".into()) };
-        let link = opb_share::encode(&share, opb_share::Scheme::Pako).unwrap();
-        let read = read_link(&link).unwrap();
-        assert_eq!((read.code.as_str(), read.kind, read.tab.as_deref()), ("steps: []\n", None, Some("rules")));
-        assert!(read_link("").err().unwrap().contains("carries no document"));
-        assert!(read_link("#diagnostics").err().unwrap().contains("carries no document"));
-        assert!(read_link("#pako:eNrLSM3JyQcABiwCF").is_err());
-    }
 
     #[test]
     fn a_host_message_is_taken_ignored_or_answered() {

@@ -9,6 +9,8 @@
 
 #[cfg(feature = "embed")]
 mod embed;
+#[cfg(feature = "link")]
+mod link;
 
 use opb_core::{Kind, Options, Syntax};
 use wasm_bindgen::prelude::*;

@@ -17,7 +17,7 @@ use crate::format::{human_size, renamed, syntax_label};
 use crate::route::Route;
 use crate::schedule::{debounce_ms, is_large, Slices};
 // The viewer: graph, tools, requires, manifest (src/ui/viewer).
-use super::viewer::{Viewer, ViewerPanel, ViewerTabs};
+use super::viewer::{selection::Target, Viewer, ViewerPanel, ViewerTabs};
 use super::viewer::risk_paths::{RiskPathsPanel, RiskPathsState, RiskPathsTab};
 use super::registry::{RegistryControl, RegistryState};
 use super::compare::{ComparePanel, CompareState};
@@ -54,6 +54,9 @@ pub fn App(start: Start) -> impl IntoView {
     let editor = EditorHandle::default();
     let report = RwSignal::new(None::<Arc<Report>>);
     let viewer = Viewer::new(report.into(), editor);
+    if let Some(step) = start.step.clone() {
+        viewer.selection.choose(Some(Target::Step(step)));
+    }
     let risk_paths = RiskPathsState::new(viewer);
     let registry = RegistryState::restore();
     provide_context(registry);

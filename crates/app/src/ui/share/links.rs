@@ -113,6 +113,9 @@ pub struct Start {
     /// Whether the document arrived by a link (the trust banner shows).
     pub arrived: bool,
     pub notice: Option<ShareNotice>,
+    /// The step to select: the one the reading view showed, when the reader
+    /// chose Edit there.
+    pub step: Option<String>,
     session: Session,
     previous: Option<Previous>,
 }
@@ -160,11 +163,17 @@ pub async fn start() -> Start {
         _ => route,
     };
     let incoming = continued.map_or_else(example, Incoming::draft);
-    Start { incoming, route, arrived: false, notice, session, previous: None }
+    Start { incoming, route, arrived: false, notice, step: None, session, previous: None }
 }
 
 async fn start_with_link(mut session: Session, share: opb_share::Share) -> Start {
-    let route = link::route_of(&share);
+    // Edit in the reading view: its tab and step, on this link.
+    let reading = super::store::reading().filter(|record| record.link == location_hash());
+    let route = match reading.as_ref().and_then(|record| record.tab.as_deref()) {
+        Some(tab) => Route::from_hash(tab),
+        None => link::route_of(&share),
+    };
+    let step = reading.and_then(|record| record.step);
     let own = match session.own() {
         Some(draft) => session.resume(&draft).await,
         None => None,
@@ -175,7 +184,7 @@ async fn start_with_link(mut session: Session, share: opb_share::Share) -> Start
     let by_page = address_written_by_page();
     if let Some(own) = own.as_ref().filter(|own| by_page || own.text == share.code) {
         let incoming = Incoming { kind: share.kind, ..Incoming::draft(own.clone()) };
-        return Start { incoming, route, arrived: false, notice: None, session, previous: None };
+        return Start { incoming, route, arrived: false, notice: None, step, session, previous: None };
     }
     let arrived = !by_page;
     let previous = own.filter(|own| !own.text.trim().is_empty()).map(|own| Previous { saved: own.saved(), id: own.meta.id });
@@ -183,7 +192,7 @@ async fn start_with_link(mut session: Session, share: opb_share::Share) -> Start
         session.begin_new().await;
     }
     let notice = previous.as_ref().map(|p| ShareNotice::PreviousKept { name: p.saved.name.clone(), opened: Opened::Link });
-    Start { incoming: Incoming::shared(share), route, arrived, notice, session, previous }
+    Start { incoming: Incoming::shared(share), route, arrived, notice, step, session, previous }
 }
 
 /// The app's document state, as links and drafts read it.

@@ -1,9 +1,10 @@
 //! The browser's `localStorage` and `sessionStorage`, as the playground uses
-//! them: the theme, the tab's record (which draft it edits), and the keys
+//! them: the theme, the tab's record (which draft it edits), the reading
+//! view's record (what it showed as its reader chose Edit), and the keys
 //! versions before drafts wrote. Drafts themselves are in IndexedDB
 //! (`drafts.rs`).
 
-use crate::storage::{keys, TabRecord};
+use crate::storage::{keys, ReadingRecord, TabRecord};
 use web_sys::Storage;
 
 fn local() -> Option<Storage> {
@@ -39,6 +40,11 @@ pub fn save_theme(theme: &str) {
 /// The draft this tab edited before a reload.
 pub fn tab() -> Option<TabRecord> {
     TabRecord::from_json(&session()?.get_item(keys::TAB).ok().flatten()?)
+}
+
+/// What the reading view showed as its reader chose Edit.
+pub fn reading() -> Option<ReadingRecord> {
+    ReadingRecord::from_json(&session()?.get_item(keys::READING).ok().flatten()?)
 }
 
 pub fn save_tab(record: &TabRecord) {
