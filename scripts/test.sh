@@ -47,12 +47,13 @@ CHROMEDRIVER=/usr/bin/chromedriver cargo test -p opb-app --target wasm32-unknown
 step "end-to-end tests against the release build (tests/e2e, screenshots in tests/e2e/screenshots)"
 node --test tests/e2e/
 
-step "clippy, warnings denied (the workspace natively, the app's interface for wasm32)"
+step "clippy, warnings denied (the workspace natively, the viewer's link and embed builds, the app's interface for wasm32)"
 cargo clippy --quiet --workspace --all-targets -- -D warnings
+cargo clippy --quiet -p opb-viewer --features embed --all-targets -- -D warnings
 cargo clippy --quiet -p opb-app --features web --target wasm32-unknown-unknown --all-targets -- -D warnings
 
 step "the core's API documentation builds without a warning (cargo doc)"
-RUSTDOCFLAGS="-D warnings" cargo doc --quiet --no-deps -p opb-syntax -p opb-core -p opb-render -p opb-viewer
+RUSTDOCFLAGS="-D warnings" cargo doc --quiet --no-deps -p opb-syntax -p opb-core -p opb-render -p opb-share -p opb-viewer
 
 step "opb's SARIF read by Microsoft's SARIF multitool, GitHub's ingestion rules (scripts/check-sarif.sh)"
 cargo build --quiet -p opb-cli
@@ -69,6 +70,9 @@ node --test tests/editors/
 
 step "fuzz smoke runs (scripts/fuzz-smoke.sh, each target briefly)"
 scripts/fuzz-smoke.sh
+
+step "the viewer's reading of links and of host messages (cargo test -p opb-viewer --features embed)"
+cargo test --quiet -p opb-viewer --features embed
 
 step "cargo test --workspace"
 # The spec and examples are copies of ../shared (scripts/sync-shared.sh),

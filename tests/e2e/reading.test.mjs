@@ -11,6 +11,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
+import { deflateSync } from "node:zlib";
 import { screenshot, root, session, pako, collectErrors, closeClean, editFromReading, violations } from "./harness.mjs";
 
 const opb = session();
@@ -119,6 +120,17 @@ test("a link the reading view cannot read opens the playground, which says why",
   assert.ok(page.paths.some((path) => path.startsWith("/opb-read-core-")), "the reading view read it first");
   await page.waitForSelector("[data-opb-reading]", { state: "detached" });
   assert.match(await page.locator('[data-testid="share-notice"]').innerText(), /link/i);
+  await closeClean(page);
+});
+
+test("a link that unpacks past the input limit stops at it in the reading view, and the playground says so", async () => {
+  const page = await newPage();
+  // 24 MiB of zeros, deflated to about 24 KB: past the core's 16 MiB.
+  const bomb = "#pako:" + deflateSync(Buffer.alloc(24 * 1024 * 1024)).toString("base64url");
+  await page.goto(opb.server.url + bomb);
+  await page.waitForSelector('[data-testid="editor"] .cm-content');
+  assert.ok(page.paths.some((path) => path.startsWith("/opb-read-core-")), "the reading view read it first");
+  assert.match(await page.locator('[data-testid="share-notice"]').innerText(), /more than 16 MiB/);
   await closeClean(page);
 });
 

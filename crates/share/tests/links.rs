@@ -2,7 +2,7 @@
 //! zlib open, and every broken link gets its own error with a message that
 //! says what to do.
 
-use opb_share::{Base64Problem, Scheme, Share, ShareError, decode, decode_with_limit, encode, encode_with_limit};
+use opb_share::{Base64Problem, Scheme, Share, ShareError, decode, decode_with_limit, encode, encode_with_limit, read, unpack};
 use opb_syntax::{Kind, Limits};
 use std::time::Instant;
 
@@ -237,4 +237,24 @@ fn every_message_says_what_happened_and_what_to_do() {
             "says what to do: {message}"
         );
     }
+}
+
+#[test]
+fn unpacking_then_reading_is_decoding_for_a_shell_that_inflates() {
+    let sent = Share { code: "steps: []\n".into(), kind: Some(Kind::PluginManifest), view: Some("tools".into()) };
+    for scheme in [Scheme::Pako, Scheme::Base64] {
+        let link = encode(&sent, scheme).unwrap();
+        let unpacked = unpack(&link, 1024).unwrap();
+        assert_eq!(unpacked.scheme, scheme);
+        let json = match scheme {
+            Scheme::Pako => miniz_oxide::inflate::decompress_to_vec_zlib(&unpacked.data).unwrap(),
+            Scheme::Base64 => unpacked.data,
+        };
+        assert_eq!(read(json), Ok(sent.clone()), "{scheme:?}");
+    }
+    // What cannot fit is refused before any inflating.
+    let large = encode(&share(&"x".repeat(4096)), Scheme::Base64).unwrap();
+    assert_eq!(unpack(&large, 1024), Err(ShareError::TooLarge { limit: 1024 }));
+    assert_eq!(unpack("#gzip:abc", 1024), Err(ShareError::UnknownScheme { scheme: "gzip".into() }));
+    assert_eq!(read(b"\xff".to_vec()), Err(ShareError::NotUtf8 { offset: 0 }));
 }
