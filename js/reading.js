@@ -138,11 +138,10 @@ function readingView() {
     viewer.load();
   };
   show();
-  addEventListener("hashchange", () => {
-    const fragment = location.hash.slice(1);
-    if (fragment.split("/")[0].includes(":")) show();
-    else edit();
-  });
+  // Another link is read in turn; an address that carries none (a panel's,
+  // `#rules`) is the playground's, which `show` opens as it opens a link it
+  // cannot read.
+  addEventListener("hashchange", show);
 }
 
 if (typeof window !== "undefined") readingView();

@@ -123,6 +123,17 @@ test("a link the reading view cannot read opens the playground, which says why",
   await closeClean(page);
 });
 
+test("another link in the same tab is read in turn, and an address with no document opens the playground", async () => {
+  const page = await read(await newPage(), pako({ code: CODE }));
+  const other = readFileSync(join(root, "examples/acme-github.oz0-plugin.yaml"), "utf8");
+  await page.evaluate((hash) => (location.hash = hash), pako({ code: other }));
+  await page.waitForFunction(() => /Plugin manifest/.test(document.querySelector("opb-viewer").shadowRoot.querySelector('[data-testid="trust-banner"]')?.textContent ?? ""));
+  await page.evaluate(() => (location.hash = "#rules"));
+  await page.waitForSelector("div[data-opb-reading]", { state: "detached" });
+  assert.equal(await page.getAttribute('[data-testid="tab-rules"]', "aria-selected"), "true");
+  await closeClean(page);
+});
+
 test("a link that unpacks past the input limit stops at it in the reading view, and the playground says so", async () => {
   const page = await newPage();
   // 24 MiB of zeros, deflated to about 24 KB: past the core's 16 MiB.

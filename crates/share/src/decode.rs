@@ -148,15 +148,11 @@ fn read_json(json: &str) -> Result<Share, ShareError> {
     let kind = match text("kind")? {
         None => None,
         Some(word) => Some(
-            KINDS
-                .iter()
-                .find(|(name, _)| *name == word)
-                .map(|&(_, kind)| kind)
+            [Kind::Playbook, Kind::PluginManifest]
+                .into_iter()
+                .find(|kind| kind.as_str() == word)
                 .ok_or_else(|| not_share(format!("its `kind` is `{word}`, where it is `playbook` or `plugin-manifest`")))?,
         ),
     };
     Ok(Share { code: code.to_owned(), kind, view: text("view")?.map(str::to_owned) })
 }
-
-/// The words a share's `kind` is written with.
-const KINDS: [(&str, Kind); 2] = [("playbook", Kind::Playbook), ("plugin-manifest", Kind::PluginManifest)];

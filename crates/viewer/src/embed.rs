@@ -26,7 +26,7 @@ pub fn host_message(data: &str) -> Asked {
     let value = serde_json::from_str(data).unwrap_or_default();
     match read_message(&value) {
         Ok(HostMessage::SetDocument(set)) => Asked {
-            document: Some(Shared { code: set.code, kind: set.kind.map(|kind| kind.as_str().to_owned()), tab: None }),
+            document: Some(Shared::from(opb_share::Share { code: set.code, kind: set.kind, view: None })),
             ..Asked::default()
         },
         Ok(HostMessage::SetTheme(theme)) => Asked { theme: Some(theme.as_str().to_owned()), ..Asked::default() },
