@@ -47,6 +47,10 @@ CHROMEDRIVER=/usr/bin/chromedriver cargo test -p opb-app --target wasm32-unknown
 step "end-to-end tests against the release build (tests/e2e, screenshots in tests/e2e/screenshots)"
 node --test tests/e2e/
 
+step "formatting (cargo fmt --check, rustfmt.toml)"
+cargo fmt --all --check
+(cd fuzz && cargo fmt --check)
+
 step "clippy, warnings denied (the workspace natively, the viewer's link and embed builds, the app's interface for wasm32)"
 cargo clippy --quiet --workspace --all-targets -- -D warnings
 cargo clippy --quiet -p opb-viewer --features embed --all-targets -- -D warnings

@@ -42,7 +42,10 @@ pub fn fmt(args: &FmtArgs, output: &mut Output) -> Status {
         let unchanged = formatted.text == input.text;
         if args.check {
             if !unchanged {
-                output.error(format_args!("{} is not formatted; `opb fmt --write {}` formats it", input.name, input.name));
+                output.error(format_args!(
+                    "{} is not formatted; `opb fmt --write {}` formats it",
+                    input.name, input.name
+                ));
                 if status == Status::Clean {
                     status = Status::Errors;
                 }
@@ -53,7 +56,10 @@ pub fn fmt(args: &FmtArgs, output: &mut Output) -> Status {
             }
             if formatted.comments_dropped > 0 && !args.drop_comments {
                 let note = formatted.comments_note().unwrap_or_default();
-                output.error(format_args!("{}: {note}, so it was not rewritten; --drop-comments rewrites it all the same", input.name));
+                output.error(format_args!(
+                    "{}: {note}, so it was not rewritten; --drop-comments rewrites it all the same",
+                    input.name
+                ));
                 status = Status::Failed;
                 continue;
             }

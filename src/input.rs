@@ -22,9 +22,17 @@ pub struct Input {
 /// Reads the file at `path` and analyses it as `args` say, for the
 /// commands that explain or draw one document; a file that cannot be read
 /// is reported on `output`.
-pub fn analyze(path: &Path, args: &ReadArgs, output: &mut crate::output::Output) -> Option<(Input, opb_core::Analysis)> {
+pub fn analyze(
+    path: &Path,
+    args: &ReadArgs,
+    output: &mut crate::output::Output,
+) -> Option<(Input, opb_core::Analysis)> {
     let input = read(path, args).map_err(|error| output.error(error)).ok()?;
-    let options = opb_core::Options { kind: args.kind.map(Into::into), syntax: input.syntax, ..opb_core::Options::default() };
+    let options = opb_core::Options {
+        kind: args.kind.map(Into::into),
+        syntax: input.syntax,
+        ..opb_core::Options::default()
+    };
     let analysis = opb_core::analyze(&input.text, &options);
     Some((input, analysis))
 }
@@ -80,7 +88,11 @@ pub fn read(path: &Path, args: &ReadArgs) -> Result<Input, Unreadable> {
         let (reason, cause) = io_reason(&e);
         Unreadable { name: name.clone(), reason, cause }
     })?;
-    let text = decode(bytes).map_err(|(reason, cause)| Unreadable { name: name.clone(), reason, cause })?;
+    let text = decode(bytes).map_err(|(reason, cause)| Unreadable {
+        name: name.clone(),
+        reason,
+        cause,
+    })?;
     let syntax = opb_core::Syntax::from_path(&name);
     Ok(Input { name, text, syntax })
 }
@@ -88,8 +100,12 @@ pub fn read(path: &Path, args: &ReadArgs) -> Result<Input, Unreadable> {
 fn io_reason(error: &io::Error) -> (String, Cause) {
     match error.kind() {
         io::ErrorKind::NotFound => ("no such file; check the path".to_owned(), Cause::NotFound),
-        io::ErrorKind::PermissionDenied => ("permission denied; check the file's permissions".to_owned(), Cause::PermissionDenied),
-        io::ErrorKind::IsADirectory => ("it is a directory; name the files inside it".to_owned(), Cause::IsADirectory),
+        io::ErrorKind::PermissionDenied => {
+            ("permission denied; check the file's permissions".to_owned(), Cause::PermissionDenied)
+        }
+        io::ErrorKind::IsADirectory => {
+            ("it is a directory; name the files inside it".to_owned(), Cause::IsADirectory)
+        }
         _ => (error.to_string(), Cause::Io),
     }
 }
@@ -104,7 +120,9 @@ fn decode(bytes: Vec<u8>) -> Result<String, (String, Cause)> {
         let line_start = valid.iter().rposition(|&b| b == b'\n').map_or(0, |i| i + 1);
         let column = String::from_utf8_lossy(&valid[line_start..]).chars().count() + 1;
         let byte = e.as_bytes().get(valid.len()).copied().unwrap_or_default();
-        let reason = format!("not UTF-8 text (byte 0x{byte:02X} at line {line}, column {column}); save it as UTF-8");
+        let reason = format!(
+            "not UTF-8 text (byte 0x{byte:02X} at line {line}, column {column}); save it as UTF-8"
+        );
         (reason, Cause::NotUtf8)
     })
 }

@@ -5,11 +5,13 @@
 use crate::args::{RenderArgs, RenderFormat};
 use crate::input;
 use crate::output::Output;
-use crate::{Status, convert};
+use crate::{convert, Status};
 use opb_core::explain::Explain;
 
 pub fn run(args: &RenderArgs, output: &mut Output) -> Status {
-    let Some((input, analysis)) = input::analyze(&args.path, &args.read, output) else { return Status::Failed };
+    let Some((input, analysis)) = input::analyze(&args.path, &args.read, output) else {
+        return Status::Failed;
+    };
     let name = &input.name;
     let drawn = match (&analysis.explain, args.format) {
         (Some(Explain::Playbook(explain)), RenderFormat::Svg) => {

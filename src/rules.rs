@@ -1,8 +1,8 @@
 //! `opb rules`: the catalogue, or one rule's documentation.
 
-use crate::{Status, style};
 use crate::args::RulesArgs;
 use crate::output::Output;
+use crate::{style, Status};
 use opb_core::{Group, Rule, Severity};
 use std::fmt::Write;
 
@@ -37,7 +37,8 @@ fn catalogue() -> String {
                 out.push('\n');
             }
             let heading = style::HEADING;
-            writeln!(out, "{}{}{}", heading.render(), rule.group.title(), heading.render_reset()).ok();
+            writeln!(out, "{}{}{}", heading.render(), rule.group.title(), heading.render_reset())
+                .ok();
             group = Some(rule.group);
         }
         let severity = severity_style(rule.severity);
@@ -54,7 +55,11 @@ fn catalogue() -> String {
         .ok();
     }
     let count = opb_core::rules().count();
-    writeln!(out, "\n{count} rules. `opb rules <CODE>` shows why a rule exists and how to fix a finding.").ok();
+    writeln!(
+        out,
+        "\n{count} rules. `opb rules <CODE>` shows why a rule exists and how to fix a finding."
+    )
+    .ok();
     out
 }
 
@@ -107,7 +112,11 @@ mod tests {
     #[test]
     fn a_near_miss_suggests_the_rule() {
         assert!(unknown("PB2133").contains("PB213 (next-unknown)"), "{}", unknown("PB2133"));
-        assert!(unknown("next-unknwn").contains("PB213 (next-unknown)"), "{}", unknown("next-unknwn"));
+        assert!(
+            unknown("next-unknwn").contains("PB213 (next-unknown)"),
+            "{}",
+            unknown("next-unknwn")
+        );
     }
 
     #[test]

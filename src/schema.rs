@@ -3,7 +3,7 @@
 
 use crate::args::{SchemaArgs, SchemaFormat};
 use crate::output::Output;
-use crate::{Status, convert};
+use crate::{convert, Status};
 use opb_core::Kind;
 
 pub fn run(args: &SchemaArgs, output: &mut Output) -> Status {
@@ -11,7 +11,8 @@ pub fn run(args: &SchemaArgs, output: &mut Output) -> Status {
         SchemaFormat::Playbook => Kind::Playbook,
         SchemaFormat::PluginManifest => Kind::PluginManifest,
     };
-    let mut text = serde_json::to_string_pretty(&opb_core::schema::json_schema(kind)).unwrap_or_default();
+    let mut text =
+        serde_json::to_string_pretty(&opb_core::schema::json_schema(kind)).unwrap_or_default();
     text.push('\n');
     match &args.output {
         None => {

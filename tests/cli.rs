@@ -60,7 +60,10 @@ mod exit_status {
     fn a_directory_exits_2() {
         let assert = opb().args(["check", "examples"]).assert().code(2);
         let stderr = String::from_utf8_lossy(&assert.get_output().stderr).into_owned();
-        assert_eq!(stderr, "error: cannot read examples: it is a directory; name the files inside it\n");
+        assert_eq!(
+            stderr,
+            "error: cannot read examples: it is a directory; name the files inside it\n"
+        );
     }
 
     #[test]
@@ -110,9 +113,18 @@ mod json_output {
         let diagnostics = files[0]["diagnostics"].as_array().expect("diagnostics is an array");
         assert!(!diagnostics.is_empty());
         for d in diagnostics {
-            assert!(d["code"].is_string() && d["name"].is_string() && d["message"].is_string(), "{d}");
-            assert!(["error", "warning", "info"].contains(&d["severity"].as_str().unwrap_or_default()), "{d}");
-            assert!(d["pointer"].as_str().is_some_and(|p| p.is_empty() || p.starts_with('/')), "{d}");
+            assert!(
+                d["code"].is_string() && d["name"].is_string() && d["message"].is_string(),
+                "{d}"
+            );
+            assert!(
+                ["error", "warning", "info"].contains(&d["severity"].as_str().unwrap_or_default()),
+                "{d}"
+            );
+            assert!(
+                d["pointer"].as_str().is_some_and(|p| p.is_empty() || p.starts_with('/')),
+                "{d}"
+            );
             for end in ["start", "end"] {
                 for field in ["line", "column", "offset"] {
                     assert!(d["range"][end][field].is_u64(), "range.{end}.{field} in {d}");
@@ -143,20 +155,29 @@ mod json_output {
         let bad = std::env::temp_dir().join(format!("opb-not-utf8-{}.json", std::process::id()));
         std::fs::write(&bad, b"{\"a\": \"\xFF\"}").expect("written");
         let bad = bad.display().to_string();
-        let assert = opb().args(["check", "--format", "json", &bad, CLEAN, "missing.json"]).assert().code(2);
-        let output: Value = serde_json::from_slice(&assert.get_output().stdout).expect("the output is JSON");
+        let assert =
+            opb().args(["check", "--format", "json", &bad, CLEAN, "missing.json"]).assert().code(2);
+        let output: Value =
+            serde_json::from_slice(&assert.get_output().stdout).expect("the output is JSON");
         let files = output["files"].as_array().expect("files is an array");
-        assert_eq!(files.iter().map(|f| f["path"].as_str().unwrap_or_default()).collect::<Vec<_>>(), [CLEAN, bad.as_str(), "missing.json"]);
+        assert_eq!(
+            files.iter().map(|f| f["path"].as_str().unwrap_or_default()).collect::<Vec<_>>(),
+            [CLEAN, bad.as_str(), "missing.json"]
+        );
         assert!(files[0].get("error").is_none(), "a file read has no error");
         assert_eq!(files[1]["error"]["reason"], "not-utf8");
         assert_eq!(files[1]["error"]["message"], format!("cannot read {bad}: not UTF-8 text (byte 0xFF at line 1, column 8); save it as UTF-8"));
         assert_eq!(files[2]["error"]["reason"], "not-found");
         for unread in &files[1..] {
-            assert_eq!((&unread["kind"], &unread["syntax"], &unread["diagnostics"]), (&Value::Null, &Value::Null, &Value::Array(Vec::new())));
+            assert_eq!(
+                (&unread["kind"], &unread["syntax"], &unread["diagnostics"]),
+                (&Value::Null, &Value::Null, &Value::Array(Vec::new()))
+            );
             assert_eq!(unread["counts"]["error"], 0);
         }
         // stderr still says it, for a person.
-        assert!(String::from_utf8_lossy(&assert.get_output().stderr).contains("cannot read missing.json: no such file"));
+        assert!(String::from_utf8_lossy(&assert.get_output().stderr)
+            .contains("cannot read missing.json: no such file"));
         std::fs::remove_file(&bad).expect("removed");
     }
 
@@ -165,18 +186,32 @@ mod json_output {
         let output = json(opb().args(["check", "--format", "json", UNCLOSED_FLOW]));
         let d = &output["files"][0]["diagnostics"][0];
         assert_eq!(d["code"], "IN001");
-        assert_eq!((&d["range"]["start"]["line"], &d["range"]["start"]["column"]), (&Value::from(23), &Value::from(14)));
+        assert_eq!(
+            (&d["range"]["start"]["line"], &d["range"]["start"]["column"]),
+            (&Value::from(23), &Value::from(14))
+        );
         let related = &d["related"][0];
-        assert_eq!((&related["range"]["start"]["line"], &related["range"]["start"]["column"]), (&Value::from(25), &Value::from(5)));
-        assert_eq!(related["message"], "Reading stopped here: invalid indentation in flow construct.");
+        assert_eq!(
+            (&related["range"]["start"]["line"], &related["range"]["start"]["column"]),
+            (&Value::from(25), &Value::from(5))
+        );
+        assert_eq!(
+            related["message"],
+            "Reading stopped here: invalid indentation in flow construct."
+        );
         // Diagnostics without a second place carry no `related`.
         let broken = json(opb().args(["check", "--format", "json", BROKEN]));
-        assert!(broken["files"][0]["diagnostics"].as_array().expect("diagnostics").iter().all(|d| d.get("related").is_none()));
+        assert!(broken["files"][0]["diagnostics"]
+            .as_array()
+            .expect("diagnostics")
+            .iter()
+            .all(|d| d.get("related").is_none()));
     }
 
     #[test]
     fn kind_is_null_when_unknown() {
-        let output = json(opb().args(["check", "--format", "json", "-"]).write_stdin("name: something\n"));
+        let output =
+            json(opb().args(["check", "--format", "json", "-"]).write_stdin("name: something\n"));
         assert_eq!(output["files"][0]["kind"], Value::Null);
         assert_eq!(output["files"][0]["diagnostics"][0]["code"], "IN003");
     }
@@ -190,13 +225,18 @@ mod github {
         let rest = line.strip_prefix("::").expect("a workflow command");
         let (head, message) = rest.split_once("::").expect("a message after the properties");
         let (command, properties) = head.split_once(' ').expect("properties");
-        (command, properties.split(',').map(|p| p.split_once('=').expect("name=value")).collect(), message)
+        (
+            command,
+            properties.split(',').map(|p| p.split_once('=').expect("name=value")).collect(),
+            message,
+        )
     }
 
     #[test]
     fn one_annotation_per_diagnostic_where_the_json_report_places_it() {
         let report = json(opb().args(["check", "--format", "json", BROKEN]));
-        let diagnostics = report["files"][0]["diagnostics"].as_array().expect("diagnostics").clone();
+        let diagnostics =
+            report["files"][0]["diagnostics"].as_array().expect("diagnostics").clone();
         let assert = opb().args(["check", "--format", "github", BROKEN]).assert().code(1);
         let out = String::from_utf8(assert.get_output().stdout.clone()).unwrap();
         let lines: Vec<&str> = out.lines().collect();
@@ -218,24 +258,38 @@ mod github {
                 ("endColumn", d["range"]["end"]["column"].to_string()),
                 ("title", title),
             ];
-            let got: Vec<(&str, String)> = properties.iter().map(|&(k, v)| (k, v.to_owned())).collect();
+            let got: Vec<(&str, String)> =
+                properties.iter().map(|&(k, v)| (k, v.to_owned())).collect();
             assert_eq!(got, want.to_vec(), "{line}");
-            assert_eq!(message, d["message"].as_str().unwrap().replace('%', "%25").replace('\n', "%0A"));
+            assert_eq!(
+                message,
+                d["message"].as_str().unwrap().replace('%', "%25").replace('\n', "%0A")
+            );
         }
-        assert!(lines.iter().any(|l| l.starts_with("::error ") && l.contains("title=PB213 next-unknown")), "{out}");
+        assert!(
+            lines
+                .iter()
+                .any(|l| l.starts_with("::error ") && l.contains("title=PB213 next-unknown")),
+            "{out}"
+        );
     }
 
     #[test]
     fn a_file_name_cannot_end_the_command_and_an_unreadable_file_is_annotated() {
         let path = std::env::temp_dir().join(format!("opb-github-{},a:b.yaml", std::process::id()));
         std::fs::write(&path, "steps: [\n").unwrap();
-        let out = stdout(opb().args(["check", "--format", "github"]).arg(&path).arg("missing.yaml"));
+        let out =
+            stdout(opb().args(["check", "--format", "github"]).arg(&path).arg("missing.yaml"));
         std::fs::remove_file(&path).ok();
         let lines: Vec<&str> = out.lines().collect();
         assert_eq!(lines[0], "::error file=missing.yaml,title=opb::no such file; check the path");
         let (_, properties, _) = parse(lines[1]);
         assert!(properties[0].1.ends_with("%2Ca%3Ab.yaml"), "{}", lines[1]);
-        assert!(properties.iter().any(|&(k, v)| k == "title" && v == "IN001 parse-error"), "{}", lines[1]);
+        assert!(
+            properties.iter().any(|&(k, v)| k == "title" && v == "IN001 parse-error"),
+            "{}",
+            lines[1]
+        );
     }
 }
 
@@ -243,8 +297,10 @@ mod sarif {
     use super::*;
 
     fn validator() -> jsonschema::Validator {
-        let schema = std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/sarif-schema-2.1.0.json"))
-            .expect("the SARIF schema is in tests/data");
+        let schema = std::fs::read_to_string(
+            Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/sarif-schema-2.1.0.json"),
+        )
+        .expect("the SARIF schema is in tests/data");
         let schema: Value = serde_json::from_str(&schema).expect("the schema is JSON");
         jsonschema::options()
             .should_validate_formats(true)
@@ -253,7 +309,10 @@ mod sarif {
     }
 
     fn assert_valid(sarif: &Value) {
-        let errors: Vec<String> = validator().iter_errors(sarif).map(|e| format!("{} at {}", e, e.instance_path())).collect();
+        let errors: Vec<String> = validator()
+            .iter_errors(sarif)
+            .map(|e| format!("{} at {}", e, e.instance_path()))
+            .collect();
         assert!(errors.is_empty(), "SARIF schema violations:\n{}", errors.join("\n"));
     }
 
@@ -266,7 +325,14 @@ mod sarif {
 
     #[test]
     fn is_valid_and_describes_every_reported_rule() {
-        let sarif = json(opb().args(["check", "--format", "sarif", BROKEN, CLEAN, "examples/shady-tools.broken.oz0-plugin.yaml"]));
+        let sarif = json(opb().args([
+            "check",
+            "--format",
+            "sarif",
+            BROKEN,
+            CLEAN,
+            "examples/shady-tools.broken.oz0-plugin.yaml",
+        ]));
         assert_valid(&sarif);
         let run = &sarif["runs"][0];
         assert_eq!(run["tool"]["driver"]["name"], "opb");
@@ -277,12 +343,21 @@ mod sarif {
         for result in results {
             let index = result["ruleIndex"].as_u64().expect("ruleIndex") as usize;
             assert_eq!(rules[index]["id"], result["ruleId"], "{result}");
-            assert!(["error", "warning", "note"].contains(&result["level"].as_str().unwrap_or_default()));
+            assert!(["error", "warning", "note"]
+                .contains(&result["level"].as_str().unwrap_or_default()));
             let region = &result["locations"][0]["physicalLocation"]["region"];
-            assert!(region["startLine"].as_u64() >= Some(1) && region["startColumn"].as_u64() >= Some(1), "{result}");
+            assert!(
+                region["startLine"].as_u64() >= Some(1)
+                    && region["startColumn"].as_u64() >= Some(1),
+                "{result}"
+            );
         }
         for rule in rules {
-            assert!(results.iter().any(|r| r["ruleId"] == rule["id"]), "rule {} reported by no result", rule["id"]);
+            assert!(
+                results.iter().any(|r| r["ruleId"] == rule["id"]),
+                "rule {} reported by no result",
+                rule["id"]
+            );
             for field in ["shortDescription", "fullDescription"] {
                 assert!(rule[field]["text"].is_string(), "{field} of {}", rule["id"]);
             }
@@ -304,7 +379,11 @@ mod sarif {
         assert_eq!(location["logicalLocations"][0]["fullyQualifiedName"], "/steps/1/next");
         let region = &location["physicalLocation"]["region"];
         assert_eq!(region["startLine"], region["endLine"]);
-        assert_eq!(region["endColumn"].as_u64().unwrap_or_default() - region["startColumn"].as_u64().unwrap_or_default(), 4);
+        assert_eq!(
+            region["endColumn"].as_u64().unwrap_or_default()
+                - region["startColumn"].as_u64().unwrap_or_default(),
+            4
+        );
     }
 
     #[test]
@@ -315,25 +394,34 @@ mod sarif {
         assert_eq!(result["ruleId"], "IN001");
         let region = |location: &Value| {
             let r = &location["physicalLocation"]["region"];
-            [&r["startLine"], &r["startColumn"], &r["endLine"], &r["endColumn"]].map(|v| v.as_u64().unwrap_or_default())
+            [&r["startLine"], &r["startColumn"], &r["endLine"], &r["endColumn"]]
+                .map(|v| v.as_u64().unwrap_or_default())
         };
         assert_eq!(region(&result["locations"][0]), [23, 14, 23, 15]);
         let related = result["relatedLocations"].as_array().expect("relatedLocations");
         assert_eq!(related.len(), 1);
         assert_eq!(related[0]["id"], 0);
         assert_eq!(region(&related[0]), [25, 5, 25, 6]);
-        assert_eq!(related[0]["message"]["text"], "Reading stopped here: invalid indentation in flow construct.");
+        assert_eq!(
+            related[0]["message"]["text"],
+            "Reading stopped here: invalid indentation in flow construct."
+        );
         assert_eq!(related[0]["physicalLocation"]["artifactLocation"]["uri"], UNCLOSED_FLOW);
     }
 
     #[test]
     fn an_unreadable_file_is_a_failed_invocation() {
-        let assert = opb().args(["check", "--format", "sarif", CLEAN, "missing.json"]).assert().code(2);
-        let sarif: Value = serde_json::from_slice(&assert.get_output().stdout).expect("SARIF is JSON");
+        let assert =
+            opb().args(["check", "--format", "sarif", CLEAN, "missing.json"]).assert().code(2);
+        let sarif: Value =
+            serde_json::from_slice(&assert.get_output().stdout).expect("SARIF is JSON");
         assert_valid(&sarif);
         let invocation = &sarif["runs"][0]["invocations"][0];
         assert_eq!(invocation["executionSuccessful"], false);
-        assert_eq!(invocation["toolExecutionNotifications"][0]["message"]["text"], "cannot read missing.json: no such file; check the path");
+        assert_eq!(
+            invocation["toolExecutionNotifications"][0]["message"]["text"],
+            "cannot read missing.json: no such file; check the path"
+        );
     }
 }
 
@@ -343,19 +431,27 @@ mod reading {
     #[test]
     fn stdin_is_read_for_a_dash() {
         let text = std::fs::read_to_string(workspace().join(BROKEN)).expect("example");
-        let from_stdin = json(opb().args(["check", "--format", "json", "-"]).write_stdin(text.clone()));
+        let from_stdin =
+            json(opb().args(["check", "--format", "json", "-"]).write_stdin(text.clone()));
         let from_file = json(opb().args(["check", "--format", "json", BROKEN]));
         assert_eq!(from_stdin["files"][0]["path"], "<stdin>");
         assert_eq!(from_stdin["files"][0]["diagnostics"], from_file["files"][0]["diagnostics"]);
 
-        let named = json(opb().args(["check", "--format", "json", "--stdin-name", "refund.yaml", "-"]).write_stdin(text));
+        let named = json(
+            opb()
+                .args(["check", "--format", "json", "--stdin-name", "refund.yaml", "-"])
+                .write_stdin(text),
+        );
         assert_eq!(named["files"][0]["path"], "refund.yaml");
     }
 
     #[test]
     fn stdin_can_be_named_once() {
         let assert = opb().args(["check", "-", "-"]).write_stdin("a: 1").assert().code(2);
-        assert_eq!(String::from_utf8_lossy(&assert.get_output().stderr), "error: standard input (`-`) can be named only once; name the other files by path\n");
+        assert_eq!(
+            String::from_utf8_lossy(&assert.get_output().stderr),
+            "error: standard input (`-`) can be named only once; name the other files by path\n"
+        );
     }
 
     #[test]
@@ -364,9 +460,16 @@ mod reading {
         let detected = json(opb().args(["check", "--format", "json", "-"]).write_stdin(text));
         assert_eq!(detected["files"][0]["diagnostics"][0]["code"], "IN003");
 
-        let given = json(opb().args(["check", "--format", "json", "--kind", "playbook", "-"]).write_stdin(text));
+        let given = json(
+            opb().args(["check", "--format", "json", "--kind", "playbook", "-"]).write_stdin(text),
+        );
         assert_eq!(given["files"][0]["kind"], "playbook");
-        let codes: Vec<&Value> = given["files"][0]["diagnostics"].as_array().into_iter().flatten().map(|d| &d["code"]).collect();
+        let codes: Vec<&Value> = given["files"][0]["diagnostics"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .map(|d| &d["code"])
+            .collect();
         assert!(!codes.contains(&&Value::from("IN003")), "{codes:?}");
         assert!(codes.contains(&&Value::from("PB104")), "no steps: {codes:?}");
 
@@ -401,15 +504,28 @@ mod human {
         let output = stdout(opb().args(["check", "--color", "never", UNCLOSED_FLOW]));
         insta::assert_snapshot!("check_unclosed_flow", output);
         // On one line, both labels share the line.
-        let output = stdout(opb().args(["check", "--color", "never", "--stdin-name", "a.json", "-"]).write_stdin(r#"{"a": [1, 2}"#));
+        let output = stdout(
+            opb()
+                .args(["check", "--color", "never", "--stdin-name", "a.json", "-"])
+                .write_stdin(r#"{"a": [1, 2}"#),
+        );
         assert!(output.contains("1 | {\"a\": [1, 2}\n  |       ^    - Reading stopped here: Unexpected close brace.\n"), "{output}");
     }
 
     #[test]
     fn a_long_line_is_cut_around_the_range_and_keeps_its_position() {
-        let steps: Vec<String> = (0..200).map(|i| format!(r#"{{"id": "s{i}", "kind": "gate", "next": "s{}"}}"#, i + 1)).collect();
-        let text = format!(r#"{{"openplaybook": "1.6", "requires": {{"connections": []}}, "steps": [{}]}}"#, steps.join(", "));
-        let output = stdout(opb().args(["check", "--color", "never", "--stdin-name", "min.json", "-"]).write_stdin(text.clone()));
+        let steps: Vec<String> = (0..200)
+            .map(|i| format!(r#"{{"id": "s{i}", "kind": "gate", "next": "s{}"}}"#, i + 1))
+            .collect();
+        let text = format!(
+            r#"{{"openplaybook": "1.6", "requires": {{"connections": []}}, "steps": [{}]}}"#,
+            steps.join(", ")
+        );
+        let output = stdout(
+            opb()
+                .args(["check", "--color", "never", "--stdin-name", "min.json", "-"])
+                .write_stdin(text.clone()),
+        );
         let column = text[..text.find(r#""s200""#).expect("the last next")].chars().count() + 1;
         assert!(output.contains(&format!("--> min.json:1:{column}\n")), "{output}");
         assert!(output.lines().all(|line| line.len() < 400), "{output}");
@@ -453,7 +569,12 @@ mod rules {
     fn an_unknown_rule_exits_2_with_suggestions() {
         let assert = opb().args(["rules", "PB2133"]).assert().code(2);
         let stderr = String::from_utf8_lossy(&assert.get_output().stderr).into_owned();
-        assert!(stderr.starts_with("error: no rule has the code or name `PB2133`; the closest: PB213 (next-unknown)"), "{stderr}");
+        assert!(
+            stderr.starts_with(
+                "error: no rule has the code or name `PB2133`; the closest: PB213 (next-unknown)"
+            ),
+            "{stderr}"
+        );
     }
 }
 
@@ -483,7 +604,8 @@ mod explain {
     fn json_is_the_core_explain_view() {
         let playbook = json(opb().args(["explain", "--format", "json", CLEAN]));
         assert_eq!(playbook["kind"], "playbook");
-        let steps: Vec<&Value> = playbook["steps"].as_array().into_iter().flatten().map(|s| &s["id"]).collect();
+        let steps: Vec<&Value> =
+            playbook["steps"].as_array().into_iter().flatten().map(|s| &s["id"]).collect();
         assert_eq!(steps, ["recover", "gate", "send", "record"]);
         assert!(playbook["steps"][0]["summary"].is_string());
         assert!(playbook["requires"]["connections"].is_array());
@@ -499,7 +621,10 @@ mod explain {
         let output = String::from_utf8_lossy(&assert.get_output().stdout).into_owned();
         assert!(output.starts_with("opb cannot explain <stdin>"), "{output}");
         let assert = opb().args(["explain", "missing.yaml"]).assert().code(2);
-        assert_eq!(String::from_utf8_lossy(&assert.get_output().stderr), "error: cannot read missing.yaml: no such file; check the path\n");
+        assert_eq!(
+            String::from_utf8_lossy(&assert.get_output().stderr),
+            "error: cannot read missing.yaml: no such file; check the path\n"
+        );
     }
 }
 
@@ -516,7 +641,8 @@ mod risk_paths {
 
     #[test]
     fn the_only_path_to_money_skips_the_gate() {
-        let output = stdout(opb().args(["explain", "--paths", "--color", "never", MONEY_SKIPS_GATE]));
+        let output =
+            stdout(opb().args(["explain", "--paths", "--color", "never", MONEY_SKIPS_GATE]));
         insta::assert_snapshot!("explain_paths_money_skips_gate", output);
     }
 
@@ -543,15 +669,31 @@ mod risk_paths {
     fn a_large_lattice_answers_and_says_where_it_stopped() {
         let mut steps = vec![r#"{"id": "s", "kind": "gate", "next": ["a0", "b0"]}"#.to_owned()];
         for layer in 0..60 {
-            let next = if layer == 59 { "null".to_owned() } else { format!(r#"["a{0}", "b{0}"]"#, layer + 1) };
+            let next = if layer == 59 {
+                "null".to_owned()
+            } else {
+                format!(r#"["a{0}", "b{0}"]"#, layer + 1)
+            };
             for side in ["a", "b"] {
                 steps.push(format!(r#"{{"id": "{side}{layer}", "kind": "gate", "next": {next}}}"#));
             }
         }
-        let text = format!(r#"{{"openplaybook": "1.6", "requires": {{"connections": []}}, "steps": [{}]}}"#, steps.join(", "));
-        let output = stdout(opb().args(["explain", "--paths", "--color", "never", "-"]).write_stdin(text));
-        assert!(output.contains("The first 200 paths from s to an end, riskiest first: the walk stops at 200 paths"), "{output}");
-        assert!(output.contains("→ … 31 more steps … →"), "a path of 61 steps shows its ends: {output}");
+        let text = format!(
+            r#"{{"openplaybook": "1.6", "requires": {{"connections": []}}, "steps": [{}]}}"#,
+            steps.join(", ")
+        );
+        let output =
+            stdout(opb().args(["explain", "--paths", "--color", "never", "-"]).write_stdin(text));
+        assert!(
+            output.contains(
+                "The first 200 paths from s to an end, riskiest first: the walk stops at 200 paths"
+            ),
+            "{output}"
+        );
+        assert!(
+            output.contains("→ … 31 more steps … →"),
+            "a path of 61 steps shows its ends: {output}"
+        );
     }
 }
 
@@ -567,8 +709,12 @@ mod risk_paths_long {
                 format!(r#"{{"id": "s{i}", "kind": "agent", "agent": "a", "purpose": "p", "allowedTools": ["pay"]{next}}}"#)
             })
             .collect();
-        let text = format!(r#"{{"openplaybook": "1.6", "requires": {{"connections": []}}, "tools": [{tool}], "steps": [{}]}}"#, steps.join(", "));
-        let output = stdout(opb().args(["explain", "--paths", "--color", "never", "-"]).write_stdin(text));
+        let text = format!(
+            r#"{{"openplaybook": "1.6", "requires": {{"connections": []}}, "tools": [{tool}], "steps": [{}]}}"#,
+            steps.join(", ")
+        );
+        let output =
+            stdout(opb().args(["explain", "--paths", "--color", "never", "-"]).write_stdin(text));
         let tail: Vec<String> = (85..100).map(|i| format!("s{i}")).collect();
         let route = format!("none on some path: s0 → … 84 more steps … → {}", tail.join(" → "));
         let flat: String = output.split_whitespace().collect::<Vec<_>>().join(" ");
@@ -582,7 +728,8 @@ mod registry {
 
     #[test]
     fn drift_is_reported_in_the_document() {
-        let output = stdout(opb().args(["check", "--color", "never", "--registry", REGISTRY, CLEAN]));
+        let output =
+            stdout(opb().args(["check", "--color", "never", "--registry", REGISTRY, CLEAN]));
         insta::assert_snapshot!("check_registry", output);
     }
 
@@ -593,27 +740,43 @@ mod registry {
         assert_eq!(output["files"][0]["role"], "registry");
         assert_eq!(output["files"][0]["kind"], Value::Null);
         assert_eq!(output["files"][1]["role"], "document");
-        let codes: Vec<&Value> = output["files"][1]["diagnostics"].as_array().into_iter().flatten().map(|d| &d["code"]).collect();
+        let codes: Vec<&Value> = output["files"][1]["diagnostics"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .map(|d| &d["code"])
+            .collect();
         assert_eq!(codes, ["DR004", "DR001", "DR003"]);
     }
 
     #[test]
     fn a_registry_with_errors_exits_1_and_one_that_cannot_be_read_2() {
-        let assert = opb().args(["check", "--color", "never", "--registry", BAD_REGISTRY, CLEAN]).assert().code(1);
+        let assert = opb()
+            .args(["check", "--color", "never", "--registry", BAD_REGISTRY, CLEAN])
+            .assert()
+            .code(1);
         let output = String::from_utf8_lossy(&assert.get_output().stdout).into_owned();
         assert!(output.contains("DR009.bad.registry.json: 3 errors, 0 warnings, 0 infos (read as a tool registry of 1 tool)"), "{output}");
-        let assert = opb().args(["check", "--registry", "no/such/registry.yaml", CLEAN]).assert().code(2);
+        let assert =
+            opb().args(["check", "--registry", "no/such/registry.yaml", CLEAN]).assert().code(2);
         assert_eq!(
             String::from_utf8_lossy(&assert.get_output().stderr),
             "error: the registry: cannot read no/such/registry.yaml: no such file; check the path\n"
         );
-        assert!(assert.get_output().stdout.is_empty(), "nothing is checked without the registry asked for");
+        assert!(
+            assert.get_output().stdout.is_empty(),
+            "nothing is checked without the registry asked for"
+        );
     }
 
     #[test]
     fn the_registry_may_come_from_stdin_but_not_twice() {
         let registry = std::fs::read_to_string(workspace().join(REGISTRY)).expect("fixture");
-        let from_stdin = json(opb().args(["check", "--format", "json", "--registry", "-", CLEAN]).write_stdin(registry));
+        let from_stdin = json(
+            opb()
+                .args(["check", "--format", "json", "--registry", "-", CLEAN])
+                .write_stdin(registry),
+        );
         assert_eq!(from_stdin["files"][1]["counts"]["warning"], 1);
         opb().args(["check", "--registry", "-", "-"]).write_stdin("[]").assert().code(2);
     }
@@ -634,7 +797,8 @@ mod diff {
     fn a_manifest_a_version_later() {
         let output = stdout(opb().args(["diff", "--color", "never", MANIFEST_OLD, MANIFEST_NEW]));
         insta::assert_snapshot!("diff_manifest_human", output);
-        let markdown = stdout(opb().args(["diff", "--format", "markdown", MANIFEST_OLD, MANIFEST_NEW]));
+        let markdown =
+            stdout(opb().args(["diff", "--format", "markdown", MANIFEST_OLD, MANIFEST_NEW]));
         insta::assert_snapshot!("diff_manifest_markdown", markdown);
     }
 
@@ -642,7 +806,10 @@ mod diff {
     fn json_is_the_core_diff_with_the_names() {
         let output = json(opb().args(["diff", "--format", "json", COMMS_OLD, COMMS_NEW]));
         assert_eq!(output["version"], 1);
-        assert_eq!((output["old"].as_str(), output["new"].as_str()), (Some(COMMS_OLD), Some(COMMS_NEW)));
+        assert_eq!(
+            (output["old"].as_str(), output["new"].as_str()),
+            (Some(COMMS_OLD), Some(COMMS_NEW))
+        );
         assert_eq!(output["kind"], "playbook");
         assert_eq!(output["summary"]["widens"], 2);
         assert_eq!(output["changes"][0]["change"], "tool_allowed");
@@ -679,12 +846,18 @@ mod diff {
     #[test]
     fn markdown_keeps_document_text_out_of_the_markup() {
         let old = std::fs::read_to_string(workspace().join(COMMS_OLD)).expect("fixture");
-        let new = old.replace(r#""allowedTools": ["today.surface"]"#, r#""allowedTools": ["today.surface", "x|<b>`y`</b>"]"#);
+        let new = old.replace(
+            r#""allowedTools": ["today.surface"]"#,
+            r#""allowedTools": ["today.surface", "x|<b>`y`</b>"]"#,
+        );
         let path = Path::new(env!("CARGO_TARGET_TMPDIR")).join("evil.json");
         std::fs::write(&path, new).expect("temporary file");
         let markdown = stdout(opb().args(["diff", "--format", "markdown", COMMS_OLD]).arg(&path));
         assert!(markdown.contains("may now call ``x\\|<b>`y`</b>``"), "{markdown}");
-        assert!(markdown.lines().filter(|l| l.starts_with("| ")).all(|l| l.matches(" | ").count() == 2), "{markdown}");
+        assert!(
+            markdown.lines().filter(|l| l.starts_with("| ")).all(|l| l.matches(" | ").count() == 2),
+            "{markdown}"
+        );
     }
 }
 
@@ -695,19 +868,38 @@ mod convert {
     fn json_becomes_yaml_and_back_to_the_same_data() {
         let yaml = stdout(opb().args(["convert", "--to", "yaml", CLEAN]));
         assert!(yaml.starts_with("openplaybook: \"1.6\"\n"), "{yaml}");
-        let json = opb().args(["convert", "--to", "json", "--stdin-name", "x.yaml", "-"]).write_stdin(yaml).output().expect("opb runs");
+        let json = opb()
+            .args(["convert", "--to", "json", "--stdin-name", "x.yaml", "-"])
+            .write_stdin(yaml)
+            .output()
+            .expect("opb runs");
         assert!(json.status.success());
-        let original: Value = serde_json::from_str(&std::fs::read_to_string(workspace().join(CLEAN)).expect("example")).expect("JSON");
+        let original: Value = serde_json::from_str(
+            &std::fs::read_to_string(workspace().join(CLEAN)).expect("example"),
+        )
+        .expect("JSON");
         let back: Value = serde_json::from_slice(&json.stdout).expect("JSON");
         assert_eq!(back, original);
     }
 
     #[test]
     fn dropped_comments_are_said_and_what_cannot_be_converted_is_refused() {
-        let assert = opb().args(["convert", "--to", "json", "--stdin-name", "x.yaml", "-"]).write_stdin("# top\na: 1 # c\n").assert().success();
-        assert_eq!(String::from_utf8_lossy(&assert.get_output().stderr), "note: x.yaml: Its 2 comments were not kept.\n");
-        let assert = opb().args(["convert", "--to", "yaml", "--stdin-name", "x.json", "-"]).write_stdin("{\"a\": 1, \"a\": 2}").assert().code(2);
-        assert!(String::from_utf8_lossy(&assert.get_output().stderr).contains("The key `a` appears twice"));
+        let assert = opb()
+            .args(["convert", "--to", "json", "--stdin-name", "x.yaml", "-"])
+            .write_stdin("# top\na: 1 # c\n")
+            .assert()
+            .success();
+        assert_eq!(
+            String::from_utf8_lossy(&assert.get_output().stderr),
+            "note: x.yaml: Its 2 comments were not kept.\n"
+        );
+        let assert = opb()
+            .args(["convert", "--to", "yaml", "--stdin-name", "x.json", "-"])
+            .write_stdin("{\"a\": 1, \"a\": 2}")
+            .assert()
+            .code(2);
+        assert!(String::from_utf8_lossy(&assert.get_output().stderr)
+            .contains("The key `a` appears twice"));
     }
 
     #[test]
@@ -731,7 +923,8 @@ mod convert {
         std::fs::write(&path, "a:   1  # why\n").expect("written");
         let name = path.display().to_string();
         let assert = opb().args(["fmt", "--write", &name]).assert().code(2);
-        assert!(String::from_utf8_lossy(&assert.get_output().stderr).contains("Its one comment was not kept, so it was not rewritten"));
+        assert!(String::from_utf8_lossy(&assert.get_output().stderr)
+            .contains("Its one comment was not kept, so it was not rewritten"));
         assert_eq!(std::fs::read_to_string(&path).expect("read"), "a:   1  # why\n");
         opb().args(["fmt", "--write", "--drop-comments", &name]).assert().success();
         assert_eq!(std::fs::read_to_string(&path).expect("read"), "a: 1\n");
@@ -745,17 +938,26 @@ mod render {
     #[test]
     fn a_playbook_is_drawn_as_svg_to_stdout_or_a_file() {
         let svg = stdout(opb().args(["render", CLEAN]));
-        assert!(svg.starts_with(r#"<svg xmlns="http://www.w3.org/2000/svg" class="graph" data-theme="light""#), "{svg}");
+        assert!(
+            svg.starts_with(
+                r#"<svg xmlns="http://www.w3.org/2000/svg" class="graph" data-theme="light""#
+            ),
+            "{svg}"
+        );
         assert!(svg.contains("title\">Step graph of Failed charge recovery</title>"), "{svg}");
         assert!(svg.ends_with("</svg>\n"));
         let path = std::env::temp_dir().join(format!("opb-render-{}.svg", std::process::id()));
         let name = path.display().to_string();
-        let assert = opb().args(["render", "--theme", "dark", "-o", &name, BROKEN]).assert().success();
+        let assert =
+            opb().args(["render", "--theme", "dark", "-o", &name, BROKEN]).assert().success();
         assert!(assert.get_output().stdout.is_empty());
         let written = std::fs::read_to_string(&path).expect("written");
         std::fs::remove_file(&path).ok();
         assert!(written.contains(r#"data-theme="dark""#));
-        assert!(written.contains(r#"class="error-mark""#), "a playbook with errors is drawn, its steps' errors marked");
+        assert!(
+            written.contains(r#"class="error-mark""#),
+            "a playbook with errors is drawn, its steps' errors marked"
+        );
     }
 
     #[test]
@@ -763,8 +965,13 @@ mod render {
         let assert = opb().args(["render", CLEAN_MANIFEST]).assert().code(1);
         let stderr = String::from_utf8_lossy(&assert.get_output().stderr).into_owned();
         assert!(stderr.contains("it is a plugin manifest, which has no step graph"), "{stderr}");
-        let assert = opb().args(["render", "--stdin-name", "x.json", "-"]).write_stdin("{\"steps\": [").assert().code(1);
-        assert!(String::from_utf8_lossy(&assert.get_output().stderr).contains("could not be read as a playbook; `opb check x.json` shows why"));
+        let assert = opb()
+            .args(["render", "--stdin-name", "x.json", "-"])
+            .write_stdin("{\"steps\": [")
+            .assert()
+            .code(1);
+        assert!(String::from_utf8_lossy(&assert.get_output().stderr)
+            .contains("could not be read as a playbook; `opb check x.json` shows why"));
         opb().args(["render", "missing.json"]).assert().code(2);
     }
 }

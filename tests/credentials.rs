@@ -14,7 +14,8 @@ const GITHUB: &str = "ghp_Zq8rT2vLm4Nx7Kp1Wd9Yb3Hc6Js5Fg0Ae2Ru8";
 const STRIPE: &str = "sk_live_51HqLyjWDarjtT1zdp7dcQx4Vb";
 const AWS: &str = "AKIAZ7Q4M2XK9R3T6W1P";
 const SLACK: &str = "xoxb-2048193756-9Hq3Lm7Zt2Vx8Kd4";
-const JWT: &str = "eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiI0MiIsIm5hbWUiOiJvcGIifQ.Xq3vL9mT2kR8wZ5nB1yH7cJ4dF6gA0sE";
+const JWT: &str =
+    "eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiI0MiIsIm5hbWUiOiJvcGIifQ.Xq3vL9mT2kR8wZ5nB1yH7cJ4dF6gA0sE";
 const BEARER_TOKEN: &str = "Rk9Tq2Wx7Lm3Zp8Vb4Nc6Hd1Jf5Gs0Ay";
 const PRIVATE_KEY_BODY: &str = "MIIEvQIBADANBgkqhkiG9w0BAQEFAASCBKcwggSjAgEAAoIBAQC7Vq3Xp9Lm2Rt";
 
@@ -81,7 +82,10 @@ fn no_output_format_shows_more_than_four_characters_of_a_credential() {
         assert!(output.contains("SEC001"), "{format}: the credentials are reported");
         for credential in [GITHUB, STRIPE, AWS, SLACK, JWT, BEARER_TOKEN, PRIVATE_KEY_BODY] {
             for part in hidden_parts(credential) {
-                assert!(!output.contains(&part), "{format} shows `{part}` of `{credential}`:\n{output}");
+                assert!(
+                    !output.contains(&part),
+                    "{format} shows `{part}` of `{credential}`:\n{output}"
+                );
             }
         }
     }
@@ -92,7 +96,10 @@ fn the_human_format_masks_source_lines_and_keeps_their_positions() {
     let output = check("human");
     // The step id's line, masked to the same length, caret still under it.
     let masked = format!("ghp_{}", "*".repeat(GITHUB.len() - 4));
-    let line = output.lines().find(|l| l.contains(&masked)).unwrap_or_else(|| panic!("masked line:\n{output}"));
+    let line = output
+        .lines()
+        .find(|l| l.contains(&masked))
+        .unwrap_or_else(|| panic!("masked line:\n{output}"));
     assert!(line.ends_with(&format!("- id: {masked}")), "{line}");
     // Messages name each credential by its first four characters.
     assert!(output.contains("(`ghp_…`)") && output.contains("(`sk_l…`)"), "{output}");
@@ -105,11 +112,20 @@ fn the_human_format_masks_source_lines_and_keeps_their_positions() {
 fn explain_shows_no_credential_whole_in_either_format() {
     for format in ["human", "json"] {
         let output = run("explain", format, 0);
-        assert!(output.contains("ghp_…"), "{format}: the step is still there, by its masked id:\n{output}");
-        assert!(output.contains("Find the customer."), "{format}: the words around are kept:\n{output}");
+        assert!(
+            output.contains("ghp_…"),
+            "{format}: the step is still there, by its masked id:\n{output}"
+        );
+        assert!(
+            output.contains("Find the customer."),
+            "{format}: the words around are kept:\n{output}"
+        );
         for credential in [GITHUB, STRIPE, AWS, SLACK, JWT, BEARER_TOKEN, PRIVATE_KEY_BODY] {
             for part in hidden_parts(credential) {
-                assert!(!output.contains(&part), "{format} shows `{part}` of `{credential}`:\n{output}");
+                assert!(
+                    !output.contains(&part),
+                    "{format} shows `{part}` of `{credential}`:\n{output}"
+                );
             }
         }
     }

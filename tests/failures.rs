@@ -24,28 +24,44 @@ fn opb(args: &[&str], stdin: &[u8]) -> (i32, String, String) {
 /// as an imperative or a command to run.
 fn assert_actionable(message: &str, what: &str, to_do: &[&str]) {
     assert!(message.contains(what), "says what happened ({what}): {message}");
-    assert!(to_do.iter().all(|advice| message.contains(advice)), "says what to do ({to_do:?}): {message}");
+    assert!(
+        to_do.iter().all(|advice| message.contains(advice)),
+        "says what to do ({to_do:?}): {message}"
+    );
 }
 
 #[test]
 fn a_missing_file() {
     let (status, _, stderr) = opb(&["check", "no/such/playbook.json"], b"");
     assert_eq!(status, 2);
-    assert_actionable(&stderr, "cannot read no/such/playbook.json: no such file", &["check the path"]);
+    assert_actionable(
+        &stderr,
+        "cannot read no/such/playbook.json: no such file",
+        &["check the path"],
+    );
 }
 
 #[test]
 fn a_directory() {
     let (status, _, stderr) = opb(&["check", "examples"], b"");
     assert_eq!(status, 2);
-    assert_actionable(&stderr, "cannot read examples: it is a directory", &["name the files inside it"]);
+    assert_actionable(
+        &stderr,
+        "cannot read examples: it is a directory",
+        &["name the files inside it"],
+    );
 }
 
 #[test]
 fn text_that_is_not_utf8() {
-    let (status, _, stderr) = opb(&["check", "--stdin-name", "latin1.yaml", "-"], b"name: caf\xe9\n");
+    let (status, _, stderr) =
+        opb(&["check", "--stdin-name", "latin1.yaml", "-"], b"name: caf\xe9\n");
     assert_eq!(status, 2);
-    assert_actionable(&stderr, "not UTF-8 text (byte 0xE9 at line 1, column 10)", &["save it as UTF-8"]);
+    assert_actionable(
+        &stderr,
+        "not UTF-8 text (byte 0xE9 at line 1, column 10)",
+        &["save it as UTF-8"],
+    );
 
     let (status, _, stderr) = opb(&["check", "-"], b"\xff\xfe{\x00}\x00");
     assert_eq!(status, 2);
@@ -57,13 +73,18 @@ fn standard_input_named_twice() {
     for args in [["check", "-", "-"], ["diff", "-", "-"]] {
         let (status, _, stderr) = opb(&args, b"steps: []\n");
         assert_eq!(status, 2, "{args:?}");
-        assert_actionable(&stderr, "standard input (`-`) can be named only once", &["name the other files by path"]);
+        assert_actionable(
+            &stderr,
+            "standard input (`-`) can be named only once",
+            &["name the other files by path"],
+        );
     }
 }
 
 #[test]
 fn a_registry_that_cannot_be_read() {
-    let (status, stdout, stderr) = opb(&["check", "--registry", "no/such/tools.yaml", MANIFEST], b"");
+    let (status, stdout, stderr) =
+        opb(&["check", "--registry", "no/such/tools.yaml", MANIFEST], b"");
     assert_eq!(status, 2);
     assert_actionable(&stderr, "the registry: cannot read no/such/tools.yaml", &["check the path"]);
     assert_eq!(stdout, "", "nothing is checked without the registry asked for");
@@ -71,8 +92,11 @@ fn a_registry_that_cannot_be_read() {
 
 #[test]
 fn a_document_explain_cannot_read() {
-    for (text, why) in [("[1, 2]\n", "a list"), ("name: something\n", "no kind"), ("a: [\n", "not YAML")] {
-        let (status, stdout, _) = opb(&["explain", "--stdin-name", "pasted.yaml", "-"], text.as_bytes());
+    for (text, why) in
+        [("[1, 2]\n", "a list"), ("name: something\n", "no kind"), ("a: [\n", "not YAML")]
+    {
+        let (status, stdout, _) =
+            opb(&["explain", "--stdin-name", "pasted.yaml", "-"], text.as_bytes());
         assert_eq!(status, 1, "{why}");
         let message = stdout.split_whitespace().collect::<Vec<_>>().join(" ");
         assert_actionable(
@@ -93,25 +117,42 @@ fn risk_paths_of_what_has_none() {
         &[&format!("`opb explain {MANIFEST}` describes its tools")],
     );
 
-    let (status, _, stderr) = opb(&["explain", "--paths", "--stdin-name", "pasted.yaml", "-"], b"a: [\n");
+    let (status, _, stderr) =
+        opb(&["explain", "--paths", "--stdin-name", "pasted.yaml", "-"], b"a: [\n");
     assert_eq!(status, 2);
-    assert_actionable(&stderr, "no risk paths in pasted.yaml: it could not be read as a playbook", &["`opb check pasted.yaml` shows why"]);
+    assert_actionable(
+        &stderr,
+        "no risk paths in pasted.yaml: it could not be read as a playbook",
+        &["`opb check pasted.yaml` shows why"],
+    );
 }
 
 #[test]
 fn an_unknown_rule() {
     let (status, _, stderr) = opb(&["rules", "PB2133"], b"");
     assert_eq!(status, 2);
-    assert_actionable(&stderr, "no rule has the code or name `PB2133`", &["the closest: PB213 (next-unknown)", "`opb rules` lists them all"]);
+    assert_actionable(
+        &stderr,
+        "no rule has the code or name `PB2133`",
+        &["the closest: PB213 (next-unknown)", "`opb rules` lists them all"],
+    );
 }
 
 #[test]
 fn wrong_arguments() {
     for (args, what, to_do) in [
-        (&["check", "--kind", "novel", "x.yaml"][..], "invalid value 'novel' for '--kind <KIND>'", "[possible values: playbook, plugin]"),
+        (
+            &["check", "--kind", "novel", "x.yaml"][..],
+            "invalid value 'novel' for '--kind <KIND>'",
+            "[possible values: playbook, plugin]",
+        ),
         (&["check"][..], "the following required arguments were not provided", "Usage: opb check"),
         (&["frobnicate"][..], "unrecognized subcommand 'frobnicate'", "try '--help'"),
-        (&["check", "--format", "xml", "x.yaml"][..], "invalid value 'xml' for '--format <FORMAT>'", "[possible values: human, json, sarif, github]"),
+        (
+            &["check", "--format", "xml", "x.yaml"][..],
+            "invalid value 'xml' for '--format <FORMAT>'",
+            "[possible values: human, json, sarif, github]",
+        ),
     ] {
         let (status, _, stderr) = opb(args, b"");
         assert_eq!(status, 2, "{args:?}");

@@ -12,9 +12,9 @@
 //! - A valid case without `in.json` (its data has no JSON form): accepted.
 
 use serde_json::Value;
+use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
-use std::io::Write;
 
 struct Case {
     id: String,
@@ -32,7 +32,13 @@ fn cases() -> Vec<Case> {
         if path.join("in.yaml").is_file() {
             dirs.push(path);
         } else {
-            dirs.extend(std::fs::read_dir(&path).expect("a case folder").flatten().map(|e| e.path()).filter(|p| p.join("in.yaml").is_file()));
+            dirs.extend(
+                std::fs::read_dir(&path)
+                    .expect("a case folder")
+                    .flatten()
+                    .map(|e| e.path())
+                    .filter(|p| p.join("in.yaml").is_file()),
+            );
         }
     }
     dirs.sort();
@@ -42,7 +48,10 @@ fn cases() -> Vec<Case> {
             yaml: std::fs::read(dir.join("in.yaml")).expect("in.yaml"),
             invalid: dir.join("error").exists(),
             documents: std::fs::read_to_string(dir.join("in.json")).ok().map(|json| {
-                serde_json::Deserializer::from_str(&json).into_iter::<Value>().collect::<Result<_, _>>().expect("in.json is JSON")
+                serde_json::Deserializer::from_str(&json)
+                    .into_iter::<Value>()
+                    .collect::<Result<_, _>>()
+                    .expect("in.json is JSON")
             }),
         })
         .collect()
@@ -65,7 +74,11 @@ fn syntax_errors(yaml: &[u8]) -> Vec<String> {
     let output = opb(&["check", "--format", "json", "--stdin-name", "in.yaml", "-"], yaml);
     let report: Value = serde_json::from_slice(&output.stdout).expect("a JSON report");
     let diagnostics = report["files"][0]["diagnostics"].as_array().cloned().unwrap_or_default();
-    diagnostics.iter().filter(|d| d["code"] == "IN001").filter_map(|d| d["message"].as_str().map(str::to_owned)).collect()
+    diagnostics
+        .iter()
+        .filter(|d| d["code"] == "IN001")
+        .filter_map(|d| d["message"].as_str().map(str::to_owned))
+        .collect()
 }
 
 /// What IN001 says of the documents after the first.
@@ -75,9 +88,13 @@ const SECOND_DOCUMENT: &str = "A second YAML document starts here";
 /// `1.0` and JSON's `1` are the same number.
 fn by_value(value: &Value) -> Value {
     match value {
-        Value::Number(n) => n.as_f64().and_then(serde_json::Number::from_f64).map_or(Value::Null, Value::Number),
+        Value::Number(n) => {
+            n.as_f64().and_then(serde_json::Number::from_f64).map_or(Value::Null, Value::Number)
+        }
         Value::Array(items) => Value::Array(items.iter().map(by_value).collect()),
-        Value::Object(members) => Value::Object(members.iter().map(|(k, v)| (k.clone(), by_value(v))).collect()),
+        Value::Object(members) => {
+            Value::Object(members.iter().map(|(k, v)| (k.clone(), by_value(v))).collect())
+        }
         other => other.clone(),
     }
 }
@@ -85,7 +102,11 @@ fn by_value(value: &Value) -> Value {
 #[test]
 fn every_invalid_case_is_rejected() {
     let cases = cases();
-    let accepted: Vec<&str> = cases.iter().filter(|c| c.invalid && syntax_errors(&c.yaml).is_empty()).map(|c| c.id.as_str()).collect();
+    let accepted: Vec<&str> = cases
+        .iter()
+        .filter(|c| c.invalid && syntax_errors(&c.yaml).is_empty())
+        .map(|c| c.id.as_str())
+        .collect();
     assert!(accepted.is_empty(), "invalid YAML accepted: {accepted:?}");
     assert_eq!(cases.iter().filter(|c| c.invalid).count(), 94);
 }
@@ -100,7 +121,12 @@ fn every_single_document_reads_to_the_suites_data() {
         let output = opb(&["convert", "--to", "json", "--stdin-name", "in.yaml", "-"], &case.yaml);
         let written: Option<Value> = serde_json::from_slice(&output.stdout).ok();
         if written.as_ref().map(by_value) != Some(by_value(expected)) {
-            wrong.push(format!("{}: expected {expected}, opb wrote {} {}", case.id, String::from_utf8_lossy(&output.stdout).trim(), String::from_utf8_lossy(&output.stderr).trim()));
+            wrong.push(format!(
+                "{}: expected {expected}, opb wrote {} {}",
+                case.id,
+                String::from_utf8_lossy(&output.stdout).trim(),
+                String::from_utf8_lossy(&output.stderr).trim()
+            ));
         }
     }
     assert!(wrong.is_empty(), "{} of {compared} differ:\n{}", wrong.len(), wrong.join("\n"));
@@ -113,8 +139,16 @@ fn streams_of_several_documents_or_none_are_answered_as_documented() {
         let errors = syntax_errors(&case.yaml);
         let only_later_documents = errors.iter().all(|e| e.starts_with(SECOND_DOCUMENT));
         match case.documents.as_deref() {
-            Some([]) => assert!(errors.iter().any(|e| e.starts_with("The text is empty")), "{}: an empty stream: {errors:?}", case.id),
-            Some([_, _, ..]) => assert!(!errors.is_empty() && only_later_documents, "{}: the documents after the first: {errors:?}", case.id),
+            Some([]) => assert!(
+                errors.iter().any(|e| e.starts_with("The text is empty")),
+                "{}: an empty stream: {errors:?}",
+                case.id
+            ),
+            Some([_, _, ..]) => assert!(
+                !errors.is_empty() && only_later_documents,
+                "{}: the documents after the first: {errors:?}",
+                case.id
+            ),
             // Without `in.json`, a stream of several documents is answered
             // as one with a JSON form is.
             _ => assert!(only_later_documents, "{}: valid YAML refused: {errors:?}", case.id),

@@ -23,7 +23,9 @@ fn main() {
         println!("cargo:rerun-if-changed={source}");
     }
     let source = documentation().expect("writing into a String does not fail");
-    let dir = std::env::var_os("OUT_DIR").map(PathBuf::from).expect("cargo sets OUT_DIR for build scripts");
+    let dir = std::env::var_os("OUT_DIR")
+        .map(PathBuf::from)
+        .expect("cargo sets OUT_DIR for build scripts");
     let path = dir.join("documentation.rs");
     if let Err(error) = std::fs::write(&path, source) {
         panic!("cannot write {}: {error}", path.display());

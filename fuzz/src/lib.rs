@@ -5,9 +5,9 @@
 #[path = "../../crates/core/tests/support/invariants.rs"]
 pub mod invariants;
 
-use opb_core::{Kind, Options, Syntax, analyze, check};
-use opb_core::explain::Explain;
 use opb_core::explain::layout::{self, NodeSpec, Shape, Size, Spacing};
+use opb_core::explain::Explain;
+use opb_core::{analyze, check, Kind, Options, Syntax};
 use std::borrow::Cow;
 
 /// The text the core gets from fuzzer bytes. The CLI refuses a file that is
@@ -60,8 +60,15 @@ fn layout_holds(graph: &opb_core::explain::Graph) {
     for node in &drawn.nodes {
         assert!([node.x, node.y, node.width, node.height].into_iter().all(finite), "{node:?}");
     }
-    let routes = drawn.edges.iter().chain(drawn.start.iter().map(|t| &t.edge)).chain(drawn.ends.iter().map(|t| &t.edge));
+    let routes = drawn
+        .edges
+        .iter()
+        .chain(drawn.start.iter().map(|t| &t.edge))
+        .chain(drawn.ends.iter().map(|t| &t.edge));
     for route in routes {
-        assert!(route.points.iter().chain(&route.label).all(|p| finite(p.x) && finite(p.y)), "{route:?}");
+        assert!(
+            route.points.iter().chain(&route.label).all(|p| finite(p.x) && finite(p.y)),
+            "{route:?}"
+        );
     }
 }

@@ -21,7 +21,8 @@ use std::fmt::Write;
 pub fn render(files: &[CheckedFile], unreadable: &[Unreadable]) -> String {
     let mut out = String::new();
     for error in unreadable {
-        writeln!(out, "::error file={},title=opb::{}", property(&error.name), data(&error.reason)).ok();
+        writeln!(out, "::error file={},title=opb::{}", property(&error.name), data(&error.reason))
+            .ok();
     }
     for file in files {
         for d in &file.checked.diagnostics {
@@ -40,9 +41,18 @@ fn annotation(out: &mut String, name: &str, d: &Diagnostic) {
     write!(out, "::{command} file={}", property(name)).ok();
     let (start, end) = (d.range.start, d.range.end);
     if start.line > 0 {
-        write!(out, ",line={},col={},endLine={},endColumn={}", start.line, start.column, end.line.max(start.line), end.column).ok();
+        write!(
+            out,
+            ",line={},col={},endLine={},endColumn={}",
+            start.line,
+            start.column,
+            end.line.max(start.line),
+            end.column
+        )
+        .ok();
     }
-    writeln!(out, ",title={}::{}", property(&format!("{} {}", d.code, d.name)), data(&d.message)).ok();
+    writeln!(out, ",title={}::{}", property(&format!("{} {}", d.code, d.name)), data(&d.message))
+        .ok();
 }
 
 /// A command's message: `%`, CR and LF escaped.

@@ -9,10 +9,10 @@
 
 use super::{CheckedFile, Role, Totals};
 use crate::style;
-use opb_render::words::plural;
 use annotate_snippets::{Annotation, AnnotationKind, Group, Level, Origin, Renderer, Snippet};
-use opb_core::{Counts, Diagnostic, Kind, Related, Severity, mask};
-use opb_core::text::{LineIndex, Range, floor_char_boundary};
+use opb_core::text::{floor_char_boundary, LineIndex, Range};
+use opb_core::{mask, Counts, Diagnostic, Kind, Related, Severity};
+use opb_render::words::plural;
 use std::fmt::Write;
 
 pub fn render(files: &[CheckedFile], totals: &Totals) -> String {
@@ -35,14 +35,20 @@ pub fn render(files: &[CheckedFile], totals: &Totals) -> String {
     out
 }
 
-fn render_diagnostic(renderer: &Renderer, file: &CheckedFile, index: &LineIndex<'_>, d: &Diagnostic) -> String {
+fn render_diagnostic(
+    renderer: &Renderer,
+    file: &CheckedFile,
+    index: &LineIndex<'_>,
+    d: &Diagnostic,
+) -> String {
     let text = &file.input.text;
     let excerpt = Excerpt::around(text, index, &d.range);
     // The root's pointer is empty: no label then.
     // A pointer names keys as written, a credential used as a key too: the
     // label people read is masked like the source (JSON and SARIF keep the
     // exact pointer, for tools).
-    let pointer = (!d.pointer.is_empty()).then(|| annotate_snippets::normalize_untrusted_str(&mask(&d.pointer)));
+    let pointer = (!d.pointer.is_empty())
+        .then(|| annotate_snippets::normalize_untrusted_str(&mask(&d.pointer)));
     let id = format!("{} {}", d.code, d.name);
     let help = format!("`opb rules {}` explains this rule and how to fix it", d.code);
     let title = level(d.severity).primary_title(d.message.as_str()).id(id.as_str());
@@ -50,13 +56,20 @@ fn render_diagnostic(renderer: &Renderer, file: &CheckedFile, index: &LineIndex<
     // A related place the excerpt shows is marked in it; one elsewhere is a
     // snippet of its own, as rustc shows a note elsewhere in the file (the
     // two may be far apart, even on one long line).
-    let labels: Vec<String> = d.related.iter().map(|r| annotate_snippets::normalize_untrusted_str(&r.message)).collect();
-    let (near, far): (Vec<_>, Vec<_>) = d.related.iter().zip(&labels).partition(|(r, _)| excerpt.span_of(&r.range).is_some());
+    let labels: Vec<String> =
+        d.related.iter().map(|r| annotate_snippets::normalize_untrusted_str(&r.message)).collect();
+    let (near, far): (Vec<_>, Vec<_>) =
+        d.related.iter().zip(&labels).partition(|(r, _)| excerpt.span_of(&r.range).is_some());
     let snippet = Snippet::source(excerpt.text.as_str())
         .line_start(d.range.start.line)
         .annotation(AnnotationKind::Primary.span(excerpt.span.clone()).label(pointer))
-        .annotations(near.iter().filter_map(|(r, label)| Some(AnnotationKind::Context.span(excerpt.span_of(&r.range)?).label(label.as_str()))));
-    let far: Vec<(Excerpt, &Related, &String)> = far.into_iter().map(|(r, label)| (Excerpt::around(text, index, &r.range), r, label)).collect();
+        .annotations(near.iter().filter_map(|(r, label)| {
+            Some(AnnotationKind::Context.span(excerpt.span_of(&r.range)?).label(label.as_str()))
+        }));
+    let far: Vec<(Excerpt, &Related, &String)> = far
+        .into_iter()
+        .map(|(r, label)| (Excerpt::around(text, index, &r.range), r, label))
+        .collect();
     let mut group = placed(Group::with_title(title), excerpt.cut_before, name, &d.range, snippet);
     for (excerpt, r, label) in &far {
         let snippet = Snippet::source(excerpt.text.as_str())
@@ -70,9 +83,17 @@ fn render_diagnostic(renderer: &Renderer, file: &CheckedFile, index: &LineIndex<
 /// `group` with `snippet` of the file `name` added. When the excerpt's first
 /// line was cut, the renderer would count the column from the cut: the
 /// core's position heads the snippet instead.
-fn placed<'a>(group: Group<'a>, cut_before: bool, name: &'a str, range: &Range, snippet: Snippet<'a, Annotation<'a>>) -> Group<'a> {
+fn placed<'a>(
+    group: Group<'a>,
+    cut_before: bool,
+    name: &'a str,
+    range: &Range,
+    snippet: Snippet<'a, Annotation<'a>>,
+) -> Group<'a> {
     if cut_before {
-        group.element(Origin::path(name).line(range.start.line).char_column(range.start.column)).element(snippet)
+        group
+            .element(Origin::path(name).line(range.start.line).char_column(range.start.column))
+            .element(snippet)
     } else {
         group.element(snippet.path(name))
     }
@@ -152,12 +173,18 @@ fn level(severity: Severity) -> Level<'static> {
 fn file_summary(file: &CheckedFile) -> String {
     let name = annotate_snippets::normalize_untrusted_str(&file.input.name);
     let read_as = match (file.role, file.checked.kind) {
-        (Role::Registry { tools }, _) => format!("read as a tool registry of {}", plural(tools, "tool", "tools")),
+        (Role::Registry { tools }, _) => {
+            format!("read as a tool registry of {}", plural(tools, "tool", "tools"))
+        }
         (Role::Document, Some(Kind::Playbook)) => "read as a playbook".to_owned(),
         (Role::Document, Some(Kind::PluginManifest)) => "read as a plugin manifest".to_owned(),
         (Role::Document, None) => "kind not known".to_owned(),
     };
-    let given = if file.checked.kind.is_some() && !file.checked.kind_detected { ", as --kind says" } else { "" };
+    let given = if file.checked.kind.is_some() && !file.checked.kind_detected {
+        ", as --kind says"
+    } else {
+        ""
+    };
     format!(
         "{}{}{}: {} ({read_as}{given})",
         style::EMPHASIS.render(),
@@ -169,7 +196,8 @@ fn file_summary(file: &CheckedFile) -> String {
 
 /// `2 errors, 1 warning, 3 infos in 2 files`, and the files not read.
 fn total_summary(totals: &Totals) -> String {
-    let mut line = format!("{} in {}", counts(totals.counts), plural(totals.files, "file", "files"));
+    let mut line =
+        format!("{} in {}", counts(totals.counts), plural(totals.files, "file", "files"));
     if totals.unreadable > 0 {
         write!(line, "; {} could not be read", plural(totals.unreadable, "file", "files")).ok();
     }

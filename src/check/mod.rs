@@ -51,7 +51,8 @@ pub fn run(args: &CheckArgs, output: &mut Output) -> Status {
         None => None,
         Some(path) => match input::read(path, &args.read) {
             Ok(input) => {
-                let registry = Arc::new(Registry::read(&input.text, input.syntax, &Limits::default()));
+                let registry =
+                    Arc::new(Registry::read(&input.text, input.syntax, &Limits::default()));
                 files.push(registry_file(input, &registry));
                 Some(registry)
             }

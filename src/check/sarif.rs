@@ -11,11 +11,12 @@
 use super::CheckedFile;
 use crate::input::Unreadable;
 use opb_core::{Diagnostic, Group, Rule, Severity};
-use percent_encoding::{AsciiSet, CONTROLS, utf8_percent_encode};
+use percent_encoding::{utf8_percent_encode, AsciiSet, CONTROLS};
 use serde::Serialize;
 use std::path::Path;
 
-const SCHEMA: &str = "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json";
+const SCHEMA: &str =
+    "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json";
 
 pub fn render(files: &[CheckedFile], unreadable: &[Unreadable]) -> String {
     let rules = reported_rules(files);
@@ -50,7 +51,9 @@ pub fn render(files: &[CheckedFile], unreadable: &[Unreadable]) -> String {
 /// Every rule some file reported, once, in catalogue order.
 fn reported_rules(files: &[CheckedFile]) -> Vec<&'static Rule> {
     opb_core::rules()
-        .filter(|rule| files.iter().any(|f| f.checked.diagnostics.iter().any(|d| d.code == rule.code)))
+        .filter(|rule| {
+            files.iter().any(|f| f.checked.diagnostics.iter().any(|d| d.code == rule.code))
+        })
         .collect()
 }
 
@@ -97,8 +100,14 @@ fn result(path: &str, d: &Diagnostic, rules: &[&'static Rule]) -> SarifResult {
         locations: [Location {
             id: None,
             message: None,
-            physical_location: Some(PhysicalLocation { artifact_location: artifact(path), region: Some(region(&d.range)) }),
-            logical_locations: vec![LogicalLocation { fully_qualified_name: d.pointer.clone(), kind: "element" }],
+            physical_location: Some(PhysicalLocation {
+                artifact_location: artifact(path),
+                region: Some(region(&d.range)),
+            }),
+            logical_locations: vec![LogicalLocation {
+                fully_qualified_name: d.pointer.clone(),
+                kind: "element",
+            }],
         }],
         related_locations: d
             .related
@@ -107,7 +116,10 @@ fn result(path: &str, d: &Diagnostic, rules: &[&'static Rule]) -> SarifResult {
             .map(|(id, related)| Location {
                 id: Some(id),
                 message: Some(Text { text: related.message.clone() }),
-                physical_location: Some(PhysicalLocation { artifact_location: artifact(path), region: Some(region(&related.range)) }),
+                physical_location: Some(PhysicalLocation {
+                    artifact_location: artifact(path),
+                    region: Some(region(&related.range)),
+                }),
                 logical_locations: Vec::new(),
             })
             .collect(),
@@ -131,7 +143,10 @@ fn notification(error: &Unreadable) -> Notification {
         locations: vec![Location {
             id: None,
             message: None,
-            physical_location: Some(PhysicalLocation { artifact_location: artifact(&error.name), region: None }),
+            physical_location: Some(PhysicalLocation {
+                artifact_location: artifact(&error.name),
+                region: None,
+            }),
             logical_locations: Vec::new(),
         }],
     }
@@ -168,7 +183,9 @@ const URI_ESCAPED: &AsciiSet = &CONTROLS
 fn artifact(path: &str) -> ArtifactLocation {
     let as_path = Path::new(path);
     let relative = if as_path.is_absolute() {
-        std::env::current_dir().ok().and_then(|cwd| as_path.strip_prefix(cwd).ok().map(Path::to_path_buf))
+        std::env::current_dir()
+            .ok()
+            .and_then(|cwd| as_path.strip_prefix(cwd).ok().map(Path::to_path_buf))
     } else {
         Some(as_path.to_path_buf())
     };

@@ -2,14 +2,14 @@
 //! declaration with its changes, `+` where the new version may do more, `-`
 //! where it may do less, `~` otherwise.
 
-use super::Versions;
 use super::words::{self, Part};
+use super::Versions;
 use crate::style;
-use opb_render::words::{capitalized, plural};
 use annotate_snippets::normalize_untrusted_str;
 use anstyle::Style;
-use opb_core::Kind;
 use opb_core::explain::diff::{Diff, Impact, Subject};
+use opb_core::Kind;
+use opb_render::words::{capitalized, plural};
 use std::fmt::Write;
 
 /// Lines are wrapped to this many columns.
@@ -17,21 +17,46 @@ const WIDTH: usize = 100;
 
 pub fn render(versions: &Versions<'_>, diff: &Diff) -> String {
     let mut out = String::new();
-    let title = format!("{} → {}", normalize_untrusted_str(versions.old), normalize_untrusted_str(versions.new));
-    writeln!(out, "{}{title}{} ({})", style::EMPHASIS.render(), style::EMPHASIS.render_reset(), kind(diff.kind)).ok();
+    let title = format!(
+        "{} → {}",
+        normalize_untrusted_str(versions.old),
+        normalize_untrusted_str(versions.new)
+    );
+    writeln!(
+        out,
+        "{}{title}{} ({})",
+        style::EMPHASIS.render(),
+        style::EMPHASIS.render_reset(),
+        kind(diff.kind)
+    )
+    .ok();
     writeln!(out, "{}", summary(diff)).ok();
     let mut current: Option<&Subject> = None;
     for change in &diff.changes {
         if current != Some(&change.subject) {
             out.push('\n');
-            writeln!(out, "{}{}{}", style::LABEL.render(), capitalized(&plain(&words::subject(&change.subject))), style::LABEL.render_reset()).ok();
+            writeln!(
+                out,
+                "{}{}{}",
+                style::LABEL.render(),
+                capitalized(&plain(&words::subject(&change.subject))),
+                style::LABEL.render_reset()
+            )
+            .ok();
             current = Some(&change.subject);
         }
         let (mark, mark_style) = marker(change.impact);
         let options = textwrap::Options::new(WIDTH - 4).subsequent_indent("    ");
-        for (i, line) in textwrap::wrap(&plain(&words::change(change)), options).iter().enumerate() {
+        for (i, line) in textwrap::wrap(&plain(&words::change(change)), options).iter().enumerate()
+        {
             if i == 0 {
-                writeln!(out, "  {}{mark}{} {line}", mark_style.render(), mark_style.render_reset()).ok();
+                writeln!(
+                    out,
+                    "  {}{mark}{} {line}",
+                    mark_style.render(),
+                    mark_style.render_reset()
+                )
+                .ok();
             } else {
                 writeln!(out, "  {line}").ok();
             }

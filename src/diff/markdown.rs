@@ -3,11 +3,11 @@
 //! a code span and every other text is escaped, so a document cannot inject
 //! markup, links or table cells into the comment.
 
-use super::Versions;
 use super::human::summary;
 use super::words::{self, Part};
-use opb_core::Kind;
+use super::Versions;
 use opb_core::explain::diff::{Diff, Impact};
+use opb_core::Kind;
 use std::fmt::Write;
 
 pub fn render(versions: &Versions<'_>, diff: &Diff) -> String {
@@ -28,7 +28,13 @@ pub fn render(versions: &Versions<'_>, diff: &Diff) -> String {
             Impact::Narrows => "narrows",
             Impact::Neutral => "neutral",
         };
-        writeln!(out, "| {impact} | {} | {} |", sentence(&words::subject(&change.subject)), sentence(&words::change(change))).ok();
+        writeln!(
+            out,
+            "| {impact} | {} | {} |",
+            sentence(&words::subject(&change.subject)),
+            sentence(&words::change(change))
+        )
+        .ok();
     }
     out
 }
@@ -74,7 +80,8 @@ fn code(value: &str) -> String {
     let value = one_line(value).replace('|', "\\|");
     let longest = value.split(|c| c != '`').map(str::len).max().unwrap_or_default();
     let fence = "`".repeat(longest + 1);
-    let pad = if value.starts_with('`') || value.ends_with('`') || value.is_empty() { " " } else { "" };
+    let pad =
+        if value.starts_with('`') || value.ends_with('`') || value.is_empty() { " " } else { "" };
     format!("{fence}{pad}{value}{pad}{fence}")
 }
 
@@ -92,7 +99,13 @@ mod tests {
 
     #[test]
     fn text_is_escaped() {
-        assert_eq!(escape("now runs <img src=x> [link](y) | *bold*"), "now runs \\<img src=x\\> \\[link\\](y) \\| \\*bold\\*");
-        assert_eq!(escape("2 changes: 1 widens, 1 is neutral."), "2 changes: 1 widens, 1 is neutral.");
+        assert_eq!(
+            escape("now runs <img src=x> [link](y) | *bold*"),
+            "now runs \\<img src=x\\> \\[link\\](y) \\| \\*bold\\*"
+        );
+        assert_eq!(
+            escape("2 changes: 1 widens, 1 is neutral."),
+            "2 changes: 1 widens, 1 is neutral."
+        );
     }
 }

@@ -6,12 +6,12 @@
 mod human;
 mod markdown;
 
-use crate::Status;
 use crate::args::{DiffArgs, DiffFormat, FailOn};
 use crate::input::{self, Input};
 use crate::output::Output;
+use crate::Status;
+use opb_core::explain::diff::{words, Diff, Impact};
 use opb_core::{Analysis, Options};
-use opb_core::explain::diff::{Diff, Impact, words};
 use serde::Serialize;
 
 /// The two versions, as named on the command line.
@@ -27,7 +27,11 @@ pub fn run(args: &DiffArgs, output: &mut Output) -> Status {
     }
     let read = |path| -> Result<(Input, Analysis), String> {
         let input = input::read(path, &args.read).map_err(|e| e.to_string())?;
-        let options = Options { kind: args.read.kind.map(Into::into), syntax: input.syntax, ..Options::default() };
+        let options = Options {
+            kind: args.read.kind.map(Into::into),
+            syntax: input.syntax,
+            ..Options::default()
+        };
         let analysis = opb_core::analyze(&input.text, &options);
         Ok((input, analysis))
     };

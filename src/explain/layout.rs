@@ -72,11 +72,19 @@ impl Page for Layout {
         self.styled(indent, style_of(tone), head, rest);
     }
 
-    fn field_hanging(&mut self, indent: usize, label: &str, label_width: usize, value: &str, hang: usize) {
+    fn field_hanging(
+        &mut self,
+        indent: usize,
+        label: &str,
+        label_width: usize,
+        value: &str,
+        hang: usize,
+    ) {
         let lead = indent + label_width + 2;
         let value = normalize_untrusted_str(value);
         let continuation = " ".repeat(hang);
-        let options = textwrap::Options::new(WIDTH.saturating_sub(lead).max(20)).subsequent_indent(&continuation);
+        let options = textwrap::Options::new(WIDTH.saturating_sub(lead).max(20))
+            .subsequent_indent(&continuation);
         for (i, line) in textwrap::wrap(&value, options).iter().enumerate() {
             if i == 0 {
                 let label = if label.is_empty() { String::new() } else { format!("{label}:") };

@@ -5,17 +5,19 @@
 
 mod layout;
 
-use crate::{Status, input};
 use crate::args::{ExplainArgs, ExplainFormat};
 use crate::output::Output;
-use opb_render::words::plural;
+use crate::{input, Status};
 use layout::Layout;
-use opb_render::explain::Page;
-use opb_core::Analysis;
 use opb_core::explain::Explain;
+use opb_core::Analysis;
+use opb_render::explain::Page;
+use opb_render::words::plural;
 
 pub fn run(args: &ExplainArgs, output: &mut Output) -> Status {
-    let Some((input, analysis)) = input::analyze(&args.path, &args.read, output) else { return Status::Failed };
+    let Some((input, analysis)) = input::analyze(&args.path, &args.read, output) else {
+        return Status::Failed;
+    };
     if args.paths {
         return risk_paths(&input.name, &analysis, args.format, output);
     }
@@ -34,8 +36,15 @@ pub fn run(args: &ExplainArgs, output: &mut Output) -> Status {
 
 /// `--paths`: the risk paths of a playbook. Like the explanation, they are
 /// not a verdict: exit 0 whenever they could be walked.
-fn risk_paths(name: &str, analysis: &Analysis, format: ExplainFormat, output: &mut Output) -> Status {
-    let (Some(paths), Some(Explain::Playbook(explain))) = (opb_core::risk_paths(analysis), &analysis.explain) else {
+fn risk_paths(
+    name: &str,
+    analysis: &Analysis,
+    format: ExplainFormat,
+    output: &mut Output,
+) -> Status {
+    let (Some(paths), Some(Explain::Playbook(explain))) =
+        (opb_core::risk_paths(analysis), &analysis.explain)
+    else {
         let why = match analysis.explain {
             Some(Explain::PluginManifest(_)) => {
                 format!("it is a plugin manifest, and only a playbook's steps form paths; `opb explain {name}` describes its tools")

@@ -8,21 +8,24 @@
 
 mod position;
 
-use crate::Status;
 use crate::output::Output;
+use crate::Status;
 use lsp_server::{Connection, ErrorCode, Message, Notification, Request, RequestId, Response};
 use lsp_types::notification::{
-    DidChangeTextDocument, DidCloseTextDocument, DidOpenTextDocument, Notification as _, PublishDiagnostics,
+    DidChangeTextDocument, DidCloseTextDocument, DidOpenTextDocument, Notification as _,
+    PublishDiagnostics,
 };
 use lsp_types::request::{CodeActionRequest, HoverRequest, Request as _};
 use lsp_types::{
-    CodeAction, CodeActionKind, CodeActionOrCommand, CodeActionParams, CodeActionProviderCapability, CodeDescription,
-    DiagnosticRelatedInformation, DiagnosticSeverity, DidChangeTextDocumentParams, DidCloseTextDocumentParams,
-    DidOpenTextDocumentParams, Hover, HoverContents, HoverParams, HoverProviderCapability, InitializeParams, Location,
-    MarkupContent, MarkupKind, NumberOrString, PositionEncodingKind, PublishDiagnosticsParams, ServerCapabilities,
-    ServerInfo, TextDocumentSyncCapability, TextDocumentSyncKind, TextEdit, Uri, WorkspaceEdit,
+    CodeAction, CodeActionKind, CodeActionOrCommand, CodeActionParams,
+    CodeActionProviderCapability, CodeDescription, DiagnosticRelatedInformation,
+    DiagnosticSeverity, DidChangeTextDocumentParams, DidCloseTextDocumentParams,
+    DidOpenTextDocumentParams, Hover, HoverContents, HoverParams, HoverProviderCapability,
+    InitializeParams, Location, MarkupContent, MarkupKind, NumberOrString, PositionEncodingKind,
+    PublishDiagnosticsParams, ServerCapabilities, ServerInfo, TextDocumentSyncCapability,
+    TextDocumentSyncKind, TextEdit, Uri, WorkspaceEdit,
 };
-use opb_core::{Analysis, Diagnostic, Options, Severity, Syntax, analyze};
+use opb_core::{analyze, Analysis, Diagnostic, Options, Severity, Syntax};
 use position::{Encoding, Lines};
 use std::collections::HashMap;
 
@@ -104,11 +107,17 @@ impl Server<'_> {
     fn notification(&mut self, notification: Notification) -> Result<()> {
         match notification.method.as_str() {
             DidOpenTextDocument::METHOD => {
-                let params: DidOpenTextDocumentParams = serde_json::from_value(notification.params)?;
-                self.update(params.text_document.uri, params.text_document.text, Some(&params.text_document.language_id))
+                let params: DidOpenTextDocumentParams =
+                    serde_json::from_value(notification.params)?;
+                self.update(
+                    params.text_document.uri,
+                    params.text_document.text,
+                    Some(&params.text_document.language_id),
+                )
             }
             DidChangeTextDocument::METHOD => {
-                let params: DidChangeTextDocumentParams = serde_json::from_value(notification.params)?;
+                let params: DidChangeTextDocumentParams =
+                    serde_json::from_value(notification.params)?;
                 // Full sync: the last change holds the whole text.
                 match params.content_changes.into_iter().last() {
                     Some(change) => self.update(params.text_document.uri, change.text, None),
@@ -116,7 +125,8 @@ impl Server<'_> {
                 }
             }
             DidCloseTextDocument::METHOD => {
-                let params: DidCloseTextDocumentParams = serde_json::from_value(notification.params)?;
+                let params: DidCloseTextDocumentParams =
+                    serde_json::from_value(notification.params)?;
                 self.documents.remove(params.text_document.uri.as_str());
                 self.publish(params.text_document.uri, Vec::new())
             }
@@ -127,13 +137,24 @@ impl Server<'_> {
     fn request(&mut self, request: Request) -> Result<()> {
         let id = request.id.clone();
         let result = match request.method.as_str() {
-            HoverRequest::METHOD => serde_json::from_value(request.params).map(|p| serde_json::to_value(self.hover(p))),
-            CodeActionRequest::METHOD => serde_json::from_value(request.params).map(|p| serde_json::to_value(self.code_actions(p))),
-            _ => return self.respond_error(id, ErrorCode::MethodNotFound, format!("opb lsp does not answer {}", request.method)),
+            HoverRequest::METHOD => {
+                serde_json::from_value(request.params).map(|p| serde_json::to_value(self.hover(p)))
+            }
+            CodeActionRequest::METHOD => serde_json::from_value(request.params)
+                .map(|p| serde_json::to_value(self.code_actions(p))),
+            _ => {
+                return self.respond_error(
+                    id,
+                    ErrorCode::MethodNotFound,
+                    format!("opb lsp does not answer {}", request.method),
+                )
+            }
         };
         match result {
             Ok(Ok(value)) => self.send(Response::new_ok(id, value)),
-            Ok(Err(why)) | Err(why) => self.respond_error(id, ErrorCode::InvalidParams, why.to_string()),
+            Ok(Err(why)) | Err(why) => {
+                self.respond_error(id, ErrorCode::InvalidParams, why.to_string())
+            }
         }
     }
 
@@ -156,7 +177,8 @@ impl Server<'_> {
         });
         let analysis = analyze(&text, &Options { syntax, ..Options::default() });
         let ours = analysis.checked.kind.is_some() || is_opb_name(&name);
-        let document = Document { uri: uri.clone(), lines: Lines::new(&text), text, analysis, ours };
+        let document =
+            Document { uri: uri.clone(), lines: Lines::new(&text), text, analysis, ours };
         let diagnostics = if document.ours { self.diagnostics(&document) } else { Vec::new() };
         self.documents.insert(uri.as_str().to_owned(), document);
         self.publish(uri, diagnostics)
@@ -174,11 +196,21 @@ impl Server<'_> {
     }
 
     fn diagnostic(&self, document: &Document, d: &Diagnostic) -> lsp_types::Diagnostic {
-        let range = |range: &opb_core::text::Range| document.lines.range(&document.text, range.start.offset, range.end.offset, self.encoding);
+        let range = |range: &opb_core::text::Range| {
+            document.lines.range(
+                &document.text,
+                range.start.offset,
+                range.end.offset,
+                self.encoding,
+            )
+        };
         let related: Vec<DiagnosticRelatedInformation> = d
             .related
             .iter()
-            .map(|r| DiagnosticRelatedInformation { location: Location { uri: document.uri.clone(), range: range(&r.range) }, message: r.message.clone() })
+            .map(|r| DiagnosticRelatedInformation {
+                location: Location { uri: document.uri.clone(), range: range(&r.range) },
+                message: r.message.clone(),
+            })
             .collect();
         lsp_types::Diagnostic {
             range: range(&d.range),
@@ -188,7 +220,10 @@ impl Server<'_> {
                 Severity::Info => DiagnosticSeverity::INFORMATION,
             }),
             code: Some(NumberOrString::String(d.code.to_owned())),
-            code_description: format!("{RULE_DOCS}{}", d.code).parse().ok().map(|href| CodeDescription { href }),
+            code_description: format!("{RULE_DOCS}{}", d.code)
+                .parse()
+                .ok()
+                .map(|href| CodeDescription { href }),
             source: Some("opb".to_owned()),
             message: format!("{} ({})", d.message, d.name),
             related_information: (!related.is_empty()).then_some(related),
@@ -203,14 +238,26 @@ impl Server<'_> {
         let offset = document.lines.offset(&document.text, at.position, self.encoding);
         let hover = document.analysis.hover(&document.text, offset)?;
         Some(Hover {
-            contents: HoverContents::Markup(MarkupContent { kind: MarkupKind::Markdown, value: hover.markdown }),
-            range: Some(document.lines.range(&document.text, hover.span.start, hover.span.end, self.encoding)),
+            contents: HoverContents::Markup(MarkupContent {
+                kind: MarkupKind::Markdown,
+                value: hover.markdown,
+            }),
+            range: Some(document.lines.range(
+                &document.text,
+                hover.span.start,
+                hover.span.end,
+                self.encoding,
+            )),
         })
     }
 
     /// A quick fix for each diagnostic over the range whose fix is certain.
     fn code_actions(&self, params: CodeActionParams) -> Vec<CodeActionOrCommand> {
-        let Some(document) = self.documents.get(params.text_document.uri.as_str()).filter(|d| d.ours) else { return Vec::new() };
+        let Some(document) =
+            self.documents.get(params.text_document.uri.as_str()).filter(|d| d.ours)
+        else {
+            return Vec::new();
+        };
         let from = document.lines.offset(&document.text, params.range.start, self.encoding);
         let to = document.lines.offset(&document.text, params.range.end, self.encoding);
         document
@@ -227,7 +274,10 @@ impl Server<'_> {
                     title: format!("Change to {fix}"),
                     kind: Some(CodeActionKind::QUICKFIX),
                     diagnostics: Some(vec![diagnostic]),
-                    edit: Some(WorkspaceEdit { changes: Some(HashMap::from([(document.uri.clone(), vec![edit])])), ..WorkspaceEdit::default() }),
+                    edit: Some(WorkspaceEdit {
+                        changes: Some(HashMap::from([(document.uri.clone(), vec![edit])])),
+                        ..WorkspaceEdit::default()
+                    }),
                     is_preferred: Some(true),
                     ..CodeAction::default()
                 }))
@@ -248,7 +298,9 @@ fn file_name(uri: &Uri) -> String {
 /// and the pre-commit hooks match.
 fn is_opb_name(name: &str) -> bool {
     let name = name.to_ascii_lowercase();
-    [".opb.json", ".opb.yaml", ".opb.yml"].iter().any(|end| name.ends_with(end)) || name == "oz0-plugin.yaml" || name.ends_with(".oz0-plugin.yaml")
+    [".opb.json", ".opb.yaml", ".opb.yml"].iter().any(|end| name.ends_with(end))
+        || name == "oz0-plugin.yaml"
+        || name.ends_with(".oz0-plugin.yaml")
 }
 
 #[cfg(test)]

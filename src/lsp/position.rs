@@ -13,8 +13,17 @@ pub enum Encoding {
 impl Encoding {
     /// UTF-8 when the client lists it, which saves a conversion.
     pub fn negotiate(params: &InitializeParams) -> Encoding {
-        let offered = params.capabilities.general.as_ref().and_then(|g| g.position_encodings.as_deref()).unwrap_or_default();
-        if offered.contains(&PositionEncodingKind::UTF8) { Encoding::Utf8 } else { Encoding::Utf16 }
+        let offered = params
+            .capabilities
+            .general
+            .as_ref()
+            .and_then(|g| g.position_encodings.as_deref())
+            .unwrap_or_default();
+        if offered.contains(&PositionEncodingKind::UTF8) {
+            Encoding::Utf8
+        } else {
+            Encoding::Utf16
+        }
     }
 
     fn width(self, c: char) -> usize {
@@ -46,7 +55,10 @@ impl Lines {
     }
 
     pub fn range(&self, text: &str, start: usize, end: usize, encoding: Encoding) -> Range {
-        Range { start: self.position(text, start, encoding), end: self.position(text, end, encoding) }
+        Range {
+            start: self.position(text, start, encoding),
+            end: self.position(text, end, encoding),
+        }
     }
 
     /// The byte offset of a position; past a line's end, that end; past the
@@ -90,9 +102,22 @@ mod tests {
         for encoding in [Encoding::Utf8, Encoding::Utf16] {
             assert_eq!(lines.offset(text, lines.position(text, x, encoding), encoding), x);
         }
-        assert_eq!(lines.position(text, text.find('b').unwrap(), Encoding::Utf16), Position { line: 1, character: 0 });
-        assert_eq!(lines.offset(text, Position { line: 0, character: 99 }, Encoding::Utf16), text.find('\n').unwrap());
-        assert_eq!(lines.offset(text, Position { line: 9, character: 0 }, Encoding::Utf16), text.len());
-        assert_eq!(lines.position(text, 4, Encoding::Utf16), Position { line: 0, character: 3 }, "inside é: its start");
+        assert_eq!(
+            lines.position(text, text.find('b').unwrap(), Encoding::Utf16),
+            Position { line: 1, character: 0 }
+        );
+        assert_eq!(
+            lines.offset(text, Position { line: 0, character: 99 }, Encoding::Utf16),
+            text.find('\n').unwrap()
+        );
+        assert_eq!(
+            lines.offset(text, Position { line: 9, character: 0 }, Encoding::Utf16),
+            text.len()
+        );
+        assert_eq!(
+            lines.position(text, 4, Encoding::Utf16),
+            Position { line: 0, character: 3 },
+            "inside é: its start"
+        );
     }
 }

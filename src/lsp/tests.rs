@@ -2,7 +2,7 @@
 
 use super::serve;
 use lsp_server::{Connection, Message, Notification, Request, RequestId};
-use serde_json::{Value, json};
+use serde_json::{json, Value};
 use std::time::Duration;
 
 const URI: &str = "file:///work/refund%20triage.opb.yaml";
@@ -20,7 +20,10 @@ impl Client {
         let (server, connection) = Connection::memory();
         let server = std::thread::spawn(move || serve(&server).is_ok());
         let mut client = Client { connection, server, next_id: 0 };
-        let result = client.request("initialize", json!({ "capabilities": capabilities, "processId": null, "rootUri": null }));
+        let result = client.request(
+            "initialize",
+            json!({ "capabilities": capabilities, "processId": null, "rootUri": null }),
+        );
         client.notify("initialized", json!({}));
         (client, result)
     }
@@ -28,11 +31,16 @@ impl Client {
     fn request(&mut self, method: &str, params: Value) -> Value {
         self.next_id += 1;
         let id = RequestId::from(self.next_id);
-        self.connection.sender.send(Message::Request(Request::new(id.clone(), method.to_owned(), params))).expect("sent");
+        self.connection
+            .sender
+            .send(Message::Request(Request::new(id.clone(), method.to_owned(), params)))
+            .expect("sent");
         loop {
             match self.receive() {
                 Message::Response(response) if response.id == id => {
-                    return response.response_result.unwrap_or_else(|e| panic!("{method}: {} {}", e.code, e.message));
+                    return response
+                        .response_result
+                        .unwrap_or_else(|e| panic!("{method}: {} {}", e.code, e.message));
                 }
                 _ => continue,
             }
@@ -40,11 +48,17 @@ impl Client {
     }
 
     fn notify(&self, method: &str, params: Value) {
-        self.connection.sender.send(Message::Notification(Notification::new(method.to_owned(), params))).expect("sent");
+        self.connection
+            .sender
+            .send(Message::Notification(Notification::new(method.to_owned(), params)))
+            .expect("sent");
     }
 
     fn receive(&self) -> Message {
-        self.connection.receiver.recv_timeout(Duration::from_secs(10)).expect("the server answers within 10 s")
+        self.connection
+            .receiver
+            .recv_timeout(Duration::from_secs(10))
+            .expect("the server answers within 10 s")
     }
 
     /// The next diagnostics published.
@@ -87,7 +101,8 @@ fn it_announces_full_sync_hover_and_quick_fixes_and_the_position_unit() {
     assert_eq!(capabilities["positionEncoding"], "utf-16");
     assert_eq!(result["serverInfo"]["name"], "opb");
     client.stop();
-    let (client, result) = Client::start(json!({ "general": { "positionEncodings": ["utf-8", "utf-16"] } }));
+    let (client, result) =
+        Client::start(json!({ "general": { "positionEncodings": ["utf-8", "utf-16"] } }));
     assert_eq!(result["capabilities"]["positionEncoding"], "utf-8");
     client.stop();
 }
@@ -97,10 +112,18 @@ fn diagnostics_come_on_open_and_change_with_their_rule_and_go_on_close() {
     let (mut client, _) = Client::start(json!({}));
     client.open(URI, BROKEN);
     let diagnostics = client.diagnostics();
-    let pb213 = diagnostics.as_array().unwrap().iter().find(|d| d["code"] == "PB213").expect("PB213 for next: gaet");
+    let pb213 = diagnostics
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|d| d["code"] == "PB213")
+        .expect("PB213 for next: gaet");
     assert_eq!(pb213["severity"], 1);
     assert_eq!(pb213["source"], "opb");
-    assert!(pb213["codeDescription"]["href"].as_str().unwrap().ends_with("/#rules/PB213"), "{pb213}");
+    assert!(
+        pb213["codeDescription"]["href"].as_str().unwrap().ends_with("/#rules/PB213"),
+        "{pb213}"
+    );
     assert!(pb213["message"].as_str().unwrap().contains("Did you mean `gate`?"), "{pb213}");
     assert_eq!(pb213["range"]["start"], position_of(BROKEN, "gaet"));
 
@@ -134,14 +157,24 @@ fn hover_explains_a_step_and_a_field_in_utf16_positions() {
     client.open(URI, BROKEN);
     client.diagnostics();
     let hover = |client: &mut Client, needle: &str| {
-        client.request("textDocument/hover", json!({ "textDocument": { "uri": URI }, "position": position_of(BROKEN, needle) }))
+        client.request(
+            "textDocument/hover",
+            json!({ "textDocument": { "uri": URI }, "position": position_of(BROKEN, needle) }),
+        )
     };
     let step = hover(&mut client, "gate\n    kind");
     assert_eq!(step["contents"]["kind"], "markdown");
-    assert!(step["contents"]["value"].as_str().unwrap().starts_with("**Step `gate`** (gate)"), "{step}");
+    assert!(
+        step["contents"]["value"].as_str().unwrap().starts_with("**Step `gate`** (gate)"),
+        "{step}"
+    );
     assert_eq!(step["range"]["start"], position_of(BROKEN, "gate\n    kind"));
     let field = hover(&mut client, "allowedTools");
-    assert!(field["contents"]["value"].as_str().unwrap().contains("capability boundary") || field["contents"]["value"].as_str().unwrap().contains("list of tool names"), "{field}");
+    assert!(
+        field["contents"]["value"].as_str().unwrap().contains("capability boundary")
+            || field["contents"]["value"].as_str().unwrap().contains("list of tool names"),
+        "{field}"
+    );
     // After the emoji, whose UTF-16 width is 2: the key on the next line.
     assert!(hover(&mut client, "allowedTools: []").is_object());
     assert_eq!(hover(&mut client, "\nsteps"), Value::Null, "a line break explains nothing");

@@ -19,7 +19,11 @@ pub struct Offered {
 /// `syntax`. Reads only the text around the place: no check runs.
 pub fn complete(text: &str, kind: Kind, syntax: Syntax, at: u32) -> Option<Offered> {
     let found = opb_core::assist::complete(kind, syntax, text, byte_of(text, at))?;
-    Some(Offered { from: utf16_of(text, found.from), to: utf16_of(text, found.to), items: found.items })
+    Some(Offered {
+        from: utf16_of(text, found.from),
+        to: utf16_of(text, found.to),
+        items: found.items,
+    })
 }
 
 /// What a hover over UTF-16 offset `at` shows: Markdown, and the UTF-16
@@ -34,18 +38,24 @@ pub struct Tip {
 /// The hover text at `at` of `text`, which `analysis` was made from.
 pub fn hover(analysis: &Analysis, text: &str, at: u32) -> Option<Tip> {
     let hover = analysis.hover(text, byte_of(text, at))?;
-    Some(Tip { markdown: hover.markdown, from: utf16_of(text, hover.span.start), to: utf16_of(text, hover.span.end) })
+    Some(Tip {
+        markdown: hover.markdown,
+        from: utf16_of(text, hover.span.start),
+        to: utf16_of(text, hover.span.end),
+    })
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use opb_core::{Options, analyze};
+    use opb_core::{analyze, Options};
 
     #[test]
     fn completions_come_in_utf16_offsets() {
         let text = "name: \"é😀\"\nste";
-        let offered = complete(text, Kind::Playbook, Syntax::Yaml, text.encode_utf16().count() as u32).expect("completions");
+        let offered =
+            complete(text, Kind::Playbook, Syntax::Yaml, text.encode_utf16().count() as u32)
+                .expect("completions");
         let start = "name: \"é😀\"\n".encode_utf16().count() as u32;
         assert_eq!((offered.from, offered.to), (start, start + 3));
         assert!(offered.items.iter().any(|i| i.label == "steps"));

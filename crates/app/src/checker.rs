@@ -45,7 +45,11 @@ pub async fn check_pausing<W: Future<Output = ()>>(
     registry: Option<Arc<Registry>>,
     pause: impl FnMut() -> Option<W>,
 ) -> Report {
-    report(text, opb_core::analyze_pausing(text, &Options { kind, registry, ..Options::default() }, pause).await)
+    report(
+        text,
+        opb_core::analyze_pausing(text, &Options { kind, registry, ..Options::default() }, pause)
+            .await,
+    )
 }
 
 fn report(text: &str, mut analysis: Analysis) -> Report {

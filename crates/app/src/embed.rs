@@ -65,16 +65,24 @@ mod tests {
     #[test]
     fn query_strings_are_read_leniently() {
         assert_eq!(PageOptions::from_query(""), PageOptions::default());
-        assert_eq!(PageOptions::from_query("?x=1&theme=dark"), PageOptions { theme: Some(Theme::Dark) });
+        assert_eq!(
+            PageOptions::from_query("?x=1&theme=dark"),
+            PageOptions { theme: Some(Theme::Dark) }
+        );
         assert_eq!(PageOptions::from_query("?theme=purple"), PageOptions { theme: None });
         assert_eq!(PageOptions::from_query("theme"), PageOptions { theme: None });
     }
 
     #[test]
     fn the_snippet_escapes_its_attributes() {
-        let snippet = iframe_snippet(&embed_src("https://opb.example/", "#pako:abc", Theme::Auto), "a \"b\" <c>");
+        let snippet = iframe_snippet(
+            &embed_src("https://opb.example/", "#pako:abc", Theme::Auto),
+            "a \"b\" <c>",
+        );
         assert!(snippet.starts_with(r#"<iframe src="https://opb.example/embed.html?theme=auto#pako:abc" title="a &quot;b&quot; &lt;c&gt;""#), "{snippet}");
-        assert_eq!(embed_src("https://opb.example/tools/index.html", "#pako:abc", Theme::Dark), "https://opb.example/tools/embed.html?theme=dark#pako:abc");
+        assert_eq!(
+            embed_src("https://opb.example/tools/index.html", "#pako:abc", Theme::Dark),
+            "https://opb.example/tools/embed.html?theme=dark#pako:abc"
+        );
     }
-
 }

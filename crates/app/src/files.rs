@@ -35,7 +35,12 @@ pub fn read_file(name: &str, bytes: &[u8]) -> Result<Opened, String> {
 /// A download of the document in `to`: its file name and text. The text is
 /// converted when `to` is not its syntax; what the conversion cannot keep
 /// is refused with the converter's message.
-pub fn download(name: &str, text: &str, from: Syntax, to: Syntax) -> Result<(String, String), String> {
+pub fn download(
+    name: &str,
+    text: &str,
+    from: Syntax,
+    to: Syntax,
+) -> Result<(String, String), String> {
     let text = if from == to {
         text.to_owned()
     } else {
@@ -69,17 +74,22 @@ mod tests {
 
     #[test]
     fn files_must_be_utf8_text() {
-        assert_eq!(read_file("a.yaml", b"\xEF\xBB\xBFid: x").map(|o| o.text), Ok("id: x".to_owned()));
+        assert_eq!(
+            read_file("a.yaml", b"\xEF\xBB\xBFid: x").map(|o| o.text),
+            Ok("id: x".to_owned())
+        );
         let error = read_file("b.json", b"{\"a\": \"\xff\"}").unwrap_err();
         assert!(error.contains("byte 8"), "{error}");
     }
 
     #[test]
     fn downloads_convert_and_rename() {
-        let (name, text) = download("doc.yaml", "id: x\n", Syntax::Yaml, Syntax::Json).expect("converts");
+        let (name, text) =
+            download("doc.yaml", "id: x\n", Syntax::Yaml, Syntax::Json).expect("converts");
         assert_eq!(name, "doc.json");
         assert!(text.contains("\"id\": \"x\""), "{text}");
-        let (name, text) = download("doc.yaml", "id: x\n", Syntax::Yaml, Syntax::Yaml).expect("as it is");
+        let (name, text) =
+            download("doc.yaml", "id: x\n", Syntax::Yaml, Syntax::Yaml).expect("as it is");
         assert_eq!((name.as_str(), text.as_str()), ("doc.yaml", "id: x\n"));
     }
 

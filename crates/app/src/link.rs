@@ -57,7 +57,12 @@ pub enum NoLink {
 
 /// The fragment (`#pako:…`) for a document shown on `route`, when its link
 /// after `base` stays within [`MAX_LINK_CHARS`].
-pub fn fragment_for(base: &str, text: &str, kind: Option<Kind>, route: &Route) -> Result<String, NoLink> {
+pub fn fragment_for(
+    base: &str,
+    text: &str,
+    kind: Option<Kind>,
+    route: &Route,
+) -> Result<String, NoLink> {
     unpacked(base, text.len())?;
     let view = route.view();
     let share = Share { code: text.to_owned(), kind, view };
@@ -95,15 +100,25 @@ mod tests {
     #[test]
     fn routes_and_shares_are_told_apart() {
         assert_eq!(Fragment::read(""), Fragment::Route(Route::Diagnostics));
-        assert_eq!(Fragment::read("#rules/PB213"), Fragment::Route(Route::Rules(Some("PB213".into()))));
-        assert_eq!(Fragment::read("#pako:@@@"), Fragment::Broken(opb_share::decode("pako:@@@").unwrap_err()));
-        assert!(matches!(Fragment::read("#gzip:abc"), Fragment::Broken(ShareError::UnknownScheme { .. })));
+        assert_eq!(
+            Fragment::read("#rules/PB213"),
+            Fragment::Route(Route::Rules(Some("PB213".into())))
+        );
+        assert_eq!(
+            Fragment::read("#pako:@@@"),
+            Fragment::Broken(opb_share::decode("pako:@@@").unwrap_err())
+        );
+        assert!(matches!(
+            Fragment::read("#gzip:abc"),
+            Fragment::Broken(ShareError::UnknownScheme { .. })
+        ));
     }
 
     #[test]
     fn a_fragment_opens_the_same_document_on_the_same_panel() {
         let route = Route::Rules(Some("PB213".into()));
-        let fragment = fragment_for(BASE, "id: x\n", Some(Kind::Playbook), &route).expect("a short link");
+        let fragment =
+            fragment_for(BASE, "id: x\n", Some(Kind::Playbook), &route).expect("a short link");
         assert!(fragment.starts_with("#pako:"));
         let Fragment::Share(share) = Fragment::read(&fragment) else { panic!("a share") };
         assert_eq!(share.code, "id: x\n");
@@ -138,7 +153,10 @@ mod tests {
 
     #[test]
     fn fragments_are_cut_from_addresses() {
-        assert_eq!(without_fragment("https://a.example/?embed=1#pako:x"), "https://a.example/?embed=1");
+        assert_eq!(
+            without_fragment("https://a.example/?embed=1#pako:x"),
+            "https://a.example/?embed=1"
+        );
         assert_eq!(without_fragment("https://a.example/"), "https://a.example/");
     }
 }

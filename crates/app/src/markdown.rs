@@ -82,7 +82,10 @@ mod tests {
         let documentation = documentation(rule);
         let tree = resolve(&owned(documentation.tree), &documentation.source);
         let text = |s: &str| Node::Text(s.to_owned());
-        assert_eq!(tree.first(), Some(&Node::Element(El::Heading(3), vec![text("IN001 parse-error (error)")])));
+        assert_eq!(
+            tree.first(),
+            Some(&Node::Element(El::Heading(3), vec![text("IN001 parse-error (error)")]))
+        );
         assert!(tree.contains(&Node::Element(
             El::Paragraph,
             vec![Node::Element(El::Strong, vec![text("Fix:")]), text(&format!(" {}", rule.fix))]

@@ -48,7 +48,9 @@ impl Mirror {
         // From the last to the first: a change leaves the offsets before it
         // where they were.
         for change in changes.iter().rev() {
-            let (Some(from), Some(to)) = (self.byte_offset(change.from), self.byte_offset(change.to)) else {
+            let (Some(from), Some(to)) =
+                (self.byte_offset(change.from), self.byte_offset(change.to))
+            else {
                 return false;
             };
             let Some(kept) = self.units.checked_sub(change.to.saturating_sub(change.from)) else {
@@ -132,7 +134,10 @@ mod tests {
     #[test]
     fn an_offset_inside_a_character_or_past_the_end_is_refused() {
         let mut mirror = Mirror::new("😀".to_owned());
-        assert!(!mirror.clone().apply(&[change(1, 1, "x")], 3), "unit 1 is inside the surrogate pair");
+        assert!(
+            !mirror.clone().apply(&[change(1, 1, "x")], 3),
+            "unit 1 is inside the surrogate pair"
+        );
         assert!(!mirror.clone().apply(&[change(3, 3, "x")], 3), "past the end");
         let mut ascii = Mirror::new("ab".to_owned());
         assert!(!ascii.apply(&[change(1, 5, "")], 1));

@@ -49,7 +49,12 @@ pub fn utf16_of(text: &str, byte: usize) -> u32 {
     if before.is_ascii() {
         return saturate(before.len());
     }
-    saturate(text.char_indices().take_while(|&(at, c)| at + c.len_utf8() <= byte).map(|(_, c)| c.len_utf16()).sum())
+    saturate(
+        text.char_indices()
+            .take_while(|&(at, c)| at + c.len_utf8() <= byte)
+            .map(|(_, c)| c.len_utf16())
+            .sum(),
+    )
 }
 
 /// The byte offset of a UTF-16 offset (the editor's), clamped to the text;
@@ -84,7 +89,8 @@ mod tests {
     #[test]
     fn agrees_with_encode_utf16_at_every_boundary() {
         let text = "a: \"é😀\"\nb: ✓x\n";
-        let boundaries: Vec<usize> = text.char_indices().map(|(i, _)| i).chain([text.len()]).collect();
+        let boundaries: Vec<usize> =
+            text.char_indices().map(|(i, _)| i).chain([text.len()]).collect();
         let converted = Utf16Offsets::new(text).convert(&boundaries);
         let expected: Vec<u32> = boundaries.iter().map(|&b| utf16_of(text, b)).collect();
         assert_eq!(converted, expected);

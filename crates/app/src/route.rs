@@ -77,8 +77,18 @@ mod tests {
 
     #[test]
     fn views_read_back_as_the_same_route() {
-        let viewer = [Route::Graph, Route::Tools, Route::Requires, Route::Manifest, Route::Paths, Route::Compare];
-        for route in [Route::Diagnostics, Route::Rules(None), Route::Rules(Some("PB213".into()))].into_iter().chain(viewer) {
+        let viewer = [
+            Route::Graph,
+            Route::Tools,
+            Route::Requires,
+            Route::Manifest,
+            Route::Paths,
+            Route::Compare,
+        ];
+        for route in [Route::Diagnostics, Route::Rules(None), Route::Rules(Some("PB213".into()))]
+            .into_iter()
+            .chain(viewer)
+        {
             assert_eq!(Route::from_hash(&route.view().unwrap_or_default()), route);
         }
     }

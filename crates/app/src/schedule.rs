@@ -134,21 +134,8 @@ mod tests {
     /// waits.
     #[test]
     fn a_text_waits_for_its_check_exactly_when_it_is_large() {
-        for length in [
-            0,
-            1,
-            LARGE - 1,
-            LARGE,
-            LARGE + 1,
-            2_097_151,
-            2_097_152,
-            u32::MAX,
-        ] {
-            assert_eq!(
-                debounce_ms(length).is_some(),
-                is_large(length),
-                "length {length}"
-            );
+        for length in [0, 1, LARGE - 1, LARGE, LARGE + 1, 2_097_151, 2_097_152, u32::MAX] {
+            assert_eq!(debounce_ms(length).is_some(), is_large(length), "length {length}");
         }
     }
 
@@ -166,11 +153,7 @@ mod tests {
         assert!(slices.pause(counted_turn).is_none());
         assert_eq!(turns.get(), 0, "a pause not taken makes no turn");
         now.set(1_000.0 + SLICE_MS);
-        take(
-            slices
-                .pause(counted_turn)
-                .expect("the slice has run its time"),
-        );
+        take(slices.pause(counted_turn).expect("the slice has run its time"));
         assert_eq!(turns.get(), 1);
     }
 
@@ -179,11 +162,7 @@ mod tests {
         let now = Cell::new(0.0);
         let slices = Slices::new(|| now.get());
         now.set(SLICE_MS);
-        take(
-            slices
-                .pause(turn_taking(&now, 200.0))
-                .expect("first slice done"),
-        );
+        take(slices.pause(turn_taking(&now, 200.0)).expect("first slice done"));
         let resumed = SLICE_MS + 200.0;
         now.set(resumed + SLICE_MS - 0.5);
         assert!(slices.pause(turn_taking(&now, 200.0)).is_none());
@@ -198,21 +177,13 @@ mod tests {
         assert_eq!(slices.working(), 0.0);
         now.set(140.0);
         assert_eq!(slices.working(), 40.0);
-        take(
-            slices
-                .pause(turn_taking(&now, 500.0))
-                .expect("40 ms is a slice"),
-        );
+        take(slices.pause(turn_taking(&now, 500.0)).expect("40 ms is a slice"));
         assert_eq!(now.get(), 640.0);
         assert_eq!(slices.working(), 40.0);
         now.set(650.0);
         assert_eq!(slices.working(), 50.0);
         now.set(690.0);
-        take(
-            slices
-                .pause(turn_taking(&now, 250.0))
-                .expect("40 ms is a slice"),
-        );
+        take(slices.pause(turn_taking(&now, 250.0)).expect("40 ms is a slice"));
         now.set(950.0);
         assert_eq!(slices.working(), 100.0);
     }
@@ -226,14 +197,8 @@ mod tests {
         assert_eq!(slices.count(), 1, "no pause, the same slice");
         for taken in 1..=3 {
             now.set(now.get() + SLICE_MS);
-            let pause = slices
-                .pause(turn_taking(&now, 5.0))
-                .expect("the slice has run its time");
-            assert_eq!(
-                slices.count(),
-                taken,
-                "counted once the page has had its turn"
-            );
+            let pause = slices.pause(turn_taking(&now, 5.0)).expect("the slice has run its time");
+            assert_eq!(slices.count(), taken, "counted once the page has had its turn");
             take(pause);
             assert_eq!(slices.count(), taken + 1);
         }

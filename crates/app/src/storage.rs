@@ -25,7 +25,8 @@ pub mod keys {
     pub const READING: &str = "opb.reading";
     /// Where versions before drafts kept the one document (`localStorage`):
     /// read once into drafts, then removed.
-    pub const LEGACY: [(&str, &str); 2] = [("opb.document.text", "opb.document.meta"), ("opb.previous.text", "opb.previous.meta")];
+    pub const LEGACY: [(&str, &str); 2] =
+        [("opb.document.text", "opb.document.meta"), ("opb.previous.text", "opb.previous.meta")];
 }
 
 /// Drafts not edited for this long are pruned.
@@ -65,7 +66,13 @@ pub struct DraftMeta {
 impl DraftMeta {
     /// The description of `saved` kept as the draft `id`, last edited at
     /// `updated`, with the editor's `selection` and panel (`view`).
-    pub fn of(id: &str, saved: &Saved, updated: f64, selection: (u32, u32), view: Option<String>) -> DraftMeta {
+    pub fn of(
+        id: &str,
+        saved: &Saved,
+        updated: f64,
+        selection: (u32, u32),
+        view: Option<String>,
+    ) -> DraftMeta {
         DraftMeta {
             id: id.to_owned(),
             name: saved.name.clone(),
@@ -208,7 +215,9 @@ pub fn excerpt(text: &str, at: u32) -> String {
         .map_or(text.len(), |(i, _)| i);
     let end = text[byte..].find('\n').map_or(text.len(), |n| byte + n);
     let line = text[..end].lines().rev().map(str::trim).find(|line| !line.is_empty());
-    let line = line.or_else(|| text.lines().map(str::trim).find(|line| !line.is_empty())).unwrap_or_default();
+    let line = line
+        .or_else(|| text.lines().map(str::trim).find(|line| !line.is_empty()))
+        .unwrap_or_default();
     match line.char_indices().nth(EXCERPT_CHARS) {
         Some((cut, _)) => format!("{}…", &line[..cut]),
         None => line.to_owned(),
@@ -234,7 +243,17 @@ mod tests {
     const DAY: f64 = 24.0 * 60.0 * 60.0 * 1000.0;
 
     fn draft(id: &str, updated: f64, bytes: usize) -> DraftMeta {
-        DraftMeta { id: id.into(), name: format!("{id}.yaml"), kind: None, read_as: None, bytes, updated, selection: (0, 0), view: None, excerpt: String::new() }
+        DraftMeta {
+            id: id.into(),
+            name: format!("{id}.yaml"),
+            kind: None,
+            read_as: None,
+            bytes,
+            updated,
+            selection: (0, 0),
+            view: None,
+            excerpt: String::new(),
+        }
     }
 
     fn saved(text: &str, edited: bool) -> Saved {
@@ -243,22 +262,50 @@ mod tests {
 
     #[test]
     fn a_description_says_what_the_draft_holds() {
-        let meta = DraftMeta::of("d1", &Saved { text: "a: 1\nnote: é\n".into(), name: "n.yaml".into(), kind: Some(Kind::Playbook), edited: true }, 7.0, (6, 8), None);
-        assert_eq!((meta.id.as_str(), meta.bytes, meta.read_as, meta.excerpt.as_str()), ("d1", 14, Some(Kind::Playbook), "note: é"));
+        let meta = DraftMeta::of(
+            "d1",
+            &Saved {
+                text: "a: 1\nnote: é\n".into(),
+                name: "n.yaml".into(),
+                kind: Some(Kind::Playbook),
+                edited: true,
+            },
+            7.0,
+            (6, 8),
+            None,
+        );
+        assert_eq!(
+            (meta.id.as_str(), meta.bytes, meta.read_as, meta.excerpt.as_str()),
+            ("d1", 14, Some(Kind::Playbook), "note: é")
+        );
     }
 
     #[test]
     fn descriptions_round_trip_and_bad_ones_read_as_none() {
-        let meta = DraftMeta { kind: Some(Kind::PluginManifest), selection: (3, 9), view: Some("graph".into()), ..draft("x", 5.0, 10) };
+        let meta = DraftMeta {
+            kind: Some(Kind::PluginManifest),
+            selection: (3, 9),
+            view: Some("graph".into()),
+            ..draft("x", 5.0, 10)
+        };
         assert_eq!(DraftMeta::from_json(&meta.to_json()), Some(meta));
         assert_eq!(DraftMeta::from_json("{\"id\": 3}"), None);
         assert_eq!(DraftMeta::from_json("not json"), None);
         let tab = TabRecord { draft: "d1".into(), selection: (1, 2) };
         assert_eq!(TabRecord::from_json(&tab.to_json()), Some(tab));
         assert_eq!(LegacyMeta::from_json("{\"name\": \"a\"}").map(|m| m.edited), Some(false));
-        let reading = ReadingRecord::from_json(r##"{"link": "#pako:eJ", "tab": "requires", "step": null}"##).unwrap();
-        assert_eq!((reading.link.as_str(), reading.tab.as_deref(), reading.step), ("#pako:eJ", Some("requires"), None));
-        assert_eq!(ReadingRecord::from_json("{\"tab\": \"graph\"}"), None, "a record names its link");
+        let reading =
+            ReadingRecord::from_json(r##"{"link": "#pako:eJ", "tab": "requires", "step": null}"##)
+                .unwrap();
+        assert_eq!(
+            (reading.link.as_str(), reading.tab.as_deref(), reading.step),
+            ("#pako:eJ", Some("requires"), None)
+        );
+        assert_eq!(
+            ReadingRecord::from_json("{\"tab\": \"graph\"}"),
+            None,
+            "a record names its link"
+        );
     }
 
     #[test]
@@ -281,7 +328,11 @@ mod tests {
     #[test]
     fn drafts_older_than_30_days_are_pruned_but_not_the_kept_ones() {
         let now = 100.0 * DAY;
-        let drafts = vec![draft("fresh", now - DAY, 1), draft("old", now - 31.0 * DAY, 1), draft("mine", now - 40.0 * DAY, 1)];
+        let drafts = vec![
+            draft("fresh", now - DAY, 1),
+            draft("old", now - 31.0 * DAY, 1),
+            draft("mine", now - 40.0 * DAY, 1),
+        ];
         assert_eq!(to_prune(&drafts, now, |id| id == "mine"), ["old"]);
         assert!(to_prune(&drafts[..1], now, |_| false).is_empty());
     }
@@ -290,7 +341,12 @@ mod tests {
     fn past_the_total_size_the_oldest_go_first_and_kept_ones_still_count() {
         let now = 10.0 * DAY;
         let mb = 1024 * 1024;
-        let drafts = vec![draft("new", now, 20 * mb), draft("mine", now - 3.0, 25 * mb), draft("older", now - 2.0, 4 * mb), draft("oldest", now - 5.0, 2 * mb)];
+        let drafts = vec![
+            draft("new", now, 20 * mb),
+            draft("mine", now - 3.0, 25 * mb),
+            draft("older", now - 2.0, 4 * mb),
+            draft("oldest", now - 5.0, 2 * mb),
+        ];
         // 20 + 4 + 25 = 49 MB are kept; the oldest takes the total past 50.
         assert_eq!(to_prune(&drafts, now, |id| id == "mine"), ["oldest"]);
         // The tab's own draft is kept even alone past the limit.

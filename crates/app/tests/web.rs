@@ -64,11 +64,20 @@ async fn the_panel_lists_each_diagnostic_with_stable_hooks() {
     assert_eq!(entries.len(), expected.len());
     for (entry, located) in entries.iter().zip(&expected) {
         assert_eq!(entry.get_attribute("data-code").as_deref(), Some(located.diagnostic.code));
-        assert_eq!(entry.get_attribute("data-severity").as_deref(), Some(located.diagnostic.severity.as_str()));
+        assert_eq!(
+            entry.get_attribute("data-severity").as_deref(),
+            Some(located.diagnostic.severity.as_str())
+        );
         let link = one(entry, "a.rule-link");
         assert_eq!(link.get_attribute("href"), Some(format!("#rules/{}", located.diagnostic.code)));
         let position = one(entry, ".diagnostic-position").text_content().unwrap_or_default();
-        assert_eq!(position, format!("{}:{}", located.diagnostic.range.start.line, located.diagnostic.range.start.column));
+        assert_eq!(
+            position,
+            format!(
+                "{}:{}",
+                located.diagnostic.range.start.line, located.diagnostic.range.start.column
+            )
+        );
     }
 }
 
@@ -122,7 +131,10 @@ async fn no_problems_says_so() {
         view! { <DiagnosticsPanel report=Signal::stored(report) on_jump=|_: Jump| {} /> }
     });
     assert!(all(&root, "li.diagnostic").is_empty());
-    assert!(one(&root, ".all-clear").text_content().unwrap_or_default().contains("No problems found"));
+    assert!(one(&root, ".all-clear")
+        .text_content()
+        .unwrap_or_default()
+        .contains("No problems found"));
 }
 
 #[wasm_bindgen_test]
@@ -134,11 +146,16 @@ async fn the_header_shows_name_kind_and_counts() {
         let choice = RwSignal::new(None::<Kind>);
         view! { <Header name="refund-triage.broken.yaml".to_owned() edited=false report=Signal::stored(report) kind_choice=choice /> }
     });
-    assert_eq!(one(&root, r#"[data-testid="document-name"]"#).text_content().as_deref(), Some("refund-triage.broken.yaml"));
+    assert_eq!(
+        one(&root, r#"[data-testid="document-name"]"#).text_content().as_deref(),
+        Some("refund-triage.broken.yaml")
+    );
     let kind = one(&root, r#"[data-testid="kind"]"#);
     assert_eq!(kind.get_attribute("data-kind").as_deref(), Some("playbook"));
     assert!(kind.text_content().unwrap_or_default().contains("detected"));
-    for (severity, count) in [("error", counts.error), ("warning", counts.warning), ("info", counts.info)] {
+    for (severity, count) in
+        [("error", counts.error), ("warning", counts.warning), ("info", counts.info)]
+    {
         let pill = one(&root, &format!(r#".count[data-severity="{severity}"]"#));
         assert_eq!(pill.get_attribute("data-count"), Some(count.to_string()));
     }
@@ -148,12 +165,19 @@ async fn the_header_shows_name_kind_and_counts() {
 async fn the_kind_switch_sets_the_choice() {
     let choice = RwSignal::new(None::<Kind>);
     let root = host();
-    let _mounted = leptos::mount::mount_to(root.clone(), move || view! { <KindSwitch choice=choice /> });
+    let _mounted =
+        leptos::mount::mount_to(root.clone(), move || view! { <KindSwitch choice=choice /> });
     click(&one(&root, r#"[data-kind="plugin-manifest"]"#));
     assert_eq!(choice.get_untracked(), Some(Kind::PluginManifest));
     leptos::task::tick().await;
-    assert_eq!(one(&root, r#"[data-kind="plugin-manifest"]"#).get_attribute("aria-checked").as_deref(), Some("true"));
-    assert_eq!(one(&root, r#"[data-kind="auto"]"#).get_attribute("aria-checked").as_deref(), Some("false"));
+    assert_eq!(
+        one(&root, r#"[data-kind="plugin-manifest"]"#).get_attribute("aria-checked").as_deref(),
+        Some("true")
+    );
+    assert_eq!(
+        one(&root, r#"[data-kind="auto"]"#).get_attribute("aria-checked").as_deref(),
+        Some("false")
+    );
     click(&one(&root, r#"[data-kind="auto"]"#));
     assert_eq!(choice.get_untracked(), None);
 }
@@ -175,7 +199,10 @@ async fn a_rule_page_renders_the_registry_documentation() {
 #[wasm_bindgen_test]
 async fn the_rule_index_lists_every_rule() {
     let root = host();
-    let _mounted = leptos::mount::mount_to(root.clone(), || view! { <RulesPanel selected=Signal::stored(None::<String>) /> });
+    let _mounted = leptos::mount::mount_to(
+        root.clone(),
+        || view! { <RulesPanel selected=Signal::stored(None::<String>) /> },
+    );
     assert_eq!(all(&root, "a.rule-row").len(), opb_core::rules().count());
 }
 
@@ -186,13 +213,19 @@ async fn markdown_never_becomes_html() {
     const TREE: &[Md] = &[
         Md::Element(
             El::Paragraph,
-            &[Md::Text("Hi "), Md::Text("<img src=x onerror=alert(1)>"), Md::Text(" "), Md::Element(El::Strong, &[Md::Text("there")])],
+            &[
+                Md::Text("Hi "),
+                Md::Text("<img src=x onerror=alert(1)>"),
+                Md::Text(" "),
+                Md::Element(El::Strong, &[Md::Text("there")]),
+            ],
         ),
         Md::Element(El::Other, &[Md::Source(0, 25)]),
     ];
     let root = host();
     let _mounted = leptos::mount::mount_to(root.clone(), || {
-        let documentation = Documentation { source: "<script>alert(2)</script>".to_owned(), tree: TREE };
+        let documentation =
+            Documentation { source: "<script>alert(2)</script>".to_owned(), tree: TREE };
         view! { <Markdown documentation=documentation /> }
     });
     assert!(all(&root, "img").is_empty());

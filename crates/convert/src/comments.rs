@@ -15,7 +15,9 @@ pub(crate) fn count(text: &str, root: &Node) -> usize {
     bytes
         .iter()
         .enumerate()
-        .filter(|&(i, &b)| b == b'#' && (i == 0 || matches!(bytes[i - 1], b' ' | b'\t' | b'\n' | b'\r')))
+        .filter(|&(i, &b)| {
+            b == b'#' && (i == 0 || matches!(bytes[i - 1], b' ' | b'\t' | b'\n' | b'\r'))
+        })
         .filter(|&(i, _)| !inside(&scalars, i))
         .count()
 }

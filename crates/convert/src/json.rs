@@ -2,15 +2,14 @@
 
 use crate::ConvertError;
 use opb_syntax::{Node, Number, Ptr, Value};
-use serde::{Serialize, Serializer};
 use serde::ser::{Error as _, SerializeMap, SerializeSeq};
+use serde::{Serialize, Serializer};
 use serde_json::value::RawValue;
 
 pub(crate) fn write(root: &Node) -> Result<String, ConvertError> {
     check_numbers(root, &Ptr::root())?;
-    let mut text = serde_json::to_string_pretty(&JsonNode(root)).map_err(|error| ConvertError::Unreadable {
-        message: error.to_string(),
-    })?;
+    let mut text = serde_json::to_string_pretty(&JsonNode(root))
+        .map_err(|error| ConvertError::Unreadable { message: error.to_string() })?;
     text.push('\n');
     Ok(text)
 }
@@ -22,14 +21,12 @@ fn check_numbers(node: &Node, ptr: &Ptr) -> Result<(), ConvertError> {
             pointer: ptr.as_str().to_owned(),
             raw: n.raw.clone(),
         }),
-        Value::Array(items) => items
-            .iter()
-            .enumerate()
-            .try_for_each(|(i, item)| check_numbers(item, &ptr.index(i))),
-        Value::Object(object) => object
-            .members
-            .iter()
-            .try_for_each(|m| check_numbers(&m.value, &ptr.key(&m.key))),
+        Value::Array(items) => {
+            items.iter().enumerate().try_for_each(|(i, item)| check_numbers(item, &ptr.index(i)))
+        }
+        Value::Object(object) => {
+            object.members.iter().try_for_each(|m| check_numbers(&m.value, &ptr.key(&m.key)))
+        }
         _ => Ok(()),
     }
 }
@@ -99,7 +96,8 @@ impl Serialize for JsonNode<'_> {
             Value::Bool(b) => serializer.serialize_bool(*b),
             Value::String(s) => serializer.serialize_str(s),
             Value::Number(n) => {
-                let text = json_number(n).ok_or_else(|| S::Error::custom(format!("`{}` has no JSON form", n.raw)))?;
+                let text = json_number(n)
+                    .ok_or_else(|| S::Error::custom(format!("`{}` has no JSON form", n.raw)))?;
                 RawValue::from_string(text).map_err(S::Error::custom)?.serialize(serializer)
             }
             Value::Array(items) => {

@@ -87,7 +87,12 @@ fn object_at(pointer: &str) -> String {
 /// Rewrites `text` (written in `from`) as `to`, indented the canonical way:
 /// two spaces, one member per line, YAML multi-line strings as literal blocks.
 /// `from == to` pretty-prints.
-pub fn convert(text: &str, from: Syntax, to: Syntax, limits: &Limits) -> Result<Converted, ConvertError> {
+pub fn convert(
+    text: &str,
+    from: Syntax,
+    to: Syntax,
+    limits: &Limits,
+) -> Result<Converted, ConvertError> {
     let root = read(text, from, limits)?;
     let text_out = match to {
         Syntax::Json => json::write(&root)?,

@@ -41,7 +41,10 @@ fn to_yaml<'a>(node: &'a Node, ptr: &Ptr) -> Result<Yaml<'a>, ConvertError> {
             for member in &object.members {
                 let key = Yaml::Value(Scalar::String(Cow::Borrowed(&member.key)));
                 if let Some(length) = too_long_key(&key, &member.key) {
-                    return Err(ConvertError::KeyTooLong { pointer: ptr.as_str().to_owned(), length });
+                    return Err(ConvertError::KeyTooLong {
+                        pointer: ptr.as_str().to_owned(),
+                        length,
+                    });
                 }
                 let value = to_yaml(&member.value, &ptr.key(&member.key))?;
                 if mapping.insert(key, value).is_some() {
@@ -70,7 +73,8 @@ fn too_long_key(key: &Yaml<'_>, text: &str) -> Option<usize> {
     }
     let mut written = String::new();
     YamlEmitter::new(&mut written).dump(key).ok()?;
-    let length = written.strip_prefix("---\n").unwrap_or(&written).trim_end_matches('\n').chars().count();
+    let length =
+        written.strip_prefix("---\n").unwrap_or(&written).trim_end_matches('\n').chars().count();
     (length > MAX_KEY_CHARS).then_some(length)
 }
 

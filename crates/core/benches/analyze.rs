@@ -26,14 +26,20 @@ fn measure(c: &mut Criterion, group: &str, documents: impl IntoIterator<Item = (
             b.iter(|| analyze(black_box(text), &options))
         });
         group.bench_with_input(BenchmarkId::new("serde_json_value", size), &text, |b, text| {
-            b.iter(|| serde_json::from_str::<serde_json::Value>(black_box(text)).map(|v| v.is_object()))
+            b.iter(|| {
+                serde_json::from_str::<serde_json::Value>(black_box(text)).map(|v| v.is_object())
+            })
         });
     }
     group.finish();
 }
 
 fn playbooks(c: &mut Criterion) {
-    measure(c, "playbook", [10, 100, 1_000, 10_000].map(|steps| (steps, generate::playbook(steps))));
+    measure(
+        c,
+        "playbook",
+        [10, 100, 1_000, 10_000].map(|steps| (steps, generate::playbook(steps))),
+    );
 }
 
 fn manifests(c: &mut Criterion) {
@@ -53,7 +59,8 @@ fn billion_laughs() -> String {
 fn hostile(c: &mut Criterion) {
     let options = Options { syntax: Some(Syntax::Yaml), ..Options::default() };
     let text = billion_laughs();
-    c.benchmark_group("hostile").bench_function("billion_laughs", |b| b.iter(|| analyze(black_box(&text), &options)));
+    c.benchmark_group("hostile")
+        .bench_function("billion_laughs", |b| b.iter(|| analyze(black_box(&text), &options)));
 }
 
 criterion_group!(benches, playbooks, manifests, hostile);

@@ -21,8 +21,11 @@ pub fn playbook(steps: usize) -> String {
         PROVIDERS.iter().map(|p| format!("\"{p}\"")).collect::<Vec<_>>().join(", ")
     );
     for (p, provider) in PROVIDERS.iter().enumerate() {
-        let capabilities: Vec<String> =
-            (0..tools).filter(|t| family(*t) == 1 && t % PROVIDERS.len() == p).map(&tool_name).map(|n| format!("\"{n}\"")).collect();
+        let capabilities: Vec<String> = (0..tools)
+            .filter(|t| family(*t) == 1 && t % PROVIDERS.len() == p)
+            .map(&tool_name)
+            .map(|n| format!("\"{n}\""))
+            .collect();
         let _ = writeln!(
             out,
             "      {{ \"provider\": \"{provider}\", \"authKind\": \"oauth\", \"scopes\": [], \"capabilities\": [{}] }}{}",
@@ -32,8 +35,11 @@ pub fn playbook(steps: usize) -> String {
     }
     out.push_str("    ],\n    \"mcpServers\": [\n");
     for s in 0..servers {
-        let names: Vec<String> =
-            (0..tools).filter(|t| family(*t) == 2 && t % servers == s).map(&tool_name).map(|n| format!("\"{n}\"")).collect();
+        let names: Vec<String> = (0..tools)
+            .filter(|t| family(*t) == 2 && t % servers == s)
+            .map(&tool_name)
+            .map(|n| format!("\"{n}\""))
+            .collect();
         let _ = writeln!(
             out,
             "      {{ \"name\": \"server{s}\", \"toolNames\": [{}], \"capabilities\": [] }}{}",
@@ -48,7 +54,10 @@ pub fn playbook(steps: usize) -> String {
         let approval = risk == "money" || risk == "customer_comms";
         let (source, extra) = match family(t) {
             0 => ("primitive", String::from(", \"scope\": \"workspace\"")),
-            1 => ("connector", format!(", \"connectorType\": \"{}\"", PROVIDERS[t % PROVIDERS.len()])),
+            1 => (
+                "connector",
+                format!(", \"connectorType\": \"{}\"", PROVIDERS[t % PROVIDERS.len()]),
+            ),
             _ => ("mcp", String::new()),
         };
         let scopes = if writes {
@@ -70,14 +79,19 @@ pub fn playbook(steps: usize) -> String {
         let next = if s + 1 == steps {
             String::new()
         } else if (s + 1) % 5 == 0 && s + 2 < steps {
-            format!(",\n      \"next\": {{ \"approved\": \"step{}\", \"rejected\": \"step{}\" }}", s + 1, s + 2)
+            format!(
+                ",\n      \"next\": {{ \"approved\": \"step{}\", \"rejected\": \"step{}\" }}",
+                s + 1,
+                s + 2
+            )
         } else {
             format!(",\n      \"next\": \"step{}\"", s + 1)
         };
         if s % 5 == 0 && s > 0 {
             let _ = write!(out, "    {{\n      \"id\": \"{id}\",\n      \"kind\": \"gate\",\n      \"purpose\": \"A person approves.\"{next}\n    }}");
         } else {
-            let allowed: Vec<String> = (0..3).map(|k| format!("\"{}\"", tool_name((s * 3 + k) % tools))).collect();
+            let allowed: Vec<String> =
+                (0..3).map(|k| format!("\"{}\"", tool_name((s * 3 + k) % tools))).collect();
             let _ = write!(
                 out,
                 "    {{\n      \"id\": \"{id}\",\n      \"kind\": \"agent\",\n      \"agent\": \"agent{}\",\n      \"purpose\": \"Do part {s} of the work.\",\n      \"allowedTools\": [{}]{next}\n    }}",
@@ -135,7 +149,11 @@ pub fn manifest(tools: usize) -> String {
             ),
             _ => format!("\"flow\": \"flow{t}\""),
         };
-        let _ = write!(out, "    {{\n      \"id\": \"generated_tool{t}\",\n      {body}\n    }}{}\n", if t + 1 < tools { "," } else { "" });
+        let _ = write!(
+            out,
+            "    {{\n      \"id\": \"generated_tool{t}\",\n      {body}\n    }}{}\n",
+            if t + 1 < tools { "," } else { "" }
+        );
     }
     out.push_str("  ]\n}\n");
     out

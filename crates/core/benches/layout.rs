@@ -2,8 +2,8 @@
 //! to 4,000 nodes: the later viewer needs a 1,000-node graph laid out in
 //! well under 50 ms natively. Run: `cargo bench -p opb-core --bench layout`.
 
-use criterion::{BenchmarkId, Criterion, criterion_group, criterion_main};
-use opb_core::explain::layout::{EdgeSpec, NodeSpec, Shape, Size, Spacing, layout};
+use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion};
+use opb_core::explain::layout::{layout, EdgeSpec, NodeSpec, Shape, Size, Spacing};
 use std::hint::black_box;
 
 fn edge(from: usize, to: usize) -> EdgeSpec {
@@ -15,7 +15,8 @@ struct Lcg(u64);
 
 impl Lcg {
     fn below(&mut self, n: usize) -> usize {
-        self.0 = self.0.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1_442_695_040_888_963_407);
+        self.0 =
+            self.0.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1_442_695_040_888_963_407);
         ((self.0 >> 33) as usize) % n.max(1)
     }
 }
@@ -45,7 +46,9 @@ fn graphs(c: &mut Criterion) {
         let chain: Vec<EdgeSpec> = (1..n).map(|i| edge(i - 1, i)).collect();
         let local = random_dag(n, 8);
         let uniform = random_dag(n, usize::MAX);
-        for (name, edges) in [("chain", &chain), ("random_dag_local", &local), ("random_dag_uniform", &uniform)] {
+        for (name, edges) in
+            [("chain", &chain), ("random_dag_local", &local), ("random_dag_uniform", &uniform)]
+        {
             group.bench_with_input(BenchmarkId::new(name, n), edges, |b, edges| {
                 b.iter(|| layout(black_box(&nodes), black_box(edges), Some(0), &spacing))
             });

@@ -59,7 +59,9 @@ fn paired(text: &str, options: &Options, rounds: usize) {
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
-    let (Some(kind), Some(size), Some(what)) = (args.first(), args.get(1).and_then(|s| s.parse().ok()), args.get(2)) else {
+    let (Some(kind), Some(size), Some(what)) =
+        (args.first(), args.get(1).and_then(|s| s.parse().ok()), args.get(2))
+    else {
         eprintln!("usage: instructions playbook|manifest SIZE analyze|serde_json|paired [ROUNDS]");
         return ExitCode::from(2);
     };
@@ -76,7 +78,8 @@ fn main() -> ExitCode {
         "analyze" => run_analyze(&text, &options),
         "serde_json" => run_serde_json(&text),
         "paired" => {
-            let Some(rounds) = args.get(3).map_or(Some(41), |r| r.parse().ok().filter(|&r| r > 0)) else {
+            let Some(rounds) = args.get(3).map_or(Some(41), |r| r.parse().ok().filter(|&r| r > 0))
+            else {
                 eprintln!("ROUNDS is a whole number above 0");
                 return ExitCode::from(2);
             };

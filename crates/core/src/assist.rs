@@ -12,11 +12,11 @@ mod json;
 use crate::diagnostics::secrets::mask;
 use crate::explain::boundary::{Resolution, StepBoundary};
 use crate::explain::{Explain, PlaybookExplain};
-use crate::schema::{Field, Holds, Ty, field_at, fields_at};
+use crate::schema::{field_at, fields_at, Field, Holds, Ty};
 use crate::views::spec::risk_meaning;
 use context::{Context, Slot};
-use opb_syntax::text::{Span, floor_char_boundary};
-use opb_syntax::{Kind, Limits, Node, Syntax, Value, parse};
+use opb_syntax::text::{floor_char_boundary, Span};
+use opb_syntax::{parse, Kind, Limits, Node, Syntax, Value};
 use std::fmt::Write;
 
 /// A place in the document: the JSON pointer tokens of the value there, and
@@ -45,10 +45,15 @@ pub fn locate(text: &str, syntax: Syntax, offset: usize) -> Option<Place> {
                 if holds(member.key_span, offset) {
                     Some(Err(member))
                 } else {
-                    holds(member.value.span, offset).then_some(Ok((member.key.to_string(), &member.value)))
+                    holds(member.value.span, offset)
+                        .then_some(Ok((member.key.to_string(), &member.value)))
                 }
             }),
-            Value::Array(items) => items.iter().enumerate().find(|(_, item)| holds(item.span, offset)).map(|(i, item)| Ok((i.to_string(), item))),
+            Value::Array(items) => items
+                .iter()
+                .enumerate()
+                .find(|(_, item)| holds(item.span, offset))
+                .map(|(i, item)| Ok((i.to_string(), item))),
             _ => None,
         };
         match child {
@@ -89,23 +94,37 @@ pub struct Hover {
 /// What an editor shows when the pointer rests at `offset` of `text`, read
 /// as `kind` in `syntax` and explained as `explain` (see
 /// [`crate::Analysis::hover`]).
-pub fn hover(kind: Kind, syntax: Syntax, explain: Option<&Explain>, text: &str, offset: usize) -> Option<Hover> {
+pub fn hover(
+    kind: Kind,
+    syntax: Syntax,
+    explain: Option<&Explain>,
+    text: &str,
+    offset: usize,
+) -> Option<Hover> {
     let place = locate(text, syntax, offset)?;
     let tokens: Vec<&str> = place.tokens.iter().map(String::as_str).collect();
     let value = || place.value.as_deref();
     let markdown = match (explain, tokens.as_slice()) {
-        (Some(Explain::Playbook(explain)), ["steps", step, "id"]) if !place.on_key => step_hover(explain.steps.get(step.parse::<usize>().ok()?)?),
+        (Some(Explain::Playbook(explain)), ["steps", step, "id"]) if !place.on_key => {
+            step_hover(explain.steps.get(step.parse::<usize>().ok()?)?)
+        }
         (Some(Explain::Playbook(explain)), ["steps", step, "allowedTools", entry]) => {
             let step = explain.steps.get(step.parse::<usize>().ok()?)?;
             tool_hover(explain, step, entry.parse().ok()?)?
         }
-        (Some(Explain::Playbook(explain)), ["steps", _, "next", ..] | ["start"]) if !place.on_key => {
+        (Some(Explain::Playbook(explain)), ["steps", _, "next", ..] | ["start"])
+            if !place.on_key =>
+        {
             let id = value()?;
             step_hover(explain.steps.iter().find(|s| s.id.as_deref() == Some(id))?)
         }
         _ => {
             let field = field_at(kind, &tokens)?;
-            if place.on_key { field_hover(field) } else { value_hover(field, value()?)? }
+            if place.on_key {
+                field_hover(field)
+            } else {
+                value_hover(field, value()?)?
+            }
         }
     };
     Some(Hover { markdown: mask(&markdown).into_owned(), span: place.span })
@@ -139,7 +158,11 @@ fn value_hover(field: &Field, value: &str) -> Option<String> {
     let meaning = values.values.contains(&value).then(|| (values.meaning)(value)).flatten();
     Some(match meaning {
         Some(meaning) => format!("`{}: {value}`: {meaning}", field.name),
-        None if values.closed => format!("`{value}` is not a value of `{}`; it is {}.", field.name, crate::views::spec::one_of(values.values)),
+        None if values.closed => format!(
+            "`{value}` is not a value of `{}`; it is {}.",
+            field.name,
+            crate::views::spec::one_of(values.values)
+        ),
         None => format!("`{value}` is not a kind of step opb knows; it is drawn as a plain step."),
     })
 }
@@ -242,7 +265,9 @@ pub fn complete(kind: Kind, syntax: Syntax, text: &str, offset: usize) -> Option
         Syntax::Yaml if block::in_flow(text, offset) => context::parsed(text, syntax, offset)?,
         Syntax::Yaml => block::context(text, offset)?,
     };
-    if let (Slot::Key { .. }, Some(quote), true, false) = (&context.slot, context.quote, context.closed, context.has_colon) {
+    if let (Slot::Key { .. }, Some(quote), true, false) =
+        (&context.slot, context.quote, context.closed, context.has_colon)
+    {
         // `"‸"`: the key's closing quote is replaced, so that `: ` follows it.
         context.to += quote.len_utf8();
         context.closed = false;
@@ -336,5 +361,9 @@ fn key_detail(field: &Field) -> String {
         Ty::StringArray => "array of strings",
         ty => ty.json_type().unwrap_or("any"),
     };
-    if field.required { format!("{ty}, required") } else { ty.to_owned() }
+    if field.required {
+        format!("{ty}, required")
+    } else {
+        ty.to_owned()
+    }
 }

@@ -48,9 +48,9 @@ mod rules;
 pub mod schema;
 mod views;
 
-pub use diagnostics::{Counts, Diagnostic, Group, Related, Rule, Severity};
 pub use diagnostics::secrets::mask;
-pub use opb_syntax::{CompactString, Kind, Limits, Syntax, order, pause, text};
+pub use diagnostics::{Counts, Diagnostic, Group, Related, Rule, Severity};
+pub use opb_syntax::{order, pause, text, CompactString, Kind, Limits, Syntax};
 pub use rules::registry::Registry;
 
 /// What the seeds define that a viewer shows beside the explain view.
@@ -60,8 +60,8 @@ pub mod spec {
 
 use diagnostics::Report;
 use explain::Explain;
-use opb_syntax::{Node, ProblemKind};
 use opb_syntax::text::LineIndex;
+use opb_syntax::{Node, ProblemKind};
 use serde::Serialize;
 use std::future::Future;
 
@@ -166,10 +166,17 @@ impl Document<'_> {
     /// Runs the rules of the document's kind over a checked root (a
     /// playbook's read its `model`: the view, the step graph and the
     /// cross-check), then the DR rules when a registry was given.
-    fn check(&mut self, root: &Node, model: Option<&views::PlaybookModel<'_, '_>>, options: &Options) {
+    fn check(
+        &mut self,
+        root: &Node,
+        model: Option<&views::PlaybookModel<'_, '_>>,
+        options: &Options,
+    ) {
         rules::check(root, self.kind, model, &options.limits, &mut self.report);
         self.stopped = self.report.has(&rules::input::IN006);
-        if let (Some(registry), Some(Kind::Playbook), false) = (&options.registry, self.kind, self.stopped) {
+        if let (Some(registry), Some(Kind::Playbook), false) =
+            (&options.registry, self.kind, self.stopped)
+        {
             rules::drift::check(root, registry, &mut self.report);
         }
     }
@@ -181,7 +188,13 @@ impl Document<'_> {
         let index = LineIndex::new(self.text);
         let diagnostics = diagnostics::resolve(self.report.into_findings(), &index);
         let counts = Counts::of(&diagnostics);
-        Checked { kind: self.kind, kind_detected: self.kind_detected, syntax: self.syntax, diagnostics, counts }
+        Checked {
+            kind: self.kind,
+            kind_detected: self.kind_detected,
+            syntax: self.syntax,
+            diagnostics,
+            counts,
+        }
     }
 }
 
@@ -197,14 +210,20 @@ async fn run<W: Future<Output = ()>>(
 ) -> Run {
     let (mut document, root) = read(text, options, &mut pause).await;
     opb_syntax::pause::ask(&mut pause).await;
-    let checked_root = root.as_ref().filter(|root| rules::input::check_root(root, document.kind, &mut document.report));
-    let parts = checked_root.and_then(|root| rules::playbook_parts(root, document.kind, &options.limits, &mut document.report));
+    let checked_root = root
+        .as_ref()
+        .filter(|root| rules::input::check_root(root, document.kind, &mut document.report));
+    let parts = checked_root.and_then(|root| {
+        rules::playbook_parts(root, document.kind, &options.limits, &mut document.report)
+    });
     let (view, graph) = parts.map(|parts| (parts.view, parts.graph)).unzip();
     let check = view.as_ref().map(views::requires::cross_check);
     if let Some(root) = checked_root {
-        let model = view.as_ref().zip(graph.as_ref()).zip(check.as_ref()).map(|((view, graph), check)| {
-            views::PlaybookModel { view, graph, check }
-        });
+        let model = view
+            .as_ref()
+            .zip(graph.as_ref())
+            .zip(check.as_ref())
+            .map(|((view, graph), check)| views::PlaybookModel { view, graph, check });
         document.check(root, model.as_ref(), options);
     }
     opb_syntax::pause::ask(&mut pause).await;
@@ -218,7 +237,14 @@ async fn run<W: Future<Output = ()>>(
             // it is built again from the masked tree (rare, so the parts the
             // rules read are not kept for it).
             Some(masked) => explain_masked(&masked, kind, &checked.diagnostics, options),
-            None => explain::explain(root, kind, &checked.diagnostics, view.as_ref(), check.as_ref(), graph),
+            None => explain::explain(
+                root,
+                kind,
+                &checked.diagnostics,
+                view.as_ref(),
+                check.as_ref(),
+                graph,
+            ),
         },
         _ => None,
     };
@@ -228,7 +254,12 @@ async fn run<W: Future<Output = ()>>(
 
 /// The explain view of a tree whose credentials are masked, with the
 /// diagnostics of the tree as written.
-fn explain_masked(masked: &Node, kind: Kind, diagnostics: &[Diagnostic], options: &Options) -> Option<Explain> {
+fn explain_masked(
+    masked: &Node,
+    kind: Kind,
+    diagnostics: &[Diagnostic],
+    options: &Options,
+) -> Option<Explain> {
     let parts = rules::playbook_parts(masked, Some(kind), &options.limits, &mut Report::new());
     let (view, graph) = parts.map(|parts| (parts.view, parts.graph)).unzip();
     let check = view.as_ref().map(views::requires::cross_check);
@@ -276,7 +307,9 @@ pub fn rule(code_or_name: &str) -> Option<&'static Rule> {
 /// reads the explain view, so it parses nothing again.
 pub fn risk_paths(analysis: &Analysis) -> Option<explain::paths::RiskPaths> {
     match &analysis.explain {
-        Some(Explain::Playbook(explain)) => Some(explain::paths::build(explain, &explain::paths::PathLimits::default())),
+        Some(Explain::Playbook(explain)) => {
+            Some(explain::paths::build(explain, &explain::paths::PathLimits::default()))
+        }
         _ => None,
     }
 }
@@ -291,7 +324,10 @@ pub fn trust_summary(analysis: &Analysis) -> Option<explain::trust::TrustSummary
 
 /// [`trust_summary`] from risk paths the caller has walked already with
 /// [`risk_paths`] (a viewer that shows them too), so they are walked once.
-pub fn trust_summary_with(analysis: &Analysis, paths: Option<&explain::paths::RiskPaths>) -> Option<explain::trust::TrustSummary> {
+pub fn trust_summary_with(
+    analysis: &Analysis,
+    paths: Option<&explain::paths::RiskPaths>,
+) -> Option<explain::trust::TrustSummary> {
     let explain = analysis.explain.as_ref()?;
     Some(explain::trust::summarize(explain, paths, &analysis.checked.diagnostics))
 }
@@ -299,9 +335,14 @@ pub fn trust_summary_with(analysis: &Analysis, paths: Option<&explain::paths::Ri
 /// What changed from `old` to `new` in what the document may do: a semantic
 /// diff of the two explain views (see [`explain::diff`]). Both must have been
 /// explained, and be of one kind.
-pub fn diff(old: &Analysis, new: &Analysis) -> Result<explain::diff::Diff, explain::diff::DiffError> {
+pub fn diff(
+    old: &Analysis,
+    new: &Analysis,
+) -> Result<explain::diff::Diff, explain::diff::DiffError> {
     match (&old.explain, &new.explain) {
         (Some(old), Some(new)) => explain::diff::diff(old, new),
-        (old, new) => Err(explain::diff::DiffError::Unreadable { old: old.is_none(), new: new.is_none() }),
+        (old, new) => {
+            Err(explain::diff::DiffError::Unreadable { old: old.is_none(), new: new.is_none() })
+        }
     }
 }

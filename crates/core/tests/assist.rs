@@ -2,7 +2,7 @@
 //! values with their meanings, and on steps and tools what the panels say.
 
 use opb_core::assist::locate;
-use opb_core::{Options, Syntax, analyze};
+use opb_core::{analyze, Options, Syntax};
 
 const PLAYBOOK: &str = r#"openplaybook: "1.6"
 requires:
@@ -35,7 +35,8 @@ steps:
 "#;
 
 fn hover_at(needle: &str, nth: usize) -> String {
-    let offset = PLAYBOOK.match_indices(needle).nth(nth).map(|(at, _)| at + 1).expect("needle in the text");
+    let offset =
+        PLAYBOOK.match_indices(needle).nth(nth).map(|(at, _)| at + 1).expect("needle in the text");
     let analysis = analyze(PLAYBOOK, &Options { syntax: Some(Syntax::Yaml), ..Options::default() });
     analysis.hover(PLAYBOOK, offset).map(|h| h.markdown).unwrap_or_default()
 }
@@ -46,13 +47,20 @@ fn a_key_shows_its_field_and_the_seed_sentence() {
     assert!(text.starts_with("**`riskClass`**: a string"), "{text}");
     assert!(text.contains("- `money`: Moves money"), "{text}");
     let text = hover_at("allowedTools", 0);
-    assert!(text.contains("a call to any name not on the executing step's list is refused"), "{text}");
+    assert!(
+        text.contains("a call to any name not on the executing step's list is refused"),
+        "{text}"
+    );
 }
 
 #[test]
 fn an_enum_value_shows_its_meaning() {
     assert!(hover_at("oauth", 0).contains("`authKind: oauth`: OAuth"), "{}", hover_at("oauth", 0));
-    assert!(hover_at("connector\n", 0).contains("Connector tools"), "{}", hover_at("connector\n", 0));
+    assert!(
+        hover_at("connector\n", 0).contains("Connector tools"),
+        "{}",
+        hover_at("connector\n", 0)
+    );
 }
 
 #[test]
@@ -60,7 +68,11 @@ fn a_step_id_shows_its_boundary_and_a_next_the_step_it_names() {
     let text = hover_at("recover", 0);
     assert!(text.starts_with("**Step `recover`** (agent)"), "{text}");
     assert!(text.contains("charge.history"), "{text}");
-    assert!(hover_at("gate\n", 0).starts_with("**Step `gate`** (gate)"), "{}", hover_at("gate\n", 0));
+    assert!(
+        hover_at("gate\n", 0).starts_with("**Step `gate`** (gate)"),
+        "{}",
+        hover_at("gate\n", 0)
+    );
 }
 
 #[test]
@@ -68,7 +80,11 @@ fn an_allowed_tool_shows_its_risk_or_that_nothing_is_known() {
     let text = hover_at("charge.history", 2);
     assert!(text.contains("**Tool `charge.history`**, embedded in `tools[0]`"), "{text}");
     assert!(text.contains("Risk class `read`: Only reads data"), "{text}");
-    assert!(hover_at("customer.get", 0).contains("not embedded"), "{}", hover_at("customer.get", 0));
+    assert!(
+        hover_at("customer.get", 0).contains("not embedded"),
+        "{}",
+        hover_at("customer.get", 0)
+    );
 }
 
 #[test]
@@ -91,9 +107,15 @@ fn a_certain_fix_is_written_as_the_text_there_is_quoted() {
             .collect::<Vec<_>>()
     };
     let json = r#"{"openplaybook": "1.6", "requires": {"connections": []}, "steps": [{"id": "triage", "kind": "gate", "next": "gaet", "Purpose": "x"}, {"id": "gate", "kind": "gate"}]}"#;
-    assert_eq!(fixes(json, Syntax::Json), [("PB213", "\"gate\"".to_owned()), ("IN007", "\"purpose\"".to_owned())]);
+    assert_eq!(
+        fixes(json, Syntax::Json),
+        [("PB213", "\"gate\"".to_owned()), ("IN007", "\"purpose\"".to_owned())]
+    );
     let yaml = "openplaybook: '1.6'\nrequires: {connections: []}\nsteps:\n  - {id: triage, kind: gate, next: 'gaet'}\n  - id: gate\n    kind: gate\n    purpos: x\n";
-    assert_eq!(fixes(yaml, Syntax::Yaml), [("PB213", "'gate'".to_owned()), ("IN007", "purpose".to_owned())]);
+    assert_eq!(
+        fixes(yaml, Syntax::Yaml),
+        [("PB213", "'gate'".to_owned()), ("IN007", "purpose".to_owned())]
+    );
     let unknown = "openplaybook: '1.6'\nrequires: {connections: []}\nsteps:\n  - {id: triage, kind: gate, next: somewhere-else}\n";
     assert!(fixes(unknown, Syntax::Yaml).is_empty(), "no fix where nothing is one small edit away");
 }
@@ -102,7 +124,7 @@ mod completion {
     //! Completion while typing: the text around the cursor rarely parses.
 
     use super::PLAYBOOK;
-    use opb_core::assist::{Completions, complete};
+    use opb_core::assist::{complete, Completions};
     use opb_core::{Kind, Syntax};
 
     /// The completions where `‸` is in `text` (the marker taken out).
@@ -119,7 +141,11 @@ mod completion {
 
     /// The text after choosing the item labelled `label`.
     fn chosen(text: &str, completions: &Completions, label: &str) -> String {
-        let item = completions.items.iter().find(|i| i.label == label).unwrap_or_else(|| panic!("{label} offered"));
+        let item = completions
+            .items
+            .iter()
+            .find(|i| i.label == label)
+            .unwrap_or_else(|| panic!("{label} offered"));
         format!("{}{}{}", &text[..completions.from], item.insert, &text[completions.to..])
     }
 
@@ -136,7 +162,12 @@ mod completion {
         let offered = labels(&completions);
         assert!(offered.contains(&"riskClass"), "{offered:?}");
         // Keys the tool already has, above and below the cursor, are not offered.
-        assert!(!offered.contains(&"name") && !offered.contains(&"connectorType") && !offered.contains(&"source"), "{offered:?}");
+        assert!(
+            !offered.contains(&"name")
+                && !offered.contains(&"connectorType")
+                && !offered.contains(&"source"),
+            "{offered:?}"
+        );
         let completions = completions.expect("completions");
         let item = completions.items.iter().find(|i| i.label == "riskClass").expect("riskClass");
         assert!(item.is_key);
@@ -144,7 +175,12 @@ mod completion {
         assert!(item.info.starts_with("**`riskClass`**: a string"), "{}", item.info);
         assert!(item.info.contains("- `money`: Moves money"), "{}", item.info);
         let after = chosen(&text, &completions, "riskClass");
-        assert!(after.contains("\n    sideEffecting: false\n    riskClass: \n    connectorType: stripe\n"), "{after}");
+        assert!(
+            after.contains(
+                "\n    sideEffecting: false\n    riskClass: \n    connectorType: stripe\n"
+            ),
+            "{after}"
+        );
     }
 
     fn playbook_with_in(text: &str, line_after: &str, typed: &str) -> String {
@@ -163,12 +199,27 @@ mod completion {
         assert!(money.info.starts_with("`riskClass: money`: Moves money"), "{}", money.info);
         assert!(chosen(&text, &completions, "money").contains("\n    riskClass: money\n"));
         // Right after the colon, the value gets its space; a half-typed one is replaced.
-        let (text, completions) = at(Kind::Playbook, Syntax::Yaml, &PLAYBOOK.replace("riskClass: read", "riskClass:‸"));
-        assert!(chosen(&text, &completions.expect("completions"), "read").contains("\n    riskClass: read\n"));
-        let (text, completions) = at(Kind::Playbook, Syntax::Yaml, &PLAYBOOK.replace("riskClass: read", "riskClass: \"mo‸"));
-        assert!(chosen(&text, &completions.expect("completions"), "money").contains("\n    riskClass: \"money\"\n"));
-        let (_, completions) = at(Kind::Playbook, Syntax::Yaml, &PLAYBOOK.replace("authKind: oauth", "authKind: oa‸uth"));
-        assert_eq!(completions.as_ref().map(|c| c.to - c.from), Some("oauth".len()), "the whole word is replaced");
+        let (text, completions) =
+            at(Kind::Playbook, Syntax::Yaml, &PLAYBOOK.replace("riskClass: read", "riskClass:‸"));
+        assert!(chosen(&text, &completions.expect("completions"), "read")
+            .contains("\n    riskClass: read\n"));
+        let (text, completions) = at(
+            Kind::Playbook,
+            Syntax::Yaml,
+            &PLAYBOOK.replace("riskClass: read", "riskClass: \"mo‸"),
+        );
+        assert!(chosen(&text, &completions.expect("completions"), "money")
+            .contains("\n    riskClass: \"money\"\n"));
+        let (_, completions) = at(
+            Kind::Playbook,
+            Syntax::Yaml,
+            &PLAYBOOK.replace("authKind: oauth", "authKind: oa‸uth"),
+        );
+        assert_eq!(
+            completions.as_ref().map(|c| c.to - c.from),
+            Some("oauth".len()),
+            "the whole word is replaced"
+        );
         assert!(labels(&completions).contains(&"oauth"));
     }
 
@@ -179,22 +230,43 @@ mod completion {
         let offered = labels(&completions);
         assert!(offered.contains(&"next") && offered.contains(&"allowedTools"), "{offered:?}");
         assert!(!offered.contains(&"kind") && !offered.contains(&"purpose"), "{offered:?}");
-        assert!(chosen(&text, &completions.expect("completions"), "next").contains("\n    next: \n"));
+        assert!(
+            chosen(&text, &completions.expect("completions"), "next").contains("\n    next: \n")
+        );
         // A new item of the list: `- ` then the key.
         let (_, completions) = at(Kind::Playbook, Syntax::Yaml, &format!("{PLAYBOOK}  - ‸"));
         assert!(labels(&completions).contains(&"id"), "{:?}", labels(&completions));
         // Back at the left: the top-level keys the document lacks.
         let (text, completions) = at(Kind::Playbook, Syntax::Yaml, &format!("{PLAYBOOK}st‸"));
         let offered = labels(&completions);
-        assert!(offered.contains(&"start") && !offered.contains(&"steps") && !offered.contains(&"tools"), "{offered:?}");
+        assert!(
+            offered.contains(&"start")
+                && !offered.contains(&"steps")
+                && !offered.contains(&"tools"),
+            "{offered:?}"
+        );
         assert!(chosen(&text, &completions.expect("completions"), "start").ends_with("\nstart: "));
         // A key holding a list opens it on the next line.
         let (text, completions) = at(Kind::Playbook, Syntax::Yaml, "openplaybook: \"1.6\"\nste‸");
-        assert_eq!(chosen(&text, &completions.expect("completions"), "steps"), "openplaybook: \"1.6\"\nsteps:\n  - ");
+        assert_eq!(
+            chosen(&text, &completions.expect("completions"), "steps"),
+            "openplaybook: \"1.6\"\nsteps:\n  - "
+        );
         // A nested object: requires' connections' items.
-        let (_, completions) = at(Kind::Playbook, Syntax::Yaml, &PLAYBOOK.replace("      authKind: oauth\n", "      au‸\n"));
-        assert!(labels(&completions).contains(&"authKind") && !labels(&completions).contains(&"provider"));
-        let (_, completions) = at(Kind::Playbook, Syntax::Yaml, &PLAYBOOK.replace("      authKind: oauth\n", "      authKind: ‸\n"));
+        let (_, completions) = at(
+            Kind::Playbook,
+            Syntax::Yaml,
+            &PLAYBOOK.replace("      authKind: oauth\n", "      au‸\n"),
+        );
+        assert!(
+            labels(&completions).contains(&"authKind")
+                && !labels(&completions).contains(&"provider")
+        );
+        let (_, completions) = at(
+            Kind::Playbook,
+            Syntax::Yaml,
+            &PLAYBOOK.replace("      authKind: oauth\n", "      authKind: ‸\n"),
+        );
         assert!(labels(&completions).contains(&"oauth"), "{:?}", labels(&completions));
     }
 
@@ -203,7 +275,10 @@ mod completion {
         let text = "openplaybook: \"1.6\"\nsteps:\n- id: a\n  kind: agent\n\n  # a comment\n  ne‸\n- id: b\nst";
         let (_, completions) = at(Kind::Playbook, Syntax::Yaml, text);
         let offered = labels(&completions);
-        assert!(offered.contains(&"next") && !offered.contains(&"kind") && !offered.contains(&"id"), "{offered:?}");
+        assert!(
+            offered.contains(&"next") && !offered.contains(&"kind") && !offered.contains(&"id"),
+            "{offered:?}"
+        );
         let text = "steps:\n- id: a\nsta‸\n";
         let (_, completions) = at(Kind::Playbook, Syntax::Yaml, text);
         let offered = labels(&completions);
@@ -218,7 +293,10 @@ mod completion {
     fn nothing_is_offered_where_no_table_reaches_or_nothing_is_typed() {
         // A list of names, a comment, a block scalar's text, a step's free text.
         for text in [
-            PLAYBOOK.replace("allowedTools: [charge.history, customer.get]", "allowedTools:\n      - char‸"),
+            PLAYBOOK.replace(
+                "allowedTools: [charge.history, customer.get]",
+                "allowedTools:\n      - char‸",
+            ),
             PLAYBOOK.replace("riskClass: read", "riskClass: read # ri‸"),
             PLAYBOOK.replace("purpose: A person approves.", "purpose: |\n      A person ‸"),
             PLAYBOOK.replace("purpose: A person approves.", "purpose: A per‸"),
@@ -231,13 +309,21 @@ mod completion {
 
     #[test]
     fn a_manifest_in_yaml() {
-        let manifest = "name: acme\ntools:\n  - id: acme.run\n    runs: oci:ghcr.io/acme/run\n    ‸\n";
+        let manifest =
+            "name: acme\ntools:\n  - id: acme.run\n    runs: oci:ghcr.io/acme/run\n    ‸\n";
         let (_, completions) = at(Kind::PluginManifest, Syntax::Yaml, manifest);
         let offered = labels(&completions);
-        assert!(offered.contains(&"isolation") && offered.contains(&"sandbox") && !offered.contains(&"id"), "{offered:?}");
-        let (_, completions) = at(Kind::PluginManifest, Syntax::Yaml, &manifest.replace("    ‸", "    isolation: ‸"));
+        assert!(
+            offered.contains(&"isolation")
+                && offered.contains(&"sandbox")
+                && !offered.contains(&"id"),
+            "{offered:?}"
+        );
+        let (_, completions) =
+            at(Kind::PluginManifest, Syntax::Yaml, &manifest.replace("    ‸", "    isolation: ‸"));
         assert_eq!(labels(&completions), ["gvisor", "microvm"]);
-        let (_, completions) = at(Kind::PluginManifest, Syntax::Yaml, &manifest.replace("    ‸", "    affinity: ‸"));
+        let (_, completions) =
+            at(Kind::PluginManifest, Syntax::Yaml, &manifest.replace("    ‸", "    affinity: ‸"));
         assert_eq!(labels(&completions), ["node", "any"]);
     }
 
@@ -256,36 +342,84 @@ mod completion {
 
     #[test]
     fn json_keys_while_typing_a_quoted_key() {
-        let text = JSON.replace("      \"source\": \"connector\"\n", "      \"source\": \"connector\",\n      \"ris‸\n");
+        let text = JSON.replace(
+            "      \"source\": \"connector\"\n",
+            "      \"source\": \"connector\",\n      \"ris‸\n",
+        );
         let (text, completions) = at(Kind::Playbook, Syntax::Json, &text);
         let offered = labels(&completions);
-        assert!(offered.contains(&"riskClass") && !offered.contains(&"name") && !offered.contains(&"source"), "{offered:?}");
-        assert!(chosen(&text, &completions.expect("completions"), "riskClass").contains("\n      \"riskClass\": \n"));
+        assert!(
+            offered.contains(&"riskClass")
+                && !offered.contains(&"name")
+                && !offered.contains(&"source"),
+            "{offered:?}"
+        );
+        assert!(chosen(&text, &completions.expect("completions"), "riskClass")
+            .contains("\n      \"riskClass\": \n"));
         // An empty pair of quotes, and no quote yet.
-        let (text, completions) = at(Kind::Playbook, Syntax::Json, &JSON.replace("\"source\": \"connector\"\n", "\"source\": \"connector\",\n      \"‸\"\n"));
-        assert!(chosen(&text, &completions.expect("completions"), "riskClass").contains("\n      \"riskClass\": \n"));
-        let (text, completions) = at(Kind::Playbook, Syntax::Json, &JSON.replace("\"source\": \"connector\"\n", "\"source\": \"connector\",\n      ris‸\n"));
-        assert!(chosen(&text, &completions.expect("completions"), "riskClass").contains("\n      \"riskClass\": \n"));
+        let (text, completions) = at(
+            Kind::Playbook,
+            Syntax::Json,
+            &JSON.replace(
+                "\"source\": \"connector\"\n",
+                "\"source\": \"connector\",\n      \"‸\"\n",
+            ),
+        );
+        assert!(chosen(&text, &completions.expect("completions"), "riskClass")
+            .contains("\n      \"riskClass\": \n"));
+        let (text, completions) = at(
+            Kind::Playbook,
+            Syntax::Json,
+            &JSON
+                .replace("\"source\": \"connector\"\n", "\"source\": \"connector\",\n      ris‸\n"),
+        );
+        assert!(chosen(&text, &completions.expect("completions"), "riskClass")
+            .contains("\n      \"riskClass\": \n"));
         // Keys after the cursor count too; a key being edited keeps its colon.
-        let (text, completions) = at(Kind::Playbook, Syntax::Json, &JSON.replace("{\"name\": \"charge", "{\"na‸me\": \"charge"));
+        let (text, completions) = at(
+            Kind::Playbook,
+            Syntax::Json,
+            &JSON.replace("{\"name\": \"charge", "{\"na‸me\": \"charge"),
+        );
         let completions = completions.expect("completions");
         assert!(!labels(&Some(completions.clone())).contains(&"riskClass"));
         assert!(chosen(&text, &completions, "name").contains("{\"name\": \"charge.history\""));
         // The top level and a step.
-        let (_, completions) = at(Kind::Playbook, Syntax::Json, &JSON.replace("\"openplaybook\"", "\"st‸\", \"openplaybook\""));
-        assert!(labels(&completions).contains(&"start") && !labels(&completions).contains(&"steps"));
-        let (_, completions) = at(Kind::Playbook, Syntax::Json, &JSON.replace("\"kind\": \"agent\"", "\"kind\": \"agent\", \"‸"));
+        let (_, completions) = at(
+            Kind::Playbook,
+            Syntax::Json,
+            &JSON.replace("\"openplaybook\"", "\"st‸\", \"openplaybook\""),
+        );
+        assert!(
+            labels(&completions).contains(&"start") && !labels(&completions).contains(&"steps")
+        );
+        let (_, completions) = at(
+            Kind::Playbook,
+            Syntax::Json,
+            &JSON.replace("\"kind\": \"agent\"", "\"kind\": \"agent\", \"‸"),
+        );
         assert!(labels(&completions).contains(&"next") && !labels(&completions).contains(&"id"));
     }
 
     #[test]
     fn json_values() {
-        let (text, completions) = at(Kind::Playbook, Syntax::Json, &JSON.replace("\"riskClass\": \"read\"", "\"riskClass\": ‸"));
+        let (text, completions) = at(
+            Kind::Playbook,
+            Syntax::Json,
+            &JSON.replace("\"riskClass\": \"read\"", "\"riskClass\": ‸"),
+        );
         assert_eq!(labels(&completions), ["read", "internal", "customer_comms", "money"]);
-        assert!(chosen(&text, &completions.expect("completions"), "money").contains("\"riskClass\": \"money\"}"));
-        let (text, completions) = at(Kind::Playbook, Syntax::Json, &JSON.replace("\"riskClass\": \"read\"", "\"riskClass\": \"r‸ead\""));
-        assert!(chosen(&text, &completions.expect("completions"), "internal").contains("\"riskClass\": \"internal\"}"));
-        let (_, completions) = at(Kind::Playbook, Syntax::Json, &JSON.replace("\"kind\": \"agent\"", "\"kind\": \"‸"));
+        assert!(chosen(&text, &completions.expect("completions"), "money")
+            .contains("\"riskClass\": \"money\"}"));
+        let (text, completions) = at(
+            Kind::Playbook,
+            Syntax::Json,
+            &JSON.replace("\"riskClass\": \"read\"", "\"riskClass\": \"r‸ead\""),
+        );
+        assert!(chosen(&text, &completions.expect("completions"), "internal")
+            .contains("\"riskClass\": \"internal\"}"));
+        let (_, completions) =
+            at(Kind::Playbook, Syntax::Json, &JSON.replace("\"kind\": \"agent\"", "\"kind\": \"‸"));
         assert!(labels(&completions).contains(&"gate"), "{:?}", labels(&completions));
         // Not a value of an enumeration, not after a value, not after a closed string.
         for text in [
@@ -300,7 +434,8 @@ mod completion {
 
     #[test]
     fn a_manifest_in_json_and_a_flow_mapping_from_the_parsed_text() {
-        let manifest = "{\"name\": \"acme\", \"tools\": [{\"id\": \"acme.run\", \"sandbox\": \"‸\"}]}";
+        let manifest =
+            "{\"name\": \"acme\", \"tools\": [{\"id\": \"acme.run\", \"sandbox\": \"‸\"}]}";
         assert_eq!(labels(&at(Kind::PluginManifest, Syntax::Json, manifest).1), ["own", "host"]);
         let yaml = "requires:\n  connections:\n    - {provider: stripe, authKind: oa‸}\n";
         assert!(labels(&at(Kind::Playbook, Syntax::Yaml, yaml).1).contains(&"oauth"));
@@ -308,7 +443,13 @@ mod completion {
 
     #[test]
     fn any_offset_of_any_text_is_answered_without_a_panic() {
-        let texts = [PLAYBOOK.to_owned(), JSON.to_owned(), "é: \"😀\"\n  - -\n-\n\"a\n{\"\\".to_owned(), "\u{feff}st".to_owned(), String::new()];
+        let texts = [
+            PLAYBOOK.to_owned(),
+            JSON.to_owned(),
+            "é: \"😀\"\n  - -\n-\n\"a\n{\"\\".to_owned(),
+            "\u{feff}st".to_owned(),
+            String::new(),
+        ];
         for text in &texts {
             for syntax in [Syntax::Json, Syntax::Yaml] {
                 for kind in [Kind::Playbook, Kind::PluginManifest] {

@@ -5,12 +5,15 @@ use std::collections::BTreeMap;
 
 /// The rule rows of a catalogue file: code → (name, severity).
 fn rows(file: &str) -> BTreeMap<String, (String, String)> {
-    let text = std::fs::read_to_string(format!("{}/../../{file}", env!("CARGO_MANIFEST_DIR"))).unwrap();
+    let text =
+        std::fs::read_to_string(format!("{}/../../{file}", env!("CARGO_MANIFEST_DIR"))).unwrap();
     text.lines()
         .filter_map(|line| {
             let cells: Vec<&str> = line.split('|').map(str::trim).collect();
             let code = cells.get(1)?;
-            let is_code = code.len() >= 5 && code.chars().take(2).all(|c| c.is_ascii_uppercase()) && code.chars().last()?.is_ascii_digit();
+            let is_code = code.len() >= 5
+                && code.chars().take(2).all(|c| c.is_ascii_uppercase())
+                && code.chars().last()?.is_ascii_digit();
             is_code.then(|| (code.to_string(), (cells[2].to_string(), cells[3].to_string())))
         })
         .collect()
@@ -36,8 +39,12 @@ fn every_catalogue_rule_is_registered_as_written() {
         }
     }
     assert!(missing.is_empty(), "not registered: {missing:?}");
-    let unlisted: Vec<_> = opb_core::rules().map(|r| r.code).filter(|c| !catalogue.contains_key(*c)).collect();
-    assert!(unlisted.is_empty(), "registered but in neither spec/RULES.md nor docs/rules-added.md: {unlisted:?}");
+    let unlisted: Vec<_> =
+        opb_core::rules().map(|r| r.code).filter(|c| !catalogue.contains_key(*c)).collect();
+    assert!(
+        unlisted.is_empty(),
+        "registered but in neither spec/RULES.md nor docs/rules-added.md: {unlisted:?}"
+    );
 }
 
 /// The repository carries copies of the shared spec, examples and advisory
@@ -50,16 +57,29 @@ fn shared_copies_are_current() {
     // failure, unless OPB_WITHOUT_SHARED says it is known (scripts/test.sh
     // sets it in a clone outside the workspace, and says NOT CHECKED).
     if !shared.is_dir() {
-        assert!(std::env::var_os("OPB_WITHOUT_SHARED").is_some(), "{} is absent: set OPB_WITHOUT_SHARED=1 to test without it", shared.display());
+        assert!(
+            std::env::var_os("OPB_WITHOUT_SHARED").is_some(),
+            "{} is absent: set OPB_WITHOUT_SHARED=1 to test without it",
+            shared.display()
+        );
         return;
     }
-    let copies = [("spec", "spec"), ("spec/seeds", "spec/seeds"), ("examples", "examples"), ("vendor/rustsec-advisory-db", "tests/data/rustsec-advisory-db")];
+    let copies = [
+        ("spec", "spec"),
+        ("spec/seeds", "spec/seeds"),
+        ("examples", "examples"),
+        ("vendor/rustsec-advisory-db", "tests/data/rustsec-advisory-db"),
+    ];
     for (dir, copied) in copies {
-        let entries = std::fs::read_dir(shared.join(dir)).unwrap_or_else(|e| panic!("../shared/{dir}: {e}"));
+        let entries =
+            std::fs::read_dir(shared.join(dir)).unwrap_or_else(|e| panic!("../shared/{dir}: {e}"));
         for entry in entries.flatten().filter(|e| e.path().is_file()) {
             let name = entry.file_name();
             let copy = std::fs::read(repo.join(copied).join(&name)).unwrap_or_default();
-            assert!(copy == std::fs::read(entry.path()).unwrap(), "{copied}/{name:?} differs from ../shared/{dir}: run scripts/sync-shared.sh");
+            assert!(
+                copy == std::fs::read(entry.path()).unwrap(),
+                "{copied}/{name:?} differs from ../shared/{dir}: run scripts/sync-shared.sh"
+            );
         }
     }
 }
@@ -67,7 +87,10 @@ fn shared_copies_are_current() {
 #[test]
 fn the_project_adds_rules_with_new_codes() {
     let added = rows("docs/rules-added.md");
-    assert!(added.keys().all(|code| !catalogue().contains_key(code)), "an added rule reuses a catalogue code");
+    assert!(
+        added.keys().all(|code| !catalogue().contains_key(code)),
+        "an added rule reuses a catalogue code"
+    );
 }
 
 #[test]
@@ -75,11 +98,20 @@ fn every_registered_rule_is_documented_once() {
     let mut seen = std::collections::HashSet::new();
     for rule in opb_core::rules() {
         assert!(seen.insert(rule.code), "{} registered twice", rule.code);
-        for (what, text) in [("summary", rule.summary), ("source", rule.source), ("fix", rule.fix), ("example", rule.example)] {
+        for (what, text) in [
+            ("summary", rule.summary),
+            ("source", rule.source),
+            ("fix", rule.fix),
+            ("example", rule.example),
+        ] {
             assert!(text.trim().len() > 10, "{}: {what} is missing", rule.code);
         }
         assert!(
-            rule.source.contains("seed 000") || rule.source.contains("seed 003") || rule.source.contains("DOCUMENTS.md") || rule.source.contains("GUIDE") || rule.source.contains("YAML"),
+            rule.source.contains("seed 000")
+                || rule.source.contains("seed 003")
+                || rule.source.contains("DOCUMENTS.md")
+                || rule.source.contains("GUIDE")
+                || rule.source.contains("YAML"),
             "{}: the source names where the rule comes from",
             rule.code
         );

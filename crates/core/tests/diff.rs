@@ -2,8 +2,8 @@
 //! customer_comms tool) and a manifest a version later, snapshotted as the
 //! JSON the CLI prints and the app reads.
 
-use opb_core::{Options, Syntax, analyze, diff};
 use opb_core::explain::diff::{Detail, Diff, Impact, Section};
+use opb_core::{analyze, diff, Options, Syntax};
 use std::path::Path;
 
 fn version(name: &str) -> opb_core::Analysis {
@@ -19,8 +19,16 @@ fn compare(old: &str, new: &str) -> Diff {
 #[test]
 fn a_step_gains_a_customer_comms_tool() {
     let diff = compare("comms.old.json", "comms.new.json");
-    let record: Vec<_> = diff.changes.iter().filter(|c| c.subject.section == Section::Step && c.subject.key.as_deref() == Some("record")).collect();
-    assert!(matches!(&record[0].detail, Detail::ToolAllowed { tool, risk_class: Some(risk), .. } if tool == "email.send" && risk == "customer_comms"));
+    let record: Vec<_> = diff
+        .changes
+        .iter()
+        .filter(|c| {
+            c.subject.section == Section::Step && c.subject.key.as_deref() == Some("record")
+        })
+        .collect();
+    assert!(
+        matches!(&record[0].detail, Detail::ToolAllowed { tool, risk_class: Some(risk), .. } if tool == "email.send" && risk == "customer_comms")
+    );
     assert!(record.iter().all(|c| c.impact == Impact::Widens));
     assert_eq!(diff.summary.narrows + diff.summary.neutral, 0, "{diff:#?}");
     insta::assert_snapshot!(serde_json::to_string_pretty(&diff).unwrap());
@@ -52,7 +60,19 @@ fn a_manifest_a_version_later() {
             _ => "other",
         })
         .collect();
-    assert_eq!(widening, ["egress", "no longer asks", "annotation", "annotation", "isolation", "sandbox", "tool added", "secret"]);
+    assert_eq!(
+        widening,
+        [
+            "egress",
+            "no longer asks",
+            "annotation",
+            "annotation",
+            "isolation",
+            "sandbox",
+            "tool added",
+            "secret"
+        ]
+    );
     insta::assert_snapshot!(serde_json::to_string_pretty(&diff).unwrap());
 }
 

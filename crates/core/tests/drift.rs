@@ -23,7 +23,12 @@ fn drift(checked: &Checked) -> Vec<String> {
         .diagnostics
         .iter()
         .filter(|d| d.code.starts_with("DR"))
-        .map(|d| format!("{}:{} {} {} {} {}", d.range.start.line, d.range.start.column, d.severity, d.code, d.pointer, d.message))
+        .map(|d| {
+            format!(
+                "{}:{} {} {} {} {}",
+                d.range.start.line, d.range.start.column, d.severity, d.code, d.pointer, d.message
+            )
+        })
         .collect()
 }
 
@@ -36,7 +41,8 @@ fn a_registry_that_widens_a_permission_and_lowers_a_risk_class() {
     assert!(registry.diagnostics.is_empty(), "{:?}", registry.diagnostics);
     let checked = check_with(&read(EXAMPLE), Some(registry));
     let found = drift(&checked);
-    let warnings: Vec<&opb_core::Diagnostic> = checked.diagnostics.iter().filter(|d| d.severity == Severity::Warning).collect();
+    let warnings: Vec<&opb_core::Diagnostic> =
+        checked.diagnostics.iter().filter(|d| d.severity == Severity::Warning).collect();
     assert_eq!(warnings.len(), 1, "{found:#?}");
     assert_eq!((warnings[0].code, warnings[0].pointer.as_str()), ("DR004", "/tools/1/permissions"));
     assert!(found.iter().any(|f| f.contains("DR003 /tools/3/riskClass")), "{found:#?}");
@@ -52,14 +58,22 @@ fn without_a_registry_nothing_drifts() {
 fn a_list_and_an_object_with_tools_read_alike() {
     let list = read(RUNTIME);
     let registry_list = registry(&list);
-    let indented: String = list.lines().filter(|l| !l.starts_with('#')).map(|l| format!("  {l}\n")).collect();
+    let indented: String =
+        list.lines().filter(|l| !l.starts_with('#')).map(|l| format!("  {l}\n")).collect();
     let registry_object = registry(&format!("tools:\n{indented}"));
     assert!(registry_object.diagnostics.is_empty(), "{:?}", registry_object.diagnostics);
     assert_eq!(registry_list.len(), registry_object.len());
     let document = read(EXAMPLE);
     // The same findings; only the registry lines they quote move.
     let without_lines = |found: Vec<String>| -> Vec<String> {
-        found.into_iter().map(|f| f.split(" (line ").map(|part| part.split_once(')').map_or(part, |(_, rest)| rest)).collect()).collect()
+        found
+            .into_iter()
+            .map(|f| {
+                f.split(" (line ")
+                    .map(|part| part.split_once(')').map_or(part, |(_, rest)| rest))
+                    .collect()
+            })
+            .collect()
     };
     let from_list = without_lines(drift(&check_with(&document, Some(registry_list))));
     assert_eq!(from_list.len(), 3);
@@ -85,7 +99,8 @@ fn an_identical_registry_and_one_with_only_other_tools() {
     let document = read(EXAMPLE);
     let embedded = analyze(&document, &Options::default());
     assert!(embedded.explain.is_some());
-    let tools = document.find("\"tools\": [").map(|at| &document[at + "\"tools\": ".len()..]).unwrap();
+    let tools =
+        document.find("\"tools\": [").map(|at| &document[at + "\"tools\": ".len()..]).unwrap();
     let list_end = tools.find("\n  ],").unwrap();
     let identical = registry(&format!("{}\n]", &tools[..list_end]));
     assert!(identical.diagnostics.is_empty(), "{:?}", identical.diagnostics);

@@ -5,12 +5,13 @@
 //!
 //! Refresh snapshots with `cargo insta review` (or INSTA_UPDATE=always).
 
-use opb_core::{Checked, Limits, Options, Severity, Syntax, check};
-use opb_syntax::{Node, Value, parse};
+use opb_core::{check, Checked, Limits, Options, Severity, Syntax};
+use opb_syntax::{parse, Node, Value};
 use std::path::{Path, PathBuf};
 
 const FAILED_CHARGE_RECOVERY: &str = "examples/failed-charge-recovery.json";
-const FAILED_CHARGE_RECOVERY_YAML: &str = "crates/core/tests/fixtures/examples/failed-charge-recovery.yaml";
+const FAILED_CHARGE_RECOVERY_YAML: &str =
+    "crates/core/tests/fixtures/examples/failed-charge-recovery.yaml";
 const REFUND_TRIAGE: &str = "examples/refund-triage.broken.yaml";
 const REFUND_TRIAGE_JSON: &str = "crates/core/tests/fixtures/examples/refund-triage.broken.json";
 
@@ -22,7 +23,8 @@ fn path(relative: &str) -> PathBuf {
 fn read(relative: &str) -> (String, Syntax) {
     let path = path(relative);
     let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
-    let syntax = Syntax::from_path(relative).unwrap_or_else(|| panic!("{relative}: no .json or .yaml extension"));
+    let syntax = Syntax::from_path(relative)
+        .unwrap_or_else(|| panic!("{relative}: no .json or .yaml extension"));
     (text, syntax)
 }
 
@@ -40,7 +42,13 @@ fn render(checked: &Checked) -> String {
             let pointer = if d.pointer.is_empty() { "\"\"" } else { &d.pointer };
             format!(
                 "{}:{}-{}:{} {} {} {pointer} {}\n",
-                d.range.start.line, d.range.start.column, d.range.end.line, d.range.end.column, d.severity, d.code, d.message
+                d.range.start.line,
+                d.range.start.column,
+                d.range.end.line,
+                d.range.end.column,
+                d.severity,
+                d.code,
+                d.message
             )
         })
         .collect()
@@ -49,7 +57,8 @@ fn render(checked: &Checked) -> String {
 /// The diagnostics as (code, pointer), sorted: what two syntaxes of one
 /// document must share (their positions differ).
 fn codes_and_pointers(checked: &Checked) -> Vec<(&'static str, String)> {
-    let mut found: Vec<_> = checked.diagnostics.iter().map(|d| (d.code, d.pointer.clone())).collect();
+    let mut found: Vec<_> =
+        checked.diagnostics.iter().map(|d| (d.code, d.pointer.clone())).collect();
     found.sort();
     found
 }
@@ -62,9 +71,9 @@ fn data(node: &Node) -> serde_json::Value {
         Value::Number(n) => serde_json::json!(n.value),
         Value::String(s) => serde_json::Value::String(s.to_string()),
         Value::Array(items) => serde_json::Value::Array(items.iter().map(data).collect()),
-        Value::Object(object) => {
-            serde_json::Value::Object(object.members.iter().map(|m| (m.key.to_string(), data(&m.value))).collect())
-        }
+        Value::Object(object) => serde_json::Value::Object(
+            object.members.iter().map(|m| (m.key.to_string(), data(&m.value))).collect(),
+        ),
     }
 }
 
@@ -79,18 +88,26 @@ fn document_data(relative: &str) -> serde_json::Value {
 fn failed_charge_recovery_has_no_errors_or_warnings() {
     for relative in [FAILED_CHARGE_RECOVERY, FAILED_CHARGE_RECOVERY_YAML] {
         let checked = check_file(relative);
-        let serious: Vec<_> = checked.diagnostics.iter().filter(|d| d.severity != Severity::Info).collect();
+        let serious: Vec<_> =
+            checked.diagnostics.iter().filter(|d| d.severity != Severity::Info).collect();
         assert!(serious.is_empty(), "{relative}:\n{}", render(&checked));
     }
     // The infos it may have, for review.
-    insta::assert_snapshot!("failed_charge_recovery_infos", render(&check_file(FAILED_CHARGE_RECOVERY)));
+    insta::assert_snapshot!(
+        "failed_charge_recovery_infos",
+        render(&check_file(FAILED_CHARGE_RECOVERY))
+    );
 }
 
 #[test]
 fn refund_triage_reports_each_mistake() {
     let checked = check_file(REFUND_TRIAGE);
     let expected = [
-        ("PB405", "/requires/connections/1/provider", "the slack connection is not in manifest.requiredConnectors"),
+        (
+            "PB405",
+            "/requires/connections/1/provider",
+            "the slack connection is not in manifest.requiredConnectors",
+        ),
         ("PB410", "/requires/mcpServers/0/name", "the MCP server name is a URL"),
         ("PB417", "/requires/secrets/0", "the secret STRIPE_KEY has no purpose"),
         ("PB310", "/tools/2/outputSchema", "the outputSchema of notes.read is not an object"),
@@ -107,20 +124,33 @@ fn refund_triage_reports_each_mistake() {
         .filter(|(code, pointer, _)| !found.iter().any(|(c, p)| c == code && p == pointer))
         .map(|(code, pointer, why)| format!("{code} at {pointer}: {why}"))
         .collect();
-    assert!(missing.is_empty(), "not reported:\n{}\n\nreported:\n{}", missing.join("\n"), render(&checked));
+    assert!(
+        missing.is_empty(),
+        "not reported:\n{}\n\nreported:\n{}",
+        missing.join("\n"),
+        render(&checked)
+    );
     insta::assert_snapshot!("refund_triage", render(&checked));
 }
 
 #[test]
 fn hand_conversions_hold_the_same_data() {
-    for (original, converted) in [(FAILED_CHARGE_RECOVERY, FAILED_CHARGE_RECOVERY_YAML), (REFUND_TRIAGE, REFUND_TRIAGE_JSON)] {
-        assert_eq!(document_data(original), document_data(converted), "{converted} is {original} in the other syntax");
+    for (original, converted) in
+        [(FAILED_CHARGE_RECOVERY, FAILED_CHARGE_RECOVERY_YAML), (REFUND_TRIAGE, REFUND_TRIAGE_JSON)]
+    {
+        assert_eq!(
+            document_data(original),
+            document_data(converted),
+            "{converted} is {original} in the other syntax"
+        );
     }
 }
 
 #[test]
 fn json_and_yaml_get_the_same_diagnostics() {
-    for (original, converted) in [(FAILED_CHARGE_RECOVERY, FAILED_CHARGE_RECOVERY_YAML), (REFUND_TRIAGE, REFUND_TRIAGE_JSON)] {
+    for (original, converted) in
+        [(FAILED_CHARGE_RECOVERY, FAILED_CHARGE_RECOVERY_YAML), (REFUND_TRIAGE, REFUND_TRIAGE_JSON)]
+    {
         let (a, b) = (check_file(original), check_file(converted));
         assert_eq!(
             codes_and_pointers(&a),

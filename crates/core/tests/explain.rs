@@ -3,10 +3,10 @@
 //!
 //! Refresh snapshots with `cargo insta review` (or INSTA_UPDATE=always).
 
-use opb_core::{Options, Syntax, analyze};
-use opb_core::explain::{Explain, PlaybookExplain};
 use opb_core::explain::boundary::{Family, ListForm, Requirement, Resolution, StepBoundary};
 use opb_core::explain::requires::{Mismatch, Missing, Unused};
+use opb_core::explain::{Explain, PlaybookExplain};
+use opb_core::{analyze, Options, Syntax};
 use std::path::Path;
 
 fn explain_text(text: &str, syntax: Syntax) -> PlaybookExplain {
@@ -64,7 +64,11 @@ fn a_registry_only_tool_keeps_the_family_its_name_gives() {
     assert_eq!(
         a.tools.iter().map(|t| t.resolution.clone()).collect::<Vec<_>>(),
         [
-            Resolution::RegistryOnly { name: "issue.create".into(), family: Family::BuiltInOrConnector, needs: None },
+            Resolution::RegistryOnly {
+                name: "issue.create".into(),
+                family: Family::BuiltInOrConnector,
+                needs: None
+            },
             Resolution::RegistryOnly {
                 name: "mcp.acme.search".into(),
                 family: Family::Mcp,
@@ -97,7 +101,8 @@ fn invalid_references_say_why() {
             other => panic!("expected an invalid entry, got {other:?}"),
         })
         .collect();
-    let malformed = "a name starting with mcp. must be mcp.<server>.<tool>, with both parts non-empty";
+    let malformed =
+        "a name starting with mcp. must be mcp.<server>.<tool>, with both parts non-empty";
     assert_eq!(
         reasons,
         [
@@ -162,10 +167,15 @@ fn a_money_tool_behind_a_gate() {
     assert_eq!(pay.gated_by[0].gate, "approve");
     assert_eq!(pay.gated_by[0].labels, ["approved"]);
     assert!(pay.entered_from.is_empty());
-    let Resolution::Embedded { tool, facts } = &pay.tools[1].resolution else { panic!("payout.create is embedded") };
+    let Resolution::Embedded { tool, facts } = &pay.tools[1].resolution else {
+        panic!("payout.create is embedded")
+    };
     assert_eq!(*tool, 1);
     assert_eq!(facts.family, Family::Connector);
-    assert_eq!(facts.needs, Some(Requirement::Connection { provider: "stripe".into(), declared: true }));
+    assert_eq!(
+        facts.needs,
+        Some(Requirement::Connection { provider: "stripe".into(), declared: true })
+    );
     assert_eq!(
         pay.summary,
         "Can read customers (customer.get); may write to payouts via Stripe (payout.create) after a person approves each call. \
@@ -184,7 +194,10 @@ fn a_money_tool_behind_a_gate() {
          Reached from the gate “approve” (on “rejected”) and from “look” and “pay”; \
          some path to it passes no gate, so it can run without a person deciding."
     );
-    assert_eq!(step(&explain, "approve").summary, "Waits for a person to decide before the playbook goes on.");
+    assert_eq!(
+        step(&explain, "approve").summary,
+        "Waits for a person to decide before the playbook goes on."
+    );
     assert!(step(&explain, "look").gated_by.is_empty());
 
     let payout = &explain.tools[1];
@@ -203,7 +216,8 @@ fn many_entries_read_like_few() {
             r#"{ "id": "first", "kind": "agent", "agent": "a", "purpose": "P.", "allowedTools": [], "next": ["end", "end", "gate"] }"#
                 .to_owned(),
         ];
-        let tools: Vec<String> = (0..senders).flat_map(|_| ["\"customer.get\"", "\"x.y\""]).map(str::to_owned).collect();
+        let tools: Vec<String> =
+            (0..senders).flat_map(|_| ["\"customer.get\"", "\"x.y\""]).map(str::to_owned).collect();
         for s in 0..senders {
             steps.push(format!(
                 r#"{{ "id": "s{s}", "kind": "agent", "agent": "a", "purpose": "P.", "allowedTools": [{}], "next": "end" }}"#,
@@ -213,7 +227,8 @@ fn many_entries_read_like_few() {
         steps.push(r#"{ "id": "end", "kind": "agent", "agent": "a", "purpose": "P.", "allowedTools": [] }"#.to_owned());
         let explain = playbook(STRIPE_REQUIRED, &[LOOKUP_TOOL], &format!("[{}]", steps.join(",")));
         let end = step(&explain, "end");
-        let expected: Vec<String> = ["first".to_owned()].into_iter().chain((0..senders).map(|s| format!("s{s}"))).collect();
+        let expected: Vec<String> =
+            ["first".to_owned()].into_iter().chain((0..senders).map(|s| format!("s{s}"))).collect();
         assert_eq!(end.entered_from, expected);
         assert_eq!(end.gated_by.len(), 1);
         assert_eq!(end.gated_by[0].labels, ["yes", "also", "again"]);
@@ -306,12 +321,19 @@ fn long_descriptions_are_cut_at_a_word() {
              "outputSchema": {{}}, "sideEffecting": false }}"#,
         "Look things up  in\\nthe archive. ".repeat(20)
     );
-    let explain = with_step(r#"{ "id": "a", "kind": "agent", "allowedTools": ["x.run"] }"#, &wordy, NO_REQUIRES);
+    let explain = with_step(
+        r#"{ "id": "a", "kind": "agent", "allowedTools": ["x.run"] }"#,
+        &wordy,
+        NO_REQUIRES,
+    );
     let summary = &step(&explain, "a").summary;
     let quoted = summary.split('“').nth(1).and_then(|rest| rest.split('”').next()).unwrap();
     assert!(quoted.ends_with('…'), "{summary}");
     assert!(quoted.chars().count() <= 121, "{summary}");
-    assert!(quoted.starts_with("Look things up in the archive. Look"), "whitespace is collapsed: {summary}");
+    assert!(
+        quoted.starts_with("Look things up in the archive. Look"),
+        "whitespace is collapsed: {summary}"
+    );
 }
 
 #[test]
@@ -333,11 +355,18 @@ fn requires_cross_references_agree_with_the_tools() {
     assert_eq!(requires.secrets[0].name.as_deref(), Some("TOKEN"));
     assert_eq!(
         requires.missing,
-        [Missing::McpServer { server: "ghost".into(), tools: vec!["mcp.ghost.run".into()], steps: vec!["a".into()] }]
+        [Missing::McpServer {
+            server: "ghost".into(),
+            tools: vec!["mcp.ghost.run".into()],
+            steps: vec!["a".into()]
+        }]
     );
     assert_eq!(
         requires.unused,
-        [Unused::Connection { provider: "slack".into() }, Unused::McpServer { server: "idle".into() }]
+        [
+            Unused::Connection { provider: "slack".into() },
+            Unused::McpServer { server: "idle".into() }
+        ]
     );
     assert_eq!(
         requires.mismatched,
@@ -349,7 +378,11 @@ fn requires_cross_references_agree_with_the_tools() {
                 embedded: true,
                 tool_provider: None,
             },
-            Mismatch::CapabilityUnlisted { provider: "stripe".into(), tool: "payout.create".into(), steps: vec!["a".into()] },
+            Mismatch::CapabilityUnlisted {
+                provider: "stripe".into(),
+                tool: "payout.create".into(),
+                steps: vec!["a".into()]
+            },
             Mismatch::ToolNameForeign { server: "idle".into(), tool_name: "mcp.other.x".into() },
         ]
     );
@@ -375,7 +408,8 @@ fn metadata_says_when_the_version_is_assumed() {
     assert_eq!(explain.document.id.as_deref(), Some("x"));
     assert_eq!(explain.document.version, None);
     assert!(explain.document.version_assumed);
-    let explain = explain_text("openplaybook: 1.6\nsteps: [{ id: a, kind: agent }]\n", Syntax::Yaml);
+    let explain =
+        explain_text("openplaybook: 1.6\nsteps: [{ id: a, kind: agent }]\n", Syntax::Yaml);
     assert_eq!(explain.document.version.as_deref(), Some("1.6"));
     assert!(!explain.document.version_assumed);
 }
@@ -407,8 +441,13 @@ fn a_missing_connection_is_listed_once_per_provider() {
     );
     assert_eq!(explain.requires.required_connectors, ["linear", "gusto"]);
     let a = step(&explain, "a");
-    let Resolution::Embedded { facts, .. } = &a.tools[0].resolution else { panic!("issue.create is embedded") };
-    assert_eq!(facts.needs, Some(Requirement::Connection { provider: "linear".into(), declared: false }));
+    let Resolution::Embedded { facts, .. } = &a.tools[0].resolution else {
+        panic!("issue.create is embedded")
+    };
+    assert_eq!(
+        facts.needs,
+        Some(Requirement::Connection { provider: "linear".into(), declared: false })
+    );
 }
 
 #[test]
@@ -416,15 +455,25 @@ fn a_step_entry_carries_a_bounded_digest_of_its_tool() {
     let huge = r#"{ "name": "huge.read", "source": "primitive", "description": "DESCRIPTION", "permissions": ["p"],
         "inputSchema": {}, "outputSchema": {}, "riskClass": "not-a-class", "sideEffecting": false }"#
         .replace("DESCRIPTION", &"Look it up. ".repeat(10_000));
-    let explain = with_step(r#"{ "id": "a", "kind": "agent", "allowedTools": ["huge.read"] }"#, &huge, NO_REQUIRES);
+    let explain = with_step(
+        r#"{ "id": "a", "kind": "agent", "allowedTools": ["huge.read"] }"#,
+        &huge,
+        NO_REQUIRES,
+    );
     let entry = serde_json::to_value(&step(&explain, "a").tools[0]).unwrap();
     assert_eq!(entry["resolution"], "embedded");
     assert_eq!(entry["tool"], 0);
     assert_eq!(entry["name"], "huge.read");
-    assert_eq!(entry["risk_class"], serde_json::Value::Null, "a value the seed does not know is left to the tool's entry");
+    assert_eq!(
+        entry["risk_class"],
+        serde_json::Value::Null,
+        "a value the seed does not know is left to the tool's entry"
+    );
     assert!(entry.get("description").is_none() && entry.get("permissions").is_none());
     // The Rust view still reaches every fact, shared with the tool's entry.
-    let Resolution::Embedded { facts, .. } = &step(&explain, "a").tools[0].resolution else { panic!("embedded") };
+    let Resolution::Embedded { facts, .. } = &step(&explain, "a").tools[0].resolution else {
+        panic!("embedded")
+    };
     assert_eq!(facts.permissions, ["p"]);
     assert_eq!(facts.risk_class.as_deref(), Some("not-a-class"));
     let tool = serde_json::to_value(&explain.tools[0]).unwrap();
@@ -443,11 +492,21 @@ fn a_repeated_provider_or_server_lists_its_uses_once() {
         r#"[{ "id": "a", "kind": "agent", "allowedTools": ["payout.create", "mcp.acme.x"] }]"#,
     );
     let requires = &explain.requires;
-    assert_eq!((requires.connections[0].duplicate, requires.connections[1].duplicate), (false, true));
+    assert_eq!(
+        (requires.connections[0].duplicate, requires.connections[1].duplicate),
+        (false, true)
+    );
     assert_eq!(requires.connections[0].tools, ["payout.create"]);
     assert!(requires.connections[1].tools.is_empty() && requires.connections[1].steps.is_empty());
-    assert_eq!((requires.mcp_servers[0].duplicate, requires.mcp_servers[1].duplicate), (false, true));
+    assert_eq!(
+        (requires.mcp_servers[0].duplicate, requires.mcp_servers[1].duplicate),
+        (false, true)
+    );
     assert_eq!(requires.mcp_servers[0].tools.len(), 1);
     assert!(requires.mcp_servers[1].tools.is_empty());
-    assert!(requires.unused.is_empty(), "a duplicate is PB404's or PB412's, not unused: {:?}", requires.unused);
+    assert!(
+        requires.unused.is_empty(),
+        "a duplicate is PB404's or PB412's, not unused: {:?}",
+        requires.unused
+    );
 }

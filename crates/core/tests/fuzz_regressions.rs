@@ -33,7 +33,10 @@ fn a_finding_inside_a_shadowed_repeated_key() {
     let text = fixture("check_yaml-shadowed-headers.yaml");
     let checked = check(&text, &Options { syntax: Some(Syntax::Yaml), ..Options::default() });
     assert!(
-        checked.diagnostics.iter().any(|d| d.code == "IN005" && d.pointer == "/tools/0/headers/X-H2"),
+        checked
+            .diagnostics
+            .iter()
+            .any(|d| d.code == "IN005" && d.pointer == "/tools/0/headers/X-H2"),
         "{:#?}",
         checked.diagnostics
     );
@@ -86,11 +89,18 @@ fn a_repeated_key_inside_a_mapping_key_is_not_reported_again() {
 fn a_collection_key_inside_a_mapping_key_is_not_reported_again() {
     let text = fixture("check_yaml-collection-key-inside-a-key.yaml");
     let checked = check(&text, &Options { syntax: Some(Syntax::Yaml), ..Options::default() });
-    let in004: Vec<&str> =
-        checked.diagnostics.iter().filter(|d| d.code == "IN004").map(|d| d.pointer.as_str()).collect();
+    let in004: Vec<&str> = checked
+        .diagnostics
+        .iter()
+        .filter(|d| d.code == "IN004")
+        .map(|d| d.pointer.as_str())
+        .collect();
     // The two keys of the mapping at `/tools/1/mcp/2` that are mappings;
     // those inside the first (`"subject": …`, `"body": …`) are not reported.
-    let keys = [r#"/tools/1/mcp/2/"properties": { "to": { "type": "string""#, r#"/tools/1/mcp/2/"required": ["to", "subject", "body"] }"#];
+    let keys = [
+        r#"/tools/1/mcp/2/"properties": { "to": { "type": "string""#,
+        r#"/tools/1/mcp/2/"required": ["to", "subject", "body"] }"#,
+    ];
     assert_eq!(in004, keys, "{:#?}", checked.diagnostics);
     check_every_kind(&text, Some(Syntax::Yaml));
 }

@@ -27,7 +27,8 @@ fn generated_manifests_are_clean() {
 
 /// No error or warning (infos are advice), and an explain view.
 fn assert_clean(analysis: &Analysis, what: &str) {
-    let serious: Vec<_> = analysis.checked.diagnostics.iter().filter(|d| d.severity != Severity::Info).collect();
+    let serious: Vec<_> =
+        analysis.checked.diagnostics.iter().filter(|d| d.severity != Severity::Info).collect();
     assert!(serious.is_empty(), "{what}: {serious:#?}");
     assert!(analysis.explain.is_some(), "{what}: no explain view");
 }

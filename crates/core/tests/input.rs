@@ -2,7 +2,7 @@
 //! bracket or quote never closed, a byte-order mark, tabs as separation.
 //! Every position is asserted exactly, as a person would look for it.
 
-use opb_core::{Diagnostic, Options, check};
+use opb_core::{check, Diagnostic, Options};
 use std::path::Path;
 
 fn read(name: &str) -> String {
@@ -39,10 +39,23 @@ fn an_unclosed_bracket_or_quote_is_reported_at_its_opening_with_the_parsers_stop
         assert_eq!(d.code, "IN001", "{name}");
         assert_eq!(place(&d.range), ((line, column), (line, column + 1)), "{name}: {}", d.message);
         assert_eq!(&text[d.range.start.offset..d.range.end.offset], opened, "{name}");
-        assert!(d.message.contains(&format!("(line {line}, column {column}); reading stopped at line {}, column {}", stopped.0, stopped.1)), "{name}: {}", d.message);
-        let [related] = d.related.as_slice() else { panic!("{name}: one related place, got {:#?}", d.related) };
+        assert!(
+            d.message.contains(&format!(
+                "(line {line}, column {column}); reading stopped at line {}, column {}",
+                stopped.0, stopped.1
+            )),
+            "{name}: {}",
+            d.message
+        );
+        let [related] = d.related.as_slice() else {
+            panic!("{name}: one related place, got {:#?}", d.related)
+        };
         assert_eq!((related.range.start.line, related.range.start.column), stopped, "{name}");
-        assert!(related.message.starts_with("Reading stopped here: "), "{name}: {}", related.message);
+        assert!(
+            related.message.starts_with("Reading stopped here: "),
+            "{name}: {}",
+            related.message
+        );
     }
 }
 

@@ -21,7 +21,8 @@ fn layer_of(module: &[String]) -> Option<usize> {
 /// The module path of a file under `src/`: `views/manifest/mod.rs` is
 /// `views::manifest`, `lib.rs` the root.
 fn module_of(relative: &Path) -> Vec<String> {
-    let mut segments: Vec<String> = relative.iter().map(|s| s.to_string_lossy().into_owned()).collect();
+    let mut segments: Vec<String> =
+        relative.iter().map(|s| s.to_string_lossy().into_owned()).collect();
     if let Some(last) = segments.pop() {
         let stem = last.trim_end_matches(".rs");
         if stem != "mod" && stem != "lib" {
@@ -35,7 +36,11 @@ fn module_of(relative: &Path) -> Vec<String> {
 /// (the `#[cfg(test)] mod tests { … }` a file with unit tests ends with).
 fn code(text: &str) -> String {
     let end = text.find("#[cfg(test)]\nmod tests {").unwrap_or(text.len());
-    text[..end].lines().map(|line| line.split("//").next().unwrap_or_default()).collect::<Vec<_>>().join("\n")
+    text[..end]
+        .lines()
+        .map(|line| line.split("//").next().unwrap_or_default())
+        .collect::<Vec<_>>()
+        .join("\n")
 }
 
 /// Every path `text` names that starts with `crate` or `super`, resolved to
@@ -71,7 +76,11 @@ fn named_modules(text: &str, module: &[String]) -> Vec<(Vec<String>, usize)> {
                     .map(|item| item.trim().split("::").next().unwrap_or_default().to_owned())
                     .filter(|item| !item.is_empty() && item != "self")
                     .collect(),
-                None => vec![after.split(|c: char| !(c.is_alphanumeric() || c == '_')).next().unwrap_or_default().to_owned()],
+                None => vec![after
+                    .split(|c: char| !(c.is_alphanumeric() || c == '_'))
+                    .next()
+                    .unwrap_or_default()
+                    .to_owned()],
             };
             for first in firsts {
                 let mut target = base.clone();
@@ -88,14 +97,23 @@ fn named_modules(text: &str, module: &[String]) -> Vec<(Vec<String>, usize)> {
 fn upward(relative: &Path, text: &str) -> Vec<String> {
     let module = module_of(relative);
     let Some(own) = layer_of(&module) else {
-        return vec![format!("{}: a top-level module of no layer; add it to LAYERS", relative.display())];
+        return vec![format!(
+            "{}: a top-level module of no layer; add it to LAYERS",
+            relative.display()
+        )];
     };
     named_modules(&code(text), &module)
         .into_iter()
         .filter_map(|(target, line)| {
             // A crate-root item that is not a layer is the façade's.
             let layer = layer_of(&target).unwrap_or(FACADE);
-            (layer > own).then(|| format!("{}:{line}: `{}` is in a higher layer", relative.display(), target.join("::")))
+            (layer > own).then(|| {
+                format!(
+                    "{}:{line}: `{}` is in a higher layer",
+                    relative.display(),
+                    target.join("::")
+                )
+            })
         })
         .collect()
 }
@@ -105,7 +123,9 @@ fn rust_files(dir: &Path, out: &mut Vec<PathBuf>) {
         let path = entry.path();
         if path.is_dir() {
             rust_files(&path, out);
-        } else if path.extension().is_some_and(|ext| ext == "rs") && path.file_name().is_some_and(|n| n != "tests.rs") {
+        } else if path.extension().is_some_and(|ext| ext == "rs")
+            && path.file_name().is_some_and(|n| n != "tests.rs")
+        {
             out.push(path);
         }
     }
@@ -130,16 +150,37 @@ fn every_import_inside_the_core_points_down() {
 #[test]
 fn an_upward_import_is_found() {
     let views = Path::new("views/graph.rs");
-    assert_eq!(upward(views, "use crate::rules::input::IN001;\n"), ["views/graph.rs:1: `rules` is in a higher layer"]);
-    assert_eq!(upward(views, "use crate::{diagnostics::Rule, explain::Explain};"), ["views/graph.rs:1: `explain` is in a higher layer"]);
-    assert_eq!(upward(views, "let o = crate::Options::default();"), ["views/graph.rs:1: `Options` is in a higher layer"]);
-    assert_eq!(upward(Path::new("views/manifest/mod.rs"), "use super::super::rules::Rule;"), ["views/manifest/mod.rs:1: `rules` is in a higher layer"]);
-    assert!(upward(views, "use super::playbook::PlaybookView;\nuse crate::diagnostics::Report;").is_empty());
+    assert_eq!(
+        upward(views, "use crate::rules::input::IN001;\n"),
+        ["views/graph.rs:1: `rules` is in a higher layer"]
+    );
+    assert_eq!(
+        upward(views, "use crate::{diagnostics::Rule, explain::Explain};"),
+        ["views/graph.rs:1: `explain` is in a higher layer"]
+    );
+    assert_eq!(
+        upward(views, "let o = crate::Options::default();"),
+        ["views/graph.rs:1: `Options` is in a higher layer"]
+    );
+    assert_eq!(
+        upward(Path::new("views/manifest/mod.rs"), "use super::super::rules::Rule;"),
+        ["views/manifest/mod.rs:1: `rules` is in a higher layer"]
+    );
+    assert!(upward(views, "use super::playbook::PlaybookView;\nuse crate::diagnostics::Report;")
+        .is_empty());
     assert!(upward(views, "// crate::explain is mentioned in a comment\n").is_empty());
     assert!(upward(views, "#[cfg(test)]\nmod tests {\n    use crate::check;\n}").is_empty());
-    assert_eq!(upward(views, "#[cfg(test)]\nmod tests;\nuse crate::Options;").len(), 1, "code after a test module's declaration is read");
+    assert_eq!(
+        upward(views, "#[cfg(test)]\nmod tests;\nuse crate::Options;").len(),
+        1,
+        "code after a test module's declaration is read"
+    );
     assert!(upward(Path::new("lib.rs"), "use crate::explain::Explain;").is_empty());
-    assert_eq!(upward(Path::new("model/x.rs"), "").len(), 1, "a module outside the layers is reported");
+    assert_eq!(
+        upward(Path::new("model/x.rs"), "").len(),
+        1,
+        "a module outside the layers is reported"
+    );
 }
 
 /// The converter and the share links read documents with the syntax layer
@@ -147,8 +188,11 @@ fn an_upward_import_is_found() {
 #[test]
 fn the_syntax_layer_stands_alone() {
     let crates = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
-    for (krate, forbidden) in [("syntax", "opb-core"), ("convert", "opb-core"), ("share", "opb-core")] {
-        let manifest = std::fs::read_to_string(crates.join(krate).join("Cargo.toml")).expect("a crate manifest");
+    for (krate, forbidden) in
+        [("syntax", "opb-core"), ("convert", "opb-core"), ("share", "opb-core")]
+    {
+        let manifest = std::fs::read_to_string(crates.join(krate).join("Cargo.toml"))
+            .expect("a crate manifest");
         assert!(!manifest.contains(forbidden), "crates/{krate} depends on {forbidden}");
     }
 }

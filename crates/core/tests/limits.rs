@@ -14,13 +14,13 @@
 #[path = "support/invariants.rs"]
 mod invariants;
 
+use invariants::{assert_analysis, assert_checked};
 use opb_core::{analyze, check, Checked, Kind, Limits, Options, Syntax};
 use proptest::prelude::*;
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::cell::Cell;
 use std::path::Path;
 use std::time::Instant;
-use invariants::{assert_analysis, assert_checked};
 
 /// Counts the bytes live on the current thread, and their peak, so a test
 /// can bound what one check allocates. Per thread, because tests run in
@@ -138,7 +138,9 @@ fn line_length() {
 /// `levels` nested arrays, written in the syntax given.
 fn nested(levels: usize, syntax: Syntax) -> String {
     match syntax {
-        Syntax::Json => format!("{{\"steps\": {}{}}}", "[".repeat(levels - 1), "]".repeat(levels - 1)),
+        Syntax::Json => {
+            format!("{{\"steps\": {}{}}}", "[".repeat(levels - 1), "]".repeat(levels - 1))
+        }
         Syntax::Yaml => {
             let mut text = String::from("steps:\n");
             for level in 1..levels {
@@ -156,7 +158,8 @@ fn nesting_depth() {
     for syntax in [Syntax::Json, Syntax::Yaml] {
         let options = Options { syntax: Some(syntax), ..Options::default() };
         let text = nested(limit + 1, syntax);
-        let (checked, peak) = measured(&format!("{syntax:?} nested one level past the limit"), &text, &options);
+        let (checked, peak) =
+            measured(&format!("{syntax:?} nested one level past the limit"), &text, &options);
         let message = only_limit(&checked);
         assert!(message.contains(&format!("nests more than {limit} levels")), "{message}");
         assert!(message.contains(&format!("level {} would begin", limit + 1)), "{message}");
@@ -164,7 +167,11 @@ fn nesting_depth() {
         assert!(peak < MIB, "{peak} bytes");
 
         let at_limit = nested(limit, syntax);
-        assert!(!has_limit(&check(&at_limit, &options)), "{syntax:?} at the limit: {:#?}", check(&at_limit, &options).diagnostics);
+        assert!(
+            !has_limit(&check(&at_limit, &options)),
+            "{syntax:?} at the limit: {:#?}",
+            check(&at_limit, &options).diagnostics
+        );
     }
 }
 
@@ -179,7 +186,8 @@ fn nesting_far_past_every_parser_limit_never_exhausts_the_stack() {
         (Syntax::Yaml, "{a: ".repeat(100_000)),
     ] {
         let options = Options { syntax: Some(syntax), ..Options::default() };
-        let (checked, peak) = measured(&format!("{syntax:?} nested 100 000 levels"), &text, &options);
+        let (checked, peak) =
+            measured(&format!("{syntax:?} nested 100 000 levels"), &text, &options);
         let message = only_limit(&checked);
         assert!(message.contains("nesting-depth limit is 128"), "{message}");
         assert!(peak < 64 * MIB, "{peak} bytes");
@@ -194,7 +202,8 @@ fn value_count() {
     let json_text = format!("{{\"steps\": [], \"numbers\": [{}0]}}", "0,".repeat(limit - 3));
     let yaml_text = format!("steps: []\nnumbers:\n{}", "- 0\n".repeat(limit - 2));
     for (syntax, text) in [(json(), json_text), (yaml(), yaml_text)] {
-        let (checked, peak) = measured(&format!("{:?} values past the limit", syntax.syntax), &text, &syntax);
+        let (checked, peak) =
+            measured(&format!("{:?} values past the limit", syntax.syntax), &text, &syntax);
         let message = only_limit(&checked);
         assert!(message.contains(&format!("holds more than {limit} values")), "{message}");
         assert!(message.contains(&format!("stopped at value {}", limit + 1)), "{message}");
@@ -206,7 +215,8 @@ fn value_count() {
     // The edge, exactly, under a small limit (the same code, a thousandth
     // of the work).
     let small = Options { limits: Limits { max_nodes: 1000, ..Limits::default() }, ..json() };
-    let numbers = |count: usize| format!("{{\"steps\": [], \"numbers\": [{}0]}}", "0,".repeat(count - 1));
+    let numbers =
+        |count: usize| format!("{{\"steps\": [], \"numbers\": [{}0]}}", "0,".repeat(count - 1));
     assert!(!has_limit(&check(&numbers(997), &small)));
     assert!(has_limit(&check(&numbers(998), &small)));
 }
@@ -267,7 +277,10 @@ fn step_count() {
     let (checked, _) = measured("steps past the limit", &text, &yaml());
     let message = only_limit(&checked);
     assert_eq!(checked.diagnostics[0].pointer, "/steps");
-    assert!(message.contains(&format!("The playbook has {} steps; the limit is {limit}", limit + 1)), "{message}");
+    assert!(
+        message.contains(&format!("The playbook has {} steps; the limit is {limit}", limit + 1)),
+        "{message}"
+    );
 
     let small = Options { limits: Limits { max_steps: 50, ..Limits::default() }, ..yaml() };
     assert!(!has_limit(&check(&playbook_with_steps(50), &small)));
@@ -287,12 +300,17 @@ fn tool_count() {
         ("manifest", Kind::PluginManifest, "name: many\n", "  - {id: t{i}, command: [run]}\n"),
     ];
     for (document, kind, head, tool) in cases {
-        let options = Options { kind: Some(kind), syntax: Some(Syntax::Yaml), ..Options::default() };
+        let options =
+            Options { kind: Some(kind), syntax: Some(Syntax::Yaml), ..Options::default() };
         let text = with_tools(head, tool, limit + 1);
         let (checked, _) = measured(&format!("{document} tools past the limit"), &text, &options);
         let message = only_limit(&checked);
         assert_eq!(checked.diagnostics[0].pointer, "/tools");
-        assert!(message.contains(&format!("The {document} has {} tools; the limit is {limit}", limit + 1)), "{message}");
+        assert!(
+            message
+                .contains(&format!("The {document} has {} tools; the limit is {limit}", limit + 1)),
+            "{message}"
+        );
 
         let small = Options { limits: Limits { max_tools: 50, ..Limits::default() }, ..options };
         assert!(!has_limit(&check(&with_tools(head, tool, 50), &small)));
@@ -307,7 +325,8 @@ fn examples() -> Vec<(String, String)> {
         let entries = std::fs::read_dir(root.join(dir)).unwrap_or_else(|e| panic!("{dir}: {e}"));
         for entry in entries.flatten() {
             let path = entry.path();
-            let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+            let text = std::fs::read_to_string(&path)
+                .unwrap_or_else(|e| panic!("{}: {e}", path.display()));
             files.push((path.display().to_string(), text));
         }
     }
@@ -326,7 +345,8 @@ fn holds_everywhere(text: &str) {
 #[test]
 fn every_truncation_of_every_example_is_read_without_panic() {
     for (name, text) in examples() {
-        let boundaries: Vec<usize> = (0..=text.len()).filter(|&i| text.is_char_boundary(i)).collect();
+        let boundaries: Vec<usize> =
+            (0..=text.len()).filter(|&i| text.is_char_boundary(i)).collect();
         // Every 17th cut keeps the test fast and still lands inside every
         // kind of token of a few-kilobyte document many times over.
         for &cut in boundaries.iter().step_by(17).chain(boundaries.last()) {

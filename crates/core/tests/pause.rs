@@ -1,8 +1,8 @@
 //! A paused analysis: the page's way of checking a large text without
 //! freezing (see `opb_core::pause`).
 
-use opb_core::{Kind, Options, analyze, analyze_pausing};
-use opb_core::pause::{EVERY_EVENTS, never};
+use opb_core::pause::{never, EVERY_EVENTS};
+use opb_core::{analyze, analyze_pausing, Kind, Options};
 use std::cell::Cell;
 use std::future::Future;
 use std::pin::pin;

@@ -18,8 +18,8 @@
 mod invariants;
 
 use invariants::{assert_analysis, assert_checked};
-use opb_core::{Checked, Limits, Options, Syntax, analyze, check};
-use opb_syntax::{Node, Value, parse};
+use opb_core::{analyze, check, Checked, Limits, Options, Syntax};
+use opb_syntax::{parse, Node, Value};
 use proptest::prelude::*;
 use proptest::sample::Index;
 use std::path::Path;
@@ -44,9 +44,13 @@ impl Doc {
             Value::Number(n) => Doc::Number(n.raw.clone()),
             Value::String(s) => Doc::String(s.to_string()),
             Value::Array(items) => Doc::Array(items.iter().map(Doc::from_node).collect()),
-            Value::Object(object) => {
-                Doc::Object(object.members.iter().map(|m| (m.key.to_string(), Doc::from_node(&m.value))).collect())
-            }
+            Value::Object(object) => Doc::Object(
+                object
+                    .members
+                    .iter()
+                    .map(|m| (m.key.to_string(), Doc::from_node(&m.value)))
+                    .collect(),
+            ),
         }
     }
 
@@ -238,17 +242,22 @@ fn examples() -> &'static [(String, Doc)] {
         let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
         let mut docs = Vec::new();
         for dir in ["examples", "crates/core/tests/fixtures/examples"] {
-            for entry in std::fs::read_dir(root.join(dir)).unwrap_or_else(|e| panic!("{dir}: {e}")).flatten() {
+            for entry in
+                std::fs::read_dir(root.join(dir)).unwrap_or_else(|e| panic!("{dir}: {e}")).flatten()
+            {
                 let path = entry.path();
                 let name = path.display().to_string();
                 let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{name}: {e}"));
-                let syntax = Syntax::from_path(&name).unwrap_or_else(|| panic!("{name}: no syntax"));
+                let syntax =
+                    Syntax::from_path(&name).unwrap_or_else(|| panic!("{name}: no syntax"));
                 // Read YAML through the converter, as the playground's
                 // conversion does, so every document is plain JSON data.
                 let json = opb_convert::convert(&text, syntax, Syntax::Json, &Limits::default())
                     .unwrap_or_else(|e| panic!("{name}: {e}"))
                     .text;
-                let root = parse(&json, Syntax::Json, &Limits::default()).root.unwrap_or_else(|| panic!("{name}: parses"));
+                let root = parse(&json, Syntax::Json, &Limits::default())
+                    .root
+                    .unwrap_or_else(|| panic!("{name}: parses"));
                 docs.push((name, Doc::from_node(&root)));
             }
         }
@@ -281,8 +290,24 @@ fn hostile_string() -> impl Strategy<Value = String> {
 fn key() -> impl Strategy<Value = String> {
     prop_oneof![
         prop::sample::select(vec![
-            "id", "kind", "name", "steps", "tools", "requires", "allowedTools", "next", "source", "riskClass",
-            "openplaybook", "command", "url", "headers", "flows", "skills", "secrets", "",
+            "id",
+            "kind",
+            "name",
+            "steps",
+            "tools",
+            "requires",
+            "allowedTools",
+            "next",
+            "source",
+            "riskClass",
+            "openplaybook",
+            "command",
+            "url",
+            "headers",
+            "flows",
+            "skills",
+            "secrets",
+            "",
         ])
         .prop_map(str::to_owned),
         hostile_string(),
@@ -339,7 +364,8 @@ fn as_yaml(json: &str) -> Option<String> {
 
 /// What two syntaxes of one document must share: codes and pointers.
 fn codes_and_pointers(checked: &Checked) -> Vec<(&'static str, String)> {
-    let mut found: Vec<_> = checked.diagnostics.iter().map(|d| (d.code, d.pointer.clone())).collect();
+    let mut found: Vec<_> =
+        checked.diagnostics.iter().map(|d| (d.code, d.pointer.clone())).collect();
     found.sort();
     found
 }
@@ -383,30 +409,39 @@ proptest! {
 
 /// A credential of a shape SEC001 knows, with a random body.
 fn credential() -> impl Strategy<Value = String> {
-    let alphanumeric = |len: usize| proptest::collection::vec(prop::sample::select(ALPHANUMERIC.to_vec()), len);
+    let alphanumeric =
+        |len: usize| proptest::collection::vec(prop::sample::select(ALPHANUMERIC.to_vec()), len);
     let text = |chars: Vec<char>| String::from_iter(chars);
     prop_oneof![
         alphanumeric(36).prop_map(move |b| format!("ghp_{}", text(b))),
         alphanumeric(28).prop_map(move |b| format!("sk_live_{}", text(b))),
         alphanumeric(30).prop_map(move |b| format!("xoxb-{}", text(b))),
-        proptest::collection::vec(prop::sample::select(UPPER_DIGITS.to_vec()), 16).prop_map(move |b| format!("AKIA{}", text(b))),
-        (alphanumeric(20), alphanumeric(30), alphanumeric(24))
-            .prop_map(move |(h, p, s)| format!("eyJ{}.eyJ{}.{}", text(h), text(p), text(s))),
+        proptest::collection::vec(prop::sample::select(UPPER_DIGITS.to_vec()), 16)
+            .prop_map(move |b| format!("AKIA{}", text(b))),
+        (alphanumeric(20), alphanumeric(30), alphanumeric(24)).prop_map(move |(h, p, s)| format!(
+            "eyJ{}.eyJ{}.{}",
+            text(h),
+            text(p),
+            text(s)
+        )),
         alphanumeric(40).prop_map(move |b| format!("Bearer {}", text(b))),
-        alphanumeric(48).prop_map(move |b| format!("-----BEGIN RSA PRIVATE KEY-----\nMII{}\n-----END RSA PRIVATE KEY-----", text(b))),
+        alphanumeric(48).prop_map(move |b| format!(
+            "-----BEGIN RSA PRIVATE KEY-----\nMII{}\n-----END RSA PRIVATE KEY-----",
+            text(b)
+        )),
         alphanumeric(40).prop_map(text),
     ]
 }
 
 const ALPHANUMERIC: &[char] = &[
-    'a', 'b', 'c', 'd', 'e', 'f', 'g', 'h', 'i', 'j', 'k', 'm', 'n', 'p', 'q', 'r', 's', 't', 'u', 'v', 'w', 'x',
-    'y', 'z', 'A', 'B', 'C', 'D', 'E', 'F', 'G', 'H', 'J', 'K', 'L', 'M', 'N', 'P', 'Q', 'R', 'S', 'T', 'U', 'V',
-    'W', 'X', 'Y', 'Z', '2', '3', '4', '5', '6', '7', '8', '9',
+    'a', 'b', 'c', 'd', 'e', 'f', 'g', 'h', 'i', 'j', 'k', 'm', 'n', 'p', 'q', 'r', 's', 't', 'u',
+    'v', 'w', 'x', 'y', 'z', 'A', 'B', 'C', 'D', 'E', 'F', 'G', 'H', 'J', 'K', 'L', 'M', 'N', 'P',
+    'Q', 'R', 'S', 'T', 'U', 'V', 'W', 'X', 'Y', 'Z', '2', '3', '4', '5', '6', '7', '8', '9',
 ];
 
 const UPPER_DIGITS: &[char] = &[
-    'A', 'B', 'C', 'D', 'E', 'F', 'G', 'H', 'J', 'K', 'L', 'M', 'N', 'P', 'Q', 'R', 'S', 'T', 'U', 'V', 'W', 'X',
-    'Y', 'Z', '2', '3', '4', '5', '6', '7',
+    'A', 'B', 'C', 'D', 'E', 'F', 'G', 'H', 'J', 'K', 'L', 'M', 'N', 'P', 'Q', 'R', 'S', 'T', 'U',
+    'V', 'W', 'X', 'Y', 'Z', '2', '3', '4', '5', '6', '7',
 ];
 
 /// Where a credential goes: in place of a string, inside one, or as a key.
@@ -432,7 +467,9 @@ fn seeded() -> impl Strategy<Value = (Doc, Vec<String>)> {
         for (at, credential, placement) in placements {
             let mutation = match placement {
                 Placement::Value => Mutation::Inject { at, text: credential.clone() },
-                Placement::InText => Mutation::Inject { at, text: format!("use the key {credential} for this step") },
+                Placement::InText => {
+                    Mutation::Inject { at, text: format!("use the key {credential} for this step") }
+                }
                 Placement::Key => Mutation::Rename { at, to: credential.clone() },
             };
             mutation.apply(&mut doc);
@@ -494,14 +531,30 @@ proptest! {
 fn a_private_key_is_hidden_whole() {
     let key = "-----BEGIN RSA PRIVATE KEY-----\nMIIaaaaaaaaaaaaaaaaaaaaaaaaaaabcxycKNgpBpb3CFzisQqR\n-----END RSA PRIVATE KEY-----";
     for text in [
-        Doc::Object(vec![("steps".to_owned(), Doc::Array(Vec::new())), (key.to_owned(), Doc::Null)]).to_json(),
+        Doc::Object(vec![
+            ("steps".to_owned(), Doc::Array(Vec::new())),
+            (key.to_owned(), Doc::Null),
+        ])
+        .to_json(),
         // Cut before its end: everything after the header is hidden.
-        Doc::Object(vec![("steps".to_owned(), Doc::Array(Vec::new())), (key[..60].to_owned(), Doc::Null)]).to_json(),
+        Doc::Object(vec![
+            ("steps".to_owned(), Doc::Array(Vec::new())),
+            (key[..60].to_owned(), Doc::Null),
+        ])
+        .to_json(),
     ] {
         let checked = check(&text, &options(Syntax::Json));
-        let unknown = checked.diagnostics.iter().find(|d| d.code == "IN007").expect("the key is an unknown field");
+        let unknown = checked
+            .diagnostics
+            .iter()
+            .find(|d| d.code == "IN007")
+            .expect("the key is an unknown field");
         assert!(unknown.message.contains("`----…`"), "{}", unknown.message);
-        assert!(!unknown.message.contains("MIIa") && !unknown.message.contains("END"), "{}", unknown.message);
+        assert!(
+            !unknown.message.contains("MIIa") && !unknown.message.contains("END"),
+            "{}",
+            unknown.message
+        );
     }
 }
 
@@ -513,9 +566,20 @@ fn a_private_key_is_hidden_whole() {
 fn every_credential_in_a_message_is_hidden() {
     let manifest = "name: twice\ntools:\n  - id: \"Bearer 9afnNS3ZDiqCiY2URB8AuaDrWYKB77Gwk6y2zN2M\"\n    command: [run]\n    approval:\n      deadline: \"xoxb-1234567890-abcdefghijABCDEFGHIJ\"\n";
     let checked = check(manifest, &options(Syntax::Yaml));
-    assert!(checked.diagnostics.iter().any(|d| d.message.contains("`Bear…`") && d.message.contains("`xoxb…`")), "{:#?}", checked.diagnostics);
+    assert!(
+        checked
+            .diagnostics
+            .iter()
+            .any(|d| d.message.contains("`Bear…`") && d.message.contains("`xoxb…`")),
+        "{:#?}",
+        checked.diagnostics
+    );
     for d in &checked.diagnostics {
-        assert!(!d.message.contains("9afnNS3Z") && !d.message.contains("abcdefghij"), "{}", d.message);
+        assert!(
+            !d.message.contains("9afnNS3Z") && !d.message.contains("abcdefghij"),
+            "{}",
+            d.message
+        );
     }
 }
 
@@ -538,7 +602,8 @@ fn an_aws_key_id_before_an_underscore_is_hidden() {
 /// recognise.
 #[test]
 fn a_credential_name_is_not_spelled_out_in_another_form() {
-    let manifest = "name: xoxb-2048193756-9Hq3Lm7Zt2Vx8Kd4\ntools:\n  - id: search\n    command: [run]\n";
+    let manifest =
+        "name: xoxb-2048193756-9Hq3Lm7Zt2Vx8Kd4\ntools:\n  - id: search\n    command: [run]\n";
     let checked = check(manifest, &options(Syntax::Yaml));
     let pm105 = checked.diagnostics.iter().find(|d| d.code == "PM105").expect("PM105");
     assert!(pm105.message.contains("start it with the plugin's name and `_`"), "{}", pm105.message);

@@ -11,7 +11,7 @@
 //!
 //! Refresh snapshots with `cargo insta review` (or INSTA_UPDATE=always).
 
-use opb_core::{Diagnostic, Options, Registry, check};
+use opb_core::{check, Diagnostic, Options, Registry};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
@@ -25,9 +25,14 @@ fn fixture(code: &str, which: &str) -> Option<PathBuf> {
 }
 
 fn registry(code: &str, which: &str) -> Option<Registry> {
-    let path = find(&format!("{code}.{which}.registry")).or_else(|| find(&format!("{code}.registry")))?;
+    let path =
+        find(&format!("{code}.{which}.registry")).or_else(|| find(&format!("{code}.registry")))?;
     let text = std::fs::read_to_string(&path).unwrap();
-    Some(Registry::read(&text, opb_core::Syntax::from_path(&path.to_string_lossy()), &opb_core::Limits::default()))
+    Some(Registry::read(
+        &text,
+        opb_core::Syntax::from_path(&path.to_string_lossy()),
+        &opb_core::Limits::default(),
+    ))
 }
 
 /// What checking a fixture found: the document's diagnostics, and the
@@ -67,8 +72,14 @@ fn run(path: &Path, registry: Option<Registry>) -> Run {
 fn line(d: &Diagnostic) -> String {
     format!(
         "{}:{}-{}:{} {} {} {} {}\n",
-        d.range.start.line, d.range.start.column, d.range.end.line, d.range.end.column,
-        d.severity, d.code, if d.pointer.is_empty() { "\"\"" } else { &d.pointer }, d.message
+        d.range.start.line,
+        d.range.start.column,
+        d.range.end.line,
+        d.range.end.column,
+        d.severity,
+        d.code,
+        if d.pointer.is_empty() { "\"\"" } else { &d.pointer },
+        d.message
     )
 }
 
@@ -97,7 +108,10 @@ fn every_rule_has_fixtures_that_trigger_it_and_not() {
             Some(path) => {
                 let run = run(&path, registry(code, "bad"));
                 if !run.reports(code) {
-                    problems.push(format!("{code}: the bad fixture does not trigger it:\n{}", run.render()));
+                    problems.push(format!(
+                        "{code}: the bad fixture does not trigger it:\n{}",
+                        run.render()
+                    ));
                 }
                 insta::with_settings!({ snapshot_suffix => code, prepend_module_to_snapshot => false }, {
                     insta::assert_snapshot!("bad", run.render());
@@ -109,12 +123,26 @@ fn every_rule_has_fixtures_that_trigger_it_and_not() {
             Some(path) => {
                 let run = run(&path, registry(code, "good"));
                 if run.reports(code) {
-                    problems.push(format!("{code}: the good fixture triggers it:\n{}", run.render()));
+                    problems
+                        .push(format!("{code}: the good fixture triggers it:\n{}", run.render()));
                 }
-                let allowed: Vec<_> = GOOD_MAY_REPORT.iter().filter(|(rule, ..)| *rule == code).map(|(_, other, _)| *other).collect();
+                let allowed: Vec<_> = GOOD_MAY_REPORT
+                    .iter()
+                    .filter(|(rule, ..)| *rule == code)
+                    .map(|(_, other, _)| *other)
+                    .collect();
                 let registry = run.registry.iter().flat_map(|r| &r.diagnostics);
-                if run.checked.diagnostics.iter().chain(registry).any(|d| !allowed.contains(&d.code)) {
-                    problems.push(format!("{code}: the good fixture has findings beyond GOOD_MAY_REPORT:\n{}", run.render()));
+                if run
+                    .checked
+                    .diagnostics
+                    .iter()
+                    .chain(registry)
+                    .any(|d| !allowed.contains(&d.code))
+                {
+                    problems.push(format!(
+                        "{code}: the good fixture has findings beyond GOOD_MAY_REPORT:\n{}",
+                        run.render()
+                    ));
                 }
             }
         }

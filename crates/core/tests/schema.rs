@@ -4,9 +4,9 @@
 //! and wrong type that a rule reports where a field table reaches. Every
 //! description is a seed's sentence (or DOCUMENTS.md's).
 
-use opb_core::schema::{self, Field, Holds, Ty, field_at, fields_at};
-use opb_core::{Checked, Kind, Limits, Options, Syntax, check};
-use serde_json::{Value, json};
+use opb_core::schema::{self, field_at, fields_at, Field, Holds, Ty};
+use opb_core::{check, Checked, Kind, Limits, Options, Syntax};
+use serde_json::{json, Value};
 use std::path::{Path, PathBuf};
 
 fn root() -> PathBuf {
@@ -64,13 +64,20 @@ fn parent(pointer: &str) -> &str {
 
 /// Whether `checked` holds a finding at `pointer` or inside it.
 fn reported_at(checked: &Checked, pointer: &str) -> bool {
-    checked.diagnostics.iter().any(|d| d.pointer == pointer || d.pointer.starts_with(&format!("{pointer}/")))
+    checked
+        .diagnostics
+        .iter()
+        .any(|d| d.pointer == pointer || d.pointer.starts_with(&format!("{pointer}/")))
 }
 
 /// The document as JSON, unless its syntax is broken (IN001–IN003, IN005):
 /// then there is nothing for a schema to read.
 fn as_json(text: &str, syntax: Syntax, checked: &Checked) -> Option<Value> {
-    if checked.diagnostics.iter().any(|d| matches!(d.code, "IN001" | "IN002" | "IN003" | "IN005" | "IN006")) {
+    if checked
+        .diagnostics
+        .iter()
+        .any(|d| matches!(d.code, "IN001" | "IN002" | "IN003" | "IN005" | "IN006"))
+    {
         return None;
     }
     let json = opb_convert::convert(text, syntax, Syntax::Json, &Limits::default()).ok()?;
@@ -92,17 +99,26 @@ fn the_schema_rejects_only_what_a_rule_reports_and_each_unknown_field_and_type_a
         let at = rejected(if kind == Kind::Playbook { &playbook } else { &manifest }, &instance);
         for pointer in &at {
             if !reported_at(&checked, pointer) {
-                problems.push(format!("{name}: the schema rejects {pointer:?}, where opb reports nothing"));
+                problems.push(format!(
+                    "{name}: the schema rejects {pointer:?}, where opb reports nothing"
+                ));
             }
         }
         for d in &checked.diagnostics {
             let shown = match d.code {
-                "IN007" if object_known(kind, parent(&d.pointer)) => at.iter().any(|p| p == parent(&d.pointer)),
-                "IN004" if field(kind, &d.pointer).is_some_and(|f| f.ty != Ty::Any) => at.iter().any(|p| p == &d.pointer),
+                "IN007" if object_known(kind, parent(&d.pointer)) => {
+                    at.iter().any(|p| p == parent(&d.pointer))
+                }
+                "IN004" if field(kind, &d.pointer).is_some_and(|f| f.ty != Ty::Any) => {
+                    at.iter().any(|p| p == &d.pointer)
+                }
                 _ => true,
             };
             if !shown {
-                problems.push(format!("{name}: opb reports {} at {:?}, which the schema accepts", d.code, d.pointer));
+                problems.push(format!(
+                    "{name}: opb reports {} at {:?}, which the schema accepts",
+                    d.code, d.pointer
+                ));
             }
         }
     }
@@ -117,20 +133,32 @@ fn the_schema_rejects_only_what_a_rule_reports_and_each_unknown_field_and_type_a
 fn every_table_the_examples_reach_is_closed_and_typed_in_both() {
     let mut probed = 0;
     let mut problems = Vec::new();
-    for (file, kind) in [("examples/failed-charge-recovery.json", Kind::Playbook), ("examples/acme-github.oz0-plugin.yaml", Kind::PluginManifest)] {
+    for (file, kind) in [
+        ("examples/failed-charge-recovery.json", Kind::Playbook),
+        ("examples/acme-github.oz0-plugin.yaml", Kind::PluginManifest),
+    ] {
         let text = std::fs::read_to_string(root().join(file)).expect("readable");
         let syntax = Syntax::from_path(file).expect("known extension");
         let checked = check(&text, &Options { syntax: Some(syntax), ..Options::default() });
         let instance = as_json(&text, syntax, &checked).expect("a sound document");
         let validator = validator(kind);
-        assert!(rejected(&validator, &instance).is_empty(), "{file}: {:?}", rejected(&validator, &instance));
+        assert!(
+            rejected(&validator, &instance).is_empty(),
+            "{file}: {:?}",
+            rejected(&validator, &instance)
+        );
         let mut places = Vec::new();
         walk(&instance, String::new(), &mut places);
         for pointer in places {
             let mut probes = Vec::new();
-            if instance.pointer(&pointer).is_some_and(Value::is_object) && object_known(kind, &pointer) {
+            if instance.pointer(&pointer).is_some_and(Value::is_object)
+                && object_known(kind, &pointer)
+            {
                 let mut doc = instance.clone();
-                doc.pointer_mut(&pointer).and_then(Value::as_object_mut).expect("object").insert("opbProbe".into(), json!(1));
+                doc.pointer_mut(&pointer)
+                    .and_then(Value::as_object_mut)
+                    .expect("object")
+                    .insert("opbProbe".into(), json!(1));
                 probes.push((doc, format!("{pointer}/opbProbe"), pointer.clone()));
             }
             if let Some(wrong) = field(kind, &pointer).and_then(|f| wrong_value(f.ty)) {
@@ -141,7 +169,10 @@ fn every_table_the_examples_reach_is_closed_and_typed_in_both() {
             for (doc, opb_at, schema_at) in probes {
                 probed += 1;
                 let text = serde_json::to_string_pretty(&doc).expect("JSON");
-                let checked = check(&text, &Options { syntax: Some(Syntax::Json), kind: Some(kind), ..Options::default() });
+                let checked = check(
+                    &text,
+                    &Options { syntax: Some(Syntax::Json), kind: Some(kind), ..Options::default() },
+                );
                 if !checked.diagnostics.iter().any(|d| d.pointer == opb_at) {
                     problems.push(format!("{file}: opb reports nothing at {opb_at}"));
                 }
@@ -159,7 +190,11 @@ fn walk(value: &Value, pointer: String, out: &mut Vec<String>) {
     match value {
         Value::Object(members) => {
             for (key, child) in members {
-                walk(child, format!("{pointer}/{}", key.replace('~', "~0").replace('/', "~1")), out);
+                walk(
+                    child,
+                    format!("{pointer}/{}", key.replace('~', "~0").replace('/', "~1")),
+                    out,
+                );
             }
         }
         Value::Array(items) => {
@@ -189,7 +224,8 @@ fn words(text: &str) -> String {
 #[test]
 fn every_description_is_a_sentence_of_the_seeds_or_documents_md() {
     let spec = root().join("spec");
-    let mut sources = vec![std::fs::read_to_string(spec.join("DOCUMENTS.md")).expect("DOCUMENTS.md")];
+    let mut sources =
+        vec![std::fs::read_to_string(spec.join("DOCUMENTS.md")).expect("DOCUMENTS.md")];
     for entry in std::fs::read_dir(spec.join("seeds")).expect("seeds").flatten() {
         sources.push(std::fs::read_to_string(entry.path()).expect("a seed"));
     }
@@ -217,7 +253,11 @@ fn every_closed_enumeration_says_what_each_value_means() {
         each_field(schema::fields(kind), &mut |field| {
             if let Some(values) = field.values {
                 for value in values.values {
-                    assert!((values.meaning)(value).is_some_and(|m| !m.is_empty()), "`{}`: `{value}` has no meaning", field.name);
+                    assert!(
+                        (values.meaning)(value).is_some_and(|m| !m.is_empty()),
+                        "`{}`: `{value}` has no meaning",
+                        field.name
+                    );
                 }
             }
         });
@@ -228,9 +268,14 @@ fn every_closed_enumeration_says_what_each_value_means() {
 fn fields_are_found_by_pointer_through_items_and_maps() {
     let risk = field_at(Kind::Playbook, &["tools", "3", "riskClass"]).expect("riskClass");
     assert_eq!(risk.values.map(|v| v.values), Some(opb_core::spec::RISK_CLASSES));
-    assert_eq!(field_at(Kind::PluginManifest, &["tools", "0", "functions", "search", "usage", "units"]).map(|f| f.ty), Some(Ty::Number));
+    assert_eq!(
+        field_at(Kind::PluginManifest, &["tools", "0", "functions", "search", "usage", "units"])
+            .map(|f| f.ty),
+        Some(Ty::Number)
+    );
     assert!(field_at(Kind::Playbook, &["steps", "0", "nope"]).is_none());
-    assert!(fields_at(Kind::Playbook, &["steps", "0"]).is_some_and(|f| f.iter().any(|f| f.name == "allowedTools")));
+    assert!(fields_at(Kind::Playbook, &["steps", "0"])
+        .is_some_and(|f| f.iter().any(|f| f.name == "allowedTools")));
     assert!(fields_at(Kind::Playbook, &["steps"]).is_none(), "a list holds items, not fields");
 }
 

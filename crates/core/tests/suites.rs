@@ -39,7 +39,12 @@ fn files() -> Vec<(String, Vec<u8>)> {
     let mut files: Vec<(String, Vec<u8>)> = std::fs::read_dir(&dir)
         .expect("the vendored JSONTestSuite")
         .flatten()
-        .map(|entry| (entry.file_name().to_string_lossy().into_owned(), std::fs::read(entry.path()).expect("a suite file")))
+        .map(|entry| {
+            (
+                entry.file_name().to_string_lossy().into_owned(),
+                std::fs::read(entry.path()).expect("a suite file"),
+            )
+        })
         .collect();
     files.sort();
     files
@@ -96,7 +101,11 @@ fn every_invalid_file_is_rejected_inside_the_file() {
         })
         .collect();
     assert!(accepted.is_empty(), "invalid JSON not rejected in the file:\n{}", accepted.join("\n"));
-    assert_eq!(by_limit, ["n_structure_100000_opening_arrays.json", "n_structure_open_array_object.json"], "only nestings past the depth limit stop at it");
+    assert_eq!(
+        by_limit,
+        ["n_structure_100000_opening_arrays.json", "n_structure_open_array_object.json"],
+        "only nestings past the depth limit stop at it"
+    );
     assert_eq!(files().iter().filter(|(name, _)| name.starts_with("n_")).count(), 188);
 }
 
@@ -112,10 +121,20 @@ fn implementation_defined_files_are_read_as_documented() {
 
 #[test]
 fn a_raw_control_character_or_a_form_feed_is_pointed_at() {
-    for (text, at) in [("[\"a\tb\"]", 3), ("{\"k\": \"line\nbreak\"}", 11), ("[1,\u{c}2]", 3), ("{\u{a0}\"a\": 1}", 1)] {
-        assert_eq!(outcome(text.as_bytes()), Outcome::Rejected { code: "IN001", offset: at }, "{text:?}");
+    for (text, at) in [
+        ("[\"a\tb\"]", 3),
+        ("{\"k\": \"line\nbreak\"}", 11),
+        ("[1,\u{c}2]", 3),
+        ("{\u{a0}\"a\": 1}", 1),
+    ] {
+        assert_eq!(
+            outcome(text.as_bytes()),
+            Outcome::Rejected { code: "IN001", offset: at },
+            "{text:?}"
+        );
     }
-    let checked = check("[\"a\tb\"]", &Options { syntax: Some(Syntax::Json), ..Options::default() });
+    let checked =
+        check("[\"a\tb\"]", &Options { syntax: Some(Syntax::Json), ..Options::default() });
     assert_eq!(checked.diagnostics[0].message, "Invalid JSON: a raw control character (U+0009) inside a string; write it escaped, as `\\t` (line 1, column 4).");
     assert_eq!(outcome(b"[\"a\\tb\"]"), Outcome::Accepted, "an escaped tab is JSON");
 }

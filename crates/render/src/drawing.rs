@@ -4,11 +4,11 @@
 //! only when it changes) and the marks drawn over it (errors, unreachable,
 //! cycles). The layout itself is the core's.
 
-use opb_core::CompactString;
-use opb_core::explain::{Graph, PlaybookExplain};
+use foldhash::{HashMap, HashSet};
 use opb_core::explain::boundary::StepBoundary;
 use opb_core::explain::layout::{self, GraphLayout, NodeSpec, Shape, Size, Spacing};
-use foldhash::{HashMap, HashSet};
+use opb_core::explain::{Graph, PlaybookExplain};
+use opb_core::CompactString;
 
 /// Graphs with more steps than this are not drawn: the browser would spend
 /// seconds on the SVG, and nobody reads a diagram that large.
@@ -54,7 +54,8 @@ fn sans_width(text: &str, px: f64) -> f64 {
     let em: f64 = text
         .chars()
         .map(|c| match c {
-            'i' | 'l' | 'j' | '.' | ',' | ':' | ';' | '\'' | '|' | '!' | 'I' | 'f' | 't' | 'r' | ' ' => 0.3,
+            'i' | 'l' | 'j' | '.' | ',' | ':' | ';' | '\'' | '|' | '!' | 'I' | 'f' | 't' | 'r'
+            | ' ' => 0.3,
             'm' | 'w' | 'M' | 'W' => 0.86,
             'A'..='Z' => 0.68,
             '0'..='9' => 0.6,
@@ -187,12 +188,17 @@ impl Node {
         match kind {
             Some("gate") => {
                 let (title, width) = fit(id, GATE_WIDTH.1 * 0.56, ID_PX, Font::Mono);
-                let size = Size::new((width / 0.56 + 8.0).clamp(GATE_WIDTH.0, GATE_WIDTH.1), GATE_HEIGHT);
+                let size =
+                    Size::new((width / 0.56 + 8.0).clamp(GATE_WIDTH.0, GATE_WIDTH.1), GATE_HEIGHT);
                 Node { id: id.to_owned(), look: Look::Gate { title }, size }
             }
             Some("agent") => {
                 let badge = step.map_or_else(
-                    || Badge { risk: "none".into(), text: "NO TOOLS".into(), partly_unknown: false },
+                    || Badge {
+                        risk: "none".into(),
+                        text: "NO TOOLS".into(),
+                        partly_unknown: false,
+                    },
                     Badge::of,
                 );
                 let inner = AGENT_WIDTH.1 - 2.0 * PADDING - BAR;
@@ -203,7 +209,10 @@ impl Node {
                 };
                 let (agent, agent_width) = fit(&agent_text, inner, SUB_PX, Font::Sans);
                 let content = (title_width + 10.0 + badge.width()).max(agent_width);
-                let size = Size::new((content + 2.0 * PADDING + BAR).clamp(AGENT_WIDTH.0, AGENT_WIDTH.1), AGENT_HEIGHT);
+                let size = Size::new(
+                    (content + 2.0 * PADDING + BAR).clamp(AGENT_WIDTH.0, AGENT_WIDTH.1),
+                    AGENT_HEIGHT,
+                );
                 Node { id: id.to_owned(), look: Look::Agent { title, agent, badge }, size }
             }
             other => {
@@ -214,8 +223,13 @@ impl Node {
                     None => "no kind".to_owned(),
                 };
                 let (caption, caption_width) = fit(&caption_text, inner, SUB_PX, Font::Sans);
-                let width = (title_width.max(caption_width) + 2.0 * PADDING).clamp(AGENT_WIDTH.0 - 30.0, AGENT_WIDTH.1);
-                Node { id: id.to_owned(), look: Look::Other { title, caption }, size: Size::new(width, OTHER_HEIGHT) }
+                let width = (title_width.max(caption_width) + 2.0 * PADDING)
+                    .clamp(AGENT_WIDTH.0 - 30.0, AGENT_WIDTH.1);
+                Node {
+                    id: id.to_owned(),
+                    look: Look::Other { title, caption },
+                    size: Size::new(width, OTHER_HEIGHT),
+                }
             }
         }
     }
@@ -251,8 +265,14 @@ impl Geometry {
         if explain.graph.nodes.len() > MAX_DRAWN_STEPS {
             return None;
         }
-        let steps: HashMap<usize, &StepBoundary> = explain.steps.iter().map(|s| (s.index, s)).collect();
-        let nodes = explain.graph.nodes.iter().map(|n| Node::of(&n.id, steps.get(&n.step).copied())).collect();
+        let steps: HashMap<usize, &StepBoundary> =
+            explain.steps.iter().map(|s| (s.index, s)).collect();
+        let nodes = explain
+            .graph
+            .nodes
+            .iter()
+            .map(|n| Node::of(&n.id, steps.get(&n.step).copied()))
+            .collect();
         Some(Geometry { graph: explain.graph.clone(), nodes })
     }
 
@@ -283,9 +303,12 @@ pub struct Marks {
 impl Marks {
     /// Each node's marks, in the graph's order.
     pub fn of(explain: &PlaybookExplain) -> Vec<Marks> {
-        let steps: HashMap<usize, &StepBoundary> = explain.steps.iter().map(|s| (s.index, s)).collect();
-        let unreachable: HashSet<&str> = explain.graph.unreachable.iter().map(CompactString::as_str).collect();
-        let cyclic: HashSet<&str> = explain.graph.cycles.iter().flatten().map(CompactString::as_str).collect();
+        let steps: HashMap<usize, &StepBoundary> =
+            explain.steps.iter().map(|s| (s.index, s)).collect();
+        let unreachable: HashSet<&str> =
+            explain.graph.unreachable.iter().map(CompactString::as_str).collect();
+        let cyclic: HashSet<&str> =
+            explain.graph.cycles.iter().flatten().map(CompactString::as_str).collect();
         explain
             .graph
             .nodes
@@ -302,9 +325,13 @@ impl Marks {
                 let unreachable_here = unreachable.contains(node.id.as_str());
                 // An agent's node says "agent" and a gate's "GATE" already.
                 let shown = matches!(kind.as_str(), "gate" | "agent step");
-                let said = [(!shown).then_some(kind.as_str()), unreachable_here.then_some("unreachable")];
+                let said =
+                    [(!shown).then_some(kind.as_str()), unreachable_here.then_some("unreachable")];
                 let label = said.into_iter().flatten().collect::<Vec<_>>().join(", ");
-                let purpose = step.and_then(|s| s.purpose.as_deref()).map(|p| format!("\n{p}")).unwrap_or_default();
+                let purpose = step
+                    .and_then(|s| s.purpose.as_deref())
+                    .map(|p| format!("\n{p}"))
+                    .unwrap_or_default();
                 let summary = step.map(|s| format!("\n\n{}", s.summary)).unwrap_or_default();
                 Marks {
                     errors,
@@ -327,7 +354,10 @@ pub fn path_data(route: &layout::EdgeRoute) -> String {
     d.push_str(&format!("M{:.1} {:.1}", first.x, first.y));
     if route.self_loop {
         if let [_, a, b, c] = route.points[..] {
-            d.push_str(&format!(" C{:.1} {:.1} {:.1} {:.1} {:.1} {:.1}", a.x, a.y, b.x, b.y, c.x, c.y));
+            d.push_str(&format!(
+                " C{:.1} {:.1} {:.1} {:.1} {:.1} {:.1}",
+                a.x, a.y, b.x, b.y, c.x, c.y
+            ));
         }
         return d;
     }

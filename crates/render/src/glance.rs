@@ -7,7 +7,9 @@
 
 use crate::words::plural;
 use crate::xml::escape;
-use opb_core::explain::trust::{ClassReach, Gate, ManifestReach, Needed, PlaybookReach, Reach, ReachingStep, TrustSummary};
+use opb_core::explain::trust::{
+    ClassReach, Gate, ManifestReach, Needed, PlaybookReach, Reach, ReachingStep, TrustSummary,
+};
 use opb_core::Kind;
 use std::fmt::Write;
 
@@ -38,7 +40,12 @@ pub fn class_label(class: &str) -> &str {
 pub fn html(summary: &TrustSummary) -> String {
     let mut out = String::with_capacity(2048);
     let counts = summary.counts;
-    write!(out, r#"<p class="trust-heading"><span class="trust-kind">{} </span>"#, kind_label(summary.kind)).ok();
+    write!(
+        out,
+        r#"<p class="trust-heading"><span class="trust-kind">{} </span>"#,
+        kind_label(summary.kind)
+    )
+    .ok();
     if let Some(title) = &summary.title {
         write!(out, r#"<span class="trust-title">“{}”</span>"#, escape(title)).ok();
     }
@@ -54,10 +61,14 @@ pub fn html(summary: &TrustSummary) -> String {
         Reach::Playbook(reach) => playbook_facts(&mut out, reach),
         Reach::PluginManifest(reach) => manifest_facts(&mut out, reach),
     }
-    let needs: Vec<String> = [("Secrets", &summary.secrets), ("Connections", &summary.connections), ("MCP servers", &summary.mcp_servers)]
-        .into_iter()
-        .filter_map(|(label, list)| needed(label, list))
-        .collect();
+    let needs: Vec<String> = [
+        ("Secrets", &summary.secrets),
+        ("Connections", &summary.connections),
+        ("MCP servers", &summary.mcp_servers),
+    ]
+    .into_iter()
+    .filter_map(|(label, list)| needed(label, list))
+    .collect();
     let requires = if needs.is_empty() {
         r#"<span class="trust-muted">no secrets, connections or servers</span>"#.to_owned()
     } else {
@@ -69,7 +80,11 @@ pub fn html(summary: &TrustSummary) -> String {
         // The alert is inside the item: a list holds items only.
         let alert = format!(
             r#"<span role="alert">{} written into the document (SEC001). Anyone who has it can use {them}: revoke {them}.</span>"#,
-            plural(summary.credentials, "value looks like a credential", "values look like credentials"),
+            plural(
+                summary.credentials,
+                "value looks like a credential",
+                "values look like credentials"
+            ),
         );
         fact(&mut out, "credentials", " danger", "Credentials", &alert);
     }
@@ -114,19 +129,31 @@ fn needed(label: &str, list: &[Needed]) -> Option<String> {
             out.push_str(r#"<span class="trust-undeclared"> (not declared)</span>"#);
         }
     });
-    Some(format!(r#"<span class="trust-need"><span class="trust-need-label">{label}</span> {items}</span>"#))
+    Some(format!(
+        r#"<span class="trust-need"><span class="trust-need-label">{label}</span> {items}</span>"#
+    ))
 }
 
 fn gate_text(step: &ReachingStep) -> String {
     match &step.gate {
-        Gate::Always { gates } if gates.is_empty() => r#"<span class="trust-gated">a gate comes first</span>"#.to_owned(),
-        Gate::Always { gates } => format!(r#"<span class="trust-gated">after gate {}</span>"#, names(gates)),
+        Gate::Always { gates } if gates.is_empty() => {
+            r#"<span class="trust-gated">a gate comes first</span>"#.to_owned()
+        }
+        Gate::Always { gates } => {
+            format!(r#"<span class="trust-gated">after gate {}</span>"#, names(gates))
+        }
         Gate::Open { route, length } => {
             let cut = if *length > route.len() { "… → " } else { "" };
-            let route: Vec<String> = route.iter().map(|step| format!("<code>{}</code>", escape(step))).collect();
-            format!(r#"<span class="trust-open">reached with no gate on the way: {cut}{}</span>"#, route.join(" → "))
+            let route: Vec<String> =
+                route.iter().map(|step| format!("<code>{}</code>", escape(step))).collect();
+            format!(
+                r#"<span class="trust-open">reached with no gate on the way: {cut}{}</span>"#,
+                route.join(" → ")
+            )
         }
-        Gate::Unreachable => r#"<span class="trust-muted">never reached from the start</span>"#.to_owned(),
+        Gate::Unreachable => {
+            r#"<span class="trust-muted">never reached from the start</span>"#.to_owned()
+        }
     }
 }
 
@@ -135,7 +162,14 @@ fn class_fact(out: &mut String, reach: &ClassReach) {
     let mut body = String::from(r#"<ul class="trust-steps">"#);
     for step in reach.steps.iter().take(SHOWN) {
         let verb = if step.acts { "acts with" } else { "may call" };
-        write!(body, "<li>Step <code>{}</code> {verb} {}: {}</li>", escape(&step.step), names(&step.tools), gate_text(step)).ok();
+        write!(
+            body,
+            "<li>Step <code>{}</code> {verb} {}: {}</li>",
+            escape(&step.step),
+            names(&step.tools),
+            gate_text(step)
+        )
+        .ok();
     }
     body.push_str("</ul>");
     let more = reach.steps.len().saturating_sub(SHOWN);
@@ -153,7 +187,13 @@ fn playbook_facts(out: &mut String, reach: &PlaybookReach) {
         let chips: String = reach
             .risk_classes
             .iter()
-            .map(|class| format!(r#"<span class="risk-chip" data-risk="{}">{}</span>"#, escape(class), escape(class_label(class))))
+            .map(|class| {
+                format!(
+                    r#"<span class="risk-chip" data-risk="{}">{}</span>"#,
+                    escape(class),
+                    escape(class_label(class))
+                )
+            })
             .collect();
         format!(r#"<span class="risk-chips">{chips}</span>"#)
     };
@@ -162,7 +202,10 @@ fn playbook_facts(out: &mut String, reach: &PlaybookReach) {
         class_fact(out, class);
     }
     if !reach.unknown_risk_tools.is_empty() {
-        let body = format!("<span>{}: only the runtime's registry says what they can do.</span>", names(&reach.unknown_risk_tools));
+        let body = format!(
+            "<span>{}: only the runtime's registry says what they can do.</span>",
+            names(&reach.unknown_risk_tools)
+        );
         fact(out, "unknown-risk", "", "Risk not stated", &body);
     }
 }
@@ -179,16 +222,38 @@ fn manifest_facts(out: &mut String, reach: &ManifestReach) {
         how.push(plural(reach.commands, "local command", "local commands"));
     }
     let how = if how.is_empty() { String::new() } else { format!(": {}", how.join(", ")) };
-    fact(out, "tools", "", "Runs", &format!("<span>{}{how}</span>", plural(reach.tools, "tool", "tools")));
+    fact(
+        out,
+        "tools",
+        "",
+        "Runs",
+        &format!("<span>{}{how}</span>", plural(reach.tools, "tool", "tools")),
+    );
     if !reach.remote_servers.is_empty() {
         fact(out, "remote", "", "Calls", &format!("<span>{}</span>", names(&reach.remote_servers)));
     }
     if !reach.packages.is_empty() {
         fact(out, "packages", "", "Installs", &format!("<span>{}</span>", names(&reach.packages)));
     }
-    let egress = if reach.egress { "declares egress: its tools reach outside the plugin" } else { "declares no egress" };
-    fact(out, "egress", if reach.egress { " warn" } else { "" }, "Outside", &format!("<span>{egress}</span>"));
+    let egress = if reach.egress {
+        "declares egress: its tools reach outside the plugin"
+    } else {
+        "declares no egress"
+    };
+    fact(
+        out,
+        "egress",
+        if reach.egress { " warn" } else { "" },
+        "Outside",
+        &format!("<span>{egress}</span>"),
+    );
     if !reach.always_asks.is_empty() {
-        fact(out, "approval", "", "A person approves", &format!("<span>{}</span>", names(&reach.always_asks)));
+        fact(
+            out,
+            "approval",
+            "",
+            "A person approves",
+            &format!("<span>{}</span>", names(&reach.always_asks)),
+        );
     }
 }

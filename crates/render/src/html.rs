@@ -36,7 +36,9 @@ pub fn report(name: &str, analysis: &Analysis, theme: Theme) -> Option<String> {
             let title = explain.document.name.clone().or_else(|| explain.document.id.clone());
             let graph = match crate::svg::graph(explain, theme) {
                 Ok(svg) => format!(r#"<div class="graph">{svg}</div>"#),
-                Err(why) => format!("<p>{}.</p>", escape(&crate::words::capitalized(&why.to_string()))),
+                Err(why) => {
+                    format!("<p>{}.</p>", escape(&crate::words::capitalized(&why.to_string())))
+                }
             };
             (title, Some(graph))
         }
@@ -67,7 +69,12 @@ pub fn report(name: &str, analysis: &Analysis, theme: Theme) -> Option<String> {
 "#,
         escape(&title),
         theme = theme.name(),
-        auto = crate::dark_when_preferred(REPORT_CSS, r#":root[data-theme="dark"]"#, r#":root[data-theme="auto"]"#).unwrap_or_default(),
+        auto = crate::dark_when_preferred(
+            REPORT_CSS,
+            r#":root[data-theme="dark"]"#,
+            r#":root[data-theme="auto"]"#
+        )
+        .unwrap_or_default(),
     )
     .ok();
     for block in &blocks[..first_section] {
@@ -99,9 +106,14 @@ pub(crate) fn diagnostics(out: &mut String, name: &str, diagnostics: &[Diagnosti
         return;
     }
     let counts = opb_core::Counts::of(diagnostics);
-    let parts = [(counts.error, "error", "errors"), (counts.warning, "warning", "warnings"), (counts.info, "info", "infos")]
-        .map(|(n, one, many)| crate::words::plural(n, one, many));
-    write!(out, "<p>{} in {}.</p>\n<ul class=\"diagnostics\">\n", parts.join(", "), escape(name)).ok();
+    let parts = [
+        (counts.error, "error", "errors"),
+        (counts.warning, "warning", "warnings"),
+        (counts.info, "info", "infos"),
+    ]
+    .map(|(n, one, many)| crate::words::plural(n, one, many));
+    write!(out, "<p>{} in {}.</p>\n<ul class=\"diagnostics\">\n", parts.join(", "), escape(name))
+        .ok();
     for d in diagnostics {
         let at = d.range.start;
         writeln!(
@@ -185,10 +197,24 @@ impl Page for HtmlPage {
             1..=2 => "h3",
             _ => "h4",
         };
-        self.blocks.push(format!(r#"<{tag} class="{}">{}<span class="rest">{}</span></{tag}>"#, tone_class(tone), escape(head), code_spans(rest)) + "\n");
+        self.blocks.push(
+            format!(
+                r#"<{tag} class="{}">{}<span class="rest">{}</span></{tag}>"#,
+                tone_class(tone),
+                escape(head),
+                code_spans(rest)
+            ) + "\n",
+        );
     }
 
-    fn field_hanging(&mut self, _indent: usize, label: &str, _width: usize, value: &str, _hang: usize) {
+    fn field_hanging(
+        &mut self,
+        _indent: usize,
+        label: &str,
+        _width: usize,
+        value: &str,
+        _hang: usize,
+    ) {
         let list = self.list("dl", "<dl>\n");
         if !label.is_empty() {
             write!(list, "<dt>{}</dt>", escape(label)).ok();

@@ -8,11 +8,13 @@
 //! Every text comes from the core's explain view, which the core builds from
 //! the document with its credentials masked.
 
-use crate::Theme;
-use crate::drawing::{BAR, CORNER, Geometry, ID_PX, Look, Marks, PADDING, diamond, label, path_data, risk_bar};
+use crate::drawing::{
+    diamond, label, path_data, risk_bar, Geometry, Look, Marks, BAR, CORNER, ID_PX, PADDING,
+};
 use crate::xml::escape;
-use opb_core::explain::PlaybookExplain;
+use crate::Theme;
 use opb_core::explain::layout::{EdgeRoute, GraphLayout, NodeBox};
+use opb_core::explain::PlaybookExplain;
 use std::fmt::Write;
 
 /// The graph's stylesheet, as the playground links it.
@@ -30,7 +32,9 @@ pub enum NotDrawn {
 impl std::fmt::Display for NotDrawn {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
-            NotDrawn::NoSteps => f.write_str("the playbook has no step with an id, so there is no graph to draw"),
+            NotDrawn::NoSteps => {
+                f.write_str("the playbook has no step with an id, so there is no graph to draw")
+            }
             NotDrawn::TooManySteps(count) => write!(
                 f,
                 "the playbook has {count} steps, more than the {} a diagram can show",
@@ -62,7 +66,11 @@ pub fn graph_for_page(explain: &PlaybookExplain) -> Result<String, NotDrawn> {
 /// writes its stylesheet, if it has one. Generic over `style`, so the
 /// drawing for pages is compiled apart and a build that draws only for
 /// pages (the viewer's wasm) links no stylesheet.
-fn drawn(explain: &PlaybookExplain, theme: Option<Theme>, style: impl Fn(&mut String)) -> Result<String, NotDrawn> {
+fn drawn(
+    explain: &PlaybookExplain,
+    theme: Option<Theme>,
+    style: impl Fn(&mut String),
+) -> Result<String, NotDrawn> {
     let steps = explain.graph.nodes.len();
     let geometry = Geometry::of(explain).ok_or(NotDrawn::TooManySteps(steps))?;
     if geometry.nodes.is_empty() {
@@ -78,12 +86,22 @@ fn drawn(explain: &PlaybookExplain, theme: Option<Theme>, style: impl Fn(&mut St
 
 /// FNV-1a, folded to 32 bits: ids that differ between drawings.
 fn digest(text: &str) -> u32 {
-    let hash = text.bytes().fold(0xcbf2_9ce4_8422_2325_u64, |hash, byte| (hash ^ u64::from(byte)).wrapping_mul(0x0100_0000_01b3));
+    let hash = text.bytes().fold(0xcbf2_9ce4_8422_2325_u64, |hash, byte| {
+        (hash ^ u64::from(byte)).wrapping_mul(0x0100_0000_01b3)
+    });
     (hash ^ (hash >> 32)) as u32
 }
 
 /// Writes the drawing, its ids starting with a NUL for [`drawn`] to replace.
-fn drawing(out: &mut String, explain: &PlaybookExplain, geometry: &Geometry, layout: &GraphLayout, marks: &[Marks], theme: Option<Theme>, style: &impl Fn(&mut String)) {
+fn drawing(
+    out: &mut String,
+    explain: &PlaybookExplain,
+    geometry: &Geometry,
+    layout: &GraphLayout,
+    marks: &[Marks],
+    theme: Option<Theme>,
+    style: &impl Fn(&mut String),
+) {
     // NUL where the ids' prefix goes: escaped text never holds one, so the
     // prefix, a digest of the whole, replaces exactly those ([`drawn`]).
     let ids = "\0";
@@ -135,7 +153,8 @@ fn description(explain: &PlaybookExplain) -> String {
         None => write!(text, " It names no start step.").ok(),
     };
     if !graph.unreachable.is_empty() {
-        let unreachable = graph.unreachable.iter().map(|s| s.as_str()).collect::<Vec<_>>().join(", ");
+        let unreachable =
+            graph.unreachable.iter().map(|s| s.as_str()).collect::<Vec<_>>().join(", ");
         write!(text, " Not reachable from the start: {unreachable}.").ok();
     }
     text
@@ -153,7 +172,9 @@ fn stylesheet() -> String {
         rest = rest[start..].find("*/").map_or("", |end| &rest[start + end + 2..]);
     }
     css.push_str(rest);
-    let css = css.replace(r#":root[data-theme="dark"]"#, r#"svg.graph[data-theme="dark"]"#).replace(":root", "svg.graph");
+    let css = css
+        .replace(r#":root[data-theme="dark"]"#, r#"svg.graph[data-theme="dark"]"#)
+        .replace(":root", "svg.graph");
     let css = own_properties_only(&css);
     // Inlined into a narrower column, the drawing shrinks to fit it.
     let mut out = String::from("svg.graph{font-family:ui-sans-serif,system-ui,sans-serif;max-width:100%;height:auto}svg.graph .graph-background{fill:var(--graph-bg)}");
@@ -161,7 +182,11 @@ fn stylesheet() -> String {
         out.push_str(line);
     }
     // `auto` draws in the dark palette when the reader's system prefers it.
-    if let Some(auto) = crate::dark_when_preferred(&out, r#"svg.graph[data-theme="dark"]"#, r#"svg.graph[data-theme="auto"]"#) {
+    if let Some(auto) = crate::dark_when_preferred(
+        &out,
+        r#"svg.graph[data-theme="dark"]"#,
+        r#"svg.graph[data-theme="auto"]"#,
+    ) {
         out.push_str(&auto);
     }
     out
@@ -204,9 +229,17 @@ fn own_properties_only(css: &str) -> String {
 
 fn edges(out: &mut String, geometry: &Geometry, layout: &GraphLayout, ids: &str) {
     out.push_str(r#"<g class="edges">"#);
-    for (edge, route) in geometry.graph.edges.iter().zip(&layout.edges).filter(|(_, r)| !r.points.is_empty()) {
-        let (class, marker) = if edge.back { ("edge back", "arrow-back") } else { ("edge", "arrow") };
-        write!(out, r#"<g class="{class}"><path d="{}" marker-end="url(#{ids}{marker})"/>"#, path_data(route)).ok();
+    for (edge, route) in
+        geometry.graph.edges.iter().zip(&layout.edges).filter(|(_, r)| !r.points.is_empty())
+    {
+        let (class, marker) =
+            if edge.back { ("edge back", "arrow-back") } else { ("edge", "arrow") };
+        write!(
+            out,
+            r#"<g class="{class}"><path d="{}" marker-end="url(#{ids}{marker})"/>"#,
+            path_data(route)
+        )
+        .ok();
         if let (Some(text), Some(at)) = (edge.label.as_deref(), route.label) {
             let (text, size) = label(text);
             write!(
@@ -229,7 +262,11 @@ fn edges(out: &mut String, geometry: &Geometry, layout: &GraphLayout, ids: &str)
 
 fn terminals(out: &mut String, layout: &GraphLayout, ids: &str) {
     out.push_str(r#"<g class="terminals">"#);
-    let all = layout.start.iter().map(|t| (t, "start", "Start")).chain(layout.ends.iter().map(|t| (t, "end", "End")));
+    let all = layout
+        .start
+        .iter()
+        .map(|t| (t, "start", "Start"))
+        .chain(layout.ends.iter().map(|t| (t, "end", "End")));
     for (terminal, which, text) in all {
         let b = terminal.at;
         terminal_edge(out, &terminal.edge, ids);
@@ -250,7 +287,12 @@ fn terminals(out: &mut String, layout: &GraphLayout, ids: &str) {
 }
 
 fn terminal_edge(out: &mut String, route: &EdgeRoute, ids: &str) {
-    write!(out, r#"<g class="edge terminal-edge"><path d="{}" marker-end="url(#{ids}arrow)"/></g>"#, path_data(route)).ok();
+    write!(
+        out,
+        r#"<g class="edge terminal-edge"><path d="{}" marker-end="url(#{ids}arrow)"/></g>"#,
+        path_data(route)
+    )
+    .ok();
 }
 
 fn node_svg(out: &mut String, node: &crate::drawing::Node, b: &NodeBox, mark: &Marks) {
@@ -278,7 +320,8 @@ fn node_svg(out: &mut String, node: &crate::drawing::Node, b: &NodeBox, mark: &M
     match &node.look {
         Look::Agent { title, agent, badge } => {
             let badge_w = badge.width();
-            let badge_class = if badge.partly_unknown { "risk-badge partly-unknown" } else { "risk-badge" };
+            let badge_class =
+                if badge.partly_unknown { "risk-badge partly-unknown" } else { "risk-badge" };
             let risk = escape(&badge.risk);
             write!(
                 out,

@@ -56,7 +56,8 @@ pub fn view(name: &str, analysis: &Analysis) -> (String, Vec<Tab>) {
         body.push_str(r#"<p class="opb-unread">opb could not read this as a playbook or a plugin manifest.</p>"#);
     }
     diagnostics(&mut body, name, &analysis.checked.diagnostics);
-    let label = if problems == 0 { "Problems".to_owned() } else { format!("Problems ({problems})") };
+    let label =
+        if problems == 0 { "Problems".to_owned() } else { format!("Problems ({problems})") };
     panels.push((Tab { id: "diagnostics", label }, body));
     tabs(&mut out, &panels);
     out.push_str("</div>");
@@ -103,7 +104,11 @@ fn sections(blocks: Vec<String>) -> (Vec<String>, Vec<Vec<String>>) {
     (head, sections)
 }
 
-fn playbook(name: &str, explain: &PlaybookExplain, paths: Option<&RiskPaths>) -> Vec<(Tab, String)> {
+fn playbook(
+    name: &str,
+    explain: &PlaybookExplain,
+    paths: Option<&RiskPaths>,
+) -> Vec<(Tab, String)> {
     let mut page = HtmlPage::default();
     crate::explain::playbook::render(name, explain, &mut page);
     let (_, mut sections) = sections(page.finish());
@@ -116,7 +121,9 @@ fn playbook(name: &str, explain: &PlaybookExplain, paths: Option<&RiskPaths>) ->
     let mut graph = String::new();
     match crate::svg::graph_for_page(explain) {
         Ok(svg) => write!(graph, r#"<div class="opb-graph">{svg}</div>"#).ok(),
-        Err(why) => write!(graph, "<p>{}.</p>", escape(&crate::words::capitalized(&why.to_string()))).ok(),
+        Err(why) => {
+            write!(graph, "<p>{}.</p>", escape(&crate::words::capitalized(&why.to_string()))).ok()
+        }
     };
     // Each step's boundary, in the graph's order, marked with its id so a
     // step chosen in the drawing leads to it.
@@ -127,7 +134,12 @@ fn playbook(name: &str, explain: &PlaybookExplain, paths: Option<&RiskPaths>) ->
             if open {
                 graph.push_str("</article>");
             }
-            write!(graph, r#"<article class="opb-step" data-step="{}">"#, escape(ids.next().unwrap_or_default())).ok();
+            write!(
+                graph,
+                r#"<article class="opb-step" data-step="{}">"#,
+                escape(ids.next().unwrap_or_default())
+            )
+            .ok();
             open = true;
         }
         graph.push_str(&block);
@@ -149,7 +161,11 @@ fn playbook(name: &str, explain: &PlaybookExplain, paths: Option<&RiskPaths>) ->
         // Its title is the viewer's own: the panel starts at its overview.
         let blocks: String = page.finish().into_iter().skip(1).collect();
         let flagged = paths.flagged_paths();
-        let label = if flagged == 0 { "Risk paths".to_owned() } else { format!("Risk paths ({} flagged)", flagged) };
+        let label = if flagged == 0 {
+            "Risk paths".to_owned()
+        } else {
+            format!("Risk paths ({} flagged)", flagged)
+        };
         panels.push((Tab { id: "paths", label }, blocks));
     }
     panels
@@ -179,7 +195,12 @@ pub fn result(analysis: &Analysis) -> String {
         None => out.push_str("null"),
     }
     let counts = checked.counts;
-    write!(out, r#","counts":{{"error":{},"warning":{},"info":{}}},"diagnostics":["#, counts.error, counts.warning, counts.info).ok();
+    write!(
+        out,
+        r#","counts":{{"error":{},"warning":{},"info":{}}},"diagnostics":["#,
+        counts.error, counts.warning, counts.info
+    )
+    .ok();
     for (i, d) in checked.diagnostics.iter().enumerate() {
         if i > 0 {
             out.push(',');
@@ -195,7 +216,12 @@ pub fn result(analysis: &Analysis) -> String {
         out.push_str(r#","pointer":"#);
         string(&mut out, &d.pointer);
         let (start, end) = (d.range.start, d.range.end);
-        write!(out, r#","line":{},"column":{},"end_line":{},"end_column":{}}}"#, start.line, start.column, end.line, end.column).ok();
+        write!(
+            out,
+            r#","line":{},"column":{},"end_line":{},"end_column":{}}}"#,
+            start.line, start.column, end.line, end.column
+        )
+        .ok();
     }
     out.push_str("]}");
     out

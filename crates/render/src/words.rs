@@ -21,11 +21,15 @@ pub fn list<S: AsRef<str>>(items: &[S]) -> String {
 /// `2 errors and 1 warning point`: the diagnostics that point into a part
 /// of a document; `None` when there are none.
 pub fn problems(counts: opb_core::Counts) -> Option<String> {
-    let parts: Vec<String> = [(counts.error, "error", "errors"), (counts.warning, "warning", "warnings"), (counts.info, "info", "infos")]
-        .into_iter()
-        .filter(|(n, _, _)| *n > 0)
-        .map(|(n, one, many)| plural(n, one, many))
-        .collect();
+    let parts: Vec<String> = [
+        (counts.error, "error", "errors"),
+        (counts.warning, "warning", "warnings"),
+        (counts.info, "info", "infos"),
+    ]
+    .into_iter()
+    .filter(|(n, _, _)| *n > 0)
+    .map(|(n, one, many)| plural(n, one, many))
+    .collect();
     let total = counts.error + counts.warning + counts.info;
     (total > 0).then(|| format!("{} {}", list(&parts), if total == 1 { "points" } else { "point" }))
 }
@@ -80,7 +84,10 @@ mod tests {
     fn problems_name_only_what_there_is() {
         let counts = opb_core::Counts { error: 2, warning: 0, info: 1 };
         assert_eq!(problems(counts).as_deref(), Some("2 errors and 1 info point"));
-        assert_eq!(problems(opb_core::Counts { error: 1, ..Default::default() }).as_deref(), Some("1 error points"));
+        assert_eq!(
+            problems(opb_core::Counts { error: 1, ..Default::default() }).as_deref(),
+            Some("1 error points")
+        );
         assert_eq!(problems(opb_core::Counts::default()), None);
     }
 

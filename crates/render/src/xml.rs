@@ -7,7 +7,10 @@ use std::borrow::Cow;
 /// line feed and carriage return; U+FFFE, U+FFFF) as U+FFFD. A document's
 /// step id may hold any of them.
 pub(crate) fn escape(text: &str) -> Cow<'_, str> {
-    let unsafe_char = |c: char| matches!(c, '&' | '<' | '>' | '"' | '\'' | '\u{fffe}' | '\u{ffff}') || (c < ' ' && !matches!(c, '\t' | '\n' | '\r'));
+    let unsafe_char = |c: char| {
+        matches!(c, '&' | '<' | '>' | '"' | '\'' | '\u{fffe}' | '\u{ffff}')
+            || (c < ' ' && !matches!(c, '\t' | '\n' | '\r'))
+    };
     if !text.chars().any(unsafe_char) {
         return Cow::Borrowed(text);
     }

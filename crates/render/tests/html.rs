@@ -2,15 +2,16 @@
 //! Content-Security-Policy, nothing to fetch, `opb explain`'s words, the
 //! drawing and every diagnostic, masked and escaped.
 
-use opb_core::{Options, Syntax, analyze};
+use opb_core::{analyze, Options, Syntax};
+use opb_render::html::{report, POLICY};
 use opb_render::Theme;
-use opb_render::html::{POLICY, report};
 
 mod common;
 use common::{assert_inert, example};
 
 fn report_of(name: &str, text: &str, theme: Theme) -> String {
-    let analysis = analyze(text, &Options { syntax: Syntax::from_path(name), ..Options::default() });
+    let analysis =
+        analyze(text, &Options { syntax: Syntax::from_path(name), ..Options::default() });
     report(name, &analysis, theme).expect("a report")
 }
 
@@ -19,18 +20,33 @@ fn a_playbook_report_holds_the_account_the_drawing_and_the_diagnostics() {
     let name = "refund-triage.broken.yaml";
     let html = report_of(name, &example(name), Theme::Auto);
     assert!(html.starts_with("<!DOCTYPE html>\n<html lang=\"en\" data-theme=\"auto\">"));
-    assert!(html.contains(&format!(r#"<meta http-equiv="Content-Security-Policy" content="{POLICY}" />"#)));
+    assert!(html
+        .contains(&format!(r#"<meta http-equiv="Content-Security-Policy" content="{POLICY}" />"#)));
     assert!(html.contains("<title>Refund triage · opb</title>"));
-    assert!(html.contains("<h1 class=\"item\">Refund triage (refund-triage)"), "the account's own title heads the page");
+    assert!(
+        html.contains("<h1 class=\"item\">Refund triage (refund-triage)"),
+        "the account's own title heads the page"
+    );
     // The drawing, inline, in the page's theme.
     assert_eq!(html.matches("<svg ").count(), 1);
     assert!(html.contains(r#"class="graph" data-theme="auto""#));
     // Every diagnostic opb check reports, with its position.
-    let analysis = analyze(&example(name), &Options { syntax: Some(Syntax::Yaml), ..Options::default() });
+    let analysis =
+        analyze(&example(name), &Options { syntax: Some(Syntax::Yaml), ..Options::default() });
     assert_eq!(html.matches("<li data-severity=").count(), analysis.checked.diagnostics.len());
-    assert!(html.contains("<code>PB213 next-unknown</code> <span class=\"position\">line 60, column 11</span>"), "{html}");
+    assert!(
+        html.contains(
+            "<code>PB213 next-unknown</code> <span class=\"position\">line 60, column 11</span>"
+        ),
+        "{html}"
+    );
     // `opb explain`'s sections and words.
-    for heading in ["Steps: what each one may do", "Embedded tools: the definitions the document carries", "Requires: what a harness must provide before it runs", "Graph"] {
+    for heading in [
+        "Steps: what each one may do",
+        "Embedded tools: the definitions the document carries",
+        "Requires: what a harness must provide before it runs",
+        "Graph",
+    ] {
         assert!(html.contains(&format!("<h2>{heading}</h2>")), "{heading}");
     }
     let explain = match analysis.explain.as_ref().unwrap() {
@@ -39,8 +55,17 @@ fn a_playbook_report_holds_the_account_the_drawing_and_the_diagnostics() {
     };
     for step in &explain.steps {
         // The core's sentence, up to its first quoted name.
-        let words: String = step.summary.chars().take_while(|c| !matches!(c, '`' | '"' | '\'' | '<' | '>' | '&')).take(60).collect();
-        assert!(words.len() > 20 && html.contains(&format!("<dt>May do</dt><dd>{words}")), "{}", step.summary);
+        let words: String = step
+            .summary
+            .chars()
+            .take_while(|c| !matches!(c, '`' | '"' | '\'' | '<' | '>' | '&'))
+            .take(60)
+            .collect();
+        assert!(
+            words.len() > 20 && html.contains(&format!("<dt>May do</dt><dd>{words}")),
+            "{}",
+            step.summary
+        );
     }
 }
 
@@ -48,7 +73,8 @@ fn a_playbook_report_holds_the_account_the_drawing_and_the_diagnostics() {
 fn the_report_opens_on_the_trust_summary_the_playground_shows() {
     let name = "refund-triage.broken.yaml";
     let html = report_of(name, &example(name), Theme::Light);
-    let analysis = analyze(&example(name), &Options { syntax: Some(Syntax::Yaml), ..Options::default() });
+    let analysis =
+        analyze(&example(name), &Options { syntax: Some(Syntax::Yaml), ..Options::default() });
     let summary = opb_core::trust_summary(&analysis).expect("a summary");
     let glance = opb_render::glance::html(&summary);
     let at = html.find("<h2>What this document can do</h2>").expect("the summary's heading");
@@ -60,9 +86,16 @@ fn the_report_opens_on_the_trust_summary_the_playground_shows() {
 
 #[test]
 fn the_page_loads_nothing_and_runs_nothing() {
-    for (name, theme) in [("failed-charge-recovery.json", Theme::Light), ("shady-tools.broken.oz0-plugin.yaml", Theme::Dark)] {
+    for (name, theme) in [
+        ("failed-charge-recovery.json", Theme::Light),
+        ("shady-tools.broken.oz0-plugin.yaml", Theme::Dark),
+    ] {
         let html = report_of(name, &example(name), theme);
-        assert_inert(name, &html, &["<script", "<iframe", "<img", "<link", "<object", "<embed", "@import", "url(http"]);
+        assert_inert(
+            name,
+            &html,
+            &["<script", "<iframe", "<img", "<link", "<object", "<embed", "@import", "url(http"],
+        );
         assert!(html.contains(&format!("data-theme=\"{}\"", theme.name())));
     }
 }

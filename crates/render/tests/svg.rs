@@ -3,9 +3,9 @@
 //! core's explain view says, masked.
 
 use opb_core::explain::{Explain, PlaybookExplain};
-use opb_core::{Options, Syntax, analyze};
+use opb_core::{analyze, Options, Syntax};
+use opb_render::svg::{graph, NotDrawn};
 use opb_render::Theme;
-use opb_render::svg::{NotDrawn, graph};
 use roxmltree::{Document, Node};
 use std::path::Path;
 
@@ -17,7 +17,8 @@ fn explain_of(text: &str, syntax: Syntax) -> PlaybookExplain {
 }
 
 fn example() -> PlaybookExplain {
-    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../examples/failed-charge-recovery.json");
+    let path =
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("../../examples/failed-charge-recovery.json");
     explain_of(&std::fs::read_to_string(path).unwrap(), Syntax::Json)
 }
 
@@ -36,8 +37,15 @@ fn the_example_is_a_described_drawing_of_every_step() {
     assert_eq!(root.tag_name().name(), "svg");
     assert_eq!(root.tag_name().namespace(), Some("http://www.w3.org/2000/svg"));
     assert_eq!(root.attribute("role"), Some("img"));
-    let labels: Vec<&str> = root.attribute("aria-labelledby").unwrap_or_default().split(' ').collect();
-    let by_id = |id: &str| doc.descendants().find(|n| n.attribute("id") == Some(id)).and_then(|n| n.text()).unwrap_or_default().to_owned();
+    let labels: Vec<&str> =
+        root.attribute("aria-labelledby").unwrap_or_default().split(' ').collect();
+    let by_id = |id: &str| {
+        doc.descendants()
+            .find(|n| n.attribute("id") == Some(id))
+            .and_then(|n| n.text())
+            .unwrap_or_default()
+            .to_owned()
+    };
     let [title, desc] = labels[..] else { panic!("{labels:?}") };
     assert_eq!(by_id(title), "Step graph of Failed charge recovery");
     assert_eq!(by_id(desc), "4 steps: recover, gate, send, record. It starts at recover.");
@@ -63,18 +71,28 @@ fn nothing_runs_and_nothing_is_fetched() {
         assert_eq!(doc.root_element().attribute("data-theme"), Some(theme.name()));
         for node in doc.descendants().filter(Node::is_element) {
             let name = node.tag_name().name();
-            assert!(!["script", "foreignObject", "image", "use", "a", "iframe"].contains(&name), "<{name}>");
+            assert!(
+                !["script", "foreignObject", "image", "use", "a", "iframe"].contains(&name),
+                "<{name}>"
+            );
             for attribute in node.attributes() {
                 assert!(!attribute.name().starts_with("on"), "event handler {}", attribute.name());
                 assert!(attribute.name() != "href", "a reference: {}", attribute.value());
                 if let Some(url) = attribute.value().strip_prefix("url(#") {
                     let id = url.trim_end_matches(')');
-                    assert!(doc.descendants().any(|n| n.attribute("id") == Some(id)), "only the drawing's own markers: {url}");
+                    assert!(
+                        doc.descendants().any(|n| n.attribute("id") == Some(id)),
+                        "only the drawing's own markers: {url}"
+                    );
                 }
             }
         }
-        let style = doc.descendants().find(|n| n.has_tag_name("style")).and_then(|n| n.text()).unwrap();
-        assert!(!style.contains("@import") && !style.contains("url(") && !style.contains(":root"), "{style}");
+        let style =
+            doc.descendants().find(|n| n.has_tag_name("style")).and_then(|n| n.text()).unwrap();
+        assert!(
+            !style.contains("@import") && !style.contains("url(") && !style.contains(":root"),
+            "{style}"
+        );
         // No property is read from a page the drawing is put in: every
         // `var()` names one the drawing sets itself.
         for call in style.split("var(--").skip(1) {
@@ -100,7 +118,10 @@ fn credentials_are_masked_and_odd_ids_written_safely() {
     assert!(doc.descendants().any(|n| n.attribute("data-step-id") == Some("a<script>\u{fffd}")));
     assert_eq!(texts(&doc, "edge-label"), ["ok]]>"]);
     assert!(doc.descendants().filter(Node::is_element).all(|n| n.tag_name().name() != "script"));
-    assert_eq!(doc.descendants().find(|n| n.has_tag_name("title")).and_then(|n| n.text()), Some("Step graph of <b>odd</b> & \"quoted\""));
+    assert_eq!(
+        doc.descendants().find(|n| n.has_tag_name("title")).and_then(|n| n.text()),
+        Some("Step graph of <b>odd</b> & \"quoted\"")
+    );
 }
 
 #[test]
@@ -109,23 +130,39 @@ fn drawings_that_differ_define_different_ids() {
         let doc = Document::parse(svg).unwrap();
         doc.descendants().filter_map(|n| n.attribute("id")).map(str::to_owned).collect()
     };
-    let (light, dark) = (graph(&example(), Theme::Light).unwrap(), graph(&example(), Theme::Dark).unwrap());
+    let (light, dark) =
+        (graph(&example(), Theme::Light).unwrap(), graph(&example(), Theme::Dark).unwrap());
     let (light_ids, dark_ids) = (ids(&light), ids(&dark));
     assert_eq!(light_ids.len(), 4, "title, description, two arrowheads: {light_ids:?}");
-    assert!(light_ids.iter().all(|id| id.starts_with("opb-") && !dark_ids.contains(id)), "{light_ids:?} {dark_ids:?}");
+    assert!(
+        light_ids.iter().all(|id| id.starts_with("opb-") && !dark_ids.contains(id)),
+        "{light_ids:?} {dark_ids:?}"
+    );
     assert_eq!(graph(&example(), Theme::Light).unwrap(), light, "the same drawing each time");
     // A step id that looks like an id prefix is text, not a prefix.
     let text = r#"{"openplaybook": "1.6", "requires": {"connections": []}, "steps": [{"id": "opb-x", "kind": "gate"}], "start": "opb-x"}"#;
-    assert!(graph(&explain_of(text, Syntax::Json), Theme::Light).unwrap().contains(r#"data-step-id="opb-x""#));
+    assert!(graph(&explain_of(text, Syntax::Json), Theme::Light)
+        .unwrap()
+        .contains(r#"data-step-id="opb-x""#));
 }
 
 #[test]
 fn what_cannot_be_drawn_says_why() {
-    let empty = explain_of(r#"{"openplaybook": "1.6", "requires": {"connections": []}, "steps": []}"#, Syntax::Json);
+    let empty = explain_of(
+        r#"{"openplaybook": "1.6", "requires": {"connections": []}, "steps": []}"#,
+        Syntax::Json,
+    );
     assert_eq!(graph(&empty, Theme::Light), Err(NotDrawn::NoSteps));
-    let steps: Vec<String> = (0..2_001).map(|i| format!(r#"{{"id": "s{i}", "kind": "gate"}}"#)).collect();
-    let many = format!(r#"{{"openplaybook": "1.6", "requires": {{"connections": []}}, "steps": [{}]}}"#, steps.join(","));
+    let steps: Vec<String> =
+        (0..2_001).map(|i| format!(r#"{{"id": "s{i}", "kind": "gate"}}"#)).collect();
+    let many = format!(
+        r#"{{"openplaybook": "1.6", "requires": {{"connections": []}}, "steps": [{}]}}"#,
+        steps.join(",")
+    );
     let error = graph(&explain_of(&many, Syntax::Json), Theme::Light).unwrap_err();
     assert_eq!(error, NotDrawn::TooManySteps(2_001));
-    assert_eq!(error.to_string(), "the playbook has 2001 steps, more than the 2000 a diagram can show");
+    assert_eq!(
+        error.to_string(),
+        "the playbook has 2001 steps, more than the 2000 a diagram can show"
+    );
 }

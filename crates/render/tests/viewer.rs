@@ -3,7 +3,7 @@
 //! linked to its node, markup that needs no script and carries none, and
 //! the result message a host page reads.
 
-use opb_core::{Options, Syntax, analyze};
+use opb_core::{analyze, Options, Syntax};
 use opb_render::viewer::{result, view};
 
 mod common;
@@ -21,7 +21,12 @@ fn a_playbook_gets_its_summary_its_tabs_and_a_boundary_for_every_drawn_step() {
     assert_eq!(ids, ["graph", "tools", "requires", "paths", "diagnostics"]);
     let problems = analysis.checked.diagnostics.len();
     assert_eq!(tabs.last().unwrap().label, format!("Problems ({problems})"));
-    assert!(html.starts_with(r#"<div class="opb-view"><section class="trust-banner" data-testid="trust-banner""#), "the summary first");
+    assert!(
+        html.starts_with(
+            r#"<div class="opb-view"><section class="trust-banner" data-testid="trust-banner""#
+        ),
+        "the summary first"
+    );
     let summary = opb_core::trust_summary(&analysis).unwrap();
     assert!(html.contains(&opb_render::glance::html(&summary)), "the playground's words");
     // One panel per tab, the first shown.
@@ -34,15 +39,28 @@ fn a_playbook_gets_its_summary_its_tabs_and_a_boundary_for_every_drawn_step() {
     assert!(!drawn.is_empty());
     assert_eq!(drawn, boundaries);
     // The drawing takes the page's styles: no stylesheet or theme of its own.
-    assert!(!html.contains("<style") && !html.contains(r#"<svg xmlns="http://www.w3.org/2000/svg" class="graph" data-theme"#));
+    assert!(
+        !html.contains("<style")
+            && !html
+                .contains(r#"<svg xmlns="http://www.w3.org/2000/svg" class="graph" data-theme"#)
+    );
     assert_eq!(html.matches("<li data-severity=").count(), problems);
 }
 
 #[test]
 fn the_markup_needs_no_script_and_carries_none() {
-    for name in ["failed-charge-recovery.json", "refund-triage.broken.yaml", "shady-tools.broken.oz0-plugin.yaml", "acme-github.oz0-plugin.yaml"] {
+    for name in [
+        "failed-charge-recovery.json",
+        "refund-triage.broken.yaml",
+        "shady-tools.broken.oz0-plugin.yaml",
+        "acme-github.oz0-plugin.yaml",
+    ] {
         let (html, _) = view(name, &analysis_of(name));
-        assert_inert(name, &html, &["<script", "<iframe", "<img", "<link", "<object", "<style", " style=", "javascript:"]);
+        assert_inert(
+            name,
+            &html,
+            &["<script", "<iframe", "<img", "<link", "<object", "<style", " style=", "javascript:"],
+        );
     }
 }
 
@@ -72,7 +90,10 @@ fn the_result_message_is_json_a_host_page_reads() {
     assert_eq!(message["type"], "opb:result");
     assert_eq!(message["kind"], "playbook");
     let counts = analysis.checked.counts;
-    assert_eq!(message["counts"], serde_json::json!({"error": counts.error, "warning": counts.warning, "info": counts.info}));
+    assert_eq!(
+        message["counts"],
+        serde_json::json!({"error": counts.error, "warning": counts.warning, "info": counts.info})
+    );
     let listed = message["diagnostics"].as_array().unwrap();
     assert_eq!(listed.len(), analysis.checked.diagnostics.len());
     for (sent, diagnostic) in listed.iter().zip(&analysis.checked.diagnostics) {
@@ -83,8 +104,15 @@ fn the_result_message_is_json_a_host_page_reads() {
         assert_eq!(sent["end_column"], diagnostic.range.end.column);
     }
     // Quotes, backslashes and control characters survive.
-    let odd = analyze("{\"openplaybook\": \"1.6\", \"id\": \"a\\\"b\\\\c\\u0001\", \"steps\": []}", &Options::default());
+    let odd = analyze(
+        "{\"openplaybook\": \"1.6\", \"id\": \"a\\\"b\\\\c\\u0001\", \"steps\": []}",
+        &Options::default(),
+    );
     let message: serde_json::Value = serde_json::from_str(&result(&odd)).expect("JSON");
     assert!(message["diagnostics"].as_array().is_some_and(|d| !d.is_empty()));
-    assert_eq!(serde_json::from_str::<serde_json::Value>(&result(&analyze("", &Options::default()))).unwrap()["kind"], serde_json::Value::Null);
+    assert_eq!(
+        serde_json::from_str::<serde_json::Value>(&result(&analyze("", &Options::default())))
+            .unwrap()["kind"],
+        serde_json::Value::Null
+    );
 }

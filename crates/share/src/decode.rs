@@ -1,11 +1,11 @@
 //! Reading a share link: fragment, scheme, base64url, deflate, UTF-8, JSON,
 //! each step with its own [`ShareError`].
 
-use crate::{Scheme, Share};
 use crate::error::{Base64Problem, ShareError};
-use base64::{DecodeError, Engine as _};
+use crate::{Scheme, Share};
 use base64::alphabet::URL_SAFE;
 use base64::engine::{DecodePaddingMode, GeneralPurpose, GeneralPurposeConfig};
+use base64::{DecodeError, Engine as _};
 use opb_syntax::{Kind, Limits, Syntax};
 
 /// Padded and unpadded input alike (the padding is cut before decoding), and
@@ -70,7 +70,8 @@ pub fn unpack(link: &str, max_bytes: usize) -> Result<Unpacked, ShareError> {
 /// The last steps of [`decode_with_limit`]: a share's unpacked JSON, as
 /// UTF-8, read.
 pub fn read(json: Vec<u8>) -> Result<Share, ShareError> {
-    let json = String::from_utf8(json).map_err(|error| ShareError::NotUtf8 { offset: error.utf8_error().valid_up_to() })?;
+    let json = String::from_utf8(json)
+        .map_err(|error| ShareError::NotUtf8 { offset: error.utf8_error().valid_up_to() })?;
     read_json(&json)
 }
 
@@ -83,7 +84,9 @@ fn split(link: &str) -> Result<(Scheme, &str), ShareError> {
         None if link.contains("://") => return Err(ShareError::NotShareLink),
         None => link,
     };
-    let Some((scheme, data)) = fragment.split_once(':') else { return Err(ShareError::NotShareLink) };
+    let Some((scheme, data)) = fragment.split_once(':') else {
+        return Err(ShareError::NotShareLink);
+    };
     match scheme {
         "pako" => Ok((Scheme::Pako, data)),
         "base64" => Ok((Scheme::Base64, data)),
@@ -102,23 +105,37 @@ fn bad_base64(data: &str, error: DecodeError) -> ShareError {
     let invalid_at = |offset: usize, byte: u8| {
         // Every byte before the offending one is base64, so ASCII: the
         // offset is a character boundary and the character's position.
-        let found = data.get(offset..).and_then(|rest| rest.chars().next()).unwrap_or(char::from(byte));
-        ShareError::BadBase64 { position: offset + 1, problem: Base64Problem::InvalidCharacter(found) }
+        let found =
+            data.get(offset..).and_then(|rest| rest.chars().next()).unwrap_or(char::from(byte));
+        ShareError::BadBase64 {
+            position: offset + 1,
+            problem: Base64Problem::InvalidCharacter(found),
+        }
     };
     match error {
-        DecodeError::InvalidByte(offset, byte) | DecodeError::InvalidLastSymbol(offset, byte) => invalid_at(offset, byte),
-        DecodeError::InvalidLength(length) => ShareError::BadBase64 { position: length, problem: Base64Problem::Length },
-        DecodeError::InvalidPadding => ShareError::BadBase64 { position: data.len(), problem: Base64Problem::Length },
+        DecodeError::InvalidByte(offset, byte) | DecodeError::InvalidLastSymbol(offset, byte) => {
+            invalid_at(offset, byte)
+        }
+        DecodeError::InvalidLength(length) => {
+            ShareError::BadBase64 { position: length, problem: Base64Problem::Length }
+        }
+        DecodeError::InvalidPadding => {
+            ShareError::BadBase64 { position: data.len(), problem: Base64Problem::Length }
+        }
     }
 }
 
 /// Unpacks zlib data, growing the output only up to `max_bytes`.
 fn inflate(packed: &[u8], max_bytes: usize) -> Result<Vec<u8>, ShareError> {
     use miniz_oxide::inflate::TINFLStatus;
-    miniz_oxide::inflate::decompress_to_vec_zlib_with_limit(packed, max_bytes).map_err(|error| match error.status {
-        TINFLStatus::HasMoreOutput => ShareError::TooLarge { limit: max_bytes },
-        TINFLStatus::FailedCannotMakeProgress | TINFLStatus::NeedsMoreInput => ShareError::TruncatedDeflate,
-        _ => ShareError::CorruptDeflate,
+    miniz_oxide::inflate::decompress_to_vec_zlib_with_limit(packed, max_bytes).map_err(|error| {
+        match error.status {
+            TINFLStatus::HasMoreOutput => ShareError::TooLarge { limit: max_bytes },
+            TINFLStatus::FailedCannotMakeProgress | TINFLStatus::NeedsMoreInput => {
+                ShareError::TruncatedDeflate
+            }
+            _ => ShareError::CorruptDeflate,
+        }
     })
 }
 
@@ -131,7 +148,10 @@ fn read_json(json: &str) -> Result<Share, ShareError> {
     let not_share = |detail: String| ShareError::NotShareJson { detail };
     let parsed = opb_syntax::parse(json, Syntax::Json, &Limits::default());
     if let Some(problem) = parsed.problems.first() {
-        return Err(not_share(format!("it is not JSON: {}", problem.message.trim_end_matches('.'))));
+        return Err(not_share(format!(
+            "it is not JSON: {}",
+            problem.message.trim_end_matches('.')
+        )));
     }
     let Some(object) = parsed.root.as_ref().and_then(|root| root.as_object()) else {
         return Err(not_share("it is not a JSON object".into()));
@@ -151,7 +171,11 @@ fn read_json(json: &str) -> Result<Share, ShareError> {
             [Kind::Playbook, Kind::PluginManifest]
                 .into_iter()
                 .find(|kind| kind.as_str() == word)
-                .ok_or_else(|| not_share(format!("its `kind` is `{word}`, where it is `playbook` or `plugin-manifest`")))?,
+                .ok_or_else(|| {
+                not_share(format!(
+                    "its `kind` is `{word}`, where it is `playbook` or `plugin-manifest`"
+                ))
+            })?,
         ),
     };
     Ok(Share { code: code.to_owned(), kind, view: text("view")?.map(str::to_owned) })

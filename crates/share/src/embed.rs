@@ -93,25 +93,40 @@ pub fn read_message(data: &Value) -> Result<HostMessage, BadMessage> {
         Some(SET_THEME) => {
             let word = data.get("theme").and_then(Value::as_str).unwrap_or_default();
             return Theme::parse(word).map(HostMessage::SetTheme).ok_or_else(|| {
-                BadMessage::Invalid(format!("`{SET_THEME}` needs `theme`: `light`, `dark` or `auto`, not `{word}`"))
+                BadMessage::Invalid(format!(
+                    "`{SET_THEME}` needs `theme`: `light`, `dark` or `auto`, not `{word}`"
+                ))
             });
         }
         Some(other) if !other.starts_with("opb:") => return Err(BadMessage::NotOurs),
         Some(other) => {
-            return Err(BadMessage::Invalid(format!("the viewer takes `{SET_DOCUMENT}` and `{SET_THEME}` messages, not `{other}`")));
+            return Err(BadMessage::Invalid(format!(
+                "the viewer takes `{SET_DOCUMENT}` and `{SET_THEME}` messages, not `{other}`"
+            )));
         }
-        None => return Err(BadMessage::Invalid(format!("a message to the viewer needs `type: \"{SET_DOCUMENT}\"`"))),
+        None => {
+            return Err(BadMessage::Invalid(format!(
+                "a message to the viewer needs `type: \"{SET_DOCUMENT}\"`"
+            )))
+        }
     }
-    let code = data
-        .get("code")
-        .and_then(Value::as_str)
-        .ok_or_else(|| BadMessage::Invalid(format!("`{SET_DOCUMENT}` needs the document's text in `code`, a string")))?;
+    let code = data.get("code").and_then(Value::as_str).ok_or_else(|| {
+        BadMessage::Invalid(format!(
+            "`{SET_DOCUMENT}` needs the document's text in `code`, a string"
+        ))
+    })?;
     let kind = match data.get("kind") {
         None | Some(Value::Null) => None,
         Some(Value::String(word)) => Some(Kind::parse(word).ok_or_else(|| {
-            BadMessage::Invalid(format!("`kind` is `{word}`; opb reads `playbook` or `plugin-manifest`"))
+            BadMessage::Invalid(format!(
+                "`kind` is `{word}`; opb reads `playbook` or `plugin-manifest`"
+            ))
         })?),
-        Some(_) => return Err(BadMessage::Invalid("`kind` must be a string: `playbook` or `plugin-manifest`".to_owned())),
+        Some(_) => {
+            return Err(BadMessage::Invalid(
+                "`kind` must be a string: `playbook` or `plugin-manifest`".to_owned(),
+            ))
+        }
     };
     Ok(HostMessage::SetDocument(SetDocument { code: code.to_owned(), kind }))
 }
@@ -142,18 +157,44 @@ mod tests {
 
     #[test]
     fn host_messages_are_read_or_refused_with_a_reason() {
-        let ok = read_message(&json!({"type": "opb:set-document", "code": "a: 1", "kind": "plugin-manifest"}));
-        assert_eq!(ok, Ok(HostMessage::SetDocument(SetDocument { code: "a: 1".into(), kind: Some(Kind::PluginManifest) })));
-        assert_eq!(read_message(&json!({"type": "opb:set-theme", "theme": "dark"})), Ok(HostMessage::SetTheme(Theme::Dark)));
+        let ok = read_message(
+            &json!({"type": "opb:set-document", "code": "a: 1", "kind": "plugin-manifest"}),
+        );
+        assert_eq!(
+            ok,
+            Ok(HostMessage::SetDocument(SetDocument {
+                code: "a: 1".into(),
+                kind: Some(Kind::PluginManifest)
+            }))
+        );
+        assert_eq!(
+            read_message(&json!({"type": "opb:set-theme", "theme": "dark"})),
+            Ok(HostMessage::SetTheme(Theme::Dark))
+        );
         let theme = read_message(&json!({"type": "opb:set-theme", "theme": "purple"}));
-        assert!(matches!(&theme, Err(BadMessage::Invalid(why)) if why.contains("not `purple`")), "{theme:?}");
+        assert!(
+            matches!(&theme, Err(BadMessage::Invalid(why)) if why.contains("not `purple`")),
+            "{theme:?}"
+        );
         assert_eq!(read_message(&json!({"type": "other"})), Err(BadMessage::NotOurs));
         let unknown = read_message(&json!({"type": "opb:nope"}));
-        assert!(matches!(&unknown, Err(BadMessage::Invalid(why)) if why.contains("`opb:nope`")), "{unknown:?}");
+        assert!(
+            matches!(&unknown, Err(BadMessage::Invalid(why)) if why.contains("`opb:nope`")),
+            "{unknown:?}"
+        );
         let plain = read_message(&json!("hello"));
-        assert!(matches!(&plain, Err(BadMessage::Invalid(why)) if why.contains("not a string")), "{plain:?}");
+        assert!(
+            matches!(&plain, Err(BadMessage::Invalid(why)) if why.contains("not a string")),
+            "{plain:?}"
+        );
         assert!(matches!(read_message(&json!({"code": "a: 1"})), Err(BadMessage::Invalid(_))));
-        assert!(matches!(read_message(&json!({"type": "opb:set-document", "code": 3})), Err(BadMessage::Invalid(_))));
-        assert!(matches!(read_message(&json!({"type": "opb:set-document", "code": "", "kind": "x"})), Err(BadMessage::Invalid(_))));
+        assert!(matches!(
+            read_message(&json!({"type": "opb:set-document", "code": 3})),
+            Err(BadMessage::Invalid(_))
+        ));
+        assert!(matches!(
+            read_message(&json!({"type": "opb:set-document", "code": "", "kind": "x"})),
+            Err(BadMessage::Invalid(_))
+        ));
     }
 }

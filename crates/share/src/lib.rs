@@ -19,8 +19,8 @@ mod error;
 pub use decode::{decode, decode_with_limit, read, unpack, Unpacked};
 pub use error::{Base64Problem, ShareError};
 
-use base64::Engine as _;
 use base64::engine::general_purpose::URL_SAFE_NO_PAD;
+use base64::Engine as _;
 use opb_syntax::{Kind, Limits};
 
 /// What a share link carries.
@@ -70,13 +70,19 @@ pub fn encode(share: &Share, scheme: Scheme) -> Result<String, ShareError> {
 }
 
 /// [`encode`] under another limit on the JSON's size, in bytes.
-pub fn encode_with_limit(share: &Share, scheme: Scheme, max_bytes: usize) -> Result<String, ShareError> {
+pub fn encode_with_limit(
+    share: &Share,
+    scheme: Scheme,
+    max_bytes: usize,
+) -> Result<String, ShareError> {
     let json = payload_json(share);
     if json.len() > max_bytes {
         return Err(ShareError::TooLarge { limit: max_bytes });
     }
     let data = match scheme {
-        Scheme::Pako => URL_SAFE_NO_PAD.encode(miniz_oxide::deflate::compress_to_vec_zlib(json.as_bytes(), 9)),
+        Scheme::Pako => {
+            URL_SAFE_NO_PAD.encode(miniz_oxide::deflate::compress_to_vec_zlib(json.as_bytes(), 9))
+        }
         Scheme::Base64 => URL_SAFE_NO_PAD.encode(json.as_bytes()),
     };
     Ok(format!("#{}:{data}", scheme.as_str()))

@@ -2,7 +2,10 @@
 //! zlib open, and every broken link gets its own error with a message that
 //! says what to do.
 
-use opb_share::{Base64Problem, Scheme, Share, ShareError, decode, decode_with_limit, encode, encode_with_limit, read, unpack};
+use opb_share::{
+    decode, decode_with_limit, encode, encode_with_limit, read, unpack, Base64Problem, Scheme,
+    Share, ShareError,
+};
 use opb_syntax::{Kind, Limits};
 use std::time::Instant;
 
@@ -21,7 +24,8 @@ fn what_opb_writes_opens_again() {
         share(""),
         share("openplaybook: \"1.6\"\nsteps: []\n"),
         Share {
-            code: "{\"steps\": [{\"id\": \"ünïcode ✓ 🚀\", \"x\": \"<script>alert(1)</script>\"}]}".into(),
+            code: "{\"steps\": [{\"id\": \"ünïcode ✓ 🚀\", \"x\": \"<script>alert(1)</script>\"}]}"
+                .into(),
             kind: Some(Kind::Playbook),
             view: Some("graph".into()),
         },
@@ -32,7 +36,10 @@ fn what_opb_writes_opens_again() {
             let link = encode(&original, scheme).expect("a small share encodes");
             assert!(link.starts_with(&format!("#{}:", scheme.as_str())), "{link}");
             assert!(!link.contains('='), "no padding: {link}");
-            assert!(link[1..].bytes().all(|b| b.is_ascii_alphanumeric() || b"-_:".contains(&b)), "{link}");
+            assert!(
+                link[1..].bytes().all(|b| b.is_ascii_alphanumeric() || b"-_:".contains(&b)),
+                "{link}"
+            );
             assert_eq!(decode(&link), Ok(original.clone()), "{link}");
         }
     }
@@ -73,7 +80,9 @@ fn links_written_by_javascript_zlib_open() {
 
 #[test]
 fn what_is_not_a_share_link_says_so() {
-    for link in ["", "#", "https://opb.example.invalid/play", "#steps", "just some text", "#a b:c", "#:abc"] {
+    for link in
+        ["", "#", "https://opb.example.invalid/play", "#steps", "just some text", "#a b:c", "#:abc"]
+    {
         assert_eq!(decode(link), Err(ShareError::NotShareLink), "{link:?}");
     }
 }
@@ -88,7 +97,10 @@ fn an_unknown_scheme_is_named() {
 #[test]
 fn bad_base64_names_the_character_and_where() {
     let error = decode("#base64:eyJj$b2Rl").unwrap_err();
-    assert_eq!(error, ShareError::BadBase64 { position: 5, problem: Base64Problem::InvalidCharacter('$') });
+    assert_eq!(
+        error,
+        ShareError::BadBase64 { position: 5, problem: Base64Problem::InvalidCharacter('$') }
+    );
     assert!(error.to_string().contains("character 5 of its data is `$`"), "{error}");
     // Standard base64's `+` and `/` are not base64url.
     assert!(matches!(decode("#pako:ab+/"), Err(ShareError::BadBase64 { position: 3, .. })));
@@ -96,7 +108,10 @@ fn bad_base64_names_the_character_and_where() {
     let error = decode("#pako:ab\u{7}c").unwrap_err();
     assert!(error.to_string().contains("U+0007"), "{error}");
     // One character into a group of four: the link was cut.
-    assert!(matches!(decode("#base64:eyJjb"), Err(ShareError::BadBase64 { problem: Base64Problem::Length, .. })));
+    assert!(matches!(
+        decode("#base64:eyJjb"),
+        Err(ShareError::BadBase64 { problem: Base64Problem::Length, .. })
+    ));
 }
 
 #[test]
@@ -107,9 +122,13 @@ fn damaged_and_cut_compressed_data_are_told_apart() {
     let cut = &data[..(data.len() / 2) / 4 * 4];
     assert_eq!(decode(&format!("#pako:{cut}")), Err(ShareError::TruncatedDeflate));
     // Not a zlib stream at all.
-    assert_eq!(decode(&format!("#pako:{}", base64url(b"not deflate at all"))), Err(ShareError::CorruptDeflate));
+    assert_eq!(
+        decode(&format!("#pako:{}", base64url(b"not deflate at all"))),
+        Err(ShareError::CorruptDeflate)
+    );
     // A flipped byte in the middle breaks the stream or its checksum.
-    let mut bytes = miniz_oxide::deflate::compress_to_vec_zlib("steps: []\n".repeat(50).as_bytes(), 9);
+    let mut bytes =
+        miniz_oxide::deflate::compress_to_vec_zlib("steps: []\n".repeat(50).as_bytes(), 9);
     let middle = bytes.len() / 2;
     bytes[middle] ^= 0xff;
     let flipped = decode(&format!("#pako:{}", base64url(&bytes)));
@@ -165,7 +184,12 @@ fn a_zip_bomb_stops_at_the_cap() {
     let link = format!("#pako:{}", base64url(&bomb));
     let started = Instant::now();
     let error = decode(&link).unwrap_err();
-    println!("a bomb of {} bytes (unpacking to {} bytes) refused in {:?}", bomb.len(), 8 * limit, started.elapsed());
+    println!(
+        "a bomb of {} bytes (unpacking to {} bytes) refused in {:?}",
+        bomb.len(),
+        8 * limit,
+        started.elapsed()
+    );
     assert_eq!(error, ShareError::TooLarge { limit });
     assert!(error.to_string().contains("more than 16 MiB"), "{error}");
 }
@@ -208,11 +232,21 @@ fn data_that_is_not_text_or_not_a_share_says_how() {
         not_share("{\"code\": \"\", \"kind\": \"novel\"}"),
         "its `kind` is `novel`, where it is `playbook` or `plugin-manifest`"
     );
-    assert!(not_share("{\"code\": ").starts_with("it is not JSON: "), "{}", not_share("{\"code\": "));
+    assert!(
+        not_share("{\"code\": ").starts_with("it is not JSON: "),
+        "{}",
+        not_share("{\"code\": ")
+    );
     // An absent and a null `kind` or `view` are the same.
-    assert_eq!(decode(&format!("#base64:{}", base64url(b"{\"code\": \"a\", \"kind\": null}"))), Ok(share("a")));
+    assert_eq!(
+        decode(&format!("#base64:{}", base64url(b"{\"code\": \"a\", \"kind\": null}"))),
+        Ok(share("a"))
+    );
     // Members a later version may add are ignored.
-    assert_eq!(decode(&format!("#base64:{}", base64url(b"{\"code\": \"a\", \"theme\": \"dark\"}"))), Ok(share("a")));
+    assert_eq!(
+        decode(&format!("#base64:{}", base64url(b"{\"code\": \"a\", \"theme\": \"dark\"}"))),
+        Ok(share("a"))
+    );
 }
 
 #[test]
@@ -230,7 +264,8 @@ fn every_message_says_what_happened_and_what_to_do() {
     ];
     for error in errors {
         let message = error.to_string();
-        let (what, to_do) = message.split_once(". ").unwrap_or_else(|| panic!("two sentences: {message}"));
+        let (what, to_do) =
+            message.split_once(". ").unwrap_or_else(|| panic!("two sentences: {message}"));
         assert!(what.starts_with("This "), "says what the link is: {message}");
         assert!(
             ["Copy ", "Ask "].iter().any(|verb| to_do.contains(verb)),
@@ -241,7 +276,11 @@ fn every_message_says_what_happened_and_what_to_do() {
 
 #[test]
 fn unpacking_then_reading_is_decoding_for_a_shell_that_inflates() {
-    let sent = Share { code: "steps: []\n".into(), kind: Some(Kind::PluginManifest), view: Some("tools".into()) };
+    let sent = Share {
+        code: "steps: []\n".into(),
+        kind: Some(Kind::PluginManifest),
+        view: Some("tools".into()),
+    };
     for scheme in [Scheme::Pako, Scheme::Base64] {
         let link = encode(&sent, scheme).unwrap();
         let unpacked = unpack(&link, 1024).unwrap();

@@ -54,15 +54,12 @@ pub fn detect(root: &Node) -> Option<Kind> {
     if object.contains("openplaybook") || object.contains("steps") {
         return Some(Kind::Playbook);
     }
-    let tools_have_ids = object
-        .get("tools")
-        .and_then(Node::as_array)
-        .is_some_and(|tools| {
-            tools.iter().any(|t| {
-                t.as_object()
-                    .is_some_and(|o| o.contains("id") && !(o.contains("name") && o.contains("source")))
-            })
-        });
+    let tools_have_ids = object.get("tools").and_then(Node::as_array).is_some_and(|tools| {
+        tools.iter().any(|t| {
+            t.as_object()
+                .is_some_and(|o| o.contains("id") && !(o.contains("name") && o.contains("source")))
+        })
+    });
     if tools_have_ids || object.contains("flows") || object.contains("skills") {
         return Some(Kind::PluginManifest);
     }

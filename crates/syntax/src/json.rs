@@ -2,15 +2,15 @@
 //! `fast-json` feature most texts are read first by the faster `json_strict`
 //! reader; this path reads the rest and words every error.
 
-use crate::{Parsed, duplicate_keys};
-use crate::limits::{Limits, too_deep, too_many_nodes};
+use crate::limits::{too_deep, too_many_nodes, Limits};
 use crate::pointer::Ptr;
 use crate::problem::Problem;
 use crate::text::Span;
-use crate::unclosed::{Open, open_in_json, relocate};
 use crate::tree::{CompactString, Member, Node, Number, Object, Value};
-use jsonc_parser::{CollectOptions, CommentCollectionStrategy, ParseOptions, ast};
+use crate::unclosed::{open_in_json, relocate, Open};
+use crate::{duplicate_keys, Parsed};
 use jsonc_parser::errors::ParseErrorKind;
+use jsonc_parser::{ast, CollectOptions, CommentCollectionStrategy, ParseOptions};
 
 fn strict_options() -> ParseOptions {
     ParseOptions {
@@ -56,7 +56,9 @@ pub(super) fn read_with_jsonc(text: &str, bom: usize, limits: &Limits) -> Parsed
                         (Some(Open::Bracket(start)), Span::empty(end))
                     }
                     _ => match open_in_json(text, bom, start) {
-                        Some(Open::Quote(at)) if at == start => (Some(Open::Quote(at)), Span::empty(end)),
+                        Some(Open::Quote(at)) if at == start => {
+                            (Some(Open::Quote(at)), Span::empty(end))
+                        }
                         open => (open, Span::new(start, end)),
                     },
                 };
@@ -71,7 +73,10 @@ pub(super) fn read_with_jsonc(text: &str, bom: usize, limits: &Limits) -> Parsed
     let Some(value) = result.value else {
         return Parsed {
             root: None,
-            problems: vec![Problem::syntax("The text is empty: expected a JSON object.", Span::empty(0))],
+            problems: vec![Problem::syntax(
+                "The text is empty: expected a JSON object.",
+                Span::empty(0),
+            )],
         };
     };
     let mut builder = Builder { bom, limits, problems: Vec::new(), nodes: 0 };
@@ -128,7 +133,10 @@ fn beyond_the_rfc(text: &str, from: usize) -> Option<Problem> {
         if let Some(fault) = fault {
             let position = crate::text::LineIndex::new(text).position(at);
             return Some(Problem::syntax(
-                format!("Invalid JSON: {fault} (line {}, column {}).", position.line, position.column),
+                format!(
+                    "Invalid JSON: {fault} (line {}, column {}).",
+                    position.line, position.column
+                ),
                 Span::new(at, at + c.len_utf8()),
             ));
         }
@@ -193,7 +201,12 @@ impl Builder<'_> {
         Ok(Node { span, value })
     }
 
-    fn object(&mut self, object: ast::Object<'_>, ptr: &Ptr, depth: usize) -> Result<Object, Problem> {
+    fn object(
+        &mut self,
+        object: ast::Object<'_>,
+        ptr: &Ptr,
+        depth: usize,
+    ) -> Result<Object, Problem> {
         let mut members = Vec::with_capacity(object.properties.len());
         for prop in object.properties {
             let (key, key_range): (CompactString, _) = match prop.name {

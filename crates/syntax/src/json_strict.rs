@@ -21,12 +21,12 @@
 //! and ends, which every IN005 and IN007 underlines, and it needs a newer
 //! Rust than the core's.
 
-use crate::{Parsed, duplicate_keys};
-use crate::limits::{Limits, too_deep, too_many_nodes};
+use crate::limits::{too_deep, too_many_nodes, Limits};
 use crate::pointer::Ptr;
 use crate::problem::Problem;
 use crate::text::Span;
 use crate::tree::{CompactString, Member, Node, Number, Object, Value};
+use crate::{duplicate_keys, Parsed};
 
 /// Past this depth the reader leaves the text to jsonc-parser, whatever the
 /// limit: its recursion stays shallow, and jsonc-parser's own nesting limit
@@ -56,7 +56,8 @@ pub(super) fn read(text: &str, from: usize, limits: &Limits) -> Option<Parsed> {
     }
     let root = root?;
     reader.skip_blanks();
-    (reader.at == reader.bytes.len()).then_some(Parsed { root: Some(root), problems: reader.problems })
+    (reader.at == reader.bytes.len())
+        .then_some(Parsed { root: Some(root), problems: reader.problems })
 }
 
 /// One step from the root to the value being read: an array index, or the
@@ -201,7 +202,8 @@ impl Reader<'_> {
     /// and unpaired surrogates are not strict JSON: `None`.
     fn string(&mut self) -> Option<CompactString> {
         let start = self.at + 1;
-        let plain = self.bytes.get(start..)?.iter().position(|&b| b == b'"' || b == b'\\' || b < 0x20)?;
+        let plain =
+            self.bytes.get(start..)?.iter().position(|&b| b == b'"' || b == b'\\' || b < 0x20)?;
         let mut at = start + plain;
         if self.peek_at(at)? == b'"' {
             self.at = at + 1;
@@ -233,7 +235,11 @@ impl Reader<'_> {
                 }
                 0..0x20 => return None,
                 _ => {
-                    let run = self.bytes.get(at..)?.iter().position(|&b| b == b'"' || b == b'\\' || b < 0x20)?;
+                    let run = self
+                        .bytes
+                        .get(at..)?
+                        .iter()
+                        .position(|&b| b == b'"' || b == b'\\' || b < 0x20)?;
                     out.push_str(self.text.get(at..at + run)?);
                     at += run;
                 }
@@ -278,7 +284,11 @@ impl Reader<'_> {
     /// A number at the cursor: `-? (0 | [1-9][0-9]*) (. [0-9]+)? ([eE] [+-]? [0-9]+)?`.
     fn number(&mut self) -> Option<Number> {
         let start = self.at;
-        let digits = |at: usize| self.bytes.get(at..).map_or(0, |rest| rest.iter().take_while(|b| b.is_ascii_digit()).count());
+        let digits = |at: usize| {
+            self.bytes
+                .get(at..)
+                .map_or(0, |rest| rest.iter().take_while(|b| b.is_ascii_digit()).count())
+        };
         let mut at = start + usize::from(self.peek_at(start) == Some(b'-'));
         at += match self.peek_at(at)? {
             b'0' => 1,
@@ -313,7 +323,15 @@ impl Reader<'_> {
         self.path.iter().fold(Ptr::root(), |ptr, step| match *step {
             Step::Index(i) => ptr.index(i),
             Step::Key(quote) => {
-                let mut key = Reader { at: quote, path: Vec::new(), members: Vec::new(), items: Vec::new(), problems: Vec::new(), stop: None, ..*self };
+                let mut key = Reader {
+                    at: quote,
+                    path: Vec::new(),
+                    members: Vec::new(),
+                    items: Vec::new(),
+                    problems: Vec::new(),
+                    stop: None,
+                    ..*self
+                };
                 ptr.key(&key.string().unwrap_or_default())
             }
         })
@@ -392,7 +410,9 @@ mod tests {
     #[test]
     fn limits_stop_the_read_with_the_finding_jsonc_parser_gives() {
         let limits = Limits { max_depth: 3, max_nodes: 5, ..Limits::default() };
-        for text in ["[[[1]]]", "[[[[1]]]]", "[1, 2, 3, 4]", "[1, 2, 3, 4, 5]", "{\"a\": {\"b\": [{}]}}"] {
+        for text in
+            ["[[[1]]]", "[[[[1]]]]", "[1, 2, 3, 4]", "[1, 2, 3, 4, 5]", "{\"a\": {\"b\": [{}]}}"]
+        {
             assert!(accepted(text, &limits), "{text}");
         }
         let deep = Limits { max_depth: 10_000, ..Limits::default() };
@@ -414,7 +434,11 @@ mod tests {
     #[test]
     fn every_fixture_and_example_reads_as_jsonc_parser_reads_it() {
         let root = Path::new(env!("CARGO_MANIFEST_DIR"));
-        let mut dirs = vec![root.join("../core/tests/fixtures"), root.join("../../examples"), root.join("../cli/tests")];
+        let mut dirs = vec![
+            root.join("../core/tests/fixtures"),
+            root.join("../../examples"),
+            root.join("../cli/tests"),
+        ];
         let mut accepted_files = 0;
         while let Some(dir) = dirs.pop() {
             let Ok(entries) = std::fs::read_dir(&dir) else { continue };

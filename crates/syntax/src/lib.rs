@@ -25,9 +25,9 @@ mod tree;
 mod unclosed;
 mod yaml;
 
-pub use detect::{Kind, detect};
+pub use detect::{detect, Kind};
 pub use limits::Limits;
-pub use pointer::{Ptr, item_pointer};
+pub use pointer::{item_pointer, Ptr};
 pub use problem::{Note, Problem, ProblemKind};
 pub use tree::{CompactString, Member, Node, Number, Object, Value};
 
@@ -49,11 +49,7 @@ impl Syntax {
     /// character opens an object or array, YAML otherwise (YAML comments,
     /// `key: value` lines, `---`).
     pub fn sniff(text: &str) -> Syntax {
-        let first = text
-            .trim_start_matches('\u{feff}')
-            .trim_start()
-            .chars()
-            .next();
+        let first = text.trim_start_matches('\u{feff}').trim_start().chars().next();
         match first {
             Some('{') | Some('[') => Syntax::Json,
             _ => Syntax::Yaml,
@@ -100,10 +96,7 @@ pub async fn parse_pausing<W: Future<Output = ()>>(
     pause: &mut impl FnMut() -> Option<W>,
 ) -> Parsed {
     if text.len() > limits.max_bytes {
-        return Parsed {
-            root: None,
-            problems: vec![limits::too_large_input(text, limits)],
-        };
+        return Parsed { root: None, problems: vec![limits::too_large_input(text, limits)] };
     }
     if let Some(problem) = limits::check_line_length(text, limits) {
         return Parsed { root: None, problems: vec![problem] };

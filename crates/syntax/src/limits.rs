@@ -3,7 +3,7 @@
 //! manifest and low enough that the browser tab answers in milliseconds.
 
 use crate::problem::{Problem, ProblemKind};
-use crate::text::{Span, newlines};
+use crate::text::{newlines, Span};
 
 /// The limits a check runs under. [`Limits::default`] is what the CLI and the
 /// playground use; the README lists the values.

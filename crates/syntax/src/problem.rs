@@ -35,7 +35,13 @@ pub struct Note {
 impl Problem {
     /// A syntax problem (IN001) at `span`, not inside any value.
     pub(crate) fn syntax(message: impl Into<String>, span: Span) -> Problem {
-        Problem { kind: ProblemKind::Syntax, message: message.into(), pointer: String::new(), span, related: None }
+        Problem {
+            kind: ProblemKind::Syntax,
+            message: message.into(),
+            pointer: String::new(),
+            span,
+            related: None,
+        }
     }
 }
 

@@ -15,7 +15,18 @@ fn kinds(parsed: &Parsed) -> Vec<ProblemKind> {
 fn json_and_yaml_give_the_same_tree_shape() {
     let json = parse_ok(r#"{"a": [1, "x", true, null], "b": {"c": 2.5}}"#, Syntax::Json);
     let yaml = parse_ok("a: [1, x, true, null]\nb:\n  c: 2.5\n", Syntax::Yaml);
-    let strip = |n: &Node| format!("{:?}", n.pointer("/a").unwrap().as_array().unwrap().iter().map(|i| i.type_name()).collect::<Vec<_>>());
+    let strip = |n: &Node| {
+        format!(
+            "{:?}",
+            n.pointer("/a")
+                .unwrap()
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|i| i.type_name())
+                .collect::<Vec<_>>()
+        )
+    };
     assert_eq!(strip(&json), strip(&yaml));
     assert_eq!(json.pointer("/b/c").unwrap().as_f64(), Some(2.5));
     assert_eq!(yaml.pointer("/b/c").unwrap().as_f64(), Some(2.5));
@@ -49,7 +60,10 @@ fn block_collections_span_their_content() {
 
 #[test]
 fn yaml_core_schema_types_plain_scalars_only() {
-    let root = parse_ok("a: 1\nb: '1'\nc: off\nd: ~\ne: 0x1F\nf: 1.5e3\ng: .inf\nh: True\ni: 1.2.3\nj: !!str 5\n", Syntax::Yaml);
+    let root = parse_ok(
+        "a: 1\nb: '1'\nc: off\nd: ~\ne: 0x1F\nf: 1.5e3\ng: .inf\nh: True\ni: 1.2.3\nj: !!str 5\n",
+        Syntax::Yaml,
+    );
     assert_eq!(root.get("a").unwrap().as_f64(), Some(1.0));
     assert_eq!(root.get("b").unwrap().as_str(), Some("1"));
     assert_eq!(root.get("c").unwrap().as_str(), Some("off"));
@@ -64,10 +78,9 @@ fn yaml_core_schema_types_plain_scalars_only() {
 
 #[test]
 fn duplicate_keys_are_reported_in_both_syntaxes() {
-    for (text, syntax) in [
-        (r#"{"a": 1, "b": 2, "a": 3}"#, Syntax::Json),
-        ("a: 1\nb: 2\na: 3\n", Syntax::Yaml),
-    ] {
+    for (text, syntax) in
+        [(r#"{"a": 1, "b": 2, "a": 3}"#, Syntax::Json), ("a: 1\nb: 2\na: 3\n", Syntax::Yaml)]
+    {
         let parsed = parse(text, syntax, &Limits::default());
         assert_eq!(kinds(&parsed), [ProblemKind::DuplicateKey], "{syntax:?}");
         let f = &parsed.problems[0];
@@ -149,8 +162,10 @@ fn modest_aliases_are_expanded() {
 #[test]
 fn depth_limit_applies_to_both_syntaxes() {
     let limits = Limits::default();
-    let deep_json = format!("{}{}", "[".repeat(limits.max_depth + 5), "]".repeat(limits.max_depth + 5));
-    let deep_yaml = format!("{}{}", "[".repeat(limits.max_depth + 5), "]".repeat(limits.max_depth + 5));
+    let deep_json =
+        format!("{}{}", "[".repeat(limits.max_depth + 5), "]".repeat(limits.max_depth + 5));
+    let deep_yaml =
+        format!("{}{}", "[".repeat(limits.max_depth + 5), "]".repeat(limits.max_depth + 5));
     assert_eq!(kinds(&parse(&deep_json, Syntax::Json, &limits)), [ProblemKind::Limit]);
     assert_eq!(kinds(&parse(&deep_yaml, Syntax::Yaml, &limits)), [ProblemKind::Limit]);
     let very_deep = "[".repeat(100_000);
@@ -186,15 +201,33 @@ fn the_first_long_line_is_found_as_a_line_count_finds_it() {
         }
         None
     }
-    let texts = ["", "\n", "ab", "ab\n", "a\nbcd\nef\n", "abc\n\n\nabcdefg", "abcd\nabcd\nabcde", "\n\n\n\n", "abcdefgh\n"];
+    let texts = [
+        "",
+        "\n",
+        "ab",
+        "ab\n",
+        "a\nbcd\nef\n",
+        "abc\n\n\nabcdefg",
+        "abcd\nabcd\nabcde",
+        "\n\n\n\n",
+        "abcdefgh\n",
+    ];
     for text in texts {
         for max in 0..6 {
             let limits = Limits { max_line_bytes: max, ..Limits::default() };
             let found = limits::check_line_length(text, &limits);
             let expected = first_long_line(text, max);
-            assert_eq!(found.as_ref().map(|f| f.span.start), expected.map(|(start, _)| start), "{text:?} {max}");
+            assert_eq!(
+                found.as_ref().map(|f| f.span.start),
+                expected.map(|(start, _)| start),
+                "{text:?} {max}"
+            );
             if let (Some(problem), Some((_, length))) = (found, expected) {
-                assert!(problem.message.starts_with(&format!("A line is {length} bytes long")), "{text:?} {max}: {}", problem.message);
+                assert!(
+                    problem.message.starts_with(&format!("A line is {length} bytes long")),
+                    "{text:?} {max}: {}",
+                    problem.message
+                );
             }
         }
     }
@@ -227,9 +260,13 @@ fn quoted_scalars_end_at_their_closing_quote() {
 
 #[test]
 fn a_byte_order_mark_starts_a_yaml_text_as_it_starts_a_json_one() {
-    for text in ["\u{feff}# comment\nopenplaybook: \"1.6\"\nid: x\n", "\u{feff}openplaybook: \"1.6\"\nid: x\n"] {
+    for text in [
+        "\u{feff}# comment\nopenplaybook: \"1.6\"\nid: x\n",
+        "\u{feff}openplaybook: \"1.6\"\nid: x\n",
+    ] {
         let root = parse_ok(text, Syntax::Yaml);
-        let key = root.as_object().unwrap().member("openplaybook").expect("the key reads as written");
+        let key =
+            root.as_object().unwrap().member("openplaybook").expect("the key reads as written");
         assert_eq!(key.key, "openplaybook", "the mark is no part of the first key: {text:?}");
         assert_eq!(&text[key.key_span.start..key.key_span.end], "openplaybook");
         let id = root.get("id").unwrap().span;
@@ -263,10 +300,15 @@ fn a_tab_after_a_keys_colon_separates_as_yaml_1_2_allows() {
     // A tab still cannot indent the compact collection an explicit key's
     // value begins (yaml-test-suite Y79Y), and no collection begins on the
     // line of an implicit key, whatever separates it.
-    for (text, line, column) in [("? a\n:\t- b\n", 2, 3), ("a:\t- b\n", 1, 4), ("a:\tb: c\n", 1, 5)] {
+    for (text, line, column) in [("? a\n:\t- b\n", 2, 3), ("a:\t- b\n", 1, 4), ("a:\tb: c\n", 1, 5)]
+    {
         let parsed = parse(text, Syntax::Yaml, &Limits::default());
         assert_eq!(kinds(&parsed), [ProblemKind::Syntax], "{text:?}");
-        assert!(parsed.problems[0].message.ends_with(&format!("(line {line}, column {column}).")), "{text:?}: {}", parsed.problems[0].message);
+        assert!(
+            parsed.problems[0].message.ends_with(&format!("(line {line}, column {column}).")),
+            "{text:?}: {}",
+            parsed.problems[0].message
+        );
     }
 }
 
@@ -290,7 +332,12 @@ fn an_unclosed_bracket_or_quote_is_reported_where_it_opened() {
         // The next line goes on at the bracket's own indentation.
         ("{\n  \"a\": [1, 2\n  \"b\": 3\n}\n", Syntax::Json, (2, 8), (2, 13)),
         ("name: x\ntimeout: [90m\nnext: y\n", Syntax::Yaml, (2, 10), (3, 5)),
-        ("tools:\n  - id: t\n    timeout: [90m\n    limits: {a: 1}\n  - id: u\n", Syntax::Yaml, (3, 14), (4, 11)),
+        (
+            "tools:\n  - id: t\n    timeout: [90m\n    limits: {a: 1}\n  - id: u\n",
+            Syntax::Yaml,
+            (3, 14),
+            (4, 11),
+        ),
         // A closing bracket of the other kind.
         ("{\"a\": [1, 2}", Syntax::Json, (1, 7), (1, 12)),
         ("a: [1, 2}\n", Syntax::Yaml, (1, 4), (1, 9)),
@@ -308,8 +355,15 @@ fn an_unclosed_bracket_or_quote_is_reported_where_it_opened() {
     for (text, syntax, opening, stopped) in cases {
         assert_eq!(unclosed(text, syntax), (opening, Some(stopped)), "{text:?}");
         let message = &parse(text, syntax, &Limits::default()).problems[0].message;
-        assert!(message.contains(&format!("never closed (line {}, column {})", opening.0, opening.1)), "{message}");
-        assert!(message.contains(&format!("reading stopped at line {}, column {}", stopped.0, stopped.1)), "{message}");
+        assert!(
+            message.contains(&format!("never closed (line {}, column {})", opening.0, opening.1)),
+            "{message}"
+        );
+        assert!(
+            message
+                .contains(&format!("reading stopped at line {}, column {}", stopped.0, stopped.1)),
+            "{message}"
+        );
     }
 }
 

@@ -193,10 +193,7 @@ impl<'a> CharOffsets<'a> {
         let checkpoints = if ascii {
             Vec::new()
         } else {
-            text.char_indices()
-                .step_by(CHECKPOINT_EVERY)
-                .map(|(i, _)| i)
-                .collect()
+            text.char_indices().step_by(CHECKPOINT_EVERY).map(|(i, _)| i).collect()
         };
         CharOffsets { text, ascii, checkpoints }
     }
@@ -243,8 +240,21 @@ mod tests {
 
     #[test]
     fn newlines_are_every_line_break() {
-        let text: String = (0..301).map(|i| if i % 7 == 0 || i == 63 || i == 299 { '\n' } else if i % 5 == 0 { 'é' } else if i % 3 == 0 { '\u{b}' } else { '\u{8a}' }).collect();
-        let expected: Vec<usize> = text.bytes().enumerate().filter(|&(_, b)| b == b'\n').map(|(i, _)| i).collect();
+        let text: String = (0..301)
+            .map(|i| {
+                if i % 7 == 0 || i == 63 || i == 299 {
+                    '\n'
+                } else if i % 5 == 0 {
+                    'é'
+                } else if i % 3 == 0 {
+                    '\u{b}'
+                } else {
+                    '\u{8a}'
+                }
+            })
+            .collect();
+        let expected: Vec<usize> =
+            text.bytes().enumerate().filter(|&(_, b)| b == b'\n').map(|(i, _)| i).collect();
         assert_eq!(newlines(text.as_bytes()).collect::<Vec<_>>(), expected);
         assert_eq!(newlines(b"").count(), 0);
     }

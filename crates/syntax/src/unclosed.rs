@@ -44,7 +44,10 @@ pub(crate) fn relocate(
     };
     let Some(at) = unclosed.filter(|at| *at != stop.start) else {
         return Problem::syntax(
-            format!("Invalid {language}: {parser} (line {}, column {}).", position.line, position.column),
+            format!(
+                "Invalid {language}: {parser} (line {}, column {}).",
+                position.line, position.column
+            ),
             stop,
         );
     };
@@ -61,7 +64,8 @@ pub(crate) fn relocate(
         ),
         Span::new(at, at + opening.len()),
     );
-    problem.related = Some(Note { message: format!("Reading stopped here: {parser}."), span: stop });
+    problem.related =
+        Some(Note { message: format!("Reading stopped here: {parser}."), span: stop });
     problem
 }
 

@@ -5,13 +5,13 @@
 //! keep every key's span, report duplicate keys, and stop alias expansion
 //! before it allocates: each anchor's size is known when an alias copies it.
 
-use crate::{Parsed, duplicate_keys, pause};
-use crate::limits::{Limits, too_deep, too_large, too_many_nodes};
+use crate::limits::{too_deep, too_large, too_many_nodes, Limits};
 use crate::pointer::Ptr;
 use crate::problem::{Problem, ProblemKind};
 use crate::text::{CharOffsets, Span};
-use crate::unclosed::{Open, relocate};
 use crate::tree::{CompactString, Member, Node, Number, Object, Value};
+use crate::unclosed::{relocate, Open};
+use crate::{duplicate_keys, pause, Parsed};
 use foldhash::{HashMap, HashMapExt};
 use opb_yaml_events::{Event, Events, ScalarStyle, Tag};
 use std::future::Future;
@@ -58,7 +58,13 @@ pub(super) async fn parse<W: Future<Output = ()>>(
                     Some(opening) => Some(Open::Quote(builder.byte_offset(opening.index()))),
                     None => builder.open_bracket().map(Open::Bracket),
                 };
-                Err(relocate(text, "YAML", error.info(), Span::new(stop, next_char_end(text, stop)), open))
+                Err(relocate(
+                    text,
+                    "YAML",
+                    error.info(),
+                    Span::new(stop, next_char_end(text, stop)),
+                    open,
+                ))
             }
         };
         if let Err(stop) = step {
@@ -72,7 +78,10 @@ pub(super) async fn parse<W: Future<Output = ()>>(
         Some(complete) => Parsed { root: Some(complete.node), problems: builder.problems },
         None => Parsed {
             root: None,
-            problems: vec![Problem::syntax("The text is empty: expected a YAML mapping.", Span::empty(0))],
+            problems: vec![Problem::syntax(
+                "The text is empty: expected a YAML mapping.",
+                Span::empty(0),
+            )],
         },
     }
 }
@@ -90,7 +99,13 @@ struct Complete {
 }
 
 enum Frame {
-    Sequence { start: usize, anchor: usize, items: Vec<Node>, count: usize, height: usize },
+    Sequence {
+        start: usize,
+        anchor: usize,
+        items: Vec<Node>,
+        count: usize,
+        height: usize,
+    },
     Mapping {
         start: usize,
         anchor: usize,
@@ -171,7 +186,9 @@ impl Builder<'_, '_> {
             }
             Event::Scalar(value, style, anchor, tag) => {
                 let span = match style {
-                    ScalarStyle::DoubleQuoted | ScalarStyle::SingleQuoted => quoted_span(self.text, span),
+                    ScalarStyle::DoubleQuoted | ScalarStyle::SingleQuoted => {
+                        quoted_span(self.text, span)
+                    }
                     _ => span,
                 };
                 let value = resolve_scalar(&value, style, tag.as_deref());
@@ -218,10 +235,18 @@ impl Builder<'_, '_> {
         let complete = match frame {
             Frame::Sequence { start, anchor, items, count, height } => {
                 let end = closing_end(end_span, items.last().map(|n| n.span.end), start);
-                (Complete { node: Node { span: Span::new(start, end), value: Value::Array(items) }, count, height }, anchor)
+                (
+                    Complete {
+                        node: Node { span: Span::new(start, end), value: Value::Array(items) },
+                        count,
+                        height,
+                    },
+                    anchor,
+                )
             }
             Frame::Mapping { start, anchor, members, key, count, height } => {
-                let last = members.last().map(|m| m.value.span.end).max(key.as_ref().map(|(_, s)| s.end));
+                let last =
+                    members.last().map(|m| m.value.span.end).max(key.as_ref().map(|(_, s)| s.end));
                 let end = closing_end(end_span, last, start);
                 // A mapping used as a key (or inside one) has no pointer, and
                 // IN004 already reports the key: its repeated keys are not
@@ -230,7 +255,8 @@ impl Builder<'_, '_> {
                     let repeated = duplicate_keys(&members, || self.pointer());
                     self.problems.extend(repeated);
                 }
-                let node = Node { span: Span::new(start, end), value: Value::Object(Object { members }) };
+                let node =
+                    Node { span: Span::new(start, end), value: Value::Object(Object { members }) };
                 (Complete { node, count, height }, anchor)
             }
         };
@@ -280,7 +306,9 @@ impl Builder<'_, '_> {
         // borrowed to place the key. A collection key inside a key is not
         // reported: the outer key has no pointer, and its IN004 covers it.
         let pointer = match self.frames.split_last() {
-            Some((Frame::Mapping { key: None, .. }, outer)) if is_collection(&complete.node) && !waits_for_key(outer) => {
+            Some((Frame::Mapping { key: None, .. }, outer))
+                if is_collection(&complete.node) && !waits_for_key(outer) =>
+            {
                 Some(self.pointer())
             }
             _ => None,
@@ -300,7 +328,9 @@ impl Builder<'_, '_> {
                 *count += complete.count;
                 *height = (*height).max(complete.height + 1);
                 match key.take() {
-                    Some((key, key_span)) => members.push(Member { key, key_span, value: complete.node }),
+                    Some((key, key_span)) => {
+                        members.push(Member { key, key_span, value: complete.node })
+                    }
                     None => {
                         let text = key_text(self.text, &complete.node);
                         if let Some(pointer) = pointer {
@@ -396,7 +426,9 @@ fn resolve_plain(value: &str) -> Value {
         "" | "~" | "null" | "Null" | "NULL" => return Value::Null,
         "true" | "True" | "TRUE" => return Value::Bool(true),
         "false" | "False" | "FALSE" => return Value::Bool(false),
-        ".inf" | ".Inf" | ".INF" | "+.inf" | "+.Inf" | "+.INF" => return number(value, f64::INFINITY),
+        ".inf" | ".Inf" | ".INF" | "+.inf" | "+.Inf" | "+.INF" => {
+            return number(value, f64::INFINITY)
+        }
         "-.inf" | "-.Inf" | "-.INF" => return number(value, f64::NEG_INFINITY),
         ".nan" | ".NaN" | ".NAN" => return number(value, f64::NAN),
         _ => {}

@@ -50,7 +50,11 @@ impl Viewed {
 /// `name`, whose extension, when it has one, says the syntax.
 #[wasm_bindgen]
 pub fn view(text: &str, kind: Option<String>, name: &str) -> Viewed {
-    let options = Options { kind: kind.as_deref().and_then(Kind::parse), syntax: Syntax::from_path(name), ..Options::default() };
+    let options = Options {
+        kind: kind.as_deref().and_then(Kind::parse),
+        syntax: Syntax::from_path(name),
+        ..Options::default()
+    };
     let analysis = opb_core::analyze(text, &options);
     let (html, tabs) = opb_render::viewer::view(name, &analysis);
     let tabs = tabs.iter().map(|tab| tab.id).collect::<Vec<_>>().join(" ");
@@ -73,7 +77,11 @@ pub fn element_text(text: &str) -> String {
         .map(|l| l.len() - l.trim_start_matches([' ', '\t']).len())
         .min()
         .unwrap_or(0);
-    let mut out = body.iter().map(|l| l.get(indent..).unwrap_or_else(|| l.trim_start())).collect::<Vec<_>>().join("\n");
+    let mut out = body
+        .iter()
+        .map(|l| l.get(indent..).unwrap_or_else(|| l.trim_start()))
+        .collect::<Vec<_>>()
+        .join("\n");
     out.push('\n');
     out
 }
@@ -84,18 +92,26 @@ mod tests {
 
     #[test]
     fn an_element_text_loses_the_markup_indentation() {
-        assert_eq!(element_text("\n      id: x\n      steps:\n        - id: a\n    "), "id: x\nsteps:\n  - id: a\n");
+        assert_eq!(
+            element_text("\n      id: x\n      steps:\n        - id: a\n    "),
+            "id: x\nsteps:\n  - id: a\n"
+        );
         assert_eq!(element_text("  \n "), "");
         assert_eq!(element_text("\tkind: gate\n\t  next: a\n"), "kind: gate\n  next: a\n");
     }
 
     #[test]
     fn a_document_is_read_as_its_name_and_kind_say() {
-        let viewed = super::view("{\"name\": \"x\"}", Some("plugin-manifest".to_owned()), "oz0-plugin.json");
+        let viewed =
+            super::view("{\"name\": \"x\"}", Some("plugin-manifest".to_owned()), "oz0-plugin.json");
         assert!(viewed.result().contains(r#""kind":"plugin-manifest""#), "{}", viewed.result());
         assert!(viewed.tabs().starts_with("manifest "));
-        let unknown = super::view("openplaybook: \"1.6\"\nsteps: []\n", Some("novel".to_owned()), "document");
-        assert!(unknown.result().contains(r#""kind":"playbook""#), "an unknown kind is detected instead");
+        let unknown =
+            super::view("openplaybook: \"1.6\"\nsteps: []\n", Some("novel".to_owned()), "document");
+        assert!(
+            unknown.result().contains(r#""kind":"playbook""#),
+            "an unknown kind is detected instead"
+        );
         assert!(unknown.html().contains("opb-panel"));
     }
 }

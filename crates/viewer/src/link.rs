@@ -82,10 +82,17 @@ mod tests {
     #[test]
     #[cfg(feature = "embed")]
     fn an_address_carries_a_document_or_says_why_not() {
-        let share = opb_share::Share { code: "steps: []\n".into(), kind: None, view: Some("rules/PB213".into()) };
+        let share = opb_share::Share {
+            code: "steps: []\n".into(),
+            kind: None,
+            view: Some("rules/PB213".into()),
+        };
         let link = opb_share::encode(&share, opb_share::Scheme::Pako).unwrap();
         let read = read_link(&link).unwrap();
-        assert_eq!((read.code.as_str(), read.kind, read.tab.as_deref()), ("steps: []\n", None, Some("rules")));
+        assert_eq!(
+            (read.code.as_str(), read.kind, read.tab.as_deref()),
+            ("steps: []\n", None, Some("rules"))
+        );
         assert!(read_link("").err().unwrap().contains("carries no document"));
         assert!(read_link("#diagnostics").err().unwrap().contains("carries no document"));
         assert!(read_link("#pako:eNrLSM3JyQcABiwCF").is_err());
@@ -93,14 +100,29 @@ mod tests {
 
     #[test]
     fn a_link_unpacked_and_read_is_the_share_it_carries() {
-        let share = opb_share::Share { code: "steps: []\n".into(), kind: Some(opb_core::Kind::Playbook), view: Some("requires".into()) };
+        let share = opb_share::Share {
+            code: "steps: []\n".into(),
+            kind: Some(opb_core::Kind::Playbook),
+            view: Some("requires".into()),
+        };
         let plain = opb_share::encode(&share, opb_share::Scheme::Base64).unwrap();
         let unpacked = unpack_link(&plain).unwrap();
         assert!(!unpacked.deflated);
         let read = read_share(unpacked.data).unwrap();
-        assert_eq!((read.code.as_str(), read.kind.as_deref(), read.tab.as_deref()), ("steps: []\n", Some("playbook"), Some("requires")));
-        assert!(unpack_link(&opb_share::encode(&share, opb_share::Scheme::Pako).unwrap()).unwrap().deflated);
-        assert!(unpack_link("#pako:a%b").err().unwrap().contains("`%`"), "{}", unpack_link("#pako:a%b").err().unwrap());
+        assert_eq!(
+            (read.code.as_str(), read.kind.as_deref(), read.tab.as_deref()),
+            ("steps: []\n", Some("playbook"), Some("requires"))
+        );
+        assert!(
+            unpack_link(&opb_share::encode(&share, opb_share::Scheme::Pako).unwrap())
+                .unwrap()
+                .deflated
+        );
+        assert!(
+            unpack_link("#pako:a%b").err().unwrap().contains("`%`"),
+            "{}",
+            unpack_link("#pako:a%b").err().unwrap()
+        );
         assert!(read_share(b"[]".to_vec()).err().unwrap().contains("not a JSON object"));
     }
 }

@@ -44,9 +44,13 @@ mod tests {
 
     #[test]
     fn a_mapping_gives_its_events_with_spans_then_ends() {
-        let events: Vec<_> = Events::new("a: 1\n").map(|e| e.map(|(event, span)| (event, span.start.index()))).collect();
+        let events: Vec<_> = Events::new("a: 1\n")
+            .map(|e| e.map(|(event, span)| (event, span.start.index())))
+            .collect();
         assert!(matches!(events.first(), Some(Ok((Event::StreamStart, 0)))));
-        assert!(events.iter().any(|e| matches!(e, Ok((Event::Scalar(value, ..), 3)) if value == "1")));
+        assert!(events
+            .iter()
+            .any(|e| matches!(e, Ok((Event::Scalar(value, ..), 3)) if value == "1")));
         assert!(matches!(events.last(), Some(Ok((Event::StreamEnd, _)))));
     }
 
@@ -62,7 +66,9 @@ mod tests {
 
     #[test]
     fn a_scan_error_is_reported_with_its_place() {
-        let error = Events::new("a: [1, 2\n").find_map(Result::err).expect("an unclosed sequence is an error");
+        let error = Events::new("a: [1, 2\n")
+            .find_map(Result::err)
+            .expect("an unclosed sequence is an error");
         assert_eq!(error.marker().line(), 2);
     }
 }

@@ -23,10 +23,19 @@ impl Example {
 pub const DEFAULT: &str = "failed-charge-recovery.json";
 
 const FILES: [(&str, &str); 6] = [
-    ("failed-charge-recovery.json", include_str!("../../../../examples/failed-charge-recovery.json")),
+    (
+        "failed-charge-recovery.json",
+        include_str!("../../../../examples/failed-charge-recovery.json"),
+    ),
     ("refund-triage.broken.yaml", include_str!("../../../../examples/refund-triage.broken.yaml")),
-    ("acme-github.oz0-plugin.yaml", include_str!("../../../../examples/acme-github.oz0-plugin.yaml")),
-    ("shady-tools.broken.oz0-plugin.yaml", include_str!("../../../../examples/shady-tools.broken.oz0-plugin.yaml")),
+    (
+        "acme-github.oz0-plugin.yaml",
+        include_str!("../../../../examples/acme-github.oz0-plugin.yaml"),
+    ),
+    (
+        "shady-tools.broken.oz0-plugin.yaml",
+        include_str!("../../../../examples/shady-tools.broken.oz0-plugin.yaml"),
+    ),
     ("minimal-playbook.yaml", include_str!("minimal-playbook.yaml")),
     ("minimal-manifest.oz0-plugin.yaml", include_str!("minimal-manifest.oz0-plugin.yaml")),
 ];
@@ -36,11 +45,12 @@ pub const LARGE_STEPS: usize = 200;
 
 /// Every example, in menu order.
 pub fn all() -> Vec<Example> {
-    let mut examples: Vec<Example> = FILES
-        .iter()
-        .map(|&(name, text)| Example { name, text: text.to_owned() })
-        .collect();
-    examples.push(Example { name: "large-playbook-200-steps.json", text: large_playbook(LARGE_STEPS / 10) });
+    let mut examples: Vec<Example> =
+        FILES.iter().map(|&(name, text)| Example { name, text: text.to_owned() }).collect();
+    examples.push(Example {
+        name: "large-playbook-200-steps.json",
+        text: large_playbook(LARGE_STEPS / 10),
+    });
     examples
 }
 
@@ -136,8 +146,15 @@ mod tests {
     #[test]
     fn examples_read_as_their_names_say() {
         for example in all() {
-            let checked = opb_core::check(&example.text, &Options { syntax: Some(example.syntax()), ..Options::default() });
-            let expected = if example.name.contains("oz0-plugin") { Kind::PluginManifest } else { Kind::Playbook };
+            let checked = opb_core::check(
+                &example.text,
+                &Options { syntax: Some(example.syntax()), ..Options::default() },
+            );
+            let expected = if example.name.contains("oz0-plugin") {
+                Kind::PluginManifest
+            } else {
+                Kind::Playbook
+            };
             assert_eq!(checked.kind, Some(expected), "{}", example.name);
             let serious: Vec<_> = checked
                 .diagnostics

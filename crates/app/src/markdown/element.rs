@@ -16,7 +16,9 @@ pub enum El {
     Emphasis,
     Code,
     CodeBlock,
-    List { ordered: bool },
+    List {
+        ordered: bool,
+    },
     Item,
     Quote,
     /// Anything else (tables, footnotes): kept as a plain container.

@@ -30,8 +30,12 @@ pub fn parse(source: &str) -> Vec<Node> {
                     push(&mut stack, Node::Element(el, children));
                 }
             }
-            Event::Code(code) => push(&mut stack, Node::Element(El::Code, vec![text(source, code)])),
-            Event::Text(piece) | Event::Html(piece) | Event::InlineHtml(piece) => push(&mut stack, text(source, piece)),
+            Event::Code(code) => {
+                push(&mut stack, Node::Element(El::Code, vec![text(source, code)]))
+            }
+            Event::Text(piece) | Event::Html(piece) | Event::InlineHtml(piece) => {
+                push(&mut stack, text(source, piece))
+            }
             Event::SoftBreak => push(&mut stack, Node::Text(" ".into())),
             Event::HardBreak | Event::Rule => push(&mut stack, Node::Text("\n".into())),
             _ => {}
@@ -88,7 +92,9 @@ fn element(tag: &Tag<'_>) -> El {
 pub fn resolve(tree: &[Node], source: &str) -> Vec<Node> {
     tree.iter()
         .map(|node| match node {
-            Node::Source(start, end) => Node::Text(source.get(*start..*end).unwrap_or("<outside the source>").to_owned()),
+            Node::Source(start, end) => {
+                Node::Text(source.get(*start..*end).unwrap_or("<outside the source>").to_owned())
+            }
             Node::Text(text) => Node::Text(text.clone()),
             Node::Element(el, children) => Node::Element(*el, resolve(children, source)),
         })
@@ -134,7 +140,10 @@ mod tests {
             shown("<script>alert(1)</script>\n\nand <b>bold</b>"),
             vec![
                 Node::Element(El::Other, vec![text("<script>alert(1)</script>\n")]),
-                Node::Element(El::Paragraph, vec![text("and "), text("<b>"), text("bold"), text("</b>")]),
+                Node::Element(
+                    El::Paragraph,
+                    vec![text("and "), text("<b>"), text("bold"), text("</b>")]
+                ),
             ]
         );
     }

@@ -10,17 +10,26 @@ use super::toolbar::{Notice, Toolbar};
 use crate::checker::{self, Report};
 use crate::examples;
 // Share links, persistence, files, themes (src/ui/share).
-use super::share::{banner::TrustBanner, files::{FileDrop, OpenFileButton}, links::{DocumentState, Incoming, Links, Opened, Start}};
-use super::share::{drafts_menu::DraftsMenu, menu::ShareMenu, notices::ShareNotices, theme::{self, ThemeState, ThemeToggle}};
+use super::share::{
+    banner::TrustBanner,
+    files::{FileDrop, OpenFileButton},
+    links::{DocumentState, Incoming, Links, Opened, Start},
+};
+use super::share::{
+    drafts_menu::DraftsMenu,
+    menu::ShareMenu,
+    notices::ShareNotices,
+    theme::{self, ThemeState, ThemeToggle},
+};
 use crate::embed::PageOptions;
 use crate::format::{human_size, renamed, syntax_label};
 use crate::route::Route;
 use crate::schedule::{debounce_ms, is_large, Slices};
 // The viewer: graph, tools, requires, manifest (src/ui/viewer).
-use super::viewer::{selection::Target, Viewer, ViewerPanel, ViewerTabs};
-use super::viewer::risk_paths::{RiskPathsPanel, RiskPathsState, RiskPathsTab};
-use super::registry::{RegistryControl, RegistryState};
 use super::compare::{ComparePanel, CompareState};
+use super::registry::{RegistryControl, RegistryState};
+use super::viewer::risk_paths::{RiskPathsPanel, RiskPathsState, RiskPathsTab};
+use super::viewer::{selection::Target, Viewer, ViewerPanel, ViewerTabs};
 use futures_util::future::{abortable, AbortHandle};
 use gloo_timers::callback::Timeout;
 use gloo_timers::future::TimeoutFuture;
@@ -49,7 +58,9 @@ impl Drop for Running {
 pub fn App(start: Start) -> impl IntoView {
     let all_examples = examples::all();
     let first = start.incoming.clone();
-    let example_named = |name: &str, text: &str| examples::named(name).filter(|e| e.text == text).map(|e| e.name.to_owned());
+    let example_named = |name: &str, text: &str| {
+        examples::named(name).filter(|e| e.text == text).map(|e| e.name.to_owned())
+    };
 
     let editor = EditorHandle::default();
     let report = RwSignal::new(None::<Arc<Report>>);
@@ -68,7 +79,8 @@ pub fn App(start: Start) -> impl IntoView {
     };
     let kind_choice = RwSignal::new(first.kind);
     let name = RwSignal::new(first.name.clone());
-    let selected_example = RwSignal::new(example_named(&first.name, &first.text).unwrap_or_default());
+    let selected_example =
+        RwSignal::new(example_named(&first.name, &first.text).unwrap_or_default());
     let edited = RwSignal::new(first.edited);
     let cursor = RwSignal::new((1u32, 1u32));
     // The last check's time (ms) and how many slices it ran in.
@@ -188,7 +200,8 @@ pub fn App(start: Start) -> impl IntoView {
     let assist = Assist {
         complete: Callback::new(move |at: u32| {
             let kind = kind_choice.get_untracked().or(known_kind.get_value())?;
-            let syntax = report.with_untracked(|r| r.as_ref().map(|r| r.analysis.checked.syntax))?;
+            let syntax =
+                report.with_untracked(|r| r.as_ref().map(|r| r.analysis.checked.syntax))?;
             editor.with_text(|text| crate::assist::complete(text, kind, syntax, at)).flatten()
         }),
         hover: Callback::new(move |at: u32| {
@@ -221,13 +234,19 @@ pub fn App(start: Start) -> impl IntoView {
 
     let transform = move |target: Option<Syntax>| {
         let Some(text) = editor.text() else { return };
-        let from = report.with_untracked(|r| r.as_ref().map_or_else(|| Syntax::sniff(&text), |r| r.analysis.checked.syntax));
+        let from = report.with_untracked(|r| {
+            r.as_ref().map_or_else(|| Syntax::sniff(&text), |r| r.analysis.checked.syntax)
+        });
         let to = target.unwrap_or(from);
         match opb_convert::convert(&text, from, to, &Limits::default()) {
             Ok(converted) => {
                 name.update(|n| *n = renamed(n, to));
                 replace(&converted.text);
-                let did = if to == from { "Formatted".to_owned() } else { format!("Converted to {}", syntax_label(to)) };
+                let did = if to == from {
+                    "Formatted".to_owned()
+                } else {
+                    format!("Converted to {}", syntax_label(to))
+                };
                 let text = match converted.comments_note() {
                     None => format!("{did}. Undo with Ctrl+Z."),
                     Some(note) => format!("{did}. {note}: undo with Ctrl+Z."),
@@ -267,14 +286,21 @@ pub fn App(start: Start) -> impl IntoView {
     };
     let editor_text = Callback::new(move |()| editor.text());
     let theme_state = document().document_element().map(|root| {
-        ThemeState::new(theme::initial(PageOptions::from_query(&window().location().search().unwrap_or_default()).theme), root, true)
+        ThemeState::new(
+            theme::initial(
+                PageOptions::from_query(&window().location().search().unwrap_or_default()).theme,
+            ),
+            root,
+            true,
+        )
     });
 
     let syntax = Signal::derive(move || {
         report.with(|r| r.as_ref().map(|r| r.analysis.checked.syntax)).unwrap_or(Syntax::Json)
     });
     let diagnostics_count = move || report.with(|r| r.as_ref().map_or(0, |r| r.located.len()));
-    let initial_syntax = Syntax::from_path(&first.name).unwrap_or_else(|| Syntax::sniff(&first.text));
+    let initial_syntax =
+        Syntax::from_path(&first.name).unwrap_or_else(|| Syntax::sniff(&first.text));
     let initial_text = first.text.clone();
 
     view! {

@@ -8,9 +8,9 @@ use super::editor::{Editor, EditorHandle};
 use crate::checker::{self, Report};
 use gloo_timers::callback::Timeout;
 use leptos::prelude::*;
-use opb_core::Syntax;
-use opb_core::explain::diff::{Change, Diff, Impact};
 use opb_core::explain::diff::words::{self, Part};
+use opb_core::explain::diff::{Change, Diff, Impact};
+use opb_core::Syntax;
 use std::sync::Arc;
 
 /// How long after the last edit of the old version it is checked again.
@@ -78,10 +78,12 @@ pub fn ComparePanel(
         let new = report.get()?;
         Some(opb_core::diff(&old.analysis, &new.analysis).map_err(|e| e.to_string()))
     });
-    let changes = move || match diff.get() {
+    let changes = move || {
+        match diff.get() {
         None => view! { <p class="panel-empty">"Checking…"</p> }.into_any(),
         Some(Err(reason)) => view! { <p class="compare-error" role="status" data-testid="compare-error">{format!("Cannot compare: {reason}.")}</p> }.into_any(),
         Some(Ok(diff)) => changes_view(&diff).into_any(),
+    }
     };
     view! {
         <div class="compare-panel" data-testid="compare">
@@ -130,7 +132,11 @@ fn summary(diff: &Diff) -> String {
     let total = s.widens + s.narrows + s.neutral;
     let mut parts = Vec::new();
     if s.widens > 0 {
-        parts.push(format!("{} widen{} what it may do", s.widens, if s.widens == 1 { "s" } else { "" }));
+        parts.push(format!(
+            "{} widen{} what it may do",
+            s.widens,
+            if s.widens == 1 { "s" } else { "" }
+        ));
     }
     if s.narrows > 0 {
         parts.push(format!("{} narrow{} it", s.narrows, if s.narrows == 1 { "s" } else { "" }));
@@ -175,7 +181,8 @@ fn changes_view(diff: &Diff) -> impl IntoView {
     ]
     .into_iter()
     .filter_map(|(impact, title)| {
-        let items: Vec<_> = diff.changes.iter().filter(|c| c.impact == impact).map(change_item).collect();
+        let items: Vec<_> =
+            diff.changes.iter().filter(|c| c.impact == impact).map(change_item).collect();
         (!items.is_empty()).then(|| {
             view! {
                 <section class="compare-group">

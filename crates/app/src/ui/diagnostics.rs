@@ -3,9 +3,9 @@
 
 use crate::checker::{Located, Report};
 use crate::format::plural;
-use opb_render::words::code_spans;
 use leptos::prelude::*;
 use opb_core::Severity;
+use opb_render::words::code_spans;
 use std::sync::Arc;
 
 /// At most this many entries are listed; the counts still cover them all.
@@ -167,6 +167,14 @@ fn entry(located: &Located, on_jump: Callback<Jump>) -> impl IntoView {
 pub fn message(text: &str) -> Vec<AnyView> {
     code_spans(text)
         .into_iter()
-        .map(|(is_code, piece)| if is_code { view! { <code>{piece}</code> }.into_any() } else { piece.into_any() })
+        .map(
+            |(is_code, piece)| {
+                if is_code {
+                    view! { <code>{piece}</code> }.into_any()
+                } else {
+                    piece.into_any()
+                }
+            },
+        )
         .collect()
 }

@@ -15,7 +15,10 @@ extern "C" {
     type CodeMirror;
 
     #[wasm_bindgen(catch, js_namespace = opbEditor, js_name = create)]
-    fn create_code_mirror(parent: &web_sys::HtmlElement, options: &Object) -> Result<CodeMirror, JsValue>;
+    fn create_code_mirror(
+        parent: &web_sys::HtmlElement,
+        options: &Object,
+    ) -> Result<CodeMirror, JsValue>;
 
     #[wasm_bindgen(method)]
     fn text(this: &CodeMirror) -> String;
@@ -73,7 +76,8 @@ impl Assist {
     /// The callbacks as the editor calls them: an offset in, a plain
     /// object or null out.
     fn closures(self) -> [AtOffset; 2] {
-        let complete = AtOffset::new(move |at| self.complete.run(at).map_or(JsValue::NULL, offered_object));
+        let complete =
+            AtOffset::new(move |at| self.complete.run(at).map_or(JsValue::NULL, offered_object));
         let hover = AtOffset::new(move |at| {
             self.hover.run(at).map_or(JsValue::NULL, |tip| {
                 let object = Object::new();
@@ -148,7 +152,9 @@ impl EditorHandle {
         let mut edits = Vec::with_capacity(changes.length() as usize / 3);
         for i in (0..changes.length()).step_by(3) {
             let offset = |at: u32| changes.get(at).as_f64().map(|n| n as usize);
-            let (Some(from), Some(to), Some(inserted)) = (offset(i), offset(i + 1), changes.get(i + 2).as_string()) else {
+            let (Some(from), Some(to), Some(inserted)) =
+                (offset(i), offset(i + 1), changes.get(i + 2).as_string())
+            else {
                 self.mirror.set_value(None);
                 return;
             };
@@ -192,7 +198,13 @@ impl EditorHandle {
         for located in located {
             let d = &located.diagnostic;
             let source = format!("{} {}", d.code, d.name);
-            list.push(&diagnostic_object(located.from, located.to, d.severity.as_str(), &d.message, &source));
+            list.push(&diagnostic_object(
+                located.from,
+                located.to,
+                d.severity.as_str(),
+                &d.message,
+                &source,
+            ));
             for (related, &(from, to)) in d.related.iter().zip(&located.related) {
                 list.push(&diagnostic_object(from, to, "hint", &related.message, &source));
             }
@@ -267,7 +279,8 @@ pub fn Editor(
             handle.follow(length, &changes);
             on_change.run(length);
         });
-        let on_cursor_js = Closure::<dyn Fn(u32, u32)>::new(move |line, column| on_cursor.run((line, column)));
+        let on_cursor_js =
+            Closure::<dyn Fn(u32, u32)>::new(move |line, column| on_cursor.run((line, column)));
         let options = Object::new();
         set(&options, "doc", initial.as_str().into());
         set(&options, "language", if syntax == Syntax::Json { "json" } else { "yaml" }.into());
@@ -281,7 +294,12 @@ pub fn Editor(
         }
         match create_code_mirror(&element, &options) {
             Ok(view) => {
-                handle.mounted.set_value(Some(Mounted { view, _on_change: on_change_js, _on_cursor: on_cursor_js, _assist: assist_js }));
+                handle.mounted.set_value(Some(Mounted {
+                    view,
+                    _on_change: on_change_js,
+                    _on_cursor: on_cursor_js,
+                    _assist: assist_js,
+                }));
                 on_ready.run(());
             }
             Err(error) => set_failure.set(Some(

@@ -1,13 +1,13 @@
 //! The header: the document's name, its kind (detected or chosen, with the
 //! switch to choose), and its counts.
 
-use crate::checker::Report;
 use super::diagnostics::{count_of, SeverityIcon, SEVERITIES};
+use crate::checker::Report;
 use crate::format::{kind_label, plural};
 use leptos::prelude::*;
-use wasm_bindgen::JsCast;
 use opb_core::Kind;
 use std::sync::Arc;
+use wasm_bindgen::JsCast;
 
 #[component]
 pub fn Header(
@@ -86,26 +86,32 @@ pub fn KindSwitch(choice: RwSignal<Option<Kind>>) -> impl IntoView {
         let (kind, key, _) = OPTIONS[(at + step) % OPTIONS.len()];
         choice.set(kind);
         let group = event_target::<web_sys::Element>(&ev).parent_element();
-        if let Some(button) = group.and_then(|g| g.query_selector(&format!("[data-kind=\"{key}\"]")).ok().flatten()) {
+        if let Some(button) =
+            group.and_then(|g| g.query_selector(&format!("[data-kind=\"{key}\"]")).ok().flatten())
+        {
             let _ = button.unchecked_into::<web_sys::HtmlElement>().focus();
         }
     };
-    let buttons = OPTIONS.iter().enumerate().map(|(at, &(kind, key, label))| {
-        let checked = move || choice.get() == kind;
-        view! {
-            <button
-                role="radio"
-                data-kind=key
-                aria-checked=move || checked().to_string()
-                tabindex=move || if checked() { "0" } else { "-1" }
-                class:active=checked
-                on:click=move |_| choice.set(kind)
-                on:keydown=move |ev| on_key(ev, at)
-            >
-                {label}
-            </button>
-        }
-    }).collect_view();
+    let buttons = OPTIONS
+        .iter()
+        .enumerate()
+        .map(|(at, &(kind, key, label))| {
+            let checked = move || choice.get() == kind;
+            view! {
+                <button
+                    role="radio"
+                    data-kind=key
+                    aria-checked=move || checked().to_string()
+                    tabindex=move || if checked() { "0" } else { "-1" }
+                    class:active=checked
+                    on:click=move |_| choice.set(kind)
+                    on:keydown=move |ev| on_key(ev, at)
+                >
+                    {label}
+                </button>
+            }
+        })
+        .collect_view();
     view! {
         <div class="kind-switch" role="radiogroup" aria-label="Read the document as" data-testid="kind-switch">
             <span class="kind-switch-label">"Read as"</span>

@@ -41,14 +41,21 @@ fn local() -> Option<Storage> {
 
 /// Each of a registry's own problems as `line 3: …`.
 fn problems(registry: &Registry) -> Vec<String> {
-    registry.diagnostics.iter().map(|d| format!("line {}: {}", d.range.start.line, d.message)).collect()
+    registry
+        .diagnostics
+        .iter()
+        .map(|d| format!("line {}: {}", d.range.start.line, d.message))
+        .collect()
 }
 
 /// Reads a registry's text; what cannot be compared with is refused with
 /// the core's reasons.
 fn read(name: &str, text: &str) -> Result<Loaded, Vec<String>> {
     if text.trim().is_empty() {
-        return Err(vec!["The registry is empty: paste a JSON or YAML list of tool definitions, or open a file.".to_owned()]);
+        return Err(vec![
+            "The registry is empty: paste a JSON or YAML list of tool definitions, or open a file."
+                .to_owned(),
+        ]);
     }
     let registry = Registry::read(text, Syntax::from_path(name), &Limits::default());
     if !registry.is_usable() {
@@ -58,7 +65,12 @@ fn read(name: &str, text: &str) -> Result<Loaded, Vec<String>> {
         }
         return Err(reasons);
     }
-    Ok(Loaded { name: name.to_owned(), text: text.to_owned(), problems: problems(&registry), registry: Arc::new(registry) })
+    Ok(Loaded {
+        name: name.to_owned(),
+        text: text.to_owned(),
+        problems: problems(&registry),
+        registry: Arc::new(registry),
+    })
 }
 
 impl RegistryState {
@@ -66,7 +78,11 @@ impl RegistryState {
     pub fn restore() -> RegistryState {
         let stored = local().and_then(|storage| {
             let text = storage.get_item(keys::REGISTRY_TEXT).ok().flatten()?;
-            let name = storage.get_item(keys::REGISTRY_NAME).ok().flatten().unwrap_or_else(|| "registry".to_owned());
+            let name = storage
+                .get_item(keys::REGISTRY_NAME)
+                .ok()
+                .flatten()
+                .unwrap_or_else(|| "registry".to_owned());
             read(&name, &text).ok()
         });
         RegistryState { loaded: RwSignal::new(stored) }
@@ -92,7 +108,9 @@ impl RegistryState {
         if let Some(storage) = local() {
             // Kept for the next visit when it fits; when it does not, it
             // stays loaded until the page is closed.
-            if storage.set_item(keys::REGISTRY_TEXT, text).is_err() || storage.set_item(keys::REGISTRY_NAME, name).is_err() {
+            if storage.set_item(keys::REGISTRY_TEXT, text).is_err()
+                || storage.set_item(keys::REGISTRY_NAME, name).is_err()
+            {
                 let _ = storage.remove_item(keys::REGISTRY_TEXT);
             }
         }
@@ -154,7 +172,10 @@ pub fn RegistryControl(state: RegistryState) -> impl IntoView {
 
 #[component]
 fn RegistryDialog(state: RegistryState, #[prop(into)] on_close: Callback<()>) -> impl IntoView {
-    let (name, text) = state.loaded.with_untracked(|l| l.as_ref().map(|l| (l.name.clone(), l.text.clone()))).unwrap_or_default();
+    let (name, text) = state
+        .loaded
+        .with_untracked(|l| l.as_ref().map(|l| (l.name.clone(), l.text.clone())))
+        .unwrap_or_default();
     let name = RwSignal::new(if name.is_empty() { "pasted registry".to_owned() } else { name });
     let text = RwSignal::new(text);
     let errors = RwSignal::new(Vec::<String>::new());
@@ -184,7 +205,11 @@ fn RegistryDialog(state: RegistryState, #[prop(into)] on_close: Callback<()>) ->
         errors.with(|errors| {
             (!errors.is_empty()).then(|| {
                 let more = errors.len().saturating_sub(PROBLEMS_SHOWN);
-                let items = errors.iter().take(PROBLEMS_SHOWN).map(|e| view! { <li>{e.clone()}</li> }).collect_view();
+                let items = errors
+                    .iter()
+                    .take(PROBLEMS_SHOWN)
+                    .map(|e| view! { <li>{e.clone()}</li> })
+                    .collect_view();
                 view! {
                     <div role="alert" data-testid="registry-error">
                         <p>"This registry cannot be used:"</p>
@@ -284,7 +309,11 @@ pub fn DriftCell(findings: Vec<Located>) -> impl IntoView {
 pub fn RegistryNote(name: String, warnings: usize, infos: usize) -> impl IntoView {
     let counts = match (warnings, infos) {
         (0, 0) => "every embedded tool matches it".to_owned(),
-        (w, i) => format!("{w} warning{}, {i} info{}", if w == 1 { "" } else { "s" }, if i == 1 { "" } else { "s" }),
+        (w, i) => format!(
+            "{w} warning{}, {i} info{}",
+            if w == 1 { "" } else { "s" },
+            if i == 1 { "" } else { "s" }
+        ),
     };
     view! {
         <p class="registry-note" data-testid="registry-note">

@@ -1,7 +1,7 @@
 //! The rules tab: every rule of the core's registry, and one rule's
 //! documentation when a diagnostic's link (`#rules/<CODE>`) selects it.
 
-use super::diagnostics::{SeverityIcon, message};
+use super::diagnostics::{message, SeverityIcon};
 use super::markdown::Markdown;
 use crate::markdown;
 use leptos::prelude::*;

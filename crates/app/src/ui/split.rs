@@ -18,7 +18,8 @@ fn clamp(percent: f64) -> f64 {
 #[component]
 pub fn Splitter(share: RwSignal<f64>) -> impl IntoView {
     let dragging = RwSignal::new(false);
-    let element = |ev: &PointerEvent| ev.current_target().and_then(|t| t.dyn_into::<web_sys::Element>().ok());
+    let element =
+        |ev: &PointerEvent| ev.current_target().and_then(|t| t.dyn_into::<web_sys::Element>().ok());
     let on_down = move |ev: PointerEvent| {
         if let Some(handle) = element(&ev) {
             let _ = handle.set_pointer_capture(ev.pointer_id());

@@ -4,7 +4,7 @@
 //! it is. The object is found by walking up to the keys and `- ` items that
 //! hold the cursor's column, as a reader finds it.
 
-use super::context::{Context, Slot, is_word, word_end};
+use super::context::{is_word, word_end, Context, Slot};
 
 /// One line of block YAML: its `- ` markers and where its content starts.
 struct Line<'t> {
@@ -35,7 +35,9 @@ impl<'t> Line<'t> {
         }
         let mut column = spaces(line, 0);
         let mut dashes = Vec::new();
-        while line[column..].starts_with('-') && line[column + 1..].chars().next().is_none_or(|c| c == ' ') {
+        while line[column..].starts_with('-')
+            && line[column + 1..].chars().next().is_none_or(|c| c == ' ')
+        {
             dashes.push(column);
             if column + 1 == line.len() {
                 // A `-` ending the line: its item's content is on the next
@@ -65,7 +67,9 @@ impl<'t> Line<'t> {
 
     /// A document marker (`---`, `...`): nothing above it holds the cursor.
     fn is_document_marker(&self) -> bool {
-        self.dashes.is_empty() && self.column == 0 && (self.text.starts_with("---") || self.text.starts_with("..."))
+        self.dashes.is_empty()
+            && self.column == 0
+            && (self.text.starts_with("---") || self.text.starts_with("..."))
     }
 
     /// The key the content starts with, and whether its value is below it
@@ -176,7 +180,12 @@ pub(super) fn context(text: &str, offset: usize) -> Option<Context> {
             return None;
         }
         let tokens = mapping(text, &line, line.column, None)?;
-        let mut context = Context::new(tokens, Slot::Value { key }, offset - word.len(), line.origin + after_cursor);
+        let mut context = Context::new(
+            tokens,
+            Slot::Value { key },
+            offset - word.len(),
+            line.origin + after_cursor,
+        );
         context.quote = quote;
         context.closed = quote.is_some_and(|q| line.text[after_cursor..].starts_with(q));
         context.space = after == typed.len();
@@ -192,7 +201,12 @@ pub(super) fn context(text: &str, offset: usize) -> Option<Context> {
     let mut present = Vec::new();
     let tokens = mapping(text, &line, line.column, Some(&mut present))?;
     present.extend(keys_below(text, line_start, line.column));
-    let mut context = Context::new(tokens, Slot::Key { present }, offset - word.len(), line.origin + after_cursor);
+    let mut context = Context::new(
+        tokens,
+        Slot::Key { present },
+        offset - word.len(),
+        line.origin + after_cursor,
+    );
     let mut rest = &line.text[after_cursor..];
     context.quote = quote;
     if let Some(q) = quote {
@@ -214,7 +228,12 @@ pub(super) fn in_flow(text: &str, offset: usize) -> bool {
 
 /// The tokens of the mapping holding a key at `column` of `line`; with
 /// `siblings`, the keys of that mapping above it are collected there.
-fn mapping(text: &str, line: &Line, column: usize, mut siblings: Option<&mut Vec<String>>) -> Option<Vec<String>> {
+fn mapping(
+    text: &str,
+    line: &Line,
+    column: usize,
+    mut siblings: Option<&mut Vec<String>>,
+) -> Option<Vec<String>> {
     if line.column == column && !line.dashes.is_empty() {
         // The key starts an item: `- key: …`.
         return item(text, line, line.dashes.len() - 1);
@@ -299,7 +318,10 @@ fn keys_below(text: &str, start: usize, column: usize) -> Vec<String> {
         if below.is_blank() {
             continue;
         }
-        if below.is_document_marker() || below.left() < column || (below.column == column && !below.dashes.is_empty()) {
+        if below.is_document_marker()
+            || below.left() < column
+            || (below.column == column && !below.dashes.is_empty())
+        {
             break;
         }
         if below.column == column && below.dashes.is_empty() {

@@ -4,7 +4,7 @@
 //! while someone types; the parsed tree is the fallback.
 
 use super::{holds, is_scalar};
-use opb_syntax::{Limits, Syntax, Value, parse};
+use opb_syntax::{parse, Limits, Syntax, Value};
 
 /// What the cursor is typing, and where.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -38,7 +38,17 @@ pub(super) enum Slot {
 
 impl Context {
     pub fn new(tokens: Vec<String>, slot: Slot, from: usize, to: usize) -> Context {
-        Context { tokens, slot, from, to, quote: None, closed: false, has_colon: false, column: 0, space: false }
+        Context {
+            tokens,
+            slot,
+            from,
+            to,
+            quote: None,
+            closed: false,
+            has_colon: false,
+            column: 0,
+            space: false,
+        }
     }
 }
 
@@ -69,21 +79,41 @@ pub(super) fn parsed(text: &str, syntax: Syntax, offset: usize) -> Option<Contex
     loop {
         let Value::Object(object) = &node.value else {
             let Value::Array(items) = &node.value else { return None };
-            let (index, item) = items.iter().enumerate().find(|(_, item)| holds(item.span, offset))?;
+            let (index, item) =
+                items.iter().enumerate().find(|(_, item)| holds(item.span, offset))?;
             tokens.push(index.to_string());
             node = item;
             continue;
         };
-        let present = || object.members.iter().filter(|m| !holds(m.key_span, offset)).map(|m| m.key.to_string()).collect();
+        let present = || {
+            object
+                .members
+                .iter()
+                .filter(|m| !holds(m.key_span, offset))
+                .map(|m| m.key.to_string())
+                .collect()
+        };
         if let Some(member) = object.members.iter().find(|m| holds(m.key_span, offset)) {
-            let mut context = quoted(text, member.key_span.start, member.key_span.end, tokens, Slot::Key { present: present() });
+            let mut context = quoted(
+                text,
+                member.key_span.start,
+                member.key_span.end,
+                tokens,
+                Slot::Key { present: present() },
+            );
             context.has_colon = true;
             return Some(context);
         }
         let member = object.members.iter().find(|m| holds(m.value.span, offset))?;
         if is_scalar(&member.value) {
             let slot = Slot::Value { key: member.key.to_string() };
-            return Some(quoted(text, member.value.span.start, member.value.span.end, tokens, slot));
+            return Some(quoted(
+                text,
+                member.value.span.start,
+                member.value.span.end,
+                tokens,
+                slot,
+            ));
         }
         tokens.push(member.key.to_string());
         node = &member.value;
@@ -97,7 +127,8 @@ fn quoted(text: &str, start: usize, end: usize, tokens: Vec<String>, slot: Slot)
     match raw.chars().next().filter(|c| matches!(c, '"' | '\'')) {
         Some(quote) => {
             let closed = raw.len() > 1 && raw.ends_with(quote);
-            let mut context = Context::new(tokens, slot, start + 1, if closed { end - 1 } else { end });
+            let mut context =
+                Context::new(tokens, slot, start + 1, if closed { end - 1 } else { end });
             context.quote = Some(quote);
             context.closed = closed;
             context

@@ -4,18 +4,22 @@
 //! string not yet closed, a missing comma, no closing brackets yet). The
 //! keys after the cursor, up to the end of its object, are scanned too.
 
-use super::context::{Context, Slot, word_end};
+use super::context::{word_end, Context, Slot};
 
 /// A token of JSON text, as tolerantly as typing needs.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Token {
-    Open { object: bool },
+    Open {
+        object: bool,
+    },
     Close,
     Colon,
     Comma,
     /// A string: its bytes, quotes included, and whether it was closed (an
     /// unclosed one ends at its line's end).
-    String { closed: bool },
+    String {
+        closed: bool,
+    },
     /// Anything else between separators: a number, a literal, a bare word.
     Word,
 }
@@ -46,7 +50,10 @@ fn token(text: &str, at: usize) -> Option<(Token, usize, usize)> {
             Some((Token::String { closed: false }, start, end))
         }
         _ => {
-            let len = bytes[start..].iter().position(|b| b.is_ascii_whitespace() || b"{}[]:,\"".contains(b)).unwrap_or(bytes.len() - start);
+            let len = bytes[start..]
+                .iter()
+                .position(|b| b.is_ascii_whitespace() || b"{}[]:,\"".contains(b))
+                .unwrap_or(bytes.len() - start);
             Some((Token::Word, start, start + len))
         }
     }
@@ -78,7 +85,14 @@ struct Frame {
 
 impl Frame {
     fn new(object: bool, token: Option<String>) -> Frame {
-        Frame { object, token, next: if object { Next::Key } else { Next::Value }, key: None, keys: Vec::new(), index: 0 }
+        Frame {
+            object,
+            token,
+            next: if object { Next::Key } else { Next::Value },
+            key: None,
+            keys: Vec::new(),
+            index: 0,
+        }
     }
 }
 
@@ -88,7 +102,11 @@ fn step(frames: &mut Vec<Frame>, token: Token, raw: &str) {
         Token::Open { object } => {
             let token = frames.last_mut().map(|parent| {
                 parent.next = Next::Comma;
-                if parent.object { parent.key.clone().unwrap_or_default() } else { parent.index.to_string() }
+                if parent.object {
+                    parent.key.clone().unwrap_or_default()
+                } else {
+                    parent.index.to_string()
+                }
             });
             frames.push(Frame::new(object, token));
         }

@@ -1,9 +1,9 @@
 //! Diagnostics as the outside world sees them.
 
 use crate::diagnostics::{Finding, Severity};
-use opb_syntax::Node;
 use opb_syntax::order;
 use opb_syntax::text::{LineIndex, Range};
+use opb_syntax::Node;
 use serde::Serialize;
 use std::borrow::Cow;
 
@@ -54,11 +54,10 @@ pub fn resolve(findings: Vec<Finding>, index: &LineIndex<'_>) -> Vec<Diagnostic>
     order::sort_by(&mut findings, |a, b| {
         (a.span.start, a.span.end, a.rule.code).cmp(&(b.span.start, b.span.end, b.rule.code))
     });
-    findings.dedup_by(|a, b| a.rule.code == b.rule.code && a.span == b.span && a.message == b.message);
-    let offsets: Vec<usize> = findings
-        .iter()
-        .flat_map(|f| [f.span.start, f.span.end.max(f.span.start)])
-        .collect();
+    findings
+        .dedup_by(|a, b| a.rule.code == b.rule.code && a.span == b.span && a.message == b.message);
+    let offsets: Vec<usize> =
+        findings.iter().flat_map(|f| [f.span.start, f.span.end.max(f.span.start)]).collect();
     let positions = index.positions(&offsets);
     findings
         .into_iter()
@@ -87,7 +86,12 @@ pub fn resolve(findings: Vec<Finding>, index: &LineIndex<'_>) -> Vec<Diagnostic>
                 pointer: f.pointer,
                 range: Range { start: ends[0], end: ends[1] },
                 related,
-                fix: f.fix.map(|fix| quoted_like(index.text().get(f.span.start..f.span.end).unwrap_or_default(), &fix)),
+                fix: f.fix.map(|fix| {
+                    quoted_like(
+                        index.text().get(f.span.start..f.span.end).unwrap_or_default(),
+                        &fix,
+                    )
+                }),
             }
         })
         .collect()

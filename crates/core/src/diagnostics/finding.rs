@@ -1,8 +1,8 @@
 //! What rules report, before positions are computed.
 
 use crate::diagnostics::Rule;
-use opb_syntax::{Member, Node, Note, Ptr};
 use opb_syntax::text::Span;
+use opb_syntax::{Member, Node, Note, Ptr};
 
 /// One rule's finding: the rule, a specific message, an RFC 6901 pointer,
 /// the byte span to underline and, for some, a second place it concerns.
@@ -51,7 +51,13 @@ impl Report {
         Report::default()
     }
 
-    pub fn push(&mut self, rule: &'static Rule, pointer: &Ptr, at: At<'_>, message: impl Into<String>) {
+    pub fn push(
+        &mut self,
+        rule: &'static Rule,
+        pointer: &Ptr,
+        at: At<'_>,
+        message: impl Into<String>,
+    ) {
         self.findings.push(Finding {
             rule,
             message: message.into(),
@@ -64,7 +70,14 @@ impl Report {
 
     /// As [`Report::push`], with the text that certainly belongs at `at`
     /// instead, when there is one: editors offer it as a quick fix.
-    pub fn push_fixable(&mut self, rule: &'static Rule, pointer: &Ptr, at: At<'_>, message: impl Into<String>, fix: Option<&str>) {
+    pub fn push_fixable(
+        &mut self,
+        rule: &'static Rule,
+        pointer: &Ptr,
+        at: At<'_>,
+        message: impl Into<String>,
+        fix: Option<&str>,
+    ) {
         self.push(rule, pointer, at, message);
         if let Some(finding) = self.findings.last_mut() {
             finding.fix = fix.map(str::to_owned);

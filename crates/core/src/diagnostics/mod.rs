@@ -11,7 +11,7 @@ mod finding;
 pub mod prose;
 pub mod secrets;
 
-pub use diagnostic::{Counts, Diagnostic, Related, resolve};
+pub use diagnostic::{resolve, Counts, Diagnostic, Related};
 pub use finding::{At, Finding, Report};
 
 use serde::Serialize;

@@ -11,7 +11,12 @@ pub(crate) fn and_list<S: AsRef<str>>(items: &[S]) -> String {
 /// `a`, `a and b`, `a, b and c` written into `out`, each item by `item`: for
 /// sentences built in one buffer, from any iterator, so a filtered list
 /// needs no vector of its own.
-pub(crate) fn write_list<T>(out: &mut String, items: impl IntoIterator<Item = T>, conjunction: &str, mut item: impl FnMut(&mut String, T)) {
+pub(crate) fn write_list<T>(
+    out: &mut String,
+    items: impl IntoIterator<Item = T>,
+    conjunction: &str,
+    mut item: impl FnMut(&mut String, T),
+) {
     let mut items = items.into_iter().peekable();
     let mut first = true;
     while let Some(value) = items.next() {

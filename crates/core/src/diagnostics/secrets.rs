@@ -33,10 +33,30 @@ struct Prefixed {
 /// issuers' real lengths, and high enough that a prefix named in prose or in
 /// a schema pattern (`^sk_live_[A-Za-z0-9]+$`) is not taken for a key.
 const PREFIXED: &[Prefixed] = &[
-    Prefixed { prefix: "sk_live_", kind: "a Stripe live secret key", body: is_alphanumeric, min_body: 16 },
-    Prefixed { prefix: "sk_test_", kind: "a Stripe test secret key", body: is_alphanumeric, min_body: 16 },
-    Prefixed { prefix: "rk_live_", kind: "a Stripe restricted key", body: is_alphanumeric, min_body: 16 },
-    Prefixed { prefix: "ghp_", kind: "a GitHub personal access token", body: is_alphanumeric, min_body: 20 },
+    Prefixed {
+        prefix: "sk_live_",
+        kind: "a Stripe live secret key",
+        body: is_alphanumeric,
+        min_body: 16,
+    },
+    Prefixed {
+        prefix: "sk_test_",
+        kind: "a Stripe test secret key",
+        body: is_alphanumeric,
+        min_body: 16,
+    },
+    Prefixed {
+        prefix: "rk_live_",
+        kind: "a Stripe restricted key",
+        body: is_alphanumeric,
+        min_body: 16,
+    },
+    Prefixed {
+        prefix: "ghp_",
+        kind: "a GitHub personal access token",
+        body: is_alphanumeric,
+        min_body: 20,
+    },
     Prefixed { prefix: "gho_", kind: "a GitHub OAuth token", body: is_alphanumeric, min_body: 20 },
     Prefixed {
         prefix: "github_pat_",
@@ -44,8 +64,18 @@ const PREFIXED: &[Prefixed] = &[
         body: is_word,
         min_body: 20,
     },
-    Prefixed { prefix: "xoxb-", kind: "a Slack bot token", body: is_alphanumeric_or_dash, min_body: 20 },
-    Prefixed { prefix: "xoxp-", kind: "a Slack user token", body: is_alphanumeric_or_dash, min_body: 20 },
+    Prefixed {
+        prefix: "xoxb-",
+        kind: "a Slack bot token",
+        body: is_alphanumeric_or_dash,
+        min_body: 20,
+    },
+    Prefixed {
+        prefix: "xoxp-",
+        kind: "a Slack user token",
+        body: is_alphanumeric_or_dash,
+        min_body: 20,
+    },
 ];
 
 /// The shortest token after `Bearer ` that counts as a credential.
@@ -121,12 +151,16 @@ fn anchored(text: &str) -> impl Iterator<Item = (usize, Credential<'_>)> + '_ {
     let (automaton, anchors) = anchors();
     // Overlapping, so a literal inside another's match is still seen; the
     // literals cannot overlap themselves where a credential could start.
-    let found = automaton.try_find_overlapping_iter(Input::new(text)).expect("a standard-match NFA searches overlapping");
+    let found = automaton
+        .try_find_overlapping_iter(Input::new(text))
+        .expect("a standard-match NFA searches overlapping");
     found.filter_map(move |found| {
         let rank = found.pattern().as_usize();
         let (literal, anchor) = anchors.get(rank)?;
         let at = found.start();
-        if !matches!(anchor, Anchor::Bearer) && text.as_bytes().get(at..found.end()) != Some(literal.as_bytes()) {
+        if !matches!(anchor, Anchor::Bearer)
+            && text.as_bytes().get(at..found.end()) != Some(literal.as_bytes())
+        {
             return None;
         }
         let credential = match anchor {
@@ -185,11 +219,14 @@ fn has_token_run(bytes: &[u8]) -> bool {
 /// commonest).
 fn has_anchor_literal(bytes: &[u8]) -> bool {
     let at_literal = |start: usize, literal: &str| {
-        bytes.get(start..start + literal.len()).is_some_and(|word| word.eq_ignore_ascii_case(literal.as_bytes()))
+        bytes
+            .get(start..start + literal.len())
+            .is_some_and(|word| word.eq_ignore_ascii_case(literal.as_bytes()))
     };
-    memchr::memchr3_iter(b'-', b'b', b'B', bytes)
-        .any(|at| at_literal(at, if bytes.get(at) == Some(&b'-') { PRIVATE_KEY_BEGIN } else { BEARER }))
-        || memchr::memchr_iter(b'J', bytes).any(|at| at.checked_sub(2).is_some_and(|start| at_literal(start, JWT)))
+    memchr::memchr3_iter(b'-', b'b', b'B', bytes).any(|at| {
+        at_literal(at, if bytes.get(at) == Some(&b'-') { PRIVATE_KEY_BEGIN } else { BEARER })
+    }) || memchr::memchr_iter(b'J', bytes)
+        .any(|at| at.checked_sub(2).is_some_and(|start| at_literal(start, JWT)))
 }
 
 /// The bytes of token characters (see [`is_token_char`]), by value.
@@ -409,7 +446,9 @@ fn key_body_len(bytes: &[u8], from: usize) -> usize {
 /// as `Bearer ${TOKEN}` is not a token.
 fn bearer_at(text: &str, at: usize) -> Option<Credential<'_>> {
     let bytes = text.as_bytes();
-    if !bytes.get(at..at + BEARER.len())?.eq_ignore_ascii_case(BEARER.as_bytes()) || !at_word_start(bytes, at) {
+    if !bytes.get(at..at + BEARER.len())?.eq_ignore_ascii_case(BEARER.as_bytes())
+        || !at_word_start(bytes, at)
+    {
         return None;
     }
     let blanks = run_len(bytes, at + 6, |b| b == b' ' || b == b'\t');
@@ -457,7 +496,10 @@ fn is_high_entropy(bytes: &[u8]) -> bool {
         return false;
     }
     if bytes.iter().all(u8::is_ascii_hexdigit) {
-        return length >= 32 && has(u8::is_ascii_digit) && has(u8::is_ascii_alphabetic) && shannon_entropy(bytes) >= 3.0;
+        return length >= 32
+            && has(u8::is_ascii_digit)
+            && has(u8::is_ascii_alphabetic)
+            && shannon_entropy(bytes) >= 3.0;
     }
     has(u8::is_ascii_uppercase)
         && has(u8::is_ascii_lowercase)
@@ -538,7 +580,10 @@ mod tests {
         assert_eq!(found.text, "sk_live_51HqLyjWDarjtT1zdp7dcXYZ");
         assert_eq!(kind("sk_test_4eC39HqLyjWDarjtT1zdp7dc"), Some("a Stripe test secret key"));
         assert_eq!(kind("rk_live_51HqLyjWDarjtT1zdp7dcAB"), Some("a Stripe restricted key"));
-        assert_eq!(kind("ghp_16C7e42F292c6912E7710c838347Ae178B4a"), Some("a GitHub personal access token"));
+        assert_eq!(
+            kind("ghp_16C7e42F292c6912E7710c838347Ae178B4a"),
+            Some("a GitHub personal access token")
+        );
         assert_eq!(kind("gho_16C7e42F292c6912E7710c838347Ae178B4a"), Some("a GitHub OAuth token"));
         assert_eq!(
             kind("github_pat_11ABCDEFG0123456789_abcdefghijklmnopqrstuvwxyz"),
@@ -610,7 +655,11 @@ mod tests {
             assert!(earliest_credential(text).is_some(), "{text}");
             assert!(may_hold_credential(text), "{text}");
         }
-        for text in ["Step `send` may call `mcp.server0.tool12`, which requires approval.", "short", "é".repeat(40).as_str()] {
+        for text in [
+            "Step `send` may call `mcp.server0.tool12`, which requires approval.",
+            "short",
+            "é".repeat(40).as_str(),
+        ] {
             assert!(!may_hold_credential(text), "{text}");
         }
     }
@@ -648,18 +697,46 @@ mod tests {
 
     #[test]
     fn the_cheap_check_skips_ahead_without_missing_anything() {
-        let pieces = ["a", "Z9", "_", "-", " ", ".", "~", "é", "bearer", "BeArEr", "eyJ", "EYJ", "eyj", "-----BEGIN ", "-----begin", "x", "J", "b"];
+        let pieces = [
+            "a",
+            "Z9",
+            "_",
+            "-",
+            " ",
+            ".",
+            "~",
+            "é",
+            "bearer",
+            "BeArEr",
+            "eyJ",
+            "EYJ",
+            "eyj",
+            "-----BEGIN ",
+            "-----begin",
+            "x",
+            "J",
+            "b",
+        ];
         // Every text of up to four pieces, then padded to each length around the run.
         let mut texts = vec![String::new()];
         for _ in 0..4 {
-            let longer: Vec<String> = texts.iter().flat_map(|t| pieces.iter().map(move |p| format!("{t}{p}"))).collect();
+            let longer: Vec<String> =
+                texts.iter().flat_map(|t| pieces.iter().map(move |p| format!("{t}{p}"))).collect();
             texts.extend(longer);
         }
         let mut checked = 0;
         for text in &texts {
             for pad in [MIN_TOKEN_RUN - 3, MIN_TOKEN_RUN - 1, MIN_TOKEN_RUN, MIN_TOKEN_RUN + 4] {
-                for padded in [format!("{}{text}", "k".repeat(pad)), format!("{text}{}", "k".repeat(pad)), format!("{} {text} {}", "k".repeat(pad / 2), "k".repeat(pad / 2))] {
-                    assert_eq!(may_hold_credential(&padded), may_hold_credential_bytewise(&padded), "{padded:?}");
+                for padded in [
+                    format!("{}{text}", "k".repeat(pad)),
+                    format!("{text}{}", "k".repeat(pad)),
+                    format!("{} {text} {}", "k".repeat(pad / 2), "k".repeat(pad / 2)),
+                ] {
+                    assert_eq!(
+                        may_hold_credential(&padded),
+                        may_hold_credential_bytewise(&padded),
+                        "{padded:?}"
+                    );
                     checked += 1;
                 }
             }
@@ -677,7 +754,10 @@ mod tests {
         ] {
             assert_eq!(high_entropy_run(token), Some(token), "{token}");
         }
-        assert_eq!(high_entropy_run("token Xk9fQ2mZr7LpT4vB8nWc here"), Some("Xk9fQ2mZr7LpT4vB8nWc"));
+        assert_eq!(
+            high_entropy_run("token Xk9fQ2mZr7LpT4vB8nWc here"),
+            Some("Xk9fQ2mZr7LpT4vB8nWc")
+        );
     }
 
     #[test]

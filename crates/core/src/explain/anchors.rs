@@ -2,8 +2,8 @@
 //! link what it shows (a step's box, a tool's row) to the lines it came
 //! from, and tell which item a diagnostic's pointer is about.
 
-use opb_syntax::{Node, Ptr, Value};
 use opb_syntax::text::Span;
+use opb_syntax::{Node, Ptr, Value};
 
 /// Items anchored in one list at most, and in the whole document: far above
 /// the steps and tools limits, and a bound on what a hostile document of
@@ -50,7 +50,8 @@ impl Anchors {
             return;
         }
         *budget -= take;
-        self.lists.push((list.into_string(), items.iter().take(take).map(|item| item.span).collect()));
+        self.lists
+            .push((list.into_string(), items.iter().take(take).map(|item| item.span).collect()));
     }
 
     /// The list and position of the item `pointer` points at or into.
@@ -58,7 +59,8 @@ impl Anchors {
         self.lists.iter().find_map(|(list, spans)| {
             let rest = pointer.strip_prefix(list.as_str())?.strip_prefix('/')?;
             let token = rest.split('/').next().unwrap_or_default();
-            let index: usize = token.parse().ok().filter(|_| token.bytes().all(|b| b.is_ascii_digit()))?;
+            let index: usize =
+                token.parse().ok().filter(|_| token.bytes().all(|b| b.is_ascii_digit()))?;
             let item_end = list.len() + 1 + token.len();
             Some((pointer.get(..item_end)?, spans.as_slice(), index))
         })
@@ -82,7 +84,7 @@ impl Anchors {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use opb_syntax::{Limits, Syntax, parse};
+    use opb_syntax::{parse, Limits, Syntax};
 
     fn anchors(text: &str, syntax: Syntax) -> Anchors {
         let parsed = parse(text, syntax, &Limits::default());
@@ -91,7 +93,8 @@ mod tests {
 
     #[test]
     fn items_of_top_level_and_nested_lists_are_anchored() {
-        let text = "steps:\n  - id: a\n    kind: gate\n  - id: b\nrequires:\n  secrets:\n    - name: K\n";
+        let text =
+            "steps:\n  - id: a\n    kind: gate\n  - id: b\nrequires:\n  secrets:\n    - name: K\n";
         let anchors = anchors(text, Syntax::Yaml);
         let step = anchors.span("/steps/1").expect("the second step");
         assert!(text[step.start..step.end].starts_with("id: b"));
@@ -104,8 +107,19 @@ mod tests {
 
     #[test]
     fn pointers_outside_the_lists_find_nothing() {
-        let anchors = anchors(r#"{"steps": [{"id": "a"}], "stepsx": [], "name": "n"}"#, Syntax::Json);
-        for pointer in ["", "/name", "/steps", "/steps/1", "/steps/01x", "/steps/-", "/stepsx/0", "/steps/+0", "/nope/0"] {
+        let anchors =
+            anchors(r#"{"steps": [{"id": "a"}], "stepsx": [], "name": "n"}"#, Syntax::Json);
+        for pointer in [
+            "",
+            "/name",
+            "/steps",
+            "/steps/1",
+            "/steps/01x",
+            "/steps/-",
+            "/stepsx/0",
+            "/steps/+0",
+            "/nope/0",
+        ] {
             assert_eq!(anchors.item(pointer), None, "{pointer}");
         }
         assert_eq!(anchors.item("/steps/0/id"), Some("/steps/0"));

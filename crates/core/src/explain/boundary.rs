@@ -12,13 +12,13 @@ pub use facts::{SharedFacts, ToolExplain};
 pub use gates::GateEntry;
 
 use crate::diagnostics::{Counts, Diagnostic};
-use crate::views::requires;
 use crate::views::graph::Graph;
-use crate::views::playbook::{McpName, PlaybookView, StepView, mcp_name};
+use crate::views::playbook::{mcp_name, McpName, PlaybookView, StepView};
+use crate::views::requires;
 use crate::views::requires::{AllowingSteps, CrossCheck};
 use facts::Facts;
 use gates::EntryIndex;
-use opb_syntax::{CompactString, Node, item_pointer};
+use opb_syntax::{item_pointer, CompactString, Node};
 use serde::Serialize;
 
 /// How one `allowedTools` entry resolves.
@@ -146,7 +146,11 @@ impl Resolver<'_, '_, '_> {
                 Some(_) => "the object form of a tool reference is planned, not part of today's format, where a reference is a string",
                 None => "a tool reference is a string",
             };
-            return Resolution::Invalid { name: None, value_type: entry.type_name(), reason: reason.to_owned() };
+            return Resolution::Invalid {
+                name: None,
+                value_type: entry.type_name(),
+                reason: reason.to_owned(),
+            };
         };
         if name.is_empty() {
             return Resolution::Invalid {
@@ -162,7 +166,8 @@ impl Resolver<'_, '_, '_> {
                 reason: "a name starting with mcp. must be mcp.<server>.<tool>, with both parts non-empty".to_owned(),
             };
         }
-        let embedded = self.view.tool(name).and_then(|tool| Some((tool.index, self.facts.of(tool)?.clone())));
+        let embedded =
+            self.view.tool(name).and_then(|tool| Some((tool.index, self.facts.of(tool)?.clone())));
         match embedded {
             Some((tool, facts)) => Resolution::Embedded { tool, facts },
             None => {
@@ -193,7 +198,15 @@ pub(crate) fn explain(
     let steps = view
         .steps
         .iter()
-        .map(|step| boundary(step, &resolver, &entries, step_counts.get(step.index).map_or(0, |counts| counts.error), &mut list))
+        .map(|step| {
+            boundary(
+                step,
+                &resolver,
+                &entries,
+                step_counts.get(step.index).map_or(0, |counts| counts.error),
+                &mut list,
+            )
+        })
         .collect();
     let tool_counts = Counts::by_item(diagnostics, view.root, "tools");
     (steps, facts::tools(view, &facts, allowing, &tool_counts))
@@ -234,14 +247,16 @@ fn boundary(
     let mut risk_partly_unknown = false;
     for tool in &tools {
         match &tool.resolution {
-            Resolution::Embedded { facts, .. } => match (facts.risk_rank, facts.risk_class.as_deref()) {
-                (Some(rank), Some(class)) => {
-                    if highest.as_ref().is_none_or(|(top, _)| rank > *top) {
-                        highest = Some((rank, class));
+            Resolution::Embedded { facts, .. } => {
+                match (facts.risk_rank, facts.risk_class.as_deref()) {
+                    (Some(rank), Some(class)) => {
+                        if highest.as_ref().is_none_or(|(top, _)| rank > *top) {
+                            highest = Some((rank, class));
+                        }
                     }
+                    _ => risk_partly_unknown = true,
                 }
-                _ => risk_partly_unknown = true,
-            },
+            }
             Resolution::RegistryOnly { .. } => risk_partly_unknown = true,
             Resolution::Invalid { .. } => {}
         }

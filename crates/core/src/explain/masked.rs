@@ -8,14 +8,14 @@
 //! The editor keeps the source as typed; diagnostics mask their own
 //! messages ([`crate::diagnostics`]).
 
-use crate::diagnostics::Diagnostic;
 use crate::diagnostics::secrets::{preview, redact};
+use crate::diagnostics::Diagnostic;
 use crate::rules::credentials::SEC001;
 use crate::rules::manifest::PM312;
 use crate::rules::playbook::PB411;
 use opb_syntax::order;
-use opb_syntax::{Node, Value};
 use opb_syntax::text::Span;
+use opb_syntax::{Node, Value};
 use std::borrow::Cow;
 
 /// A copy of `root` with every credential the diagnostics found masked, or
@@ -45,13 +45,21 @@ fn mask_at(root: &mut Node, found: &[Span]) {
     };
     let mut stack = vec![root];
     while let Some(node) = stack.pop() {
-        let flagged = found.binary_search_by_key(&(node.span.start, node.span.end), |f| (f.start, f.end)).is_ok();
+        let flagged = found
+            .binary_search_by_key(&(node.span.start, node.span.end), |f| (f.start, f.end))
+            .is_ok();
         match &mut node.value {
             Value::String(text) if flagged => *text = masked_text(text).into(),
             Value::Number(number) if flagged => number.raw = preview(&number.raw),
             Value::Array(items) => stack.extend(items.iter_mut().filter(|item| holds(item.span))),
             Value::Object(object) => {
-                stack.extend(object.members.iter_mut().map(|m| &mut m.value).filter(|value| holds(value.span)));
+                stack.extend(
+                    object
+                        .members
+                        .iter_mut()
+                        .map(|m| &mut m.value)
+                        .filter(|value| holds(value.span)),
+                );
             }
             _ => {}
         }
@@ -84,7 +92,10 @@ mod tests {
     }
 
     fn masked_strings(text: &str) -> Option<Vec<String>> {
-        let root = opb_syntax::parse(text, opb_syntax::Syntax::Yaml, &opb_syntax::Limits::default()).root.unwrap();
+        let root =
+            opb_syntax::parse(text, opb_syntax::Syntax::Yaml, &opb_syntax::Limits::default())
+                .root
+                .unwrap();
         let analysis = analyze(text, &Options::default());
         let masked = masked(&root, &analysis.checked.diagnostics)?;
         assert_eq!(masked.span, root.span, "spans are kept");
@@ -119,6 +130,8 @@ mod tests {
 
     #[test]
     fn nothing_is_copied_without_a_credential() {
-        assert!(masked_strings("openplaybook: \"1.6\"\nsteps:\n  - {id: a, kind: gate}\n").is_none());
+        assert!(
+            masked_strings("openplaybook: \"1.6\"\nsteps:\n  - {id: a, kind: gate}\n").is_none()
+        );
     }
 }

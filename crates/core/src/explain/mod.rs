@@ -16,7 +16,7 @@ pub use crate::views::graph::{Graph, GraphEdge, GraphNode};
 
 use crate::diagnostics::Diagnostic;
 use crate::views::playbook::PlaybookView;
-use crate::views::requires::{CrossCheck, allowing_steps};
+use crate::views::requires::{allowing_steps, CrossCheck};
 use opb_syntax::{Kind, Node};
 use serde::Serialize;
 

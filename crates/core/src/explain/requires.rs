@@ -3,7 +3,7 @@
 //! cross-check the PB2xx/PB4xx rules read, so it says what they say.
 
 use crate::views::playbook::{ConnectionView, McpServerView, PlaybookView};
-use crate::views::requires::{AllowingSteps, CrossCheck, connection_provider, mcp_uses};
+use crate::views::requires::{connection_provider, mcp_uses, AllowingSteps, CrossCheck};
 use foldhash::{HashMap, HashMapExt, HashSet, HashSetExt};
 use opb_syntax::CompactString;
 use serde::Serialize;
@@ -242,7 +242,12 @@ fn owned<S: for<'s> From<&'s str>>(values: &[&str]) -> Vec<S> {
 /// A group's tools, and the union of their steps, each once.
 fn flatten(tools: Vec<ToolSteps<'_>>) -> (Vec<String>, Vec<CompactString>) {
     let mut seen = HashSet::new();
-    let steps = tools.iter().flat_map(|(_, steps)| steps).filter(|s| seen.insert(**s)).map(|s| CompactString::new(s)).collect();
+    let steps = tools
+        .iter()
+        .flat_map(|(_, steps)| steps)
+        .filter(|s| seen.insert(**s))
+        .map(|s| CompactString::new(s))
+        .collect();
     (tools.into_iter().map(|(tool, _)| tool.to_owned()).collect(), steps)
 }
 
@@ -283,14 +288,23 @@ impl<'u, 'a> Uses<'u, 'a> {
 }
 
 /// Builds the requires view from the shared cross-check.
-pub(crate) fn explain<'a>(view: &PlaybookView<'a>, check: &CrossCheck<'_, 'a>, allowing: &AllowingSteps<'a>) -> RequiresExplain {
+pub(crate) fn explain<'a>(
+    view: &PlaybookView<'a>,
+    check: &CrossCheck<'_, 'a>,
+    allowing: &AllowingSteps<'a>,
+) -> RequiresExplain {
     let uses = Uses::new(view, allowing);
     let mut required = HashSet::new();
-    let required_connectors: Vec<String> =
-        view.required_connectors.iter().filter(|c| required.insert(c.name)).map(|c| c.name.to_owned()).collect();
+    let required_connectors: Vec<String> = view
+        .required_connectors
+        .iter()
+        .filter(|c| required.insert(c.name))
+        .map(|c| c.name.to_owned())
+        .collect();
     let connections: Vec<ConnectionExplain> =
         view.requires.connections.iter().map(|c| connection(c, check, &uses, &required)).collect();
-    let mcp_servers = view.requires.mcp_servers.iter().map(|s| mcp_server(view, s, check, &uses)).collect();
+    let mcp_servers =
+        view.requires.mcp_servers.iter().map(|s| mcp_server(view, s, check, &uses)).collect();
     let secrets = view
         .requires
         .secrets
@@ -305,7 +319,8 @@ pub(crate) fn explain<'a>(view: &PlaybookView<'a>, check: &CrossCheck<'_, 'a>, a
 
     // One entry per provider: one that tools need says which, and
     // `required_connectors` says whether the manifest names it too.
-    let used = check.connectors_unconnected.iter().map(|r| (r.provider, r.at.entry.name, r.at.step.id));
+    let used =
+        check.connectors_unconnected.iter().map(|r| (r.provider, r.at.entry.name, r.at.step.id));
     let mut missing: Vec<Missing> = group(used)
         .into_iter()
         .map(|(provider, tools)| {
@@ -334,7 +349,11 @@ pub(crate) fn explain<'a>(view: &PlaybookView<'a>, check: &CrossCheck<'_, 'a>, a
         .map(|provider| Unused::Connection { provider })
         .collect();
     unused.extend(
-        check.mcp_servers_unused.iter().filter_map(|s| s.name).map(|name| Unused::McpServer { server: name.to_owned() }),
+        check
+            .mcp_servers_unused
+            .iter()
+            .filter_map(|s| s.name)
+            .map(|name| Unused::McpServer { server: name.to_owned() }),
     );
 
     let mut mismatched: Vec<Mismatch> = check
@@ -349,7 +368,8 @@ pub(crate) fn explain<'a>(view: &PlaybookView<'a>, check: &CrossCheck<'_, 'a>, a
         embedded: u.tool.is_some(),
         tool_provider: u.tool.and_then(|t| t.connector_type).map(str::to_owned),
     }));
-    let unlisted = check.capabilities_unlisted.iter().map(|r| (r.provider, r.at.entry.name, r.at.step.id));
+    let unlisted =
+        check.capabilities_unlisted.iter().map(|r| (r.provider, r.at.entry.name, r.at.step.id));
     for (provider, tools) in group(unlisted) {
         mismatched.extend(tools.into_iter().map(|(tool, steps)| Mismatch::CapabilityUnlisted {
             provider: provider.to_owned(),
@@ -358,9 +378,13 @@ pub(crate) fn explain<'a>(view: &PlaybookView<'a>, check: &CrossCheck<'_, 'a>, a
         }));
     }
     mismatched.extend(check.mcp_tool_names_foreign.iter().filter_map(|f| {
-        Some(Mismatch::ToolNameForeign { server: f.server.name?.to_owned(), tool_name: f.tool_name.name.to_owned() })
+        Some(Mismatch::ToolNameForeign {
+            server: f.server.name?.to_owned(),
+            tool_name: f.tool_name.name.to_owned(),
+        })
     }));
-    let incomplete = check.mcp_tool_names_incomplete.iter().map(|r| (r.server, r.at.entry.name, r.at.step.id));
+    let incomplete =
+        check.mcp_tool_names_incomplete.iter().map(|r| (r.server, r.at.entry.name, r.at.step.id));
     for (server, tools) in group(incomplete) {
         mismatched.extend(tools.into_iter().map(|(tool, steps)| Mismatch::ToolNameUnlisted {
             server: server.to_owned(),
@@ -387,13 +411,21 @@ fn connection(
     uses: &Uses<'_, '_>,
     required: &HashSet<&str>,
 ) -> ConnectionExplain {
-    let first = connection.provider.and_then(|p| check.connection(p)).is_none_or(|first| std::ptr::eq(first, connection));
+    let first = connection
+        .provider
+        .and_then(|p| check.connection(p))
+        .is_none_or(|first| std::ptr::eq(first, connection));
     let tools: &[&str] = match connection.provider.filter(|_| first) {
         Some(provider) => uses.provider_tools.get(provider).map_or(&[], Vec::as_slice),
         None => &[],
     };
     let mut seen = HashSet::new();
-    let steps = tools.iter().flat_map(|t| uses.steps_of(t)).filter(|s| seen.insert(**s)).map(|s| CompactString::new(s)).collect();
+    let steps = tools
+        .iter()
+        .flat_map(|t| uses.steps_of(t))
+        .filter(|s| seen.insert(**s))
+        .map(|s| CompactString::new(s))
+        .collect();
     ConnectionExplain {
         index: connection.index,
         pointer: connection.ptr.as_str().to_owned(),
@@ -408,8 +440,16 @@ fn connection(
     }
 }
 
-fn mcp_server(view: &PlaybookView<'_>, server: &McpServerView<'_>, check: &CrossCheck<'_, '_>, uses: &Uses<'_, '_>) -> McpServerExplain {
-    let first = server.name.and_then(|n| check.mcp_server(n)).is_none_or(|first| std::ptr::eq(first, server));
+fn mcp_server(
+    view: &PlaybookView<'_>,
+    server: &McpServerView<'_>,
+    check: &CrossCheck<'_, '_>,
+    uses: &Uses<'_, '_>,
+) -> McpServerExplain {
+    let first = server
+        .name
+        .and_then(|n| check.mcp_server(n))
+        .is_none_or(|first| std::ptr::eq(first, server));
     let listed: HashSet<&str> = server.tool_names.iter().map(|n| n.name).collect();
     let names: &[&str] = match server.name.filter(|_| first) {
         Some(name) => uses.server_tools.get(name).map_or(&[], Vec::as_slice),

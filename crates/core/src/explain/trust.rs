@@ -8,18 +8,18 @@
 //! redaction as diagnostics: a credential written as a step id or a secret
 //! name shows only its first four characters.
 
-use super::{Explain, PlaybookExplain};
 use super::boundary::{Resolution, StepBoundary};
 use super::paths::RiskPaths;
-use crate::diagnostics::{Counts, Diagnostic};
+use super::{Explain, PlaybookExplain};
 use crate::diagnostics::secrets::redact;
+use crate::diagnostics::{Counts, Diagnostic};
 use crate::explain::manifest::{ManifestExplain, RunsExplain};
 use crate::explain::requires::{Missing, RequiresExplain};
 use crate::rules::credentials::SEC001;
 use crate::views::spec::RISK_CLASSES;
 use foldhash::{HashSet, HashSetExt};
-use opb_syntax::Kind;
 use opb_syntax::order;
+use opb_syntax::Kind;
 use serde::Serialize;
 
 /// The risk classes a reader is warned about, most consequential first
@@ -153,7 +153,11 @@ pub struct ManifestReach {
 
 /// The glance at an explained document; `paths` are a playbook's risk
 /// paths (see [`crate::risk_paths`]).
-pub(crate) fn summarize(explain: &Explain, paths: Option<&RiskPaths>, diagnostics: &[Diagnostic]) -> TrustSummary {
+pub(crate) fn summarize(
+    explain: &Explain,
+    paths: Option<&RiskPaths>,
+    diagnostics: &[Diagnostic],
+) -> TrustSummary {
     let counts = Counts::of(diagnostics);
     let credentials = diagnostics.iter().filter(|d| d.code == SEC001.code).count();
     match explain {
@@ -199,14 +203,23 @@ fn shown(name: &str) -> String {
 }
 
 fn playbook_reach(playbook: &PlaybookExplain, paths: Option<&RiskPaths>) -> PlaybookReach {
-    let mut ranks: Vec<usize> = playbook.steps.iter().filter(|s| !is_gate(s)).flat_map(tool_ranks).collect();
+    let mut ranks: Vec<usize> =
+        playbook.steps.iter().filter(|s| !is_gate(s)).flat_map(tool_ranks).collect();
     order::sort_by(&mut ranks, |a, b| b.cmp(a));
     ranks.dedup();
-    let risk_classes = ranks.iter().filter_map(|&r| RISK_CLASSES.get(r)).map(|c| (*c).to_owned()).collect();
+    let risk_classes =
+        ranks.iter().filter_map(|&r| RISK_CLASSES.get(r)).map(|c| (*c).to_owned()).collect();
 
     let routes = paths.map(RiskPaths::routes);
     let acting: HashSet<(&str, &str)> = paths
-        .map(|p| p.steps.iter().flat_map(|s| s.acting_tools.iter().map(move |t| (s.step.as_str(), t.name.as_str()))).collect())
+        .map(|p| {
+            p.steps
+                .iter()
+                .flat_map(|s| {
+                    s.acting_tools.iter().map(move |t| (s.step.as_str(), t.name.as_str()))
+                })
+                .collect()
+        })
         .unwrap_or_default();
     let warned = WARNED_CLASSES
         .iter()
@@ -222,7 +235,9 @@ fn playbook_reach(playbook: &PlaybookExplain, paths: Option<&RiskPaths>) -> Play
                         .tools
                         .iter()
                         .filter_map(|t| match &t.resolution {
-                            Resolution::Embedded { facts, .. } if facts.risk_class.as_deref() == Some(class) => {
+                            Resolution::Embedded { facts, .. }
+                                if facts.risk_class.as_deref() == Some(class) =>
+                            {
                                 facts.name.as_deref()
                             }
                             _ => None,
@@ -232,14 +247,20 @@ fn playbook_reach(playbook: &PlaybookExplain, paths: Option<&RiskPaths>) -> Play
                         return None;
                     }
                     let gate = match &routes {
-                        _ if step.behind_gate => Gate::Always { gates: step.gated_by.iter().map(|g| shown(&g.gate)).collect() },
+                        _ if step.behind_gate => Gate::Always {
+                            gates: step.gated_by.iter().map(|g| shown(&g.gate)).collect(),
+                        },
                         Some(routes) => {
                             let full = routes.ungated(id);
                             if full.is_empty() {
                                 Gate::Unreachable
                             } else {
                                 let length = full.len();
-                                let tail = full.iter().skip(length.saturating_sub(ROUTE_TAIL)).map(|s| shown(s)).collect();
+                                let tail = full
+                                    .iter()
+                                    .skip(length.saturating_sub(ROUTE_TAIL))
+                                    .map(|s| shown(s))
+                                    .collect();
                                 Gate::Open { route: tail, length }
                             }
                         }
@@ -264,7 +285,9 @@ fn playbook_reach(playbook: &PlaybookExplain, paths: Option<&RiskPaths>) -> Play
         .filter(|s| !is_gate(s))
         .flat_map(|s| &s.tools)
         .filter_map(|t| match &t.resolution {
-            Resolution::Embedded { facts, .. } if facts.risk_rank.is_none() => facts.name.as_deref(),
+            Resolution::Embedded { facts, .. } if facts.risk_rank.is_none() => {
+                facts.name.as_deref()
+            }
             Resolution::RegistryOnly { name, .. } => Some(name.as_str()),
             _ => None,
         })
@@ -390,7 +413,8 @@ steps:
         assert_eq!(comms.steps[0].gate, Gate::Open { route: vec!["look".into()], length: 1 });
         assert_eq!(reach.unknown_risk_tools, ["orders.lookup"]);
         assert_eq!(summary.secrets, [Needed { name: "STRIPE_KEY".into(), declared: true }]);
-        let connections: Vec<_> = summary.connections.iter().map(|c| (c.name.as_str(), c.declared)).collect();
+        let connections: Vec<_> =
+            summary.connections.iter().map(|c| (c.name.as_str(), c.declared)).collect();
         assert_eq!(connections, [("stripe", true), ("resend", false)]);
     }
 

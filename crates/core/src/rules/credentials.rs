@@ -6,8 +6,10 @@
 
 use super::manifest::PM312;
 use super::playbook::PB411;
+use crate::diagnostics::secrets::{
+    find_credential, high_entropy_run, may_hold_credential, preview,
+};
 use crate::diagnostics::{documented, At, Group, Report, Rule, Severity};
-use crate::diagnostics::secrets::{find_credential, high_entropy_run, may_hold_credential, preview};
 use opb_syntax::{Node, Ptr, Value};
 
 pub static SEC001: Rule = Rule {
@@ -62,7 +64,11 @@ impl<'a> Field<'a> {
 }
 
 enum Visit<'a> {
-    Node { node: &'a Node, token: Option<Token<'a>>, field: Option<Field<'a>> },
+    Node {
+        node: &'a Node,
+        token: Option<Token<'a>>,
+        field: Option<Field<'a>>,
+    },
     /// Leaves the container entered last: its token comes off the path.
     Leave,
 }
@@ -156,19 +162,17 @@ fn suspicion(text: &str, field: Option<Field<'_>>) -> Option<String> {
 /// is `value`, ignoring case, `_` and `-` (`api_key`, `X-Api-Key`,
 /// `clientSecret`).
 fn named_like_a_secret(key: &str) -> bool {
-    const WORDS: &[&str] = &["token", "secret", "password", "passwd", "apikey", "credential", "privatekey"];
-    let normalized: String = key
-        .chars()
-        .filter(|c| !matches!(c, '_' | '-'))
-        .map(|c| c.to_ascii_lowercase())
-        .collect();
+    const WORDS: &[&str] =
+        &["token", "secret", "password", "passwd", "apikey", "credential", "privatekey"];
+    let normalized: String =
+        key.chars().filter(|c| !matches!(c, '_' | '-')).map(|c| c.to_ascii_lowercase()).collect();
     normalized == "value" || WORDS.iter().any(|word| normalized.contains(word))
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use opb_syntax::{Limits, Syntax, parse};
+    use opb_syntax::{parse, Limits, Syntax};
 
     fn findings(yaml: &str) -> Vec<(String, String)> {
         let parsed = parse(yaml, Syntax::Yaml, &Limits::default());
@@ -179,7 +183,16 @@ mod tests {
 
     #[test]
     fn field_names_like_secrets() {
-        for key in ["token", "apiKey", "api_key", "X-Api-Key", "clientSecret", "PASSWORD", "value", "refresh-token"] {
+        for key in [
+            "token",
+            "apiKey",
+            "api_key",
+            "X-Api-Key",
+            "clientSecret",
+            "PASSWORD",
+            "value",
+            "refresh-token",
+        ] {
             assert!(named_like_a_secret(key), "{key}");
         }
         for key in ["name", "purpose", "values", "keyword", "description", "monkey"] {

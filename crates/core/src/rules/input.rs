@@ -93,7 +93,14 @@ pub(crate) fn problem_finding(problem: Problem) -> Finding {
         ProblemKind::DuplicateKey => &IN005,
         ProblemKind::Limit => &IN006,
     };
-    Finding { rule, message: problem.message, pointer: problem.pointer, span: problem.span, related: problem.related, fix: None }
+    Finding {
+        rule,
+        message: problem.message,
+        pointer: problem.pointer,
+        span: problem.span,
+        related: problem.related,
+        fix: None,
+    }
 }
 
 /// IN002 and IN003: whether the root is an object of a known kind, so the
@@ -123,7 +130,14 @@ pub(crate) fn check_root(root: &Node, kind: Option<Kind>, report: &mut Report) -
 /// IN006 for a top-level list (`steps`, `tools`) longer than `limit`;
 /// nothing else is then checked. Shared by both kinds; `document` names the
 /// kind ("playbook") and `advice` ends the message.
-pub(crate) fn over_count_limit(root: &Node, key: &str, limit: usize, document: &str, advice: &str, report: &mut Report) -> bool {
+pub(crate) fn over_count_limit(
+    root: &Node,
+    key: &str,
+    limit: usize,
+    document: &str,
+    advice: &str,
+    report: &mut Report,
+) -> bool {
     let Some(node) = root.get(key) else { return false };
     let Some(items) = node.as_array() else { return false };
     if items.len() <= limit {

@@ -13,8 +13,8 @@ pub mod playbook;
 pub mod registry;
 mod shape;
 
-pub use shape::{Field, Holds, Ty, Values};
 pub(crate) use shape::{check_fields, expect, expect_objects, is_absent, is_blank};
+pub use shape::{Field, Holds, Ty, Values};
 
 use crate::diagnostics::Rule;
 
@@ -142,7 +142,8 @@ mod tests {
 
     #[test]
     fn an_item_is_named_by_its_name_or_else_by_its_place() {
-        let step = |name| ItemName { named: "step", placed: "the step at", list: "steps", name, index: 3 };
+        let step =
+            |name| ItemName { named: "step", placed: "the step at", list: "steps", name, index: 3 };
         assert_eq!(step(Some("send")).to_string(), "step `send`");
         assert_eq!(step(None).to_string(), "the step at `steps[3]`");
         assert_eq!(capitalise(step(None)).to_string(), "The step at `steps[3]`");

@@ -14,8 +14,8 @@ use crate::rules::drift;
 use crate::rules::input::{self, IN006};
 use crate::views::playbook::ToolView;
 use foldhash::{HashMap, HashMapExt};
-use opb_syntax::{Limits, Node, Ptr, Syntax};
 use opb_syntax::text::LineIndex;
+use opb_syntax::{Limits, Node, Ptr, Syntax};
 
 /// A registry, read.
 #[derive(Debug, Clone)]
@@ -60,7 +60,8 @@ impl Registry {
         let index = LineIndex::new(text);
         if let Some(root) = parsed.root.filter(|_| !report.has(&IN006)) {
             if let Some((list, entries)) = drift::registry_entries(&root, &mut report) {
-                let lines = index.positions(&entries.iter().map(|(_, _, offset)| *offset).collect::<Vec<_>>());
+                let lines = index
+                    .positions(&entries.iter().map(|(_, _, offset)| *offset).collect::<Vec<_>>());
                 registry.entries = entries
                     .into_iter()
                     .zip(lines)

@@ -56,7 +56,8 @@ impl Ty {
     /// reports nothing for.
     fn is_met_by(self, node: &Node) -> bool {
         self.accepts(node)
-            && (self != Ty::StringArray || node.as_array().unwrap_or_default().iter().all(|item| item.as_str().is_some()))
+            && (self != Ty::StringArray
+                || node.as_array().unwrap_or_default().iter().all(|item| item.as_str().is_some()))
     }
 
     fn accepts(self, node: &Node) -> bool {
@@ -142,12 +143,26 @@ impl Field {
         Field { required: true, ..self }
     }
 
-    pub(crate) const fn one_of(self, values: &'static [&'static str], meaning: fn(&str) -> Option<&'static str>) -> Field {
-        Field { values: Some(Values { values, meaning: documented_meaning(meaning), closed: true }), ..self }
+    pub(crate) const fn one_of(
+        self,
+        values: &'static [&'static str],
+        meaning: fn(&str) -> Option<&'static str>,
+    ) -> Field {
+        Field {
+            values: Some(Values { values, meaning: documented_meaning(meaning), closed: true }),
+            ..self
+        }
     }
 
-    pub(crate) const fn suggests(self, values: &'static [&'static str], meaning: fn(&str) -> Option<&'static str>) -> Field {
-        Field { values: Some(Values { values, meaning: documented_meaning(meaning), closed: false }), ..self }
+    pub(crate) const fn suggests(
+        self,
+        values: &'static [&'static str],
+        meaning: fn(&str) -> Option<&'static str>,
+    ) -> Field {
+        Field {
+            values: Some(Values { values, meaning: documented_meaning(meaning), closed: false }),
+            ..self
+        }
     }
 
     pub(crate) const fn holds(self, holds: Holds) -> Field {
@@ -166,7 +181,9 @@ impl Field {
 
 /// A value's meaning is documentation too: without the `documentation`
 /// feature, no value has one, and the meanings' texts are not linked.
-const fn documented_meaning(meaning: fn(&str) -> Option<&'static str>) -> fn(&str) -> Option<&'static str> {
+const fn documented_meaning(
+    meaning: fn(&str) -> Option<&'static str>,
+) -> fn(&str) -> Option<&'static str> {
     #[cfg(not(feature = "documentation"))]
     let meaning = {
         let _ = meaning;
@@ -177,7 +194,13 @@ const fn documented_meaning(meaning: fn(&str) -> Option<&'static str>) -> fn(&st
 
 /// Reports IN004 when `node` is not of type `ty`. Returns whether it is.
 /// `what` names the field for the message, e.g. "`steps[2].agent`".
-pub fn expect(report: &mut Report, node: &Node, ptr: &Ptr, ty: Ty, what: &(impl Display + ?Sized)) -> bool {
+pub fn expect(
+    report: &mut Report,
+    node: &Node,
+    ptr: &Ptr,
+    ty: Ty,
+    what: &(impl Display + ?Sized),
+) -> bool {
     if ty.accepts(node) {
         if ty == Ty::StringArray {
             let items = node.as_array().unwrap_or_default();
@@ -187,7 +210,10 @@ pub fn expect(report: &mut Report, node: &Node, ptr: &Ptr, ty: Ty, what: &(impl 
                         &IN004,
                         &ptr.index(i),
                         At::Value(item),
-                        format!("Each entry of {what} must be a string; entry {i} is {}.", item.type_name()),
+                        format!(
+                            "Each entry of {what} must be a string; entry {i} is {}.",
+                            item.type_name()
+                        ),
                     );
                 }
             }
@@ -208,7 +234,13 @@ pub fn expect(report: &mut Report, node: &Node, ptr: &Ptr, ty: Ty, what: &(impl 
 /// messages (e.g. "step `recover`"), written only into a message: callers
 /// may pass `format_args!`, so nothing is formatted for a sound object. Null
 /// values are left to the rules that know whether the field is optional.
-pub fn check_fields(report: &mut Report, node: &Node, ptr: &Ptr, fields: &[Field], what: &(impl Display + ?Sized)) {
+pub fn check_fields(
+    report: &mut Report,
+    node: &Node,
+    ptr: &Ptr,
+    fields: &[Field],
+    what: &(impl Display + ?Sized),
+) {
     let Some(object) = node.as_object() else { return };
     // Most fields are right: the pointer and the message are built only for
     // a field that is reported.
@@ -216,7 +248,13 @@ pub fn check_fields(report: &mut Report, node: &Node, ptr: &Ptr, fields: &[Field
         match fields.iter().find(|f| f.name == member.key) {
             Some(field) => {
                 if !member.value.is_null() && !field.ty.is_met_by(&member.value) {
-                    expect(report, &member.value, &ptr.key(&member.key), field.ty, &format_args!("`{}` of {what}", field.name));
+                    expect(
+                        report,
+                        &member.value,
+                        &ptr.key(&member.key),
+                        field.ty,
+                        &format_args!("`{}` of {what}", field.name),
+                    );
                 }
             }
             None => {
@@ -226,7 +264,10 @@ pub fn check_fields(report: &mut Report, node: &Node, ptr: &Ptr, fields: &[Field
                     &IN007,
                     &ptr.key(&member.key),
                     At::Key(member),
-                    format!("`{}` is not a field of {what} that opb knows; it is kept and shown.{hint}", member.key),
+                    format!(
+                        "`{}` is not a field of {what} that opb knows; it is kept and shown.{hint}",
+                        member.key
+                    ),
                     meant,
                 );
             }
@@ -261,12 +302,23 @@ pub(crate) fn edit_distance(a: &str, b: &str) -> usize {
 /// IN004 for each entry of the list `list` (at `ptr`) that is not an object.
 /// `each` starts the message ("Each entry of `steps`"); `what`, when given,
 /// says what an entry is ("a step with an `id` and a `kind`").
-pub(crate) fn expect_objects(report: &mut Report, list: Option<&Node>, ptr: &Ptr, each: impl Display, what: Option<&str>) {
+pub(crate) fn expect_objects(
+    report: &mut Report,
+    list: Option<&Node>,
+    ptr: &Ptr,
+    each: impl Display,
+    what: Option<&str>,
+) {
     let Some(items) = list.and_then(Node::as_array) else { return };
     for (i, item) in items.iter().enumerate() {
         if item.as_object().is_none() {
             let what = what.map(|what| format!(" ({what})")).unwrap_or_default();
-            report.push(&IN004, &ptr.index(i), At::Value(item), format!("{each} must be an object{what}; entry {i} is {}.", item.type_name()));
+            report.push(
+                &IN004,
+                &ptr.index(i),
+                At::Value(item),
+                format!("{each} must be an object{what}; entry {i} is {}.", item.type_name()),
+            );
         }
     }
 }

@@ -10,8 +10,8 @@
 
 mod json;
 
-pub use crate::rules::{Field, Holds, Ty, Values};
 use crate::rules::{manifest, playbook};
+pub use crate::rules::{Field, Holds, Ty, Values};
 use json::Json;
 use opb_syntax::Kind;
 
@@ -91,7 +91,8 @@ pub fn json_schema(kind: Kind) -> Schema {
 /// The members of an object's schema: its properties, closed, and those a
 /// rule requires.
 fn object(fields: &[Field]) -> Vec<(&'static str, Json)> {
-    let required: Vec<Json> = fields.iter().filter(|f| f.required).map(|f| Json::from(f.name)).collect();
+    let required: Vec<Json> =
+        fields.iter().filter(|f| f.required).map(|f| Json::from(f.name)).collect();
     let mut members = vec![
         ("type", Json::from("object")),
         ("properties", Json::object(fields.iter().map(|f| (f.name, property(f))).collect())),
@@ -113,11 +114,22 @@ fn property(field: &Field) -> Json {
     }
     let nullable = !field.required;
     if let Some(name) = field.ty.json_type() {
-        members.push(("type", if nullable { Json::Array(vec![Json::from(name), Json::from("null")]) } else { Json::from(name) }));
+        members.push((
+            "type",
+            if nullable {
+                Json::Array(vec![Json::from(name), Json::from("null")])
+            } else {
+                Json::from(name)
+            },
+        ));
     }
     if let Some(values) = field.values {
         let mut listed: Vec<Json> = values.values.iter().map(|v| Json::from(*v)).collect();
-        let mut meanings: Vec<Json> = values.values.iter().map(|v| Json::from((values.meaning)(v).unwrap_or_default())).collect();
+        let mut meanings: Vec<Json> = values
+            .values
+            .iter()
+            .map(|v| Json::from((values.meaning)(v).unwrap_or_default()))
+            .collect();
         if values.closed {
             if nullable {
                 listed.push(Json::Null);
@@ -134,12 +146,19 @@ fn property(field: &Field) -> Json {
     }
     match field.holds {
         Holds::Nothing => {}
-        Holds::Object(children) => members.extend(object(children).into_iter().filter(|(key, _)| *key != "type")),
+        Holds::Object(children) => {
+            members.extend(object(children).into_iter().filter(|(key, _)| *key != "type"))
+        }
         Holds::Items(children) => members.push(("items", Json::object(object(children)))),
-        Holds::Map(children) => members.push(("additionalProperties", Json::object(object(children)))),
+        Holds::Map(children) => {
+            members.push(("additionalProperties", Json::object(object(children))))
+        }
         Holds::Scalars => members.push((
             "additionalProperties",
-            Json::object(vec![("type", Json::Array(["string", "number", "boolean", "null"].map(Json::from).to_vec()))]),
+            Json::object(vec![(
+                "type",
+                Json::Array(["string", "number", "boolean", "null"].map(Json::from).to_vec()),
+            )]),
         )),
     }
     Json::object(members)

@@ -4,8 +4,8 @@
 //! registry's) and the diff (an old version's against a new one's), so the
 //! two read a change the same way.
 
-use super::spec;
 use super::playbook::ToolView;
+use super::spec;
 use crate::views::facts::ToolFacts;
 use foldhash::{HashSet, HashSetExt};
 use serde::Serialize;
@@ -42,7 +42,9 @@ pub struct Definition<'a> {
 
 impl<'a> Definition<'a> {
     pub fn of_view(tool: &ToolView<'a>) -> Definition<'a> {
-        let list = |key: &str, values: &[&'a str]| tool.node.get(key).and_then(|n| n.as_array()).map(|_| values.to_vec());
+        let list = |key: &str, values: &[&'a str]| {
+            tool.node.get(key).and_then(|n| n.as_array()).map(|_| values.to_vec())
+        };
         Definition {
             source: tool.source,
             connector_type: tool.connector_type,
@@ -82,7 +84,9 @@ impl<'a> Definition<'a> {
             side_effecting: self.side_effecting.or(other.side_effecting),
             requires_approval: self.requires_approval.or(other.requires_approval),
             permissions: self.permissions.or_else(|| other.permissions.clone()),
-            data_scope_resources: self.data_scope_resources.or_else(|| other.data_scope_resources.clone()),
+            data_scope_resources: self
+                .data_scope_resources
+                .or_else(|| other.data_scope_resources.clone()),
             data_scope_writes: self.data_scope_writes.or_else(|| other.data_scope_writes.clone()),
         }
     }
@@ -213,7 +217,11 @@ fn risk_class(from: Option<&str>, to: Option<&str>) -> Option<ToolChange> {
         (None, Some(Some(b))) if b > 0 => Direction::Raised,
         _ => Direction::Changed,
     };
-    Some(ToolChange::RiskClass(ValueChange { from: from.map(str::to_owned), to: to.map(str::to_owned), direction }))
+    Some(ToolChange::RiskClass(ValueChange {
+        from: from.map(str::to_owned),
+        to: to.map(str::to_owned),
+        direction,
+    }))
 }
 
 fn side_effecting(from: Option<bool>, to: Option<bool>) -> Option<ToolChange> {
@@ -245,15 +253,27 @@ pub fn list_change(from: Option<&[&str]>, to: Option<&[&str]>) -> Option<ListCha
     let before: HashSet<&str> = from.iter().copied().collect();
     let after: HashSet<&str> = to.iter().copied().collect();
     let mut seen = HashSet::new();
-    let added: Vec<String> = to.iter().filter(|v| !before.contains(*v) && seen.insert(**v)).map(|v| (*v).to_owned()).collect();
-    let removed: Vec<String> = from.iter().filter(|v| !after.contains(*v) && seen.insert(**v)).map(|v| (*v).to_owned()).collect();
+    let added: Vec<String> = to
+        .iter()
+        .filter(|v| !before.contains(*v) && seen.insert(**v))
+        .map(|v| (*v).to_owned())
+        .collect();
+    let removed: Vec<String> = from
+        .iter()
+        .filter(|v| !after.contains(*v) && seen.insert(**v))
+        .map(|v| (*v).to_owned())
+        .collect();
     (!added.is_empty() || !removed.is_empty()).then_some(ListChange { added, removed })
 }
 
 fn origin(origin: OriginField, from: Option<&str>, to: Option<&str>) -> Option<ToolChange> {
     (from != to).then(|| ToolChange::Origin {
         origin,
-        change: ValueChange { from: from.map(str::to_owned), to: to.map(str::to_owned), direction: Direction::Changed },
+        change: ValueChange {
+            from: from.map(str::to_owned),
+            to: to.map(str::to_owned),
+            direction: Direction::Changed,
+        },
     })
 }
 
@@ -287,7 +307,12 @@ pub fn compare(from: &Definition<'_>, to: &Definition<'_>) -> Vec<ToolChange> {
 mod tests {
     use super::*;
 
-    fn definition<'a>(risk: Option<&'a str>, writes: Option<bool>, approval: Option<bool>, permissions: &[&'a str]) -> Definition<'a> {
+    fn definition<'a>(
+        risk: Option<&'a str>,
+        writes: Option<bool>,
+        approval: Option<bool>,
+        permissions: &[&'a str],
+    ) -> Definition<'a> {
         Definition {
             risk_class: risk,
             side_effecting: writes,
@@ -302,8 +327,12 @@ mod tests {
             .iter()
             .map(|c| {
                 let direction = match c {
-                    ToolChange::RiskClass(v) | ToolChange::Origin { change: v, .. } => Some(v.direction),
-                    ToolChange::SideEffecting(v) | ToolChange::RequiresApproval(v) => Some(v.direction),
+                    ToolChange::RiskClass(v) | ToolChange::Origin { change: v, .. } => {
+                        Some(v.direction)
+                    }
+                    ToolChange::SideEffecting(v) | ToolChange::RequiresApproval(v) => {
+                        Some(v.direction)
+                    }
                     ToolChange::List { .. } => None,
                 };
                 (c.key(), direction)
@@ -317,11 +346,21 @@ mod tests {
         let money = definition(Some("money"), Some(true), None, &["a", "b"]);
         assert_eq!(
             directions(&compare(&read, &money)),
-            [("riskClass", Some(Direction::Raised)), ("sideEffecting", Some(Direction::Raised)), ("requiresApproval", Some(Direction::Raised)), ("permissions", None)]
+            [
+                ("riskClass", Some(Direction::Raised)),
+                ("sideEffecting", Some(Direction::Raised)),
+                ("requiresApproval", Some(Direction::Raised)),
+                ("permissions", None)
+            ]
         );
         assert_eq!(
             directions(&compare(&money, &read)),
-            [("riskClass", Some(Direction::Lowered)), ("sideEffecting", Some(Direction::Lowered)), ("requiresApproval", Some(Direction::Lowered)), ("permissions", None)]
+            [
+                ("riskClass", Some(Direction::Lowered)),
+                ("sideEffecting", Some(Direction::Lowered)),
+                ("requiresApproval", Some(Direction::Lowered)),
+                ("permissions", None)
+            ]
         );
     }
 
@@ -329,8 +368,14 @@ mod tests {
     fn declared_on_one_side_only() {
         let silent = definition(None, None, None, &[]);
         let declared = definition(Some("internal"), Some(false), Some(false), &[]);
-        assert_eq!(directions(&compare(&silent, &declared)), [("riskClass", Some(Direction::Raised)), ("sideEffecting", Some(Direction::Changed))]);
-        assert_eq!(directions(&compare(&declared, &silent)), [("riskClass", Some(Direction::Changed)), ("sideEffecting", Some(Direction::Changed))]);
+        assert_eq!(
+            directions(&compare(&silent, &declared)),
+            [("riskClass", Some(Direction::Raised)), ("sideEffecting", Some(Direction::Changed))]
+        );
+        assert_eq!(
+            directions(&compare(&declared, &silent)),
+            [("riskClass", Some(Direction::Changed)), ("sideEffecting", Some(Direction::Changed))]
+        );
         let read = definition(Some("read"), None, None, &[]);
         assert_eq!(directions(&compare(&silent, &read)), [("riskClass", Some(Direction::Changed))]);
     }

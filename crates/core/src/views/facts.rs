@@ -1,9 +1,9 @@
 //! What the document says about one embedded tool, as the DR rules compare
 //! it with a registry's definition and explain shows it.
 
-use crate::views::spec;
 use crate::views::playbook::ToolView;
 use crate::views::requires::{self, CrossCheck, Need};
+use crate::views::spec;
 use serde::Serialize;
 
 /// The naming family of a tool (seed 000: built-in, connector, MCP).
@@ -47,8 +47,12 @@ impl Requirement {
     pub(crate) fn of(need: Need<'_>, check: &CrossCheck<'_, '_>) -> Requirement {
         let declared = check.declares(need);
         match need {
-            Need::Connection(provider) => Requirement::Connection { provider: provider.to_owned(), declared },
-            Need::McpServer(server) => Requirement::McpServer { server: server.to_owned(), declared },
+            Need::Connection(provider) => {
+                Requirement::Connection { provider: provider.to_owned(), declared }
+            }
+            Need::McpServer(server) => {
+                Requirement::McpServer { server: server.to_owned(), declared }
+            }
         }
     }
 }
@@ -109,8 +113,10 @@ impl ToolFacts {
             data_scope_writes: strings(&tool.data_scope_writes),
             connector_type: tool.connector_type.map(str::to_owned),
             scope: tool.scope.map(str::to_owned),
-            needs: tool.name.and_then(|name| requires::need(name, Some(tool))).map(|n| Requirement::of(n, check)),
+            needs: tool
+                .name
+                .and_then(|name| requires::need(name, Some(tool)))
+                .map(|n| Requirement::of(n, check)),
         }
     }
 }
-

@@ -3,8 +3,8 @@
 
 use super::playbook::PlaybookView;
 use foldhash::{HashMap, HashMapExt};
-use opb_syntax::CompactString;
 use opb_syntax::order;
+use opb_syntax::CompactString;
 use petgraph::algo::kosaraju_scc;
 use petgraph::graph::{DiGraph, EdgeIndex, NodeIndex};
 use petgraph::visit::EdgeRef;
@@ -68,7 +68,11 @@ pub fn build(view: &PlaybookView<'_>) -> Graph {
             continue;
         }
         by_id.insert(id, graph.add_node(position));
-        nodes.push(GraphNode { id: id.into(), step: step.index, kind: step.kind.map(CompactString::new) });
+        nodes.push(GraphNode {
+            id: id.into(),
+            step: step.index,
+            kind: step.kind.map(CompactString::new),
+        });
     }
     let mut ends = Vec::new();
     for (position, step) in view.steps.iter().enumerate() {
@@ -156,8 +160,9 @@ fn back_edges(graph: &DiGraph<usize, Option<&str>>, start: Option<NodeIndex>) ->
     let mut outgoing: Vec<(NodeIndex, EdgeIndex, NodeIndex)> =
         graph.edge_references().map(|e| (e.source(), e.id(), e.target())).collect();
     order::sort_by_key(&mut outgoing, |&(source, _, _)| source);
-    let at: Vec<usize> =
-        (0..=graph.node_count()).map(|n| outgoing.partition_point(|&(source, _, _)| source.index() < n)).collect();
+    let at: Vec<usize> = (0..=graph.node_count())
+        .map(|n| outgoing.partition_point(|&(source, _, _)| source.index() < n))
+        .collect();
     let first_edge = |n: NodeIndex| at.get(n.index()).copied().unwrap_or_default();
     let end_of = |n: NodeIndex| at.get(n.index() + 1).copied().unwrap_or_default();
 

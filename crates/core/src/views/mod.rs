@@ -41,7 +41,10 @@ pub(crate) struct PlaybookModel<'m, 'a> {
 
 /// The object items of an array field, with index and pointer; other items
 /// are skipped (the shape checks report them).
-pub(crate) fn objects<'a>(node: Option<&'a Node>, ptr: &Ptr) -> impl Iterator<Item = (usize, Ptr, &'a Node)> {
+pub(crate) fn objects<'a>(
+    node: Option<&'a Node>,
+    ptr: &Ptr,
+) -> impl Iterator<Item = (usize, Ptr, &'a Node)> {
     let ptr = ptr.clone();
     node.and_then(Node::as_array)
         .unwrap_or_default()
@@ -53,5 +56,7 @@ pub(crate) fn objects<'a>(node: Option<&'a Node>, ptr: &Ptr) -> impl Iterator<It
 
 /// The string items of an array field; other items are skipped.
 pub(crate) fn strings(node: Option<&Node>) -> Vec<&str> {
-    node.and_then(Node::as_array).map(|items| items.iter().filter_map(Node::as_str).collect()).unwrap_or_default()
+    node.and_then(Node::as_array)
+        .map(|items| items.iter().filter_map(Node::as_str).collect())
+        .unwrap_or_default()
 }

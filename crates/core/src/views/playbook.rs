@@ -165,7 +165,9 @@ pub enum McpName<'a> {
 pub fn mcp_name(name: &str) -> McpName<'_> {
     let Some(rest) = name.strip_prefix("mcp.") else { return McpName::NotMcp };
     match rest.split_once('.') {
-        Some((server, tool)) if !server.is_empty() && !tool.is_empty() => McpName::Valid { server, tool },
+        Some((server, tool)) if !server.is_empty() && !tool.is_empty() => {
+            McpName::Valid { server, tool }
+        }
         _ => McpName::Malformed,
     }
 }
@@ -190,7 +192,14 @@ fn next_refs(node: Option<&Node>) -> Vec<NextRef<'_>> {
         Value::Array(items) => items
             .iter()
             .enumerate()
-            .filter_map(|(i, item)| item.as_str().map(|target| NextRef { label: None, target, node: item, index: Some(i) }))
+            .filter_map(|(i, item)| {
+                item.as_str().map(|target| NextRef {
+                    label: None,
+                    target,
+                    node: item,
+                    index: Some(i),
+                })
+            })
             .collect(),
         Value::Object(object) => object
             .unique_members()
@@ -249,8 +258,9 @@ impl<'a> PlaybookView<'a> {
             })
             .collect();
 
-        let tools: Vec<ToolView<'a>> =
-            objects(root.get("tools"), &top.key("tools")).map(|(index, ptr, node)| ToolView::new(index, ptr, node)).collect();
+        let tools: Vec<ToolView<'a>> = objects(root.get("tools"), &top.key("tools"))
+            .map(|(index, ptr, node)| ToolView::new(index, ptr, node))
+            .collect();
         let mut tools_by_name = HashMap::with_capacity(tools.len());
         for (i, tool) in tools.iter().enumerate() {
             if let Some(name) = tool.name {
@@ -309,7 +319,8 @@ impl<'a> PlaybookView<'a> {
             other => RequiresView { node: other, ..RequiresView::default() },
         };
 
-        let required_connectors = entries(root.get("manifest").and_then(|m| m.get("requiredConnectors")));
+        let required_connectors =
+            entries(root.get("manifest").and_then(|m| m.get("requiredConnectors")));
 
         PlaybookView {
             root,
@@ -335,8 +346,14 @@ mod tests {
 
     #[test]
     fn mcp_names_split_on_the_first_dot_after_the_prefix() {
-        assert_eq!(mcp_name("mcp.acme.search_orders"), McpName::Valid { server: "acme", tool: "search_orders" });
-        assert_eq!(mcp_name("mcp.acme.orders.search"), McpName::Valid { server: "acme", tool: "orders.search" });
+        assert_eq!(
+            mcp_name("mcp.acme.search_orders"),
+            McpName::Valid { server: "acme", tool: "search_orders" }
+        );
+        assert_eq!(
+            mcp_name("mcp.acme.orders.search"),
+            McpName::Valid { server: "acme", tool: "orders.search" }
+        );
         assert_eq!(mcp_name("mcp.acme"), McpName::Malformed);
         assert_eq!(mcp_name("mcp..x"), McpName::Malformed);
         assert_eq!(mcp_name("mcp.acme."), McpName::Malformed);

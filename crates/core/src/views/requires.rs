@@ -10,9 +10,11 @@
 //! step's list (PB210) is looked at once. Lookups by provider or server name
 //! see the first declaration, as tool lookups see the first tool.
 
-use super::spec;
 use super::graph::Graph;
-use super::playbook::{ConnectionView, Entry, McpName, McpServerView, PlaybookView, StepView, ToolView, mcp_name};
+use super::playbook::{
+    mcp_name, ConnectionView, Entry, McpName, McpServerView, PlaybookView, StepView, ToolView,
+};
+use super::spec;
 use foldhash::{HashMap, HashMapExt, HashSet, HashSetExt};
 use opb_syntax::Ptr;
 
@@ -189,10 +191,14 @@ pub fn cross_check<'v, 'a>(view: &'v PlaybookView<'a>) -> CrossCheck<'v, 'a> {
     }
     let capabilities = connections
         .iter()
-        .map(|(&provider, connection)| (provider, connection.capabilities.iter().map(|c| c.name).collect()))
+        .map(|(&provider, connection)| {
+            (provider, connection.capabilities.iter().map(|c| c.name).collect())
+        })
         .collect();
-    let tool_names =
-        servers.iter().map(|(&name, server)| (name, server.tool_names.iter().map(|n| n.name).collect())).collect();
+    let tool_names = servers
+        .iter()
+        .map(|(&name, server)| (name, server.tool_names.iter().map(|n| n.name).collect()))
+        .collect();
     let mut check = CrossCheck {
         connections,
         servers,
@@ -240,7 +246,9 @@ impl<'v, 'a> CrossCheck<'v, 'a> {
             .requires
             .connections
             .iter()
-            .filter(|c| c.provider.is_some_and(|p| spec::PROVIDERS.contains(&p) && !required.contains(p)))
+            .filter(|c| {
+                c.provider.is_some_and(|p| spec::PROVIDERS.contains(&p) && !required.contains(p))
+            })
             .collect();
         let mut seen = HashSet::new();
         self.required_unconnected = view
@@ -261,7 +269,11 @@ impl<'v, 'a> CrossCheck<'v, 'a> {
                     (Some(_), None) => false,
                 };
                 if unknown {
-                    self.capabilities_unknown.push(UnknownCapability { connection, capability, tool });
+                    self.capabilities_unknown.push(UnknownCapability {
+                        connection,
+                        capability,
+                        tool,
+                    });
                 }
             }
         }
@@ -276,7 +288,11 @@ impl<'v, 'a> CrossCheck<'v, 'a> {
                     let reference = McpRef { at, server, declared };
                     if declared.is_none() {
                         self.mcp_undeclared.push(reference);
-                    } else if !self.tool_names.get(server).is_some_and(|names| names.contains(at.entry.name)) {
+                    } else if !self
+                        .tool_names
+                        .get(server)
+                        .is_some_and(|names| names.contains(at.entry.name))
+                    {
                         self.mcp_tool_names_incomplete.push(reference);
                     }
                 }
@@ -287,7 +303,11 @@ impl<'v, 'a> CrossCheck<'v, 'a> {
                     let reference = ConnectorRef { at, provider };
                     if self.connection(provider).is_none() {
                         self.connectors_unconnected.push(reference);
-                    } else if !self.capabilities.get(provider).is_some_and(|names| names.contains(at.entry.name)) {
+                    } else if !self
+                        .capabilities
+                        .get(provider)
+                        .is_some_and(|names| names.contains(at.entry.name))
+                    {
                         self.capabilities_unlisted.push(reference);
                     }
                 }
@@ -315,7 +335,9 @@ impl<'v, 'a> CrossCheck<'v, 'a> {
 
 /// Every MCP tool name the document uses, as (server, full name): step
 /// entries first, then embedded tool names.
-pub fn mcp_uses<'v, 'a>(view: &'v PlaybookView<'a>) -> impl Iterator<Item = (&'a str, &'a str)> + 'v {
+pub fn mcp_uses<'v, 'a>(
+    view: &'v PlaybookView<'a>,
+) -> impl Iterator<Item = (&'a str, &'a str)> + 'v {
     let from_steps = tool_refs(view).map(|at| at.entry.name);
     let from_tools = view.tools.iter().filter_map(|tool| tool.name);
     from_steps.chain(from_tools).filter_map(|name| match mcp_name(name) {

@@ -63,8 +63,12 @@ pub fn one_of(values: &[&str]) -> String {
 pub fn risk_meaning(class: &str) -> Option<&'static str> {
     Some(match class {
         "read" => "Only reads data: it changes nothing and never needs a person's approval.",
-        "internal" => "Changes your own systems and records (notes, tickets, pages), out of customers' sight.",
-        "customer_comms" => "Speaks to customers (an email, a message): once sent, it cannot be taken back.",
+        "internal" => {
+            "Changes your own systems and records (notes, tickets, pages), out of customers' sight."
+        }
+        "customer_comms" => {
+            "Speaks to customers (an email, a message): once sent, it cannot be taken back."
+        }
         "money" => "Moves money or changes what someone pays: charges, refunds, payouts.",
         _ => return None,
     })

@@ -3,9 +3,9 @@
 //! includes this file), so a fuzzer and a test can never hold different
 //! ideas of "correct".
 
-use opb_core::{Analysis, Checked, Counts, Options};
 use opb_core::text::LineIndex;
-use opb_syntax::{Node, Value, parse};
+use opb_core::{Analysis, Checked, Counts, Options};
+use opb_syntax::{parse, Node, Value};
 
 /// Checks the invariants of `checked`, the result of checking `text` under
 /// `options`; panics with the first one broken:
@@ -21,7 +21,12 @@ pub fn assert_checked(text: &str, options: &Options, checked: &Checked) {
     let root = parse(text, checked.syntax, &options.limits).root;
     for d in &checked.diagnostics {
         let (start, end) = (d.range.start.offset, d.range.end.offset);
-        assert!(start <= end && end <= text.len(), "{} range {start}..{end} outside a text of {} bytes", d.code, text.len());
+        assert!(
+            start <= end && end <= text.len(),
+            "{} range {start}..{end} outside a text of {} bytes",
+            d.code,
+            text.len()
+        );
         assert!(
             text.is_char_boundary(start) && text.is_char_boundary(end),
             "{} range {start}..{end} splits a character",
@@ -37,7 +42,9 @@ pub fn assert_checked(text: &str, options: &Options, checked: &Checked) {
                 d.pointer,
                 d.message
             ),
-            None => assert_eq!(d.pointer, "", "{}: no document, so the pointer is the root", d.code),
+            None => {
+                assert_eq!(d.pointer, "", "{}: no document, so the pointer is the root", d.code)
+            }
         }
         assert!(!d.message.is_empty(), "{} has a message", d.code);
     }
@@ -76,7 +83,9 @@ pub fn resolves(root: &Node, pointer: &str) -> bool {
                     Value::Object(object) => {
                         object.members.iter().filter(|m| m.key == token).map(|m| &m.value).collect()
                     }
-                    Value::Array(items) => token.parse::<usize>().ok().and_then(|i| items.get(i)).into_iter().collect(),
+                    Value::Array(items) => {
+                        token.parse::<usize>().ok().and_then(|i| items.get(i)).into_iter().collect()
+                    }
                     _ => Vec::new(),
                 }
             })

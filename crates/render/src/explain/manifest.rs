@@ -5,8 +5,8 @@
 use super::{Page, Tone};
 use crate::words::{capitalized, list, problems};
 use opb_core::explain::manifest::{
-    ConnectionExplain, Defaulted, FlowExplain, FunctionExplain, Placement, ResourcesExplain, RunsExplain,
-    SecretExplain, SkillExplain, ToolExplain,
+    ConnectionExplain, Defaulted, FlowExplain, FunctionExplain, Placement, ResourcesExplain,
+    RunsExplain, SecretExplain, SkillExplain, ToolExplain,
 };
 use opb_core::explain::manifest::{Ecosystem, ManifestExplain};
 
@@ -22,8 +22,12 @@ pub fn render(name: &str, explain: &ManifestExplain, page: &mut dyn Page) {
         (None, _) => name.to_owned(),
     };
     page.styled_line(0, Tone::Emphasis, &title, "");
-    let egress = if explain.egress { "declares egress: it reaches outside" } else { "declares no egress" };
-    page.paragraph(0, &format!("An Orchestrator Zero plugin manifest, from {name}. The plugin {egress}."));
+    let egress =
+        if explain.egress { "declares egress: it reaches outside" } else { "declares no egress" };
+    page.paragraph(
+        0,
+        &format!("An Orchestrator Zero plugin manifest, from {name}. The plugin {egress}."),
+    );
     if let Some(description) = &plugin.description {
         page.paragraph(0, description);
     }
@@ -65,7 +69,12 @@ fn tool(tool: &ToolExplain, page: &mut dyn Page) {
         page.field(4, "Resources", LABEL, &resources_text(resources));
     }
     if let Some(timeout) = &tool.timeout {
-        page.field(4, "Timeout", LABEL, &format!("{} per call{}", timeout.value.text, defaulted(timeout)));
+        page.field(
+            4,
+            "Timeout",
+            LABEL,
+            &format!("{} per call{}", timeout.value.text, defaulted(timeout)),
+        );
     }
     page.field(4, "Approval", LABEL, &tool.approval.summary);
     if !tool.functions.is_empty() {
@@ -93,7 +102,11 @@ fn tool(tool: &ToolExplain, page: &mut dyn Page) {
         page.field(4, "Uses a model", LABEL, purpose);
     }
     if let Some(labels) = &tool.labels {
-        let source = labels.source.as_deref().map(|s| format!("source {s}")).unwrap_or_else(|| "no source".to_owned());
+        let source = labels
+            .source
+            .as_deref()
+            .map(|s| format!("source {s}"))
+            .unwrap_or_else(|| "no source".to_owned());
         let trust = if labels.untrusted { "untrusted" } else { "trusted" };
         page.field(4, "Labels", LABEL, &format!("{source}, {trust}"));
     }
@@ -123,7 +136,11 @@ fn runs(runs: &RunsExplain) -> String {
                 (Some(name), None) => format!("{what} {name}, no version"),
                 _ => format!("{what} {spec}"),
             };
-            text.push_str(if *pinned { " (pinned)" } else { " (not pinned: what runs may change)" });
+            text.push_str(if *pinned {
+                " (pinned)"
+            } else {
+                " (not pinned: what runs may change)"
+            });
             if !command.is_empty() {
                 text.push_str(&format!(", command {}", command.join(" ")));
             }
@@ -142,8 +159,12 @@ fn runs(runs: &RunsExplain) -> String {
             }
             text
         }
-        RunsExplain::Flow { flow, function, found: true } => format!("the plugin's flow {flow}, as function {function}"),
-        RunsExplain::Flow { flow, found: false, .. } => format!("flow {flow}, which the plugin does not define"),
+        RunsExplain::Flow { flow, function, found: true } => {
+            format!("the plugin's flow {flow}, as function {function}")
+        }
+        RunsExplain::Flow { flow, found: false, .. } => {
+            format!("flow {flow}, which the plugin does not define")
+        }
         RunsExplain::Unknown => "not known: none of mcp, package, url or flow says".to_owned(),
     }
 }
@@ -235,8 +256,15 @@ fn flow(flow: &FlowExplain, page: &mut dyn Page) {
         (false, true) => "an output schema, no input schema",
         (false, false) => "no schemas",
     };
-    let exposed = if flow.exposed_by.is_empty() { "no tool".to_owned() } else { list(&flow.exposed_by) };
-    page.paragraph(4, &format!("Has {schemas}; exposed by {exposed}; its steps call {}.", steps_call(&flow.step_tools)));
+    let exposed =
+        if flow.exposed_by.is_empty() { "no tool".to_owned() } else { list(&flow.exposed_by) };
+    page.paragraph(
+        4,
+        &format!(
+            "Has {schemas}; exposed by {exposed}; its steps call {}.",
+            steps_call(&flow.step_tools)
+        ),
+    );
 }
 
 fn steps_call(tools: &[String]) -> String {
@@ -250,7 +278,14 @@ fn steps_call(tools: &[String]) -> String {
 fn connection(connection: &ConnectionExplain, page: &mut dyn Page) {
     let name = connection.name.as_deref().unwrap_or("(no name)");
     page.styled_line(2, Tone::Emphasis, name, &format!(": covers {}", list(&connection.tools)));
-    let mut facts = vec![format!("used by {}", if connection.used_by.is_empty() { "no tool".to_owned() } else { list(&connection.used_by) })];
+    let mut facts = vec![format!(
+        "used by {}",
+        if connection.used_by.is_empty() {
+            "no tool".to_owned()
+        } else {
+            list(&connection.used_by)
+        }
+    )];
     if !connection.params.is_empty() {
         facts.push(format!("params {}", list(&connection.params)));
     }
@@ -262,12 +297,21 @@ fn connection(connection: &ConnectionExplain, page: &mut dyn Page) {
 
 fn secret(secret: &SecretExplain, page: &mut dyn Page) {
     let required = if secret.required { "required" } else { "optional" };
-    let used: Vec<String> = secret.used_by.iter().map(|u| format!("{} header of {}", u.header, u.tool)).collect();
-    let used = if used.is_empty() { "no header takes it".to_owned() } else { format!("the {}", list(&used)) };
+    let used: Vec<String> =
+        secret.used_by.iter().map(|u| format!("{} header of {}", u.header, u.tool)).collect();
+    let used = if used.is_empty() {
+        "no header takes it".to_owned()
+    } else {
+        format!("the {}", list(&used))
+    };
     page.styled_line(2, Tone::Emphasis, &secret.name, &format!(" ({required}): {used}"));
 }
 
 fn skill(skill: &SkillExplain, page: &mut dyn Page) {
-    let manual = if skill.manual_of.is_empty() { "no tool's manual".to_owned() } else { format!("the manual of {}", list(&skill.manual_of)) };
+    let manual = if skill.manual_of.is_empty() {
+        "no tool's manual".to_owned()
+    } else {
+        format!("the manual of {}", list(&skill.manual_of))
+    };
     page.styled_line(2, Tone::Emphasis, &skill.name, &format!(": {manual}"));
 }

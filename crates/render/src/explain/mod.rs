@@ -33,7 +33,14 @@ pub trait Page {
     }
     /// A field whose wrapped lines hang `hang` columns further in, so a
     /// value laid out in columns keeps its second column.
-    fn field_hanging(&mut self, indent: usize, label: &str, label_width: usize, value: &str, hang: usize);
+    fn field_hanging(
+        &mut self,
+        indent: usize,
+        label: &str,
+        label_width: usize,
+        value: &str,
+        hang: usize,
+    );
     /// A plain paragraph.
     fn paragraph(&mut self, indent: usize, text: &str);
     /// One entry of a list, in `tone`.

@@ -4,9 +4,9 @@
 
 use super::{Page, Tone};
 use crate::words::{list, plural};
-use opb_core::explain::PlaybookExplain;
-use opb_core::explain::paths::{ActingTool, Ending, RiskPath, RiskPaths, Routes, StepRisk, Stop};
 use foldhash::HashSet;
+use opb_core::explain::paths::{ActingTool, Ending, RiskPath, RiskPaths, Routes, StepRisk, Stop};
+use opb_core::explain::PlaybookExplain;
 
 /// Width of the field labels.
 const LABEL: usize = 12;
@@ -26,8 +26,13 @@ pub fn render(name: &str, explain: &PlaybookExplain, paths: &RiskPaths, page: &m
     let from = if title == name { String::new() } else { format!(", from {name}") };
     page.styled_line(0, Tone::Emphasis, &format!("Risk paths of {title}"), &from);
     page.blank();
-    let gates: HashSet<&str> =
-        explain.graph.nodes.iter().filter(|n| n.kind.as_deref() == Some("gate")).map(|n| n.id.as_str()).collect();
+    let gates: HashSet<&str> = explain
+        .graph
+        .nodes
+        .iter()
+        .filter(|n| n.kind.as_deref() == Some("gate"))
+        .map(|n| n.id.as_str())
+        .collect();
     page.paragraph(0, &overview(paths));
     for (number, path) in paths.paths.iter().enumerate() {
         page.blank();
@@ -42,12 +47,17 @@ fn overview(paths: &RiskPaths) -> String {
         return "The playbook names no step to start at (see `opb check`), so no path can be walked.".to_owned();
     };
     if paths.paths.is_empty() {
-        return format!("No path from {start} reaches a step that ends the playbook (see `opb check`).");
+        return format!(
+            "No path from {start} reaches a step that ends the playbook (see `opb check`)."
+        );
     }
     let count = plural(paths.paths.len(), "path", "paths");
     let mut text = match paths.stopped_by {
         None => format!("{count} from {start} to an end, riskiest first."),
-        Some(stop) => format!("The first {count} from {start} to an end, riskiest first: {}", stopped(stop, &paths.limits)),
+        Some(stop) => format!(
+            "The first {count} from {start} to an end, riskiest first: {}",
+            stopped(stop, &paths.limits)
+        ),
     };
     let flagged = paths.flagged_paths();
     if flagged > 0 {
@@ -63,8 +73,12 @@ fn overview(paths: &RiskPaths) -> String {
 fn stopped(stop: Stop, limits: &opb_core::explain::paths::PathLimits) -> String {
     let limit = match stop {
         Stop::MaxPaths => format!("the walk stops at {} paths", limits.max_paths),
-        Stop::MaxListedSteps => format!("the walk stops at {} steps listed in all", limits.max_listed_steps),
-        Stop::MaxEdgeWalks => format!("the walk stops after following {} edges", limits.max_edge_walks),
+        Stop::MaxListedSteps => {
+            format!("the walk stops at {} steps listed in all", limits.max_listed_steps)
+        }
+        Stop::MaxEdgeWalks => {
+            format!("the walk stops after following {} edges", limits.max_edge_walks)
+        }
     };
     format!("{limit}, and more paths exist. The steps below are summarised from the whole graph.")
 }
@@ -79,7 +93,9 @@ fn path(number: usize, path: &RiskPath, gates: &HashSet<&str>, page: &mut dyn Pa
     };
     let risk = match (&path.highest_risk_class, path.risk_partly_unknown) {
         (Some(class), false) => format!("highest risk {class}"),
-        (Some(class), true) => format!("highest risk at least {class}; some tools' risk is not known"),
+        (Some(class), true) => {
+            format!("highest risk at least {class}; some tools' risk is not known")
+        }
         (None, true) => "risk not known: no tool on it declares a risk class".to_owned(),
         (None, false) => "no tool on it declares a risk".to_owned(),
     };
@@ -90,29 +106,46 @@ fn path(number: usize, path: &RiskPath, gates: &HashSet<&str>, page: &mut dyn Pa
     if path.ending == Ending::DeadEnd {
         notes.push("stops where a next names no step".to_owned());
     }
-    page.styled_line(2, head_style, &format!("{number}. {verdict}"), &format!(" ({})", notes.join("; ")));
+    page.styled_line(
+        2,
+        head_style,
+        &format!("{number}. {verdict}"),
+        &format!(" ({})", notes.join("; ")),
+    );
     page.field(4, "Steps", LABEL, &walk(&path.steps, gates));
     for ungated in &path.ungated {
         let tools: Vec<String> = ungated.tools.iter().map(acting).collect();
-        page.field(4, "No gate", LABEL, &format!("before {}, which may act with {}", ungated.step, list(&tools)));
+        page.field(
+            4,
+            "No gate",
+            LABEL,
+            &format!("before {}, which may act with {}", ungated.step, list(&tools)),
+        );
     }
 }
 
 /// `a → review (gate) → b`, the middle left out of a long path.
 fn walk(steps: &[String], gates: &HashSet<&str>) -> String {
-    let named = |id: &String| if gates.contains(id.as_str()) { format!("{id} (gate)") } else { id.clone() };
+    let named =
+        |id: &String| if gates.contains(id.as_str()) { format!("{id} (gate)") } else { id.clone() };
     if steps.len() <= LONGEST_SHOWN {
         return steps.iter().map(named).collect::<Vec<_>>().join(" → ");
     }
     let head: Vec<String> = steps.iter().take(ENDS_SHOWN).map(named).collect();
     let tail: Vec<String> = steps.iter().skip(steps.len() - ENDS_SHOWN).map(named).collect();
     let left_out = steps.len() - 2 * ENDS_SHOWN;
-    format!("{} → … {left_out} more {} … → {}", head.join(" → "), if left_out == 1 { "step" } else { "steps" }, tail.join(" → "))
+    format!(
+        "{} → … {left_out} more {} … → {}",
+        head.join(" → "),
+        if left_out == 1 { "step" } else { "steps" },
+        tail.join(" → ")
+    )
 }
 
 /// `refund.create (money, changes data)`.
 fn acting(tool: &ActingTool) -> String {
-    let mut traits = vec![tool.risk_class.clone().unwrap_or_else(|| "risk not declared".to_owned())];
+    let mut traits =
+        vec![tool.risk_class.clone().unwrap_or_else(|| "risk not declared".to_owned())];
     traits.push(match tool.side_effecting {
         Some(true) => "changes data".to_owned(),
         Some(false) => "reads only".to_owned(),
@@ -126,9 +159,13 @@ fn acting(tool: &ActingTool) -> String {
 
 fn steps(paths: &RiskPaths, page: &mut dyn Page) {
     page.heading("Steps that may change something");
-    let acting: Vec<&StepRisk> = paths.steps.iter().filter(|s| !s.acting_tools.is_empty()).collect();
+    let acting: Vec<&StepRisk> =
+        paths.steps.iter().filter(|s| !s.acting_tools.is_empty()).collect();
     if acting.is_empty() {
-        page.paragraph(2, "None: no step the start reaches allows a tool that may change data or needs approval.");
+        page.paragraph(
+            2,
+            "None: no step the start reaches allows a tool that may change data or needs approval.",
+        );
     }
     let routes = paths.routes();
     for step in &acting {
@@ -140,7 +177,10 @@ fn steps(paths: &RiskPaths, page: &mut dyn Page) {
         page.blank();
         page.paragraph(
             2,
-            &format!("{} the start reaches may change nothing.", plural(others, "other step", "other steps")),
+            &format!(
+                "{} the start reaches may change nothing.",
+                plural(others, "other step", "other steps")
+            ),
         );
     }
 }
@@ -159,7 +199,8 @@ fn ungated_route(paths: &RiskPaths, routes: &Routes<'_>, step: &StepRisk) -> Str
 }
 
 fn step(paths: &RiskPaths, routes: &Routes<'_>, step: &StepRisk, page: &mut dyn Page) {
-    let (head_style, rest) = if step.flagged { (Tone::Missing, "  FLAGGED") } else { (Tone::Emphasis, "") };
+    let (head_style, rest) =
+        if step.flagged { (Tone::Missing, "  FLAGGED") } else { (Tone::Emphasis, "") };
     page.styled_line(2, head_style, &step.step, rest);
     let tools: Vec<String> = step.acting_tools.iter().map(acting).collect();
     page.field(4, "May act with", LABEL, &list(&tools));

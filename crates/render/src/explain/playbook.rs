@@ -3,10 +3,12 @@
 
 use super::{Page, Tone};
 use crate::words::{list, problems};
-use opb_core::Counts;
-use opb_core::explain::{Graph, PlaybookExplain};
-use opb_core::explain::boundary::{AllowedTool, Family, ListForm, Requirement, Resolution, StepBoundary, ToolExplain, ToolFacts};
+use opb_core::explain::boundary::{
+    AllowedTool, Family, ListForm, Requirement, Resolution, StepBoundary, ToolExplain, ToolFacts,
+};
 use opb_core::explain::requires::{Mismatch, Missing, RequiresExplain, Unused};
+use opb_core::explain::{Graph, PlaybookExplain};
+use opb_core::Counts;
 
 /// Width of the field labels of a step or tool.
 const LABEL: usize = 12;
@@ -58,7 +60,10 @@ fn title(name: &str, explain: &PlaybookExplain, page: &mut dyn Page) {
 }
 
 fn step(step: &StepBoundary, graph: &Graph, page: &mut dyn Page) {
-    let id = step.id.as_deref().map_or_else(|| format!("step {} (no id)", step.index + 1), str::to_owned);
+    let id = step
+        .id
+        .as_deref()
+        .map_or_else(|| format!("step {} (no id)", step.index + 1), str::to_owned);
     let mut traits = Vec::new();
     match step.kind.as_deref() {
         Some("agent") => traits.push(match &step.agent {
@@ -78,7 +83,13 @@ fn step(step: &StepBoundary, graph: &Graph, page: &mut dyn Page) {
     }
     page.field(4, "May do", LABEL, &step.summary);
     if step.allowed_tools == ListForm::List && !step.tools.is_empty() {
-        let width = step.tools.iter().filter_map(|t| t.resolution.name()).map(str::len).max().unwrap_or_default();
+        let width = step
+            .tools
+            .iter()
+            .filter_map(|t| t.resolution.name())
+            .map(str::len)
+            .max()
+            .unwrap_or_default();
         for (i, tool) in step.tools.iter().enumerate() {
             let label = if i == 0 { "Tools" } else { "" };
             page.field_hanging(4, label, LABEL, &allowed_tool(tool, width), width + 2);
@@ -102,7 +113,8 @@ fn allowed_tool(tool: &AllowedTool, width: usize) -> String {
             format!("{name:<width$}  {}", tool_traits(facts).join(", "))
         }
         Resolution::RegistryOnly { name, needs, .. } => {
-            let mut traits = vec!["not defined in this document: only a runtime's registry knows it".to_owned()];
+            let mut traits =
+                vec!["not defined in this document: only a runtime's registry knows it".to_owned()];
             traits.extend(needs.as_ref().map(requirement));
             format!("{name:<width$}  {}", traits.join(", "))
         }
@@ -162,7 +174,9 @@ fn requirement(needs: &Requirement) -> String {
 fn risk(step: &StepBoundary) -> Option<String> {
     match (&step.highest_risk_class, step.risk_partly_unknown) {
         (Some(risk), false) => Some(format!("at most {risk}")),
-        (Some(risk), true) => Some(format!("at least {risk}; the risk of some of its tools is not known")),
+        (Some(risk), true) => {
+            Some(format!("at least {risk}; the risk of some of its tools is not known"))
+        }
         (None, true) => Some("not known: no tool it allows declares a risk class".to_owned()),
         (None, false) => None,
     }
@@ -226,10 +240,16 @@ fn tool(tool: &ToolExplain, page: &mut dyn Page) {
     if !facts.data_scope_writes.is_empty() {
         page.field(4, "Writes", LABEL, &facts.data_scope_writes.join(", "));
     }
-    let allowed = if tool.allowed_by.is_empty() { "no step".to_owned() } else { list(&tool.allowed_by) };
+    let allowed =
+        if tool.allowed_by.is_empty() { "no step".to_owned() } else { list(&tool.allowed_by) };
     page.field(4, "Allowed by", LABEL, &allowed);
     if let Some(errors) = problems(Counts { error: tool.errors, ..Counts::default() }) {
-        page.field(4, "Problems", LABEL, &format!("{errors} into this definition (see `opb check`)."));
+        page.field(
+            4,
+            "Problems",
+            LABEL,
+            &format!("{errors} into this definition (see `opb check`)."),
+        );
     }
 }
 
@@ -268,7 +288,11 @@ fn requires(requires: &RequiresExplain, page: &mut dyn Page) {
     for server in &requires.mcp_servers {
         page.styled_line(4, Tone::Emphasis, server.name.as_deref().unwrap_or("(no name)"), "");
         page.field(6, "Tool names", LABEL, &list(&server.tool_names));
-        let used: Vec<String> = server.tools.iter().map(|t| format!("{} (allowed by {})", t.name, list(&t.steps))).collect();
+        let used: Vec<String> = server
+            .tools
+            .iter()
+            .map(|t| format!("{} (allowed by {})", t.name, list(&t.steps)))
+            .collect();
         let used = if used.is_empty() { "no step's tool".to_owned() } else { used.join("; ") };
         page.field(6, "Used by", LABEL, &used);
     }
@@ -320,7 +344,11 @@ fn missing_text(missing: &Missing, required_connectors: &[String]) -> String {
             } else {
                 ""
             };
-            format!("a connection for {provider}, for {} (allowed by {}){required}", list(tools), list(steps))
+            format!(
+                "a connection for {provider}, for {} (allowed by {}){required}",
+                list(tools),
+                list(steps)
+            )
         }
         Missing::McpServer { server, tools, steps } => {
             format!("MCP server {server}, for {} (allowed by {})", list(tools), list(steps))
@@ -330,7 +358,9 @@ fn missing_text(missing: &Missing, required_connectors: &[String]) -> String {
 
 fn unused_text(unused: &Unused) -> String {
     match unused {
-        Unused::Connection { provider } => format!("the connection for {provider}: no embedded tool needs it"),
+        Unused::Connection { provider } => {
+            format!("the connection for {provider}: no embedded tool needs it")
+        }
         Unused::McpServer { server } => format!("MCP server {server}: no tool name uses it"),
     }
 }
@@ -357,10 +387,15 @@ fn mismatch_text(mismatch: &Mismatch) -> String {
             list(steps)
         ),
         Mismatch::ToolNameForeign { server, tool_name } => {
-            format!("MCP server {server} lists tool name {tool_name}, which is not mcp.{server}.<tool>")
+            format!(
+                "MCP server {server} lists tool name {tool_name}, which is not mcp.{server}.<tool>"
+            )
         }
         Mismatch::ToolNameUnlisted { server, tool, steps } => {
-            format!("{tool} (allowed by {}) is not among MCP server {server}'s toolNames", list(steps))
+            format!(
+                "{tool} (allowed by {}) is not among MCP server {server}'s toolNames",
+                list(steps)
+            )
         }
     }
 }
@@ -369,7 +404,11 @@ fn graph(graph: &Graph, page: &mut dyn Page) {
     page.heading("Graph");
     let start = graph.start.as_deref().unwrap_or("no step (see `opb check`)");
     page.field(2, "Starts at", LABEL, start);
-    let ends = if graph.ends.is_empty() { "no step: every step has a next".to_owned() } else { list(&graph.ends) };
+    let ends = if graph.ends.is_empty() {
+        "no step: every step has a next".to_owned()
+    } else {
+        list(&graph.ends)
+    };
     page.field(2, "Ends at", LABEL, &ends);
     if !graph.unreachable.is_empty() {
         page.field(2, "Unreachable", LABEL, &list(&graph.unreachable));

@@ -4,7 +4,8 @@ use std::path::Path;
 
 /// The example document `name` (examples/).
 pub fn example(name: &str) -> String {
-    std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("../../examples").join(name)).unwrap()
+    std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("../../examples").join(name))
+        .unwrap()
 }
 
 /// The values of every ` name="…"` attribute of the markup.
@@ -26,5 +27,8 @@ pub fn assert_inert(name: &str, html: &str, forbidden: &[&str]) {
         letters > 0 && rest.as_bytes().get(letters) == Some(&b'=')
     });
     assert!(!handler, "{name}: an event handler");
-    assert!(attributes(html, "href").is_empty() && attributes(html, "src").is_empty(), "{name}: a reference");
+    assert!(
+        attributes(html, "href").is_empty() && attributes(html, "src").is_empty(),
+        "{name}: a reference"
+    );
 }

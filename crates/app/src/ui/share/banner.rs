@@ -14,7 +14,9 @@ pub fn TrustBanner(
     #[prop(into)] report: Signal<Option<Arc<Report>>>,
     #[prop(optional, into)] on_dismiss: Option<Callback<()>>,
 ) -> impl IntoView {
-    let summary = Memo::new(move |_| report.with(|r| r.as_ref().and_then(|r| opb_core::trust_summary(&r.analysis))));
+    let summary = Memo::new(move |_| {
+        report.with(|r| r.as_ref().and_then(|r| opb_core::trust_summary(&r.analysis)))
+    });
     view! {
         <section class="trust-banner" data-testid="trust-banner" aria-labelledby="trust-banner-title">
             <div class="trust-top">

@@ -87,8 +87,15 @@ pub async fn hold(id: &str) -> Option<Held> {
 
 /// The ids of the drafts open in any tab.
 async fn open_anywhere() -> Vec<String> {
-    let names = JsFuture::from(held_locks()).await.ok().and_then(|names| names.dyn_into::<Array>().ok()).unwrap_or_default();
-    names.iter().filter_map(|name| name.as_string()?.strip_prefix("opb.draft:").map(str::to_owned)).collect()
+    let names = JsFuture::from(held_locks())
+        .await
+        .ok()
+        .and_then(|names| names.dyn_into::<Array>().ok())
+        .unwrap_or_default();
+    names
+        .iter()
+        .filter_map(|name| name.as_string()?.strip_prefix("opb.draft:").map(str::to_owned))
+        .collect()
 }
 
 fn now() -> f64 {
@@ -129,44 +136,69 @@ impl DraftStore {
 
     /// Every draft's description (never the texts).
     pub async fn list(&self) -> Result<Vec<DraftMeta>, StoreError> {
-        let results = idb::transaction(&self.0, &[META], IdbTransactionMode::Readonly, |stores| Ok(vec![stores[0].get_all()?])).finish().await?;
-        let all = results.into_iter().next().and_then(|all| all.dyn_into::<Array>().ok()).unwrap_or_default();
+        let results = idb::transaction(&self.0, &[META], IdbTransactionMode::Readonly, |stores| {
+            Ok(vec![stores[0].get_all()?])
+        })
+        .finish()
+        .await?;
+        let all = results
+            .into_iter()
+            .next()
+            .and_then(|all| all.dyn_into::<Array>().ok())
+            .unwrap_or_default();
         Ok(all.iter().filter_map(|json| DraftMeta::from_json(&json.as_string()?)).collect())
     }
 
     /// A draft's description and text.
     pub async fn load(&self, id: &str) -> Result<Option<(DraftMeta, String)>, StoreError> {
         let key = JsValue::from_str(id);
-        let results = idb::transaction(&self.0, &[META, TEXT], IdbTransactionMode::Readonly, |stores| {
-            Ok(vec![stores[0].get(&key)?, stores[1].get(&key)?])
-        })
-        .finish()
-        .await?;
-        let meta = results.first().and_then(JsValue::as_string).and_then(|json| DraftMeta::from_json(&json));
+        let results =
+            idb::transaction(&self.0, &[META, TEXT], IdbTransactionMode::Readonly, |stores| {
+                Ok(vec![stores[0].get(&key)?, stores[1].get(&key)?])
+            })
+            .finish()
+            .await?;
+        let meta = results
+            .first()
+            .and_then(JsValue::as_string)
+            .and_then(|json| DraftMeta::from_json(&json));
         let text = results.get(1).and_then(JsValue::as_string);
         Ok(meta.zip(text))
     }
 
     /// Writes a draft, its text and description together. The write is
     /// issued before this returns.
-    pub fn save(&self, meta: &DraftMeta, text: &str) -> impl std::future::Future<Output = Result<(), StoreError>> {
-        let (key, json, text) = (JsValue::from_str(&meta.id), JsValue::from_str(&meta.to_json()), JsValue::from_str(text));
-        let write = idb::transaction(&self.0, &[META, TEXT], IdbTransactionMode::Readwrite, |stores| {
-            Ok(vec![stores[1].put_with_key(&text, &key)?, stores[0].put_with_key(&json, &key)?])
-        });
+    pub fn save(
+        &self,
+        meta: &DraftMeta,
+        text: &str,
+    ) -> impl std::future::Future<Output = Result<(), StoreError>> {
+        let (key, json, text) = (
+            JsValue::from_str(&meta.id),
+            JsValue::from_str(&meta.to_json()),
+            JsValue::from_str(text),
+        );
+        let write =
+            idb::transaction(&self.0, &[META, TEXT], IdbTransactionMode::Readwrite, |stores| {
+                Ok(vec![stores[1].put_with_key(&text, &key)?, stores[0].put_with_key(&json, &key)?])
+            });
         async move { write.finish().await.map(drop) }
     }
 
-    pub fn delete(&self, ids: &[String]) -> impl std::future::Future<Output = Result<(), StoreError>> {
-        let write = idb::transaction(&self.0, &[META, TEXT], IdbTransactionMode::Readwrite, |stores| {
-            let mut requests = Vec::new();
-            for id in ids {
-                let key = JsValue::from_str(id);
-                requests.push(stores[0].delete(&key)?);
-                requests.push(stores[1].delete(&key)?);
-            }
-            Ok(requests)
-        });
+    pub fn delete(
+        &self,
+        ids: &[String],
+    ) -> impl std::future::Future<Output = Result<(), StoreError>> {
+        let write =
+            idb::transaction(&self.0, &[META, TEXT], IdbTransactionMode::Readwrite, |stores| {
+                let mut requests = Vec::new();
+                for id in ids {
+                    let key = JsValue::from_str(id);
+                    requests.push(stores[0].delete(&key)?);
+                    requests.push(stores[1].delete(&key)?);
+                }
+                Ok(requests)
+            });
         async move { write.finish().await.map(drop) }
     }
 
@@ -179,7 +211,8 @@ impl DraftStore {
             let meta = store::local_get(meta_key).and_then(|json| LegacyMeta::from_json(&json));
             if let Some(meta) = meta.filter(|m| m.edited && !text.trim().is_empty()) {
                 let saved = Saved { text, name: meta.name, kind: meta.kind, edited: true };
-                let draft = DraftMeta::of(&fresh_id(), &saved, now() - 1.0 + at as f64, (0, 0), None);
+                let draft =
+                    DraftMeta::of(&fresh_id(), &saved, now() - 1.0 + at as f64, (0, 0), None);
                 if self.save(&draft, &saved.text).await.is_err() {
                     continue;
                 }
@@ -205,7 +238,12 @@ impl Resumed {
 
     /// The document it holds: work.
     pub fn saved(&self) -> Saved {
-        Saved { text: self.text.clone(), name: self.meta.name.clone(), kind: self.meta.kind, edited: true }
+        Saved {
+            text: self.text.clone(),
+            name: self.meta.name.clone(),
+            kind: self.meta.kind,
+            edited: true,
+        }
     }
 }
 
@@ -276,12 +314,19 @@ impl Session {
 /// notice shown: a failure replaces another notice only when it is full
 /// storage (the reader must know to download), and a save that works
 /// clears a failure's notice.
-fn notice_after(result: Result<(), StoreError>, shown: Option<&ShareNotice>, bytes: usize) -> Option<Option<ShareNotice>> {
-    let failing = matches!(shown, Some(ShareNotice::StorageFull { .. } | ShareNotice::StorageUnavailable));
+fn notice_after(
+    result: Result<(), StoreError>,
+    shown: Option<&ShareNotice>,
+    bytes: usize,
+) -> Option<Option<ShareNotice>> {
+    let failing =
+        matches!(shown, Some(ShareNotice::StorageFull { .. } | ShareNotice::StorageUnavailable));
     match result {
         Ok(()) => failing.then_some(None),
         Err(StoreError::Full) => Some(Some(ShareNotice::StorageFull { bytes })),
-        Err(StoreError::Unavailable) => shown.is_none().then_some(Some(ShareNotice::StorageUnavailable)),
+        Err(StoreError::Unavailable) => {
+            shown.is_none().then_some(Some(ShareNotice::StorageUnavailable))
+        }
     }
 }
 
@@ -319,7 +364,13 @@ impl Drafts {
     /// Takes over the session's draft, which holds `stored`, and saves the
     /// document after every check (`checked` counts them), and at once
     /// when the page is left or hidden.
-    pub fn new(doc: DocumentState, notice: RwSignal<Option<ShareNotice>>, session: Session, stored: Option<Saved>, checked: Signal<u64>) -> Drafts {
+    pub fn new(
+        doc: DocumentState,
+        notice: RwSignal<Option<ShareNotice>>,
+        session: Session,
+        stored: Option<Saved>,
+        checked: Signal<u64>,
+    ) -> Drafts {
         let drafts = Drafts {
             doc,
             notice,
@@ -375,7 +426,9 @@ impl Drafts {
     fn changed(&self) {
         let since = *self.unsaved.get_value().get_or_insert_with(now);
         self.unsaved.set_value(Some(since));
-        if self.save_timer.with_value(Option::is_some) && now() - since + f64::from(SAVE_AFTER_MS) > SAVE_AT_LEAST_EVERY_MS {
+        if self.save_timer.with_value(Option::is_some)
+            && now() - since + f64::from(SAVE_AFTER_MS) > SAVE_AT_LEAST_EVERY_MS
+        {
             return;
         }
         let drafts = *self;
@@ -404,13 +457,24 @@ impl Drafts {
     /// Writes `saved` as the draft `id`; says so when it cannot be kept.
     /// `kept_apart` is the notice to show instead of the usual one when a
     /// document being set aside (replaced by another) is not stored.
-    pub fn write(&self, id: &str, saved: &Saved, selection: (u32, u32), view: Option<String>, kept_apart: Option<ShareNotice>) {
+    pub fn write(
+        &self,
+        id: &str,
+        saved: &Saved,
+        selection: (u32, u32),
+        view: Option<String>,
+        kept_apart: Option<ShareNotice>,
+    ) {
         let bytes = saved.text.len();
         let Some(store) = self.store.get_value() else {
             self.after_save(Err(StoreError::Unavailable), bytes, kept_apart);
             return;
         };
-        let read_as = self.doc.report.with_untracked(|r| r.as_ref().and_then(|r| r.analysis.checked.kind)).or(saved.kind);
+        let read_as = self
+            .doc
+            .report
+            .with_untracked(|r| r.as_ref().and_then(|r| r.analysis.checked.kind))
+            .or(saved.kind);
         let meta = DraftMeta { read_as, ..DraftMeta::of(id, saved, now(), selection, view) };
         let write = store.save(&meta, &saved.text);
         let id = meta.id;
@@ -428,7 +492,12 @@ impl Drafts {
         });
     }
 
-    fn after_save(&self, result: Result<(), StoreError>, bytes: usize, kept_apart: Option<ShareNotice>) {
+    fn after_save(
+        &self,
+        result: Result<(), StoreError>,
+        bytes: usize,
+        kept_apart: Option<ShareNotice>,
+    ) {
         if let (Err(_), Some(notice)) = (result, kept_apart) {
             self.notice.set(Some(notice));
             return;
@@ -513,7 +582,8 @@ impl Drafts {
         let list = store.list().await.unwrap_or_default();
         let open = open_anywhere().await;
         let mine = self.id();
-        let doomed = storage::to_prune(&list, now(), |id| id == mine || open.iter().any(|o| o == id));
+        let doomed =
+            storage::to_prune(&list, now(), |id| id == mine || open.iter().any(|o| o == id));
         if !doomed.is_empty() {
             let _ = store.delete(&doomed).await;
         }

@@ -12,7 +12,11 @@ use leptos::prelude::*;
 /// What the list says of a draft besides its name.
 fn detail(listed: &Listed, now: f64) -> String {
     let meta = &listed.meta;
-    let mut parts = vec![meta.read_as.map_or("Unknown kind", kind_label).to_owned(), human_size(meta.bytes), format!("edited {}", ago(now, meta.updated))];
+    let mut parts = vec![
+        meta.read_as.map_or("Unknown kind", kind_label).to_owned(),
+        human_size(meta.bytes),
+        format!("edited {}", ago(now, meta.updated)),
+    ];
     if listed.current {
         parts.push("this tab".to_owned());
     } else if listed.elsewhere {
@@ -101,7 +105,8 @@ pub fn DraftsMenu(links: Links) -> impl IntoView {
             return view! { <p class="share-status error" role="status">"This browser gives the page no storage, so no drafts are kept: download your document to keep it."</p> }.into_any();
         }
         let Some(listed) = drafts.listed.get() else {
-            return view! { <p class="share-hint" role="status">"Reading the drafts…"</p> }.into_any();
+            return view! { <p class="share-hint" role="status">"Reading the drafts…"</p> }
+                .into_any();
         };
         if listed.is_empty() {
             return view! { <p class="share-hint" data-testid="no-drafts">"No drafts yet: what you edit is kept here as you type."</p> }.into_any();
@@ -109,7 +114,12 @@ pub fn DraftsMenu(links: Links) -> impl IntoView {
         view! { <ul class="drafts-list" data-testid="drafts-list">{listed.into_iter().map(entry).collect_view()}</ul> }.into_any()
     };
 
-    let names = Names { name: "drafts", label: "Drafts", purpose: "Drafts", icon: "M7 3h7l5 5v13H7zM14 3v5h5M10 13h6M10 17h6" };
+    let names = Names {
+        name: "drafts",
+        label: "Drafts",
+        purpose: "Drafts",
+        icon: "M7 3h7l5 5v13H7zM14 3v5h5M10 13h6M10 17h6",
+    };
     view! {
         <Popover names=names open=open on_open=on_open>
             <p class="share-hint">"Each tab's edits are kept in this browser as a draft of their own; nothing is uploaded. Drafts not edited for 30 days are removed."</p>

@@ -40,11 +40,9 @@ pub enum Picture {
 }
 
 fn graph() -> Result<Element, String> {
-    document()
-        .query_selector(GRAPH_SELECTOR)
-        .ok()
-        .flatten()
-        .ok_or_else(|| "There is no graph to export: it is drawn for a playbook that can be read.".to_owned())
+    document().query_selector(GRAPH_SELECTOR).ok().flatten().ok_or_else(|| {
+        "There is no graph to export: it is drawn for a playbook that can be read.".to_owned()
+    })
 }
 
 /// Copies the computed style of each element of `original` onto `copy`.
@@ -52,7 +50,13 @@ fn inline_styles(original: &Element, copy: &Element) {
     if let Ok(Some(style)) = window().get_computed_style(original) {
         let declarations: Vec<String> = STYLED
             .iter()
-            .filter_map(|property| style.get_property_value(property).ok().filter(|v| !v.is_empty()).map(|v| format!("{property}:{v}")))
+            .filter_map(|property| {
+                style
+                    .get_property_value(property)
+                    .ok()
+                    .filter(|v| !v.is_empty())
+                    .map(|v| format!("{property}:{v}"))
+            })
             .collect();
         let _ = copy.set_attribute("style", &declarations.join(";"));
     }
@@ -119,14 +123,21 @@ fn draw_png(svg: String, width: f64, height: f64, file: String) -> Result<(), St
     let parts = js_sys::Array::of1(&JsValue::from_str(&svg));
     let options = web_sys::BlobPropertyBag::new();
     options.set_type("image/svg+xml");
-    let blob = web_sys::Blob::new_with_str_sequence_and_options(&parts, &options).map_err(|_| failed())?;
+    let blob =
+        web_sys::Blob::new_with_str_sequence_and_options(&parts, &options).map_err(|_| failed())?;
     let url = Url::create_object_url_with_blob(&blob).map_err(|_| failed())?;
     let image = HtmlImageElement::new().map_err(|_| failed())?;
     let loaded = image.clone();
     let address = url.clone();
     let on_load = Closure::once_into_js(move || {
         let _ = Url::revoke_object_url(&address);
-        let Some(canvas) = document().create_element("canvas").ok().map(JsCast::unchecked_into::<HtmlCanvasElement>) else { return };
+        let Some(canvas) = document()
+            .create_element("canvas")
+            .ok()
+            .map(JsCast::unchecked_into::<HtmlCanvasElement>)
+        else {
+            return;
+        };
         canvas.set_width((width * PNG_SCALE).ceil() as u32);
         canvas.set_height((height * PNG_SCALE).ceil() as u32);
         let Some(context) = canvas
@@ -138,7 +149,8 @@ fn draw_png(svg: String, width: f64, height: f64, file: String) -> Result<(), St
             return;
         };
         let _ = context.scale(PNG_SCALE, PNG_SCALE);
-        let _ = context.draw_image_with_html_image_element_and_dw_and_dh(&loaded, 0.0, 0.0, width, height);
+        let _ = context
+            .draw_image_with_html_image_element_and_dw_and_dh(&loaded, 0.0, 0.0, width, height);
         let save = Closure::once_into_js(move |blob: Option<web_sys::Blob>| {
             if let Some(blob) = blob {
                 let _ = download_blob(&file, &blob);

@@ -14,13 +14,15 @@ pub fn download(name: &str, mime: &str, text: &str) -> Result<(), String> {
     let parts = Array::of1(&JsValue::from_str(text));
     let options = BlobPropertyBag::new();
     options.set_type(mime);
-    let blob = Blob::new_with_str_sequence_and_options(&parts, &options).map_err(|_| "the browser could not make the file".to_owned())?;
+    let blob = Blob::new_with_str_sequence_and_options(&parts, &options)
+        .map_err(|_| "the browser could not make the file".to_owned())?;
     download_blob(name, &blob)
 }
 
 /// Saves `blob` as a file called `name`, through a link's `download`.
 pub fn download_blob(name: &str, blob: &Blob) -> Result<(), String> {
-    let url = Url::create_object_url_with_blob(blob).map_err(|_| "the browser could not make the file".to_owned())?;
+    let url = Url::create_object_url_with_blob(blob)
+        .map_err(|_| "the browser could not make the file".to_owned())?;
     let anchor: HtmlAnchorElement = document()
         .create_element("a")
         .map_err(|_| "the browser could not start the download".to_owned())?
@@ -35,7 +37,9 @@ pub fn download_blob(name: &str, blob: &Blob) -> Result<(), String> {
 
 async fn read(file: File) -> Result<Opened, String> {
     let name = file.name();
-    let buffer = JsFuture::from(file.array_buffer()).await.map_err(|_| format!("{name} could not be read."))?;
+    let buffer = JsFuture::from(file.array_buffer())
+        .await
+        .map_err(|_| format!("{name} could not be read."))?;
     files::read_file(&name, &Uint8Array::new(&buffer).to_vec())
 }
 
@@ -51,7 +55,8 @@ fn open_first(list: Option<web_sys::FileList>, on_open: Callback<Result<Opened, 
 pub fn OpenFileButton(
     #[prop(into)] on_open: Callback<Result<Opened, String>>,
     #[prop(default = "Open…")] label: &'static str,
-    #[prop(default = "Open a JSON or YAML file from your computer (or drop one on the editor)")] title: &'static str,
+    #[prop(default = "Open a JSON or YAML file from your computer (or drop one on the editor)")]
+    title: &'static str,
     #[prop(default = "open-file")] testid: &'static str,
     #[prop(default = "file-input")] input_testid: &'static str,
 ) -> impl IntoView {
@@ -90,9 +95,14 @@ pub fn OpenFileButton(
 
 /// A drop target around the editor: a file dropped on it is opened.
 #[component]
-pub fn FileDrop(#[prop(into)] on_open: Callback<Result<Opened, String>>, children: Children) -> impl IntoView {
+pub fn FileDrop(
+    #[prop(into)] on_open: Callback<Result<Opened, String>>,
+    children: Children,
+) -> impl IntoView {
     let over = RwSignal::new(false);
-    let has_files = |ev: &DragEvent| ev.data_transfer().is_some_and(|d| d.types().includes(&JsValue::from_str("Files"), 0));
+    let has_files = |ev: &DragEvent| {
+        ev.data_transfer().is_some_and(|d| d.types().includes(&JsValue::from_str("Files"), 0))
+    };
     view! {
         <div
             class="file-drop"

@@ -9,7 +9,10 @@ use js_sys::{Array, Function, Promise};
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 use wasm_bindgen_futures::JsFuture;
-use web_sys::{DomException, Event, IdbDatabase, IdbObjectStore, IdbOpenDbRequest, IdbRequest, IdbTransaction, IdbTransactionMode};
+use web_sys::{
+    DomException, Event, IdbDatabase, IdbObjectStore, IdbOpenDbRequest, IdbRequest, IdbTransaction,
+    IdbTransactionMode,
+};
 
 /// Why something could not be stored or read.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -23,9 +26,9 @@ pub enum StoreError {
 
 impl StoreError {
     fn of(error: &JsValue) -> StoreError {
-        let quota = error
-            .dyn_ref::<DomException>()
-            .is_some_and(|e| e.name() == "QuotaExceededError" || e.code() == DomException::QUOTA_EXCEEDED_ERR);
+        let quota = error.dyn_ref::<DomException>().is_some_and(|e| {
+            e.name() == "QuotaExceededError" || e.code() == DomException::QUOTA_EXCEEDED_ERR
+        });
         if quota {
             StoreError::Full
         } else {
@@ -37,7 +40,10 @@ impl StoreError {
 /// Resolves when the event target fires one of two events, with what
 /// `outcome` reads of it and of the event. One callback, set as both
 /// handlers and dropped after its one call.
-fn settled(set: impl FnOnce(&Function), outcome: impl FnOnce(&Event) -> Result<JsValue, JsValue> + 'static) -> JsFuture {
+fn settled(
+    set: impl FnOnce(&Function),
+    outcome: impl FnOnce(&Event) -> Result<JsValue, JsValue> + 'static,
+) -> JsFuture {
     let mut outcome = Some(outcome);
     let mut set = Some(set);
     let promise = Promise::new(&mut |resolve, reject| {
@@ -76,8 +82,14 @@ async fn request(request: IdbRequest) -> Result<JsValue, StoreError> {
 
 /// Opens the database `name`, at `version` or else at the one it has;
 /// `upgrade` makes its stores when it is new or older.
-pub async fn open(name: &str, version: Option<u32>, upgrade: fn(&IdbDatabase)) -> Result<IdbDatabase, StoreError> {
-    let factory = web_sys::window().and_then(|w| w.indexed_db().ok().flatten()).ok_or(StoreError::Unavailable)?;
+pub async fn open(
+    name: &str,
+    version: Option<u32>,
+    upgrade: fn(&IdbDatabase),
+) -> Result<IdbDatabase, StoreError> {
+    let factory = web_sys::window()
+        .and_then(|w| w.indexed_db().ok().flatten())
+        .ok_or(StoreError::Unavailable)?;
     let opening = match version {
         Some(version) => factory.open_with_u32(name, version),
         None => factory.open(name),

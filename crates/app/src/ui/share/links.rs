@@ -47,7 +47,13 @@ impl Incoming {
     /// A draft: the reader's work.
     fn draft(resumed: Resumed) -> Incoming {
         let meta = resumed.meta;
-        Incoming { text: resumed.text, name: meta.name, kind: meta.kind, edited: true, selection: Some(meta.selection) }
+        Incoming {
+            text: resumed.text,
+            name: meta.name,
+            kind: meta.kind,
+            edited: true,
+            selection: Some(meta.selection),
+        }
     }
 
     /// A shared document, named after its syntax.
@@ -151,7 +157,9 @@ pub async fn start() -> Start {
     let (route, notice) = match Fragment::read(&hash) {
         Fragment::Share(share) => return start_with_link(session, share).await,
         Fragment::Route(route) => (route, None),
-        Fragment::Broken(error) => (Route::Diagnostics, Some(ShareNotice::BadLink(error.to_string()))),
+        Fragment::Broken(error) => {
+            (Route::Diagnostics, Some(ShareNotice::BadLink(error.to_string())))
+        }
     };
     let continued = match session.own().or_else(|| session.newest()) {
         Some(draft) => session.resume(&draft).await,
@@ -184,14 +192,26 @@ async fn start_with_link(mut session: Session, share: opb_share::Share) -> Start
     let by_page = address_written_by_page();
     if let Some(own) = own.as_ref().filter(|own| by_page || own.text == share.code) {
         let incoming = Incoming { kind: share.kind, ..Incoming::draft(own.clone()) };
-        return Start { incoming, route, arrived: false, notice: None, step, session, previous: None };
+        return Start {
+            incoming,
+            route,
+            arrived: false,
+            notice: None,
+            step,
+            session,
+            previous: None,
+        };
     }
     let arrived = !by_page;
-    let previous = own.filter(|own| !own.text.trim().is_empty()).map(|own| Previous { saved: own.saved(), id: own.meta.id });
+    let previous = own
+        .filter(|own| !own.text.trim().is_empty())
+        .map(|own| Previous { saved: own.saved(), id: own.meta.id });
     if previous.is_some() {
         session.begin_new().await;
     }
-    let notice = previous.as_ref().map(|p| ShareNotice::PreviousKept { name: p.saved.name.clone(), opened: Opened::Link });
+    let notice = previous
+        .as_ref()
+        .map(|p| ShareNotice::PreviousKept { name: p.saved.name.clone(), opened: Opened::Link });
     Start { incoming: Incoming::shared(share), route, arrived, notice, step, session, previous }
 }
 
@@ -243,7 +263,12 @@ fn now_ms() -> f64 {
 /// The page's address without fragment.
 pub fn page_base() -> String {
     let location = window().location();
-    format!("{}{}{}", location.origin().unwrap_or_default(), location.pathname().unwrap_or_default(), location.search().unwrap_or_default())
+    format!(
+        "{}{}{}",
+        location.origin().unwrap_or_default(),
+        location.pathname().unwrap_or_default(),
+        location.search().unwrap_or_default()
+    )
 }
 
 impl Links {
@@ -251,7 +276,12 @@ impl Links {
     /// panel change, the tab's draft after each check (`checks` counts
     /// them), links opened in the page. `open` puts a document in the
     /// editor.
-    pub fn new(doc: DocumentState, open: Callback<Incoming>, start: Start, checks: Signal<u64>) -> Links {
+    pub fn new(
+        doc: DocumentState,
+        open: Callback<Incoming>,
+        start: Start,
+        checks: Signal<u64>,
+    ) -> Links {
         let notice = RwSignal::new(start.notice);
         let stored = start.incoming.edited.then(|| Saved {
             text: start.incoming.text.clone(),
@@ -291,7 +321,12 @@ impl Links {
         // brought into Rust to be refused.
         link::unpacked(&base, self.doc.editor.length().unwrap_or(0) as usize)?;
         let text = self.doc.editor.text().unwrap_or_default();
-        let fragment = link::fragment_for(&base, &text, self.doc.kind_choice.get_untracked(), &self.doc.route.get_untracked())?;
+        let fragment = link::fragment_for(
+            &base,
+            &text,
+            self.doc.kind_choice.get_untracked(),
+            &self.doc.route.get_untracked(),
+        )?;
         Ok(format!("{base}{fragment}"))
     }
 
@@ -311,7 +346,13 @@ impl Links {
             Ok(address) => address,
             // No link holds the document: the address keeps just the panel.
             Err(NoLink::TooLong { .. }) => {
-                let route = self.doc.route.get_untracked().view().map(|v| format!("#{v}")).unwrap_or_default();
+                let route = self
+                    .doc
+                    .route
+                    .get_untracked()
+                    .view()
+                    .map(|v| format!("#{v}"))
+                    .unwrap_or_default();
                 format!("{}{route}", page_base())
             }
         };
@@ -324,7 +365,9 @@ impl Links {
     fn on_hash_change(&self) {
         match Fragment::read(&location_hash()) {
             Fragment::Route(route) => self.doc.route.set(route),
-            Fragment::Broken(error) => self.notice.set(Some(ShareNotice::BadLink(error.to_string()))),
+            Fragment::Broken(error) => {
+                self.notice.set(Some(ShareNotice::BadLink(error.to_string())))
+            }
             Fragment::Share(share) => {
                 let route = link::route_of(&share);
                 if address_written_by_page() {
@@ -358,12 +401,14 @@ impl Links {
     /// editor, as a new draft; the reader's work it replaces stays a
     /// draft, to be restored.
     pub fn replace(&self, incoming: Incoming, opened: Opened) {
-        let notice = self.doc.saved().filter(|current| worth_keeping(current, &incoming.text)).map(|current| {
-            let name = current.name.clone();
-            self.set_aside(current, opened.clone());
-            self.drafts.begin_new(None);
-            ShareNotice::PreviousKept { name, opened }
-        });
+        let notice = self.doc.saved().filter(|current| worth_keeping(current, &incoming.text)).map(
+            |current| {
+                let name = current.name.clone();
+                self.set_aside(current, opened.clone());
+                self.drafts.begin_new(None);
+                ShareNotice::PreviousKept { name, opened }
+            },
+        );
         self.notice.set(notice);
         self.open.run(incoming);
     }
@@ -372,7 +417,11 @@ impl Links {
     pub fn can_restore(&self) -> bool {
         matches!(
             self.notice.get(),
-            Some(ShareNotice::PreviousKept { .. } | ShareNotice::PreviousUnsaved { .. } | ShareNotice::Restored { .. })
+            Some(
+                ShareNotice::PreviousKept { .. }
+                    | ShareNotice::PreviousUnsaved { .. }
+                    | ShareNotice::Restored { .. }
+            )
         )
     }
 
@@ -406,7 +455,8 @@ impl Links {
                 return;
             };
             // Read after the draft is: edits made while it loaded are kept.
-            let kept = links.doc.saved().filter(|c| !c.text.trim().is_empty() && c.text != resumed.text);
+            let kept =
+                links.doc.saved().filter(|c| !c.text.trim().is_empty() && c.text != resumed.text);
             let notice = kept.map(|current| {
                 let name = current.name.clone();
                 let opened = Opened::Draft(resumed.meta.name.clone());

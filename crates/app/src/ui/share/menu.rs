@@ -52,7 +52,9 @@ fn thousands(n: usize) -> String {
 
 /// How many SEC001 findings the report has.
 fn credentials(report: &Option<Arc<Report>>) -> usize {
-    report.as_ref().map_or(0, |r| r.analysis.checked.diagnostics.iter().filter(|d| d.code == "SEC001").count())
+    report
+        .as_ref()
+        .map_or(0, |r| r.analysis.checked.diagnostics.iter().filter(|d| d.code == "SEC001").count())
 }
 
 #[component]
@@ -76,7 +78,10 @@ pub fn ShareMenu(
         let link = link.get()?.ok()?;
         let fragment = link.split_once('#').map(|(_, f)| format!("#{f}")).unwrap_or_default();
         let page = without_fragment(&page_base()).split('?').next().unwrap_or_default().to_owned();
-        Some(iframe_snippet(&embed_src(&page, &fragment, Theme::Auto), &format!("opb: {}", name.get())))
+        Some(iframe_snippet(
+            &embed_src(&page, &fragment, Theme::Auto),
+            &format!("opb: {}", name.get()),
+        ))
     };
     let copy_now = move |what: Copyable| {
         let value = match what {
@@ -90,7 +95,13 @@ pub fn ShareMenu(
             status.set(Some(if done {
                 (false, format!("Copied the {}.", what.noun()))
             } else {
-                (true, format!("The browser did not allow copying: select the {} above and copy it.", what.noun()))
+                (
+                    true,
+                    format!(
+                        "The browser did not allow copying: select the {} above and copy it.",
+                        what.noun()
+                    ),
+                )
             }));
         });
     };
@@ -103,7 +114,9 @@ pub fn ShareMenu(
     };
     let save = move |to: Syntax| {
         let Some(text) = text.run(()) else { return };
-        let from = report.with_untracked(|r| r.as_ref().map_or_else(|| Syntax::sniff(&text), |r| r.analysis.checked.syntax));
+        let from = report.with_untracked(|r| {
+            r.as_ref().map_or_else(|| Syntax::sniff(&text), |r| r.analysis.checked.syntax)
+        });
         let result = files::download(&name.get_untracked(), &text, from, to)
             .and_then(|(file, body)| download(&file, files::mime(to), &body).map(|()| file));
         status.set(Some(match result {
@@ -118,7 +131,8 @@ pub fn ShareMenu(
             Err(reason) => (true, reason),
         }));
     };
-    let link_section = move || match link.get() {
+    let link_section = move || {
+        match link.get() {
         None => None,
         Some(Ok(address)) => Some(
             view! {
@@ -146,6 +160,7 @@ pub fn ShareMenu(
             }
             .into_any(),
         ),
+    }
     };
     let embed_section = move || {
         snippet().map(|code| {

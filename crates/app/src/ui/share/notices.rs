@@ -8,7 +8,11 @@ use crate::ui::diagnostics::message;
 use leptos::prelude::*;
 
 #[component]
-pub fn ShareNotices(links: Links, #[prop(into)] name: Signal<String>, #[prop(into)] text: Callback<(), Option<String>>) -> impl IntoView {
+pub fn ShareNotices(
+    links: Links,
+    #[prop(into)] name: Signal<String>,
+    #[prop(into)] text: Callback<(), Option<String>>,
+) -> impl IntoView {
     move || {
         links.notice.get().map(|notice| {
             let error = matches!(

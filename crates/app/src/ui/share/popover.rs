@@ -18,7 +18,12 @@ pub struct Names {
 /// The button and, while `open`, the panel holding `children`;
 /// `on_open` runs as the button opens it.
 #[component]
-pub fn Popover(names: Names, open: RwSignal<bool>, #[prop(into)] on_open: Callback<()>, children: ChildrenFn) -> impl IntoView {
+pub fn Popover(
+    names: Names,
+    open: RwSignal<bool>,
+    #[prop(into)] on_open: Callback<()>,
+    children: ChildrenFn,
+) -> impl IntoView {
     let Names { name, label, purpose, icon } = names;
     let panel = format!("{name}-panel");
     let toggle = move || {

@@ -39,15 +39,22 @@ impl ThemeState {
         let system_dark = RwSignal::new(list.as_ref().is_some_and(MediaQueryList::matches));
         let state = ThemeState { choice, system_dark, persist };
         if let Some(list) = list {
-            let callback = Closure::<dyn Fn(MediaQueryListEvent)>::new(move |event: MediaQueryListEvent| {
-                system_dark.try_set(event.matches());
-            });
-            if list.add_event_listener_with_callback("change", callback.as_ref().unchecked_ref()).is_ok() {
+            let callback =
+                Closure::<dyn Fn(MediaQueryListEvent)>::new(move |event: MediaQueryListEvent| {
+                    system_dark.try_set(event.matches());
+                });
+            if list
+                .add_event_listener_with_callback("change", callback.as_ref().unchecked_ref())
+                .is_ok()
+            {
                 let listener = StoredValue::new_local(Some(Listener { list, callback }));
                 on_cleanup(move || {
                     listener.try_update_value(|l| {
                         if let Some(Listener { list, callback }) = l.take() {
-                            let _ = list.remove_event_listener_with_callback("change", callback.as_ref().unchecked_ref());
+                            let _ = list.remove_event_listener_with_callback(
+                                "change",
+                                callback.as_ref().unchecked_ref(),
+                            );
                         }
                     });
                 });

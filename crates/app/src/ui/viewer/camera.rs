@@ -13,8 +13,8 @@
 use gloo_timers::callback::Timeout;
 use leptos::prelude::*;
 use opb_core::explain::layout::{NodeBox, Point};
-use wasm_bindgen::JsCast;
 use wasm_bindgen::closure::Closure;
+use wasm_bindgen::JsCast;
 use web_sys::{ResizeObserver, ResizeObserverEntry};
 
 /// How long after the last wheel step the view is committed.
@@ -35,7 +35,10 @@ impl ViewBox {
     }
 
     pub fn contains(&self, b: &NodeBox) -> bool {
-        b.x >= self.x && b.y >= self.y && b.x + b.width <= self.x + self.w && b.y + b.height <= self.y + self.h
+        b.x >= self.x
+            && b.y >= self.y
+            && b.x + b.width <= self.x + self.w
+            && b.y + b.height <= self.y + self.h
     }
 
     /// Screen pixels per drawing unit in a canvas of `w`×`h`, and where the
@@ -86,7 +89,8 @@ impl Camera {
         let watch = StoredValue::new_local(None::<Watch>);
         self.canvas.on_load(move |canvas| {
             let callback = Closure::<dyn Fn(js_sys::Array)>::new(move |entries: js_sys::Array| {
-                for entry in entries.iter().filter_map(|e| e.dyn_into::<ResizeObserverEntry>().ok()) {
+                for entry in entries.iter().filter_map(|e| e.dyn_into::<ResizeObserverEntry>().ok())
+                {
                     let rect = entry.content_rect();
                     let measured = (rect.width().round() as u32, rect.height().round() as u32);
                     if size.get_untracked() != Some(measured) {
@@ -111,7 +115,8 @@ impl Camera {
     /// The canvas's place and size on the screen.
     pub fn rect(&self) -> Option<(f64, f64, f64, f64)> {
         let rect = self.canvas.get_untracked()?.get_bounding_client_rect();
-        (rect.width() > 0.0 && rect.height() > 0.0).then(|| (rect.left(), rect.top(), rect.width(), rect.height()))
+        (rect.width() > 0.0 && rect.height() > 0.0)
+            .then(|| (rect.left(), rect.top(), rect.width(), rect.height()))
     }
 
     /// The view shown now, mid-gesture included.
@@ -177,6 +182,9 @@ impl Camera {
         let (left, top, w, h) = self.rect()?;
         let view = self.current();
         let (s, ox, oy) = view.fit_in(w, h);
-        Some(Point { x: view.x + (client_x - left - ox) / s, y: view.y + (client_y - top - oy) / s })
+        Some(Point {
+            x: view.x + (client_x - left - ox) / s,
+            y: view.y + (client_y - top - oy) / s,
+        })
     }
 }

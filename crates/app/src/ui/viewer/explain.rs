@@ -1,9 +1,9 @@
 //! Lookups in the core's explain views by the names the viewer selects by.
 //! The first item of a repeated name is the one the core resolves to.
 
-use opb_core::explain::PlaybookExplain;
 use opb_core::explain::boundary::{StepBoundary, ToolExplain};
 use opb_core::explain::manifest::{ManifestExplain, ToolExplain as ManifestTool};
+use opb_core::explain::PlaybookExplain;
 
 pub fn playbook_step<'e>(explain: &'e PlaybookExplain, id: &str) -> Option<&'e StepBoundary> {
     explain.steps.iter().find(|s| s.id.as_deref() == Some(id))

@@ -3,18 +3,20 @@
 //! view; Tab reaches each step, Enter selects it, Escape clears.
 
 use super::camera::{Camera, ViewBox};
-use opb_render::drawing::{self, BAR, CORNER, Geometry, ID_PX, Look, Marks, PADDING, diamond, path_data, risk_bar};
 use super::explain::playbook_step;
 use super::on_path::OnPath;
 use super::selection::{Selection, Target};
 use crate::checker::Report;
 use leptos::ev::{KeyboardEvent, MouseEvent, PointerEvent, WheelEvent};
 use leptos::prelude::*;
-use opb_core::explain::{Explain, PlaybookExplain};
 use opb_core::explain::layout::{GraphLayout, NodeBox, Point};
-use wasm_bindgen::JsCast;
+use opb_core::explain::{Explain, PlaybookExplain};
+use opb_render::drawing::{
+    self, diamond, path_data, risk_bar, Geometry, Look, Marks, BAR, CORNER, ID_PX, PADDING,
+};
 use std::collections::HashSet;
 use std::sync::Arc;
+use wasm_bindgen::JsCast;
 
 /// The zoom the view keeps within, in screen pixels per layout unit.
 const MIN_SCALE: f64 = 0.05;
@@ -83,7 +85,8 @@ pub fn GraphView(
     // A new layout keeps the reader's view, unless they have not moved it
     // or the document is another one (no step in common).
     Effect::new(move |_| {
-        let ids: HashSet<String> = geometry.with(|g| g.iter().flat_map(|g| &g.nodes).map(|n| n.id.clone()).collect());
+        let ids: HashSet<String> =
+            geometry.with(|g| g.iter().flat_map(|g| &g.nodes).map(|n| n.id.clone()).collect());
         placed.track();
         let unrelated = shown_ids.with_value(|shown| shown.is_disjoint(&ids));
         shown_ids.set_value(ids);
@@ -96,7 +99,8 @@ pub fn GraphView(
     Effect::new(move |_| {
         let Some(Target::Step(id)) = selection.get() else { return };
         let target = placed.with_untracked(|p| {
-            let index = geometry.with_untracked(|g| g.as_ref()?.nodes.iter().position(|n| n.id == id))?;
+            let index =
+                geometry.with_untracked(|g| g.as_ref()?.nodes.iter().position(|n| n.id == id))?;
             p.as_ref()?.nodes.get(index).copied()
         });
         if let Some(node) = target {
@@ -118,7 +122,12 @@ pub fn GraphView(
         let k = current / next;
         let at = at.unwrap_or(Point { x: vb.x + vb.w / 2.0, y: vb.y + vb.h / 2.0 });
         moved_by_reader.set_value(true);
-        let zoomed = ViewBox { x: at.x - (at.x - vb.x) * k, y: at.y - (at.y - vb.y) * k, w: vb.w * k, h: vb.h * k };
+        let zoomed = ViewBox {
+            x: at.x - (at.x - vb.x) * k,
+            y: at.y - (at.y - vb.y) * k,
+            w: vb.w * k,
+            h: vb.h * k,
+        };
         if gesture {
             camera.glide(zoomed, true);
         } else {
@@ -130,7 +139,11 @@ pub fn GraphView(
         ev.prevent_default();
         let lines = if ev.delta_mode() == 1 { 16.0 } else { 1.0 };
         let factor = (-ev.delta_y() * lines * 0.0015).exp();
-        zoom_at(camera.to_drawing(f64::from(ev.client_x()), f64::from(ev.client_y())), factor, true);
+        zoom_at(
+            camera.to_drawing(f64::from(ev.client_x()), f64::from(ev.client_y())),
+            factor,
+            true,
+        );
     };
     let on_down = move |ev: PointerEvent| {
         if ev.button() != 0 {
@@ -153,7 +166,9 @@ pub fn GraphView(
             }
             d.moved = true;
             // Captured only once it is a drag, so a click still reaches the node.
-            if let Some(element) = ev.current_target().and_then(|t| t.dyn_into::<web_sys::Element>().ok()) {
+            if let Some(element) =
+                ev.current_target().and_then(|t| t.dyn_into::<web_sys::Element>().ok())
+            {
                 let _ = element.set_pointer_capture(d.pointer);
             }
             drag.set_value(Some(d));
@@ -167,7 +182,9 @@ pub fn GraphView(
         if let Some(d) = drag.get_value() {
             if d.moved {
                 dragged.set_value(true);
-                if let Some(element) = ev.current_target().and_then(|t| t.dyn_into::<web_sys::Element>().ok()) {
+                if let Some(element) =
+                    ev.current_target().and_then(|t| t.dyn_into::<web_sys::Element>().ok())
+                {
                     let _ = element.release_pointer_capture(d.pointer);
                 }
             }
@@ -201,7 +218,8 @@ pub fn GraphView(
             let text = if count > drawing::MAX_DRAWN_STEPS {
                 format!("This playbook has {count} steps, more than the {} a diagram can show. The Tools and Requires tabs cover them all.", drawing::MAX_DRAWN_STEPS)
             } else {
-                "There is no step graph to draw: this is not a playbook that could be read.".to_owned()
+                "There is no step graph to draw: this is not a playbook that could be read."
+                    .to_owned()
             };
             return view! { <p class="panel-empty">{text}</p> }.into_any();
         };
@@ -389,7 +407,10 @@ fn node_view(
     marks: Memo<Vec<Marks>>,
     selection: Selection,
     dragged: StoredValue<bool>,
-    (on_path, off_path): (impl Fn() -> bool + Send + Sync + 'static, impl Fn() -> bool + Send + Sync + 'static),
+    (on_path, off_path): (
+        impl Fn() -> bool + Send + Sync + 'static,
+        impl Fn() -> bool + Send + Sync + 'static,
+    ),
 ) -> impl IntoView {
     let target = Target::Step(node.id.clone());
     let selected = {
@@ -475,7 +496,8 @@ fn node_view(
                         1 => ", 1 error".to_owned(),
                         n => format!(", {n} errors"),
                     };
-                    let rest = if m.label.is_empty() { String::new() } else { format!(". {}", m.label) };
+                    let rest =
+                        if m.label.is_empty() { String::new() } else { format!(". {}", m.label) };
                     format!("{shown}{errors}{rest}")
                 })
                 .unwrap_or_default()
@@ -520,7 +542,12 @@ fn node_view(
 }
 
 /// The selected step's boundary, for the panel below the graph.
-pub fn selected_step(report: &Option<Arc<Report>>, selection: &Option<Target>) -> Option<opb_core::explain::boundary::StepBoundary> {
-    let (Some(Target::Step(id)), Some(explain)) = (selection, playbook(report)) else { return None };
+pub fn selected_step(
+    report: &Option<Arc<Report>>,
+    selection: &Option<Target>,
+) -> Option<opb_core::explain::boundary::StepBoundary> {
+    let (Some(Target::Step(id)), Some(explain)) = (selection, playbook(report)) else {
+        return None;
+    };
     playbook_step(explain, id).cloned()
 }

@@ -7,10 +7,12 @@ use super::explain::{manifest_tool, tool_key};
 use super::parts::{code_list, defaulted, item_diagnostics};
 use super::selection::{Selection, Target};
 use crate::checker::{Located, Report};
-use crate::ui::diagnostics::{Jump, message};
+use crate::ui::diagnostics::{message, Jump};
 use leptos::prelude::*;
+use opb_core::explain::manifest::{
+    Defaulted, ManifestExplain, ResourcesExplain, RunsExplain, ToolExplain,
+};
 use opb_core::explain::Explain;
-use opb_core::explain::manifest::{Defaulted, ManifestExplain, ResourcesExplain, RunsExplain, ToolExplain};
 use std::sync::Arc;
 
 /// Characters of a long version (an image digest) the table shows.
@@ -173,7 +175,11 @@ fn limits_cell(tool: &ToolExplain) -> AnyView {
 /// The functions a tool always asks about, without the tool's own prefix.
 fn asked(tool: &ToolExplain, key: &str) -> Vec<String> {
     let prefix = format!("{key}.");
-    tool.approval.always_asks.iter().map(|f| f.strip_prefix(&prefix).unwrap_or(f).to_owned()).collect()
+    tool.approval
+        .always_asks
+        .iter()
+        .map(|f| f.strip_prefix(&prefix).unwrap_or(f).to_owned())
+        .collect()
 }
 
 fn approval_cell(tool: &ToolExplain, key: &str) -> AnyView {
@@ -373,7 +379,9 @@ fn tool_detail(tool: &ToolExplain, report: &Report, on_jump: Callback<Jump>) -> 
     let diagnostics: Vec<&Located> = report
         .located
         .iter()
-        .filter(|l| report.analysis.anchors.item(&l.diagnostic.pointer) == Some(tool.pointer.as_str()))
+        .filter(|l| {
+            report.analysis.anchors.item(&l.diagnostic.pointer) == Some(tool.pointer.as_str())
+        })
         .collect();
     let placement = tool.placement.as_ref().map(|p| {
         view! {
@@ -398,9 +406,11 @@ fn tool_detail(tool: &ToolExplain, report: &Report, on_jump: Callback<Jump>) -> 
         }
     };
     let escalation = if a.escalation.off {
-        view! { <span>"off" {a.escalation.reason.clone().map(|r| format!(": {r}"))}</span> }.into_any()
+        view! { <span>"off" {a.escalation.reason.clone().map(|r| format!(": {r}"))}</span> }
+            .into_any()
     } else {
-        let steps: Vec<String> = a.escalation.steps.iter().map(|s| format!("{} at {}", s.to, s.at_text)).collect();
+        let steps: Vec<String> =
+            a.escalation.steps.iter().map(|s| format!("{} at {}", s.to, s.at_text)).collect();
         view! { {defaulted(steps.join(", "), a.escalation.default)} }.into_any()
     };
     let functions = tool

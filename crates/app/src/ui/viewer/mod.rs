@@ -26,9 +26,9 @@ use manifest_view::ManifestView;
 use opb_core::explain::Explain;
 use requires_panel::RequiresPanel;
 use selection::Selection;
+use std::sync::Arc;
 use step_panel::StepPanel;
 use tools_panel::ToolsPanel;
-use std::sync::Arc;
 
 /// The viewer's state, made once by the app: the selection, and the last
 /// check whose text could be read, which the viewer keeps showing while the
@@ -102,14 +102,20 @@ enum ViewKind {
 #[component]
 pub fn ViewerTabs(viewer: Viewer, #[prop(into)] route: Signal<Route>) -> impl IntoView {
     let count = move |f: fn(&Explain) -> usize| {
-        move || viewer.readable.with(|r| r.as_deref().and_then(|r| r.analysis.explain.as_ref()).map_or(0, f))
+        move || {
+            viewer
+                .readable
+                .with(|r| r.as_deref().and_then(|r| r.analysis.explain.as_ref()).map_or(0, f))
+        }
     };
     let tools = count(|e| match e {
         Explain::Playbook(p) => p.tools.len(),
         Explain::PluginManifest(m) => m.tools.len(),
     });
     let issues = count(|e| match e {
-        Explain::Playbook(p) => p.requires.missing.len() + p.requires.mismatched.len() + p.requires.unused.len(),
+        Explain::Playbook(p) => {
+            p.requires.missing.len() + p.requires.mismatched.len() + p.requires.unused.len()
+        }
         Explain::PluginManifest(_) => 0,
     });
     let tab = move |target: Route, label: &'static str, testid: &'static str| {
@@ -119,7 +125,8 @@ pub fn ViewerTabs(viewer: Viewer, #[prop(into)] route: Signal<Route>) -> impl In
             </a>
         }
     };
-    move || match viewer.kind() {
+    move || {
+        match viewer.kind() {
         Some(ViewKind::Playbook) => view! {
             {tab(Route::Graph, "Graph", "tab-graph")}
             <a role="tab" href="#tools" data-testid="tab-tools" aria-selected=move || (route.get() == Route::Tools).to_string()>
@@ -139,11 +146,16 @@ pub fn ViewerTabs(viewer: Viewer, #[prop(into)] route: Signal<Route>) -> impl In
         .into_any(),
         None => ().into_any(),
     }
+    }
 }
 
 /// The panel of a viewer tab. `on_jump` moves the editor to a diagnostic.
 #[component]
-pub fn ViewerPanel(viewer: Viewer, route: Route, #[prop(into)] on_jump: Callback<Jump>) -> impl IntoView {
+pub fn ViewerPanel(
+    viewer: Viewer,
+    route: Route,
+    #[prop(into)] on_jump: Callback<Jump>,
+) -> impl IntoView {
     let report: Signal<Option<Arc<Report>>> = viewer.readable.into();
     let selection = viewer.selection;
     let stale = move || {
@@ -153,7 +165,8 @@ pub fn ViewerPanel(viewer: Viewer, route: Route, #[prop(into)] on_jump: Callback
             }
         })
     };
-    let body = move || match (route.clone(), viewer.kind()) {
+    let body = move || {
+        match (route.clone(), viewer.kind()) {
         (_, None) => view! { <p class="panel-empty">"Nothing to show yet: the viewer draws documents that can be read."</p> }.into_any(),
         (Route::Manifest, Some(ViewKind::Manifest)) => view! { <ManifestView report=report selection=selection on_jump=on_jump /> }.into_any(),
         (Route::Manifest, Some(ViewKind::Playbook)) => view! {
@@ -173,6 +186,7 @@ pub fn ViewerPanel(viewer: Viewer, route: Route, #[prop(into)] on_jump: Callback
             </div>
         }
         .into_any(),
+    }
     };
     view! { <div class="viewer-panel">{stale}{body}</div> }
 }

@@ -30,11 +30,7 @@ impl OnPath {
                 })
                 .collect(),
             first: path.steps.first().cloned(),
-            end: path
-                .steps
-                .last()
-                .filter(|_| path.ending == Ending::End)
-                .cloned(),
+            end: path.steps.last().filter(|_| path.ending == Ending::End).cloned(),
         }
     }
 

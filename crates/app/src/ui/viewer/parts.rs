@@ -1,12 +1,12 @@
 //! Small pieces the viewer's panels share: risk badges, links to steps,
 //! yes/no/undeclared cells and defaults.
 
-use opb_render::drawing::risk_label;
 use super::selection::{Selection, Target};
 use crate::checker::Located;
 use crate::ui::diagnostics::{message, Jump, SeverityIcon};
 use leptos::prelude::*;
 use opb_core::CompactString;
+use opb_render::drawing::risk_label;
 
 /// A risk class as a coloured badge with its name, so it reads without
 /// colour too; `None` is a tool whose risk the document does not declare.
@@ -16,7 +16,9 @@ pub fn RiskBadge(risk: Option<String>, #[prop(optional)] partly_unknown: bool) -
         Some(class) => (class.clone(), risk_label(class).to_owned()),
         None => ("unknown".to_owned(), "undeclared".to_owned()),
     };
-    let title = partly_unknown.then_some("Some of its tools do not declare a risk class: the real highest risk may be higher.");
+    let title = partly_unknown.then_some(
+        "Some of its tools do not declare a risk class: the real highest risk may be higher.",
+    );
     view! {
         <span class="risk-badge" data-risk=key class:partly-unknown=partly_unknown title=title>
             {text}
@@ -83,7 +85,9 @@ pub fn effects(side_effecting: Option<bool>) -> AnyView {
 /// Whether a person approves each call, as a tool declares it.
 pub fn approval(requires: Option<bool>) -> AnyView {
     match requires {
-        Some(true) => view! { <span class="flag yes">"a person approves each call"</span> }.into_any(),
+        Some(true) => {
+            view! { <span class="flag yes">"a person approves each call"</span> }.into_any()
+        }
         Some(false) => view! { <span class="flag no">"no approval"</span> }.into_any(),
         None => view! { <span class="flag unknown">"approval not declared"</span> }.into_any(),
     }
@@ -101,7 +105,10 @@ pub fn defaulted(text: String, default: bool) -> impl IntoView {
 
 /// The diagnostics of one step or tool, each a button that moves the editor
 /// to it; nothing when there are none.
-pub fn item_diagnostics(diagnostics: &[&Located], on_jump: Callback<Jump>) -> Option<impl IntoView> {
+pub fn item_diagnostics(
+    diagnostics: &[&Located],
+    on_jump: Callback<Jump>,
+) -> Option<impl IntoView> {
     (!diagnostics.is_empty()).then(|| {
         let items = diagnostics
             .iter()

@@ -6,9 +6,11 @@ use super::parts::{code_list, step_links};
 use super::selection::Selection;
 use crate::checker::Report;
 use leptos::prelude::*;
-use opb_core::CompactString;
+use opb_core::explain::requires::{
+    ConnectionExplain, McpServerExplain, Mismatch, Missing, RequiresExplain, Unused,
+};
 use opb_core::explain::Explain;
-use opb_core::explain::requires::{ConnectionExplain, McpServerExplain, Mismatch, Missing, RequiresExplain, Unused};
+use opb_core::CompactString;
 use std::sync::Arc;
 
 /// How serious a cross-check finding is, as the panel marks it.
@@ -148,10 +150,15 @@ fn issues(requires: &RequiresExplain) -> Vec<Issue> {
 }
 
 #[component]
-pub fn RequiresPanel(#[prop(into)] report: Signal<Option<Arc<Report>>>, selection: Selection) -> impl IntoView {
+pub fn RequiresPanel(
+    #[prop(into)] report: Signal<Option<Arc<Report>>>,
+    selection: Selection,
+) -> impl IntoView {
     move || {
         let report = report.get();
-        let Some(Explain::Playbook(explain)) = report.as_deref().and_then(|r| r.analysis.explain.as_ref()) else {
+        let Some(Explain::Playbook(explain)) =
+            report.as_deref().and_then(|r| r.analysis.explain.as_ref())
+        else {
             return view! { <p class="panel-empty">"The requires view is for playbooks that can be read."</p> }.into_any();
         };
         let requires = &explain.requires;

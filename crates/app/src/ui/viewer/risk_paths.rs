@@ -5,7 +5,6 @@
 //! graph sits above the list; choosing a path picks it out there and dims
 //! the rest.
 
-use opb_render::drawing::risk_label;
 use super::graph::GraphView;
 use super::on_path::OnPath;
 use super::parts::RiskBadge;
@@ -15,6 +14,7 @@ use gloo_timers::callback::Timeout;
 use leptos::prelude::*;
 use opb_core::explain::paths::{ActingTool, Ending, RiskPath, RiskPaths, Stop};
 use opb_core::spec::RISK_CLASSES;
+use opb_render::drawing::risk_label;
 use std::collections::HashSet;
 use std::sync::Arc;
 
@@ -53,7 +53,13 @@ impl RiskPathsState {
     /// The chosen path, when the current paths still hold it.
     fn on_path(&self) -> Option<Arc<OnPath>> {
         let chosen = self.chosen.get()?;
-        self.paths.with(|p| p.as_deref()?.paths.iter().find(|path| path.steps == chosen).map(|path| Arc::new(OnPath::of(path))))
+        self.paths.with(|p| {
+            p.as_deref()?
+                .paths
+                .iter()
+                .find(|path| path.steps == chosen)
+                .map(|path| Arc::new(OnPath::of(path)))
+        })
     }
 }
 
@@ -61,7 +67,8 @@ impl RiskPathsState {
 /// all paths when none is flagged.
 #[component]
 pub fn RiskPathsTab(state: RiskPathsState, #[prop(into)] route: Signal<Route>) -> impl IntoView {
-    let counts = move || state.paths.with(|p| p.as_deref().map(|p| (p.flagged_paths(), p.paths.len())));
+    let counts =
+        move || state.paths.with(|p| p.as_deref().map(|p| (p.flagged_paths(), p.paths.len())));
     move || {
         (state.viewer.kind() == Some(ViewKind::Playbook)).then(|| {
             view! {
@@ -89,7 +96,8 @@ pub fn RiskPathsPanel(state: RiskPathsState) -> impl IntoView {
         };
         path_list(&paths, state).into_any()
     };
-    move || match viewer.kind() {
+    move || {
+        match viewer.kind() {
         Some(ViewKind::Playbook) => view! {
             <div class="viewer-panel">
                 <div class="graph-tab paths-tab" data-testid="risk-paths" class:path-shown=move || on_path.with(Option::is_some)>
@@ -100,6 +108,7 @@ pub fn RiskPathsPanel(state: RiskPathsState) -> impl IntoView {
         }
         .into_any(),
         _ => view! { <p class="panel-empty">"Risk paths are for playbooks: this document is not one that could be read."</p> }.into_any(),
+    }
     }
 }
 
@@ -148,7 +157,9 @@ fn stopped(paths: &RiskPaths) -> Option<String> {
     let limits = paths.limits;
     let why = match paths.stopped_by? {
         Stop::MaxPaths => format!("the first {} paths are listed", limits.max_paths),
-        Stop::MaxListedSteps => format!("the paths listed hold {} steps at most", limits.max_listed_steps),
+        Stop::MaxListedSteps => {
+            format!("the paths listed hold {} steps at most", limits.max_listed_steps)
+        }
         Stop::MaxEdgeWalks => format!("the walk follows {} edges at most", limits.max_edge_walks),
     };
     Some(format!("There are more paths than shown: {why}."))
@@ -161,13 +172,26 @@ fn path_list(paths: &RiskPaths, state: RiskPathsState) -> impl IntoView {
     if paths.paths.is_empty() {
         return view! { <p class="panel-empty">"No path from the start reaches an end: every walk goes round a loop with no way out."</p> }.into_any();
     }
-    let gates: HashSet<&str> = paths.steps.iter().filter(|s| s.kind.as_deref() == Some("gate")).map(|s| s.step.as_str()).collect();
-    let acting: HashSet<&str> = paths.steps.iter().filter(|s| !s.acting_tools.is_empty()).map(|s| s.step.as_str()).collect();
+    let gates: HashSet<&str> = paths
+        .steps
+        .iter()
+        .filter(|s| s.kind.as_deref() == Some("gate"))
+        .map(|s| s.step.as_str())
+        .collect();
+    let acting: HashSet<&str> = paths
+        .steps
+        .iter()
+        .filter(|s| !s.acting_tools.is_empty())
+        .map(|s| s.step.as_str())
+        .collect();
     let kinds = Kinds { gates: &gates, acting: &acting };
     let sections = sections(paths)
         .into_iter()
         .map(|(title, members)| {
-            let items = members.into_iter().map(|(i, path)| path_item(i, path, &kinds, state)).collect_view();
+            let items = members
+                .into_iter()
+                .map(|(i, path)| path_item(i, path, &kinds, state))
+                .collect_view();
             view! {
                 <section class="paths-section">
                     <h3>{title}</h3>
@@ -192,7 +216,8 @@ fn path_list(paths: &RiskPaths, state: RiskPathsState) -> impl IntoView {
 
 /// What an acting tool is, in words: `refund.create (money, changes data)`.
 fn acting(tool: &ActingTool) -> String {
-    let mut facts = vec![tool.risk_class.as_deref().map_or("risk undeclared", risk_label).to_owned()];
+    let mut facts =
+        vec![tool.risk_class.as_deref().map_or("risk undeclared", risk_label).to_owned()];
     facts.push(
         match tool.side_effecting {
             Some(true) => "changes data",
@@ -214,7 +239,12 @@ struct Kinds<'p> {
     acting: &'p HashSet<&'p str>,
 }
 
-fn path_item(index: usize, path: &RiskPath, kinds: &Kinds<'_>, state: RiskPathsState) -> impl IntoView {
+fn path_item(
+    index: usize,
+    path: &RiskPath,
+    kinds: &Kinds<'_>,
+    state: RiskPathsState,
+) -> impl IntoView {
     let steps = path.steps.clone();
     let is_chosen = {
         let steps = steps.clone();
@@ -243,7 +273,8 @@ fn path_item(index: usize, path: &RiskPath, kinds: &Kinds<'_>, state: RiskPathsS
             }
         })
         .collect_view();
-    let ending = (path.ending == Ending::DeadEnd).then_some(view! { <span class="path-note">"ends where a next names no step"</span> });
+    let ending = (path.ending == Ending::DeadEnd)
+        .then_some(view! { <span class="path-note">"ends where a next names no step"</span> });
     let ungated = path
         .ungated
         .iter()

@@ -76,7 +76,8 @@ impl Selection {
     pub fn mark_in_editor(self, report: Signal<Option<Arc<Report>>>, editor: EditorHandle) {
         Effect::new(move |_| {
             let target = self.target.get();
-            let span = report.with(|r| r.as_deref().zip(target.as_ref()).and_then(|(r, t)| span_of(r, t)));
+            let span =
+                report.with(|r| r.as_deref().zip(target.as_ref()).and_then(|(r, t)| span_of(r, t)));
             let reveal = self.reveal.get_value();
             self.reveal.set_value(false);
             let range = span.and_then(|(start, end)| {
@@ -96,7 +97,9 @@ fn span_of(report: &Report, target: &Target) -> Option<(usize, usize)> {
     let pointer = match (explain, target) {
         (Explain::Playbook(p), Target::Step(id)) => playbook_step(p, id)?.pointer.as_str(),
         (Explain::Playbook(p), Target::Tool(name)) => playbook_tool(p, name)?.pointer.as_str(),
-        (Explain::PluginManifest(m), Target::ManifestTool(key)) => manifest_tool(m, key)?.pointer.as_str(),
+        (Explain::PluginManifest(m), Target::ManifestTool(key)) => {
+            manifest_tool(m, key)?.pointer.as_str()
+        }
         _ => return None,
     };
     let span = report.analysis.anchors.span(pointer)?;
@@ -112,8 +115,15 @@ pub fn of_pointer(report: &Report, pointer: &str) -> Option<Target> {
             .iter()
             .find(|s| s.pointer == item)
             .and_then(|s| s.id.as_deref().map(|id| Target::Step(id.to_owned())))
-            .or_else(|| p.tools.iter().find(|t| t.pointer == item).and_then(|t| t.facts.name.clone().map(Target::Tool))),
-        Explain::PluginManifest(m) => m.tools.iter().find(|t| t.pointer == item).map(|t| Target::ManifestTool(tool_key(t))),
+            .or_else(|| {
+                p.tools
+                    .iter()
+                    .find(|t| t.pointer == item)
+                    .and_then(|t| t.facts.name.clone().map(Target::Tool))
+            }),
+        Explain::PluginManifest(m) => {
+            m.tools.iter().find(|t| t.pointer == item).map(|t| Target::ManifestTool(tool_key(t)))
+        }
     }
 }
 

@@ -4,13 +4,17 @@
 //! entered and left, and its diagnostics.
 
 use super::explain::playbook_step;
-use super::parts::{RiskBadge, StepLink, approval, code_list, effects, item_diagnostics, step_links};
+use super::parts::{
+    approval, code_list, effects, item_diagnostics, step_links, RiskBadge, StepLink,
+};
 use super::selection::{Selection, Target};
 use crate::checker::{Located, Report};
 use crate::ui::diagnostics::Jump;
 use leptos::prelude::*;
+use opb_core::explain::boundary::{
+    AllowedTool, Family, ListForm, Requirement, Resolution, StepBoundary,
+};
 use opb_core::explain::{Explain, PlaybookExplain};
-use opb_core::explain::boundary::{AllowedTool, Family, ListForm, Requirement, Resolution, StepBoundary};
 use std::sync::Arc;
 
 #[component]
@@ -31,7 +35,9 @@ pub fn StepPanel(
             _ => None,
         };
         match (step, report.as_deref()) {
-            (Some(step), Some(report)) => details(step, explain, report, selection, on_jump).into_any(),
+            (Some(step), Some(report)) => {
+                details(step, explain, report, selection, on_jump).into_any()
+            }
             _ => hint(explain, &target).into_any(),
         }
     }
@@ -77,12 +83,18 @@ fn details(
     let unreachable = graph.unreachable.contains(&id);
     let in_cycle = graph.cycles.iter().any(|c| c.contains(&id));
     let is_agent = step.kind.as_deref() == Some("agent");
-    let next: Vec<(Option<String>, String)> =
-        graph.edges.iter().filter(|e| e.from == id).map(|e| (e.label.as_deref().map(str::to_owned), e.to.to_string())).collect();
+    let next: Vec<(Option<String>, String)> = graph
+        .edges
+        .iter()
+        .filter(|e| e.from == id)
+        .map(|e| (e.label.as_deref().map(str::to_owned), e.to.to_string()))
+        .collect();
     let diagnostics: Vec<&Located> = report
         .located
         .iter()
-        .filter(|l| report.analysis.anchors.item(&l.diagnostic.pointer) == Some(step.pointer.as_str()))
+        .filter(|l| {
+            report.analysis.anchors.item(&l.diagnostic.pointer) == Some(step.pointer.as_str())
+        })
         .collect();
 
     let flags = view! {
@@ -178,9 +190,15 @@ fn details(
 fn family_text(family: Family, needs: Option<&Requirement>, connector: Option<&str>) -> String {
     match (family, needs) {
         (Family::BuiltIn, _) => "built-in".to_owned(),
-        (Family::Connector, Some(Requirement::Connection { provider, .. })) => format!("connector · {provider}"),
-        (Family::Connector, _) => connector.map_or_else(|| "connector".to_owned(), |c| format!("connector · {c}")),
-        (Family::Mcp, Some(Requirement::McpServer { server, .. })) => format!("MCP · server {server}"),
+        (Family::Connector, Some(Requirement::Connection { provider, .. })) => {
+            format!("connector · {provider}")
+        }
+        (Family::Connector, _) => {
+            connector.map_or_else(|| "connector".to_owned(), |c| format!("connector · {c}"))
+        }
+        (Family::Mcp, Some(Requirement::McpServer { server, .. })) => {
+            format!("MCP · server {server}")
+        }
         (Family::Mcp, _) => "MCP".to_owned(),
         (Family::BuiltInOrConnector, _) => "built-in or connector".to_owned(),
         (Family::Unknown, _) => "unknown source".to_owned(),
@@ -190,8 +208,12 @@ fn family_text(family: Family, needs: Option<&Requirement>, connector: Option<&s
 /// Whether the declaration a tool needs is missing.
 fn missing(needs: Option<&Requirement>) -> Option<String> {
     match needs? {
-        Requirement::Connection { provider, declared: false } => Some(format!("no {provider} connection in requires")),
-        Requirement::McpServer { server, declared: false } => Some(format!("MCP server {server} not declared")),
+        Requirement::Connection { provider, declared: false } => {
+            Some(format!("no {provider} connection in requires"))
+        }
+        Requirement::McpServer { server, declared: false } => {
+            Some(format!("MCP server {server} not declared"))
+        }
         _ => None,
     }
 }

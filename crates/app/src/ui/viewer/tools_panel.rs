@@ -2,14 +2,14 @@
 //! classes, and for each tool where it comes from, what it does to data,
 //! whether a person approves it, its scope, and the steps that allow it.
 
-use super::parts::{RiskBadge, approval, effects, step_links};
+use super::parts::{approval, effects, step_links, RiskBadge};
 use super::selection::{Selection, Target};
 use crate::checker::{Located, Report};
-use crate::ui::registry::{DriftCell, RegistryNote, RegistryState, drift_by_tool};
+use crate::ui::registry::{drift_by_tool, DriftCell, RegistryNote, RegistryState};
 use leptos::prelude::*;
-use opb_core::explain::Explain;
 use opb_core::explain::boundary::{Family, Requirement, ToolExplain};
-use opb_core::spec::{RISK_CLASSES, risk_meaning};
+use opb_core::explain::Explain;
+use opb_core::spec::{risk_meaning, RISK_CLASSES};
 use std::collections::HashMap;
 use std::sync::Arc;
 
@@ -23,13 +23,18 @@ pub fn by_risk(tools: &[ToolExplain]) -> Vec<&ToolExplain> {
 }
 
 #[component]
-pub fn ToolsPanel(#[prop(into)] report: Signal<Option<Arc<Report>>>, selection: Selection) -> impl IntoView {
+pub fn ToolsPanel(
+    #[prop(into)] report: Signal<Option<Arc<Report>>>,
+    selection: Selection,
+) -> impl IntoView {
     // A loaded registry adds a column: each tool's drift from it.
     let registry = use_context::<RegistryState>();
     let table = move || {
         let report = report.get();
         let compared = registry.and_then(|r| r.name()).zip(report.as_deref().map(drift_by_tool));
-        let Some(Explain::Playbook(explain)) = report.as_deref().and_then(|r| r.analysis.explain.as_ref()) else {
+        let Some(Explain::Playbook(explain)) =
+            report.as_deref().and_then(|r| r.analysis.explain.as_ref())
+        else {
             return view! { <p class="panel-empty">"The tools table is for playbooks that can be read."</p> }.into_any();
         };
         if explain.tools.is_empty() {
@@ -39,7 +44,10 @@ pub fn ToolsPanel(#[prop(into)] report: Signal<Option<Arc<Report>>>, selection: 
             .into_any();
         }
         let drift = compared.as_ref().map(|(_, drift)| drift);
-        let rows = by_risk(&explain.tools).into_iter().map(|tool| row(tool, selection, drift)).collect_view();
+        let rows = by_risk(&explain.tools)
+            .into_iter()
+            .map(|tool| row(tool, selection, drift))
+            .collect_view();
         let note = compared.as_ref().map(|(name, drift)| {
             let count = |severity: &str| drift.values().flatten().filter(|l| l.diagnostic.severity.as_str() == severity).count();
             view! { <RegistryNote name=name.clone() warnings=count("warning") infos=count("info") /> }
@@ -103,10 +111,14 @@ fn source(tool: &ToolExplain) -> impl IntoView {
             ("connector", Some(provider.clone()), !declared)
         }
         (Family::Connector, _) => ("connector", facts.connector_type.clone(), false),
-        (Family::Mcp, Some(Requirement::McpServer { server, declared })) => ("MCP", Some(format!("server {server}")), !declared),
+        (Family::Mcp, Some(Requirement::McpServer { server, declared })) => {
+            ("MCP", Some(format!("server {server}")), !declared)
+        }
         (Family::Mcp, _) => ("MCP", None, false),
         (Family::BuiltInOrConnector, _) => ("built-in or connector", None, false),
-        (Family::Unknown, _) => ("unknown", facts.source.clone().map(|s| format!("source “{s}”")), false),
+        (Family::Unknown, _) => {
+            ("unknown", facts.source.clone().map(|s| format!("source “{s}”")), false)
+        }
     };
     view! {
         <span class="family">{family}</span>
@@ -115,7 +127,11 @@ fn source(tool: &ToolExplain) -> impl IntoView {
     }
 }
 
-fn row(tool: &ToolExplain, selection: Selection, drift: Option<&HashMap<String, Vec<&Located>>>) -> impl IntoView {
+fn row(
+    tool: &ToolExplain,
+    selection: Selection,
+    drift: Option<&HashMap<String, Vec<&Located>>>,
+) -> impl IntoView {
     let facts = &tool.facts;
     let name = facts.name.clone().unwrap_or_else(|| format!("tools[{}]", tool.index));
     let target = Target::Tool(name.clone());

@@ -2,10 +2,10 @@
 //! the tool's facts as every step that allows it shares them.
 
 use crate::diagnostics::Counts;
-use crate::views::spec;
 use crate::views::facts::{Family, Requirement, ToolFacts};
 use crate::views::playbook::{PlaybookView, ToolView};
 use crate::views::requires::{AllowingSteps, CrossCheck};
+use crate::views::spec;
 use opb_syntax::CompactString;
 use serde::{Serialize, Serializer};
 use std::ops::Deref;
@@ -102,12 +102,18 @@ impl Facts {
 /// The explain entry of every embedded tool, in document order. A later
 /// tool repeating a name (PB302) is allowed by no step: names resolve to the
 /// first.
-pub(super) fn tools(view: &PlaybookView<'_>, facts: &Facts, allowing: &AllowingSteps<'_>, counts: &[Counts]) -> Vec<ToolExplain> {
+pub(super) fn tools(
+    view: &PlaybookView<'_>,
+    facts: &Facts,
+    allowing: &AllowingSteps<'_>,
+    counts: &[Counts],
+) -> Vec<ToolExplain> {
     view.tools
         .iter()
         .filter_map(|tool| {
             let facts = facts.of(tool)?;
-            let first = tool.name.and_then(|name| view.tool(name)).is_some_and(|t| t.index == tool.index);
+            let first =
+                tool.name.and_then(|name| view.tool(name)).is_some_and(|t| t.index == tool.index);
             let allowed_by = match tool.name.and_then(|name| allowing.get(name)) {
                 Some(ids) if first => ids.iter().map(|id| CompactString::new(id)).collect(),
                 _ => Vec::new(),

@@ -5,8 +5,8 @@
 use crate::views::graph::{Graph, GraphEdge};
 use crate::views::playbook::StepView;
 use foldhash::{HashMap, HashMapExt, HashSet, HashSetExt};
-use opb_syntax::CompactString;
 use opb_syntax::order;
+use opb_syntax::CompactString;
 use serde::Serialize;
 
 /// A gate step that leads directly into a step.
@@ -71,7 +71,8 @@ impl<'g> EntryIndex<'g> {
         for (position, node) in graph.nodes.iter().enumerate() {
             nodes.entry(node.id.as_str()).or_insert(position);
         }
-        let gates: Vec<bool> = graph.nodes.iter().map(|n| n.kind.as_deref() == Some("gate")).collect();
+        let gates: Vec<bool> =
+            graph.nodes.iter().map(|n| n.kind.as_deref() == Some("gate")).collect();
         let position = |id: &str| nodes.get(id).copied();
         let mut into = Vec::with_capacity(graph.edges.len());
         let mut out_of = Vec::with_capacity(graph.edges.len());
@@ -99,12 +100,16 @@ impl<'g> EntryIndex<'g> {
     /// an id, is not in the graph: nothing enters it.
     pub(super) fn of(&self, step: &StepView<'_>) -> StepEntries {
         let node = step.id.and_then(|id| self.nodes.get(id).copied());
-        let Some(node) = node.filter(|&n| self.graph.nodes.get(n).is_some_and(|n| n.step == step.index)) else {
+        let Some(node) =
+            node.filter(|&n| self.graph.nodes.get(n).is_some_and(|n| n.step == step.index))
+        else {
             return StepEntries::default();
         };
         let flag = |flags: &[bool]| flags.get(node).copied().unwrap_or_default();
         let mut entries = StepEntries {
-            behind_gate: self.graph.start.is_some() && !flag(&self.unreachable) && !flag(&self.ungated),
+            behind_gate: self.graph.start.is_some()
+                && !flag(&self.unreachable)
+                && !flag(&self.ungated),
             is_start: self.graph.start.as_deref() == step.id,
             ..StepEntries::default()
         };
@@ -115,15 +120,24 @@ impl<'g> EntryIndex<'g> {
         let mut labels = HashSet::new();
         for edge in edges {
             let from = edge.from.as_str();
-            let is_gate = self.nodes.get(from).and_then(|&n| self.gates.get(n)).copied().unwrap_or_default();
+            let is_gate =
+                self.nodes.get(from).and_then(|&n| self.gates.get(n)).copied().unwrap_or_default();
             if !is_gate {
-                let new = if few { !entries.entered_from.iter().any(|id| id == from) } else { others.insert(from) };
+                let new = if few {
+                    !entries.entered_from.iter().any(|id| id == from)
+                } else {
+                    others.insert(from)
+                };
                 if new {
                     entries.entered_from.push(edge.from.clone());
                 }
                 continue;
             }
-            let known = if few { entries.gated_by.iter().position(|g| g.gate == from) } else { gate_at.get(from).copied() };
+            let known = if few {
+                entries.gated_by.iter().position(|g| g.gate == from)
+            } else {
+                gate_at.get(from).copied()
+            };
             let at = known.unwrap_or_else(|| {
                 entries.gated_by.push(GateEntry { gate: edge.from.clone(), labels: Vec::new() });
                 if !few {
@@ -132,7 +146,11 @@ impl<'g> EntryIndex<'g> {
                 entries.gated_by.len() - 1
             });
             if let (Some(gate), Some(label)) = (entries.gated_by.get_mut(at), &edge.label) {
-                let new = if few { !gate.labels.contains(label) } else { labels.insert((from, label.as_str())) };
+                let new = if few {
+                    !gate.labels.contains(label)
+                } else {
+                    labels.insert((from, label.as_str()))
+                };
                 if new {
                     gate.labels.push(label.clone());
                 }
@@ -144,7 +162,12 @@ impl<'g> EntryIndex<'g> {
 
 /// A step that some path reaches only through gates is absent: a person
 /// has decided before it runs. The step itself may be a gate.
-fn reached_without_gate(start: Option<usize>, gates: &[bool], outgoing_at: &[usize], outgoing: &[usize]) -> Vec<bool> {
+fn reached_without_gate(
+    start: Option<usize>,
+    gates: &[bool],
+    outgoing_at: &[usize],
+    outgoing: &[usize],
+) -> Vec<bool> {
     let mut reached = vec![false; gates.len()];
     let Some(start) = start else { return reached };
     let mut stack = vec![start];

@@ -50,9 +50,9 @@ fn sentence(out: &mut String) -> &mut String {
 fn capabilities(step: &StepBoundary, out: &mut String) {
     match step.allowed_tools {
         ListForm::Absent => sentence(out).push_str("May call no tool: it has no allowedTools."),
-        ListForm::NotAList => {
-            sentence(out).push_str("Its allowedTools is not a list, so this reader cannot say which tools it may call.")
-        }
+        ListForm::NotAList => sentence(out).push_str(
+            "Its allowedTools is not a list, so this reader cannot say which tools it may call.",
+        ),
         ListForm::List => {
             // A step lists a few tools: they are kept on the stack, each
             // compared with the ones kept before; only a long list is
@@ -64,7 +64,8 @@ fn capabilities(step: &StepBoundary, out: &mut String) {
                 let mut kept = 0;
                 for tool in tools {
                     let Some(name) = tool.resolution.name() else { continue };
-                    let repeated = valid.iter().flatten().any(|t| t.resolution.name() == Some(name));
+                    let repeated =
+                        valid.iter().flatten().any(|t| t.resolution.name() == Some(name));
                     if let (false, Some(slot)) = (repeated, valid.get_mut(kept)) {
                         *slot = Some(tool);
                         kept += 1;
@@ -73,8 +74,10 @@ fn capabilities(step: &StepBoundary, out: &mut String) {
                 valid_sentence(valid.iter().flatten().copied(), tools.is_empty(), out);
             } else {
                 let mut seen = HashSet::with_capacity(tools.len());
-                let valid: Vec<&AllowedTool> =
-                    tools.iter().filter(|t| t.resolution.name().is_some_and(|name| seen.insert(name))).collect();
+                let valid: Vec<&AllowedTool> = tools
+                    .iter()
+                    .filter(|t| t.resolution.name().is_some_and(|name| seen.insert(name)))
+                    .collect();
                 valid_sentence(valid.iter().copied(), false, out);
             }
             for tool in &step.tools {
@@ -85,7 +88,11 @@ fn capabilities(step: &StepBoundary, out: &mut String) {
 }
 
 /// What the valid entries (the first of each name) let the step call.
-fn valid_sentence<'t>(valid: impl Iterator<Item = &'t AllowedTool> + Clone, empty_list: bool, out: &mut String) {
+fn valid_sentence<'t>(
+    valid: impl Iterator<Item = &'t AllowedTool> + Clone,
+    empty_list: bool,
+    out: &mut String,
+) {
     if valid.clone().next().is_none() {
         let why = if empty_list { ": its allowedTools list is empty." } else { "." };
         let out = sentence(out);
@@ -137,7 +144,12 @@ fn clauses<'t>(tools: impl Iterator<Item = &'t AllowedTool> + Clone, out: &mut S
     // Which groups have a tool, found in one pass: a step's few tools fall
     // in one or two of the six.
     let present = embedded.clone().fold(0u8, |present, f| {
-        present | GROUPS.iter().enumerate().find(|&(_, &group)| in_group(group, f)).map_or(0, |(i, _)| 1 << i)
+        present
+            | GROUPS
+                .iter()
+                .enumerate()
+                .find(|&(_, &group)| in_group(group, f))
+                .map_or(0, |(i, _)| 1 << i)
     });
     let start = out.len();
     for (i, group) in GROUPS.into_iter().enumerate() {
@@ -171,7 +183,12 @@ fn clauses<'t>(tools: impl Iterator<Item = &'t AllowedTool> + Clone, out: &mut S
     }
 }
 
-fn access_clause<'f>(effect: Effect, approval: bool, tools: impl Iterator<Item = &'f ToolFacts> + Clone, out: &mut String) {
+fn access_clause<'f>(
+    effect: Effect,
+    approval: bool,
+    tools: impl Iterator<Item = &'f ToolFacts> + Clone,
+    out: &mut String,
+) {
     let (modal, scoped_verb, unscoped_verb) = match effect {
         Effect::Reads => ("can", "read", "read data with"),
         Effect::Writes => ("may", "write to", "change data with"),
@@ -190,7 +207,8 @@ fn access_clause<'f>(effect: Effect, approval: bool, tools: impl Iterator<Item =
             phrases += 1;
         }
     }
-    let mut unscoped = tools.filter(|f| effect == Effect::Undeclared || scopes(f, effect).is_none()).peekable();
+    let mut unscoped =
+        tools.filter(|f| effect == Effect::Undeclared || scopes(f, effect).is_none()).peekable();
     if unscoped.peek().is_some() {
         out.push_str(if phrases > 0 { ", and " } else { " " });
         out.push_str(unscoped_verb);
@@ -252,7 +270,9 @@ fn described_item(facts: &ToolFacts, out: &mut String) {
     let description = facts.description.as_deref().map(shorten);
     // A final period would sit before the closing parenthesis and the
     // sentence's own punctuation.
-    if let Some(description) = description.as_deref().map(|d| d.strip_suffix('.').unwrap_or(d)).filter(|d| !d.is_empty()) {
+    if let Some(description) =
+        description.as_deref().map(|d| d.strip_suffix('.').unwrap_or(d)).filter(|d| !d.is_empty())
+    {
         let _ = write!(out, " (“{description}”)");
     }
 }
@@ -370,7 +390,8 @@ fn shorten(description: &str) -> String {
         Some((end, _)) => description.split_at(end),
         None => (description, ""),
     };
-    let cut = rest.chars().take(DESCRIPTION_LIMIT).any(|c| !c.is_whitespace()) || rest.chars().nth(DESCRIPTION_LIMIT).is_some();
+    let cut = rest.chars().take(DESCRIPTION_LIMIT).any(|c| !c.is_whitespace())
+        || rest.chars().nth(DESCRIPTION_LIMIT).is_some();
     let mut words: Vec<&str> = head.split_whitespace().collect();
     // The cut may fall inside a word: drop that word, unless it is the only one.
     let mid_word = !head.ends_with(char::is_whitespace) && !rest.starts_with(char::is_whitespace);
@@ -409,7 +430,10 @@ mod tests {
         assert!(short.ends_with("word…"), "{short}");
         assert!(short.chars().count() <= DESCRIPTION_LIMIT + 1);
         // Trailing whitespace past the limit is not more text.
-        assert_eq!(shorten(&format!("{}{}", "a".repeat(DESCRIPTION_LIMIT), " ".repeat(10))), "a".repeat(DESCRIPTION_LIMIT));
+        assert_eq!(
+            shorten(&format!("{}{}", "a".repeat(DESCRIPTION_LIMIT), " ".repeat(10))),
+            "a".repeat(DESCRIPTION_LIMIT)
+        );
     }
 
     #[test]

@@ -2,8 +2,10 @@
 //! approvals and annotations, its environment and headers), then the
 //! plugin's connections, secrets, egress and flows.
 
-use super::{Change, Detail, FromTo, Impact, Section, Subject, keyed};
-use crate::explain::manifest::{Annotations, ApprovalExplain, FunctionExplain, ManifestExplain, RunsExplain, ToolExplain};
+use super::{keyed, Change, Detail, FromTo, Impact, Section, Subject};
+use crate::explain::manifest::{
+    Annotations, ApprovalExplain, FunctionExplain, ManifestExplain, RunsExplain, ToolExplain,
+};
 use crate::views::compare::list_change;
 
 pub(super) fn diff(old: &ManifestExplain, new: &ManifestExplain) -> Vec<Change> {
@@ -12,7 +14,10 @@ pub(super) fn diff(old: &ManifestExplain, new: &ManifestExplain) -> Vec<Change> 
         changes.push(Change {
             subject: Subject::document(),
             impact: Impact::Neutral,
-            detail: Detail::Version(FromTo { from: old.plugin.version.clone(), to: new.plugin.version.clone() }),
+            detail: Detail::Version(FromTo {
+                from: old.plugin.version.clone(),
+                to: new.plugin.version.clone(),
+            }),
         });
     }
     if old.egress != new.egress {
@@ -26,10 +31,18 @@ pub(super) fn diff(old: &ManifestExplain, new: &ManifestExplain) -> Vec<Change> 
         let subject = Subject::of(Section::Tool, id);
         match (before, after) {
             (None, Some(tool)) => {
-                changes.push(Change { subject, impact: Impact::Widens, detail: Detail::ManifestToolAdded { runs: runs(&tool.runs) } });
+                changes.push(Change {
+                    subject,
+                    impact: Impact::Widens,
+                    detail: Detail::ManifestToolAdded { runs: runs(&tool.runs) },
+                });
             }
             (Some(tool), None) => {
-                changes.push(Change { subject, impact: Impact::Narrows, detail: Detail::ManifestToolRemoved { runs: runs(&tool.runs) } });
+                changes.push(Change {
+                    subject,
+                    impact: Impact::Narrows,
+                    detail: Detail::ManifestToolRemoved { runs: runs(&tool.runs) },
+                });
             }
             (Some(before), Some(after)) => tool_changes(&subject, before, after, &mut changes),
             (None, None) => {}
@@ -72,18 +85,33 @@ fn same_policy(a: &ApprovalExplain, b: &ApprovalExplain) -> bool {
         && a.four_eyes == b.four_eyes
 }
 
-fn tool_changes(subject: &Subject, before: &ToolExplain, after: &ToolExplain, changes: &mut Vec<Change>) {
-    let mut push = |impact, detail| changes.push(Change { subject: subject.clone(), impact, detail });
+fn tool_changes(
+    subject: &Subject,
+    before: &ToolExplain,
+    after: &ToolExplain,
+    changes: &mut Vec<Change>,
+) {
+    let mut push =
+        |impact, detail| changes.push(Change { subject: subject.clone(), impact, detail });
     let (runs_before, runs_after) = (runs(&before.runs), runs(&after.runs));
     if runs_before != runs_after {
         push(Impact::Neutral, Detail::Runs(FromTo { from: runs_before, to: runs_after }));
     }
     let (connection_before, connection_after) = (connection(&before.runs), connection(&after.runs));
     if connection_before != connection_after {
-        push(Impact::Neutral, Detail::ToolConnection(FromTo { from: connection_before, to: connection_after }));
+        push(
+            Impact::Neutral,
+            Detail::ToolConnection(FromTo { from: connection_before, to: connection_after }),
+        );
     }
-    let placement = |tool: &ToolExplain| tool.placement.as_ref().map(|p| (p.isolation.clone(), p.sandbox.clone())).unwrap_or_default();
-    let ((isolation_before, sandbox_before), (isolation_after, sandbox_after)) = (placement(before), placement(after));
+    let placement = |tool: &ToolExplain| {
+        tool.placement
+            .as_ref()
+            .map(|p| (p.isolation.clone(), p.sandbox.clone()))
+            .unwrap_or_default()
+    };
+    let ((isolation_before, sandbox_before), (isolation_after, sandbox_after)) =
+        (placement(before), placement(after));
     if isolation_before != isolation_after {
         // Isolation confines a server: gaining it narrows, losing it widens.
         let impact = match (&isolation_before, &isolation_after) {
@@ -102,7 +130,10 @@ fn tool_changes(subject: &Subject, before: &ToolExplain, after: &ToolExplain, ch
         };
         push(impact, Detail::Sandbox(FromTo { from: sandbox_before, to: sandbox_after }));
     }
-    if let Some(change) = list_change(Some(&strs(&before.approval.always_asks)), Some(&strs(&after.approval.always_asks))) {
+    if let Some(change) = list_change(
+        Some(&strs(&before.approval.always_asks)),
+        Some(&strs(&after.approval.always_asks)),
+    ) {
         for function in change.added {
             push(Impact::Narrows, Detail::AlwaysAsksAdded { function });
         }
@@ -111,9 +142,17 @@ fn tool_changes(subject: &Subject, before: &ToolExplain, after: &ToolExplain, ch
         }
     }
     if !same_policy(&before.approval, &after.approval) {
-        push(Impact::Neutral, Detail::ApprovalPolicy(FromTo { from: before.approval.summary.clone(), to: after.approval.summary.clone() }));
+        push(
+            Impact::Neutral,
+            Detail::ApprovalPolicy(FromTo {
+                from: before.approval.summary.clone(),
+                to: after.approval.summary.clone(),
+            }),
+        );
     }
-    for (function, old_annotations, new_annotations) in annotation_pairs(&before.functions, &after.functions) {
+    for (function, old_annotations, new_annotations) in
+        annotation_pairs(&before.functions, &after.functions)
+    {
         for (hint, from, to) in [
             ("readOnlyHint", old_annotations.read_only_hint, new_annotations.read_only_hint),
             ("destructiveHint", old_annotations.destructive_hint, new_annotations.destructive_hint),
@@ -131,27 +170,48 @@ fn tool_changes(subject: &Subject, before: &ToolExplain, after: &ToolExplain, ch
                 (true, false) => Impact::Widens,
                 _ => Impact::Neutral,
             };
-            push(impact, Detail::Annotation { function: function.to_owned(), hint, values: FromTo { from, to } });
+            push(
+                impact,
+                Detail::Annotation {
+                    function: function.to_owned(),
+                    hint,
+                    values: FromTo { from, to },
+                },
+            );
         }
     }
     if let Some(change) = list_change(Some(&strs(&before.env)), Some(&strs(&after.env))) {
         change.added.into_iter().for_each(|name| push(Impact::Neutral, Detail::EnvAdded { name }));
-        change.removed.into_iter().for_each(|name| push(Impact::Neutral, Detail::EnvRemoved { name }));
+        change
+            .removed
+            .into_iter()
+            .for_each(|name| push(Impact::Neutral, Detail::EnvRemoved { name }));
     }
-    let headers = |tool: &ToolExplain| tool.headers.iter().map(|h| h.name.clone()).collect::<Vec<_>>();
+    let headers =
+        |tool: &ToolExplain| tool.headers.iter().map(|h| h.name.clone()).collect::<Vec<_>>();
     if let Some(change) = list_change(Some(&strs(&headers(before))), Some(&strs(&headers(after)))) {
-        change.added.into_iter().for_each(|name| push(Impact::Neutral, Detail::HeaderAdded { name }));
-        change.removed.into_iter().for_each(|name| push(Impact::Neutral, Detail::HeaderRemoved { name }));
+        change
+            .added
+            .into_iter()
+            .for_each(|name| push(Impact::Neutral, Detail::HeaderAdded { name }));
+        change
+            .removed
+            .into_iter()
+            .for_each(|name| push(Impact::Neutral, Detail::HeaderRemoved { name }));
     }
 }
 
 /// Each function in either version with its annotation overrides; a
 /// function only one version lists overrides nothing in the other.
-fn annotation_pairs<'f>(before: &'f [FunctionExplain], after: &'f [FunctionExplain]) -> Vec<(&'f str, Annotations, Annotations)> {
+fn annotation_pairs<'f>(
+    before: &'f [FunctionExplain],
+    after: &'f [FunctionExplain],
+) -> Vec<(&'f str, Annotations, Annotations)> {
     keyed(before, after, |f| Some(f.name.as_str()))
         .into_iter()
         .map(|(name, old, new)| {
-            let annotations = |f: Option<&FunctionExplain>| f.map(|f| f.annotations.clone()).unwrap_or_default();
+            let annotations =
+                |f: Option<&FunctionExplain>| f.map(|f| f.annotations.clone()).unwrap_or_default();
             (name, annotations(old), annotations(new))
         })
         .collect()
@@ -166,12 +226,22 @@ fn plugin_changes(old: &ManifestExplain, new: &ManifestExplain, changes: &mut Ve
                 impact: Impact::Widens,
                 detail: Detail::ManifestConnectionAdded { tools: c.tools.clone() },
             }),
-            (Some(_), None) => changes.push(Change { subject, impact: Impact::Narrows, detail: Detail::ManifestConnectionRemoved }),
+            (Some(_), None) => changes.push(Change {
+                subject,
+                impact: Impact::Narrows,
+                detail: Detail::ManifestConnectionRemoved,
+            }),
             (Some(before), Some(after)) => {
-                            if let Some(change) = list_change(Some(&strs(&before.tools)), Some(&strs(&after.tools))) {
+                if let Some(change) =
+                    list_change(Some(&strs(&before.tools)), Some(&strs(&after.tools)))
+                {
                     if !change.added.is_empty() {
                         let detail = Detail::ToolNamesAdded { tool_names: change.added };
-                        changes.push(Change { subject: subject.clone(), impact: Impact::Widens, detail });
+                        changes.push(Change {
+                            subject: subject.clone(),
+                            impact: Impact::Widens,
+                            detail,
+                        });
                     }
                     if !change.removed.is_empty() {
                         let detail = Detail::ToolNamesRemoved { tool_names: change.removed };
@@ -190,15 +260,25 @@ fn plugin_changes(old: &ManifestExplain, new: &ManifestExplain, changes: &mut Ve
                 impact: Impact::Widens,
                 detail: Detail::SecretAdded { purpose: None, required: Some(s.required) },
             }),
-            (Some(_), None) => changes.push(Change { subject, impact: Impact::Narrows, detail: Detail::SecretRemoved }),
+            (Some(_), None) => changes.push(Change {
+                subject,
+                impact: Impact::Narrows,
+                detail: Detail::SecretRemoved,
+            }),
             _ => {}
         }
     }
     for (name, before, after) in keyed(&old.flows, &new.flows, |f| f.name.as_deref()) {
         let subject = Subject::of(Section::Flow, name);
         match (before, after) {
-            (None, Some(_)) => changes.push(Change { subject, impact: Impact::Neutral, detail: Detail::FlowAdded }),
-            (Some(_), None) => changes.push(Change { subject, impact: Impact::Neutral, detail: Detail::FlowRemoved }),
+            (None, Some(_)) => {
+                changes.push(Change { subject, impact: Impact::Neutral, detail: Detail::FlowAdded })
+            }
+            (Some(_), None) => changes.push(Change {
+                subject,
+                impact: Impact::Neutral,
+                detail: Detail::FlowRemoved,
+            }),
             _ => {}
         }
     }

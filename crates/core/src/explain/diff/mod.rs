@@ -14,7 +14,9 @@ mod manifest;
 mod playbook;
 pub mod words;
 
-pub use crate::views::compare::{Direction, ListChange, ListField, OriginField, ToolChange, ValueChange};
+pub use crate::views::compare::{
+    Direction, ListChange, ListField, OriginField, ToolChange, ValueChange,
+};
 
 use super::Explain;
 use foldhash::{HashMap, HashMapExt};
@@ -413,7 +415,9 @@ impl std::fmt::Display for DiffError {
 /// The changes from `old` to `new`.
 pub(crate) fn diff(old: &Explain, new: &Explain) -> Result<Diff, DiffError> {
     match (old, new) {
-        (Explain::Playbook(old), Explain::Playbook(new)) => Ok(Diff::new(Kind::Playbook, playbook::diff(old, new))),
+        (Explain::Playbook(old), Explain::Playbook(new)) => {
+            Ok(Diff::new(Kind::Playbook, playbook::diff(old, new)))
+        }
         (Explain::PluginManifest(old), Explain::PluginManifest(new)) => {
             Ok(Diff::new(Kind::PluginManifest, manifest::diff(old, new)))
         }
@@ -462,8 +466,14 @@ fn keyed<'a, T>(old: &'a [T], new: &'a [T], key: impl Fn(&T) -> Option<&str>) ->
     };
     let (old_map, old_order) = index(old);
     let (new_map, new_order) = index(new);
-    let mut keys: Vec<Keyed<'a, T>> = new_order.iter().map(|k| (*k, old_map.get(k).copied(), new_map.get(k).copied())).collect();
-    keys.extend(old_order.iter().filter(|k| !new_map.contains_key(*k)).map(|k| (*k, old_map.get(k).copied(), None)));
+    let mut keys: Vec<Keyed<'a, T>> =
+        new_order.iter().map(|k| (*k, old_map.get(k).copied(), new_map.get(k).copied())).collect();
+    keys.extend(
+        old_order
+            .iter()
+            .filter(|k| !new_map.contains_key(*k))
+            .map(|k| (*k, old_map.get(k).copied(), None)),
+    );
     keys
 }
 

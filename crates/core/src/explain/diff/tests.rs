@@ -1,6 +1,6 @@
 use super::{Detail, DiffError, Impact, Section};
-use crate::{Options, analyze, diff};
 use crate::views::compare::{ListField, ToolChange};
+use crate::{analyze, diff, Options};
 use opb_syntax::Syntax;
 
 fn analysis(text: &str) -> crate::Analysis {
@@ -21,7 +21,12 @@ steps:
 "#;
 
 fn changes(old: &str, new: &str) -> Vec<(Section, Option<String>, Impact, Detail)> {
-    diff(&analysis(old), &analysis(new)).unwrap().changes.into_iter().map(|c| (c.subject.section, c.subject.key, c.impact, c.detail)).collect()
+    diff(&analysis(old), &analysis(new))
+        .unwrap()
+        .changes
+        .into_iter()
+        .map(|c| (c.subject.section, c.subject.key, c.impact, c.detail))
+        .collect()
 }
 
 #[test]
@@ -31,10 +36,15 @@ fn the_same_document_has_no_changes() {
 
 #[test]
 fn a_tool_allowed_and_its_risk_raised_widen() {
-    let new = BASE.replace("allowedTools: [look]", "allowedTools: [look, pay]").replace("riskClass: internal", "riskClass: money");
+    let new = BASE
+        .replace("allowedTools: [look]", "allowedTools: [look, pay]")
+        .replace("riskClass: internal", "riskClass: money");
     let found = changes(BASE, &new);
-    let step_a: Vec<_> = found.iter().filter(|c| c.0 == Section::Step && c.1.as_deref() == Some("a")).collect();
-    assert!(matches!(&step_a[0].3, Detail::ToolAllowed { tool, risk_class: Some(risk), embedded: true } if tool == "pay" && risk == "money"));
+    let step_a: Vec<_> =
+        found.iter().filter(|c| c.0 == Section::Step && c.1.as_deref() == Some("a")).collect();
+    assert!(
+        matches!(&step_a[0].3, Detail::ToolAllowed { tool, risk_class: Some(risk), embedded: true } if tool == "pay" && risk == "money")
+    );
     assert!(step_a.iter().all(|c| c.2 == Impact::Widens), "{step_a:?}");
     let tool: Vec<_> = found.iter().filter(|c| c.0 == Section::Tool).collect();
     assert_eq!(tool.len(), 1);
@@ -46,17 +56,27 @@ fn a_tool_allowed_and_its_risk_raised_widen() {
 fn a_gate_removed_widens_for_the_step_behind_it() {
     let new = BASE.replace("next: g}", "next: b}");
     let found = changes(BASE, &new);
-    assert!(found.iter().any(|c| c.1.as_deref() == Some("b") && matches!(c.3, Detail::BehindGate(ref v) if v.from && !v.to) && c.2 == Impact::Widens), "{found:#?}");
-    assert!(found.iter().any(|c| c.1.as_deref() == Some("a") && matches!(&c.3, Detail::NextAdded { to, .. } if to == "b")));
+    assert!(
+        found.iter().any(|c| c.1.as_deref() == Some("b")
+            && matches!(c.3, Detail::BehindGate(ref v) if v.from && !v.to)
+            && c.2 == Impact::Widens),
+        "{found:#?}"
+    );
+    assert!(found.iter().any(|c| c.1.as_deref() == Some("a")
+        && matches!(&c.3, Detail::NextAdded { to, .. } if to == "b")));
 }
 
 #[test]
 fn requires_changes_are_keyed_by_name() {
     let new = BASE
-        .replace("scopes: [read]}]", "scopes: [read, write]}, {provider: resend, authKind: api_token}]")
+        .replace(
+            "scopes: [read]}]",
+            "scopes: [read, write]}, {provider: resend, authKind: api_token}]",
+        )
         .replace("secrets: [{name: A, purpose: p}]", "secrets: [{name: B, purpose: q}]");
     let found = changes(BASE, &new);
-    let summary: Vec<(Section, Option<&str>, Impact)> = found.iter().map(|c| (c.0, c.1.as_deref(), c.2)).collect();
+    let summary: Vec<(Section, Option<&str>, Impact)> =
+        found.iter().map(|c| (c.0, c.1.as_deref(), c.2)).collect();
     assert!(summary.contains(&(Section::Connection, Some("stripe"), Impact::Widens)), "{found:#?}");
     assert!(summary.contains(&(Section::Connection, Some("resend"), Impact::Widens)));
     assert!(summary.contains(&(Section::Secret, Some("B"), Impact::Widens)));
@@ -69,14 +89,23 @@ fn a_permission_swapped_is_one_widening_and_one_narrowing() {
     let found = changes(BASE, &new);
     let impacts: Vec<Impact> = found.iter().map(|c| c.2).collect();
     assert_eq!(impacts, [Impact::Widens, Impact::Narrows]);
-    assert!(found.iter().all(|c| matches!(&c.3, Detail::Definition(ToolChange::List { list: ListField::Permissions, .. }))));
+    assert!(found.iter().all(|c| matches!(
+        &c.3,
+        Detail::Definition(ToolChange::List { list: ListField::Permissions, .. })
+    )));
 }
 
 #[test]
 fn steps_added_and_removed() {
-    let new = BASE.replace("  - {id: a, kind: agent, agent: x, purpose: p, allowedTools: [look], next: g}\n", "  - {id: c, kind: agent, agent: x, purpose: p, allowedTools: [look, pay], next: g}\n").replace("\nsteps:", "\nstart: c\nsteps:");
+    let new = BASE
+        .replace(
+            "  - {id: a, kind: agent, agent: x, purpose: p, allowedTools: [look], next: g}\n",
+            "  - {id: c, kind: agent, agent: x, purpose: p, allowedTools: [look, pay], next: g}\n",
+        )
+        .replace("\nsteps:", "\nstart: c\nsteps:");
     let found = changes(BASE, &new);
-    let keys: Vec<(Section, Option<&str>, Impact)> = found.iter().map(|c| (c.0, c.1.as_deref(), c.2)).collect();
+    let keys: Vec<(Section, Option<&str>, Impact)> =
+        found.iter().map(|c| (c.0, c.1.as_deref(), c.2)).collect();
     assert_eq!(keys[0], (Section::Document, None, Impact::Neutral), "start changed: {found:#?}");
     assert!(keys.contains(&(Section::Step, Some("c"), Impact::Widens)));
     assert!(keys.contains(&(Section::Step, Some("a"), Impact::Narrows)));
@@ -90,6 +119,12 @@ fn a_playbook_and_a_manifest_do_not_compare() {
     let manifest = analyze("name: p\ntools:\n  - id: p_x\n    mcp: [x]\n", &Options::default());
     assert!(matches!(diff(&analysis(BASE), &manifest), Err(DiffError::KindsDiffer { .. })));
     let broken = analyze("{", &Options::default());
-    assert_eq!(diff(&broken, &analysis(BASE)), Err(DiffError::Unreadable { old: true, new: false }));
-    assert_eq!(DiffError::Unreadable { old: true, new: false }.to_string(), "the old version cannot be read as a playbook or a plugin manifest");
+    assert_eq!(
+        diff(&broken, &analysis(BASE)),
+        Err(DiffError::Unreadable { old: true, new: false })
+    );
+    assert_eq!(
+        DiffError::Unreadable { old: true, new: false }.to_string(),
+        "the old version cannot be read as a playbook or a plugin manifest"
+    );
 }

@@ -102,7 +102,9 @@ fn definition(change: &ToolChange) -> Sentence {
         ToolChange::SideEffecting(ValueChange { from, to, .. }) => {
             say("sideEffecting: ").text(flag(*from)).text(" → ").text(flag(*to))
         }
-        ToolChange::RequiresApproval(ValueChange { direction: Direction::Raised, .. }) => say("no longer requires approval"),
+        ToolChange::RequiresApproval(ValueChange { direction: Direction::Raised, .. }) => {
+            say("no longer requires approval")
+        }
         ToolChange::RequiresApproval(_) => say("now requires approval"),
         ToolChange::List { list, change: ListChange { added, removed } } => {
             let key = list.key();
@@ -114,9 +116,10 @@ fn definition(change: &ToolChange) -> Sentence {
                 say(&format!("{key} added: ")).names(added).text("; removed: ").names(removed)
             }
         }
-        ToolChange::Origin { origin, change } => {
-            say(&format!("{}: ", origin.key())).value(change.from.as_deref()).text(" → ").value(change.to.as_deref())
-        }
+        ToolChange::Origin { origin, change } => say(&format!("{}: ", origin.key()))
+            .value(change.from.as_deref())
+            .text(" → ")
+            .value(change.to.as_deref()),
     }
 }
 
@@ -124,12 +127,20 @@ fn definition(change: &ToolChange) -> Sentence {
 pub fn change(change: &Change) -> Vec<Part> {
     let sentence = match &change.detail {
         Detail::Version(values) => say("version ").before_after(values),
-        Detail::Start(values) => say("starts at ").value(values.to.as_deref()).text(" instead of ").value(values.from.as_deref()),
+        Detail::Start(values) => say("starts at ")
+            .value(values.to.as_deref())
+            .text(" instead of ")
+            .value(values.from.as_deref()),
         Detail::StepAdded { kind, tools, highest_risk_class } => {
             let sentence = say("new ").value(kind.as_deref()).text(" step");
             match (tools.is_empty(), highest_risk_class) {
                 (true, _) => sentence,
-                (false, Some(risk)) => sentence.text(" that may call ").names(tools).text(" (highest risk ").name(risk).text(")"),
+                (false, Some(risk)) => sentence
+                    .text(" that may call ")
+                    .names(tools)
+                    .text(" (highest risk ")
+                    .name(risk)
+                    .text(")"),
                 (false, None) => sentence.text(" that may call ").names(tools),
             }
         }
@@ -155,7 +166,9 @@ pub fn change(change: &Change) -> Vec<Part> {
             };
             say(verb).before_after(values)
         }
-        Detail::BehindGate(FromTo { to: false, .. }) => say("no longer behind a gate: some path reaches it without a person deciding"),
+        Detail::BehindGate(FromTo { to: false, .. }) => {
+            say("no longer behind a gate: some path reaches it without a person deciding")
+        }
         Detail::BehindGate(_) => say("now behind a gate on every path"),
         Detail::NextAdded { to, label } => match label {
             Some(label) => say("now leads to ").name(to).text(" on ").name(label),
@@ -200,12 +213,16 @@ pub fn change(change: &Change) -> Vec<Part> {
         Detail::ManifestToolAdded { runs } => say(&format!("new tool: {runs}")),
         Detail::ManifestToolRemoved { runs } => say(&format!("tool removed (it ran {runs})")),
         Detail::Runs(FromTo { from, to }) => say(&format!("now runs {to} (was {from})")),
-        Detail::AlwaysAsksAdded { function } => say("a person now decides every call to ").name(function),
-        Detail::AlwaysAsksRemoved { function } => say("calls to ").name(function).text(" no longer always wait for a person"),
-        Detail::ApprovalPolicy(FromTo { to, .. }) => say(&format!("approval policy changed: {to}")),
-        Detail::Annotation { function, hint, values } => {
-            Sentence::default().name(function).text(&format!(": {hint} {} → {}", flag(values.from), flag(values.to)))
+        Detail::AlwaysAsksAdded { function } => {
+            say("a person now decides every call to ").name(function)
         }
+        Detail::AlwaysAsksRemoved { function } => {
+            say("calls to ").name(function).text(" no longer always wait for a person")
+        }
+        Detail::ApprovalPolicy(FromTo { to, .. }) => say(&format!("approval policy changed: {to}")),
+        Detail::Annotation { function, hint, values } => Sentence::default()
+            .name(function)
+            .text(&format!(": {hint} {} → {}", flag(values.from), flag(values.to))),
         Detail::Isolation(values) => say("isolation ").before_after(values),
         Detail::Sandbox(values) => say("sandbox ").before_after(values),
         Detail::ToolConnection(values) => say("connection ").before_after(values),
@@ -233,7 +250,11 @@ mod tests {
         let change = Change {
             subject: Subject { section: Section::Step, key: Some("send".into()) },
             impact: Impact::Widens,
-            detail: Detail::ToolAllowed { tool: "email.send".into(), risk_class: Some("customer_comms".into()), embedded: true },
+            detail: Detail::ToolAllowed {
+                tool: "email.send".into(),
+                risk_class: Some("customer_comms".into()),
+                embedded: true,
+            },
         };
         assert_eq!(
             super::change(&change),
@@ -245,6 +266,9 @@ mod tests {
                 Part::Text(")".into())
             ]
         );
-        assert_eq!(subject(&change.subject), [Part::Text("step ".into()), Part::Name("send".into())]);
+        assert_eq!(
+            subject(&change.subject),
+            [Part::Text("step ".into()), Part::Name("send".into())]
+        );
     }
 }

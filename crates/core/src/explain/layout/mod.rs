@@ -125,7 +125,13 @@ impl Default for Spacing {
 
 impl Spacing {
     fn sane(self) -> Spacing {
-        let gap = |v: f64, default: f64| if v.is_finite() && v >= 0.0 { v.min(MAX_SIDE) } else { default };
+        let gap = |v: f64, default: f64| {
+            if v.is_finite() && v >= 0.0 {
+                v.min(MAX_SIDE)
+            } else {
+                default
+            }
+        };
         let d = Spacing::default();
         Spacing {
             node_gap: gap(self.node_gap, d.node_gap),
@@ -256,10 +262,17 @@ struct Proper {
 /// Lays out `nodes` and `edges`. `root`, when given, is the node the
 /// drawing starts from: it goes first in the search that breaks cycles and
 /// sits on the top rank unless an edge from elsewhere leads into it.
-pub fn layout(nodes: &[NodeSpec], edges: &[EdgeSpec], root: Option<usize>, spacing: &Spacing) -> Layout {
+pub fn layout(
+    nodes: &[NodeSpec],
+    edges: &[EdgeSpec],
+    root: Option<usize>,
+    spacing: &Spacing,
+) -> Layout {
     let spacing = spacing.sane();
-    let nodes: Vec<NodeSpec> = nodes.iter().map(|n| NodeSpec { size: n.size.sane(), shape: n.shape }).collect();
-    let edges: Vec<EdgeSpec> = edges.iter().map(|e| EdgeSpec { label: e.label.map(Size::sane), ..*e }).collect();
+    let nodes: Vec<NodeSpec> =
+        nodes.iter().map(|n| NodeSpec { size: n.size.sane(), shape: n.shape }).collect();
+    let edges: Vec<EdgeSpec> =
+        edges.iter().map(|e| EdgeSpec { label: e.label.map(Size::sane), ..*e }).collect();
     let layering = rank::layer(nodes.len(), &edges, root.filter(|&r| r < nodes.len()));
     let proper = proper(&nodes, &edges, &layering, &spacing);
     let layers = order::order(&proper);
@@ -285,12 +298,19 @@ fn self_loops(n: usize, edges: &[EdgeSpec]) -> Vec<Vec<usize>> {
 fn loop_room(loops: &[usize], edges: &[EdgeSpec], spacing: &Spacing) -> Size {
     let Some(outermost) = loops.len().checked_sub(1) else { return Size::new(0.0, 0.0) };
     let labels = loops.iter().filter_map(|&e| edges.get(e).and_then(|edge| edge.label));
-    let (widest, stacked) = labels.fold((0.0f64, 0.0f64), |(w, h), l| (w.max(l.width), h + l.height + route::LABEL_OFFSET));
-    let beside = route::loop_reach(outermost, spacing) + if widest > 0.0 { route::LABEL_OFFSET + widest } else { 0.0 };
+    let (widest, stacked) = labels
+        .fold((0.0f64, 0.0f64), |(w, h), l| (w.max(l.width), h + l.height + route::LABEL_OFFSET));
+    let beside = route::loop_reach(outermost, spacing)
+        + if widest > 0.0 { route::LABEL_OFFSET + widest } else { 0.0 };
     Size::new(beside, stacked)
 }
 
-fn proper(nodes: &[NodeSpec], edges: &[EdgeSpec], layering: &rank::Layering, spacing: &Spacing) -> Proper {
+fn proper(
+    nodes: &[NodeSpec],
+    edges: &[EdgeSpec],
+    layering: &rank::Layering,
+    spacing: &Spacing,
+) -> Proper {
     let loops = self_loops(nodes.len(), edges);
     let mut vertices: Vec<Vertex> = nodes
         .iter()
@@ -309,9 +329,11 @@ fn proper(nodes: &[NodeSpec], edges: &[EdgeSpec], layering: &rank::Layering, spa
     let mut chains = vec![Vec::new(); edges.len()];
     let mut reversed = vec![false; edges.len()];
     for oriented in &layering.edges {
-        let (Some(edge), Some(&top), Some(&bottom)) =
-            (edges.get(oriented.edge), layering.rank.get(oriented.upper), layering.rank.get(oriented.lower))
-        else {
+        let (Some(edge), Some(&top), Some(&bottom)) = (
+            edges.get(oriented.edge),
+            layering.rank.get(oriented.upper),
+            layering.rank.get(oriented.lower),
+        ) else {
             continue;
         };
         // The label sits next to the edge's real source: just below it, or

@@ -58,8 +58,9 @@ pub(super) fn order(graph: &Proper) -> Vec<Vec<usize>> {
 fn initial(graph: &Proper) -> Vec<Vec<usize>> {
     let mut layers = vec![Vec::new(); graph.ranks];
     let mut seen = vec![false; graph.vertices.len()];
-    let mut starts: Vec<usize> =
-        (0..graph.vertices.len()).filter(|&v| matches!(graph.vertices[v].role, Role::Node(_))).collect();
+    let mut starts: Vec<usize> = (0..graph.vertices.len())
+        .filter(|&v| matches!(graph.vertices[v].role, Role::Node(_)))
+        .collect();
     order::sort_by_key(&mut starts, |&v| graph.vertices[v].rank);
     // Every dummy hangs below a node, so starting from the nodes reaches all.
     for start in starts {

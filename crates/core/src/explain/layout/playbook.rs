@@ -2,10 +2,10 @@
 //! marker with an arrow into the start step, and an end marker below each
 //! step that ends the playbook.
 
-use super::{EdgeRoute, EdgeSpec, NodeBox, NodeSpec, Shape, Size, Spacing, layout};
+use super::{layout, EdgeRoute, EdgeSpec, NodeBox, NodeSpec, Shape, Size, Spacing};
 use crate::views::graph::Graph;
-use serde::Serialize;
 use foldhash::{HashMap, HashMapExt};
+use serde::Serialize;
 
 /// A start or end marker and the edge that joins it to its step.
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -47,8 +47,10 @@ pub fn playbook(
     terminal: Size,
     spacing: &Spacing,
 ) -> GraphLayout {
-    let fallback = NodeSpec { size: Size::new(terminal.width, terminal.height), shape: Shape::Rect };
-    let mut specs: Vec<NodeSpec> = (0..graph.nodes.len()).map(|i| nodes.get(i).copied().unwrap_or(fallback)).collect();
+    let fallback =
+        NodeSpec { size: Size::new(terminal.width, terminal.height), shape: Shape::Rect };
+    let mut specs: Vec<NodeSpec> =
+        (0..graph.nodes.len()).map(|i| nodes.get(i).copied().unwrap_or(fallback)).collect();
     let mut index: HashMap<&str, usize> = HashMap::with_capacity(graph.nodes.len());
     for (i, node) in graph.nodes.iter().enumerate() {
         index.entry(node.id.as_str()).or_insert(i);
@@ -58,7 +60,12 @@ pub fn playbook(
     let mut edges: Vec<EdgeSpec> = graph
         .edges
         .iter()
-        .map(|e| EdgeSpec { from: at(&e.from), to: at(&e.to), label: e.label.as_deref().map(&label), back: e.back })
+        .map(|e| EdgeSpec {
+            from: at(&e.from),
+            to: at(&e.to),
+            label: e.label.as_deref().map(&label),
+            back: e.back,
+        })
         .collect();
 
     let marker = NodeSpec { size: terminal, shape: Shape::Circle };
@@ -81,13 +88,20 @@ pub fn playbook(
 
     let drawn = layout(&specs, &edges, root, spacing);
     let terminal_at = |id: &str, node: usize, edge: usize| -> Option<Terminal> {
-        Some(Terminal { step: id.to_owned(), at: *drawn.nodes.get(node)?, edge: drawn.edges.get(edge)?.clone() })
+        Some(Terminal {
+            step: id.to_owned(),
+            at: *drawn.nodes.get(node)?,
+            edge: drawn.edges.get(edge)?.clone(),
+        })
     };
     let graph_edges = graph.edges.len();
     let start_terminal = start.and_then(|(id, _)| terminal_at(id, root?, graph_edges));
     let first_end_edge = graph_edges + usize::from(start.is_some());
-    let end_terminals =
-        ends.iter().enumerate().filter_map(|(k, &(id, node))| terminal_at(id, node, first_end_edge + k)).collect();
+    let end_terminals = ends
+        .iter()
+        .enumerate()
+        .filter_map(|(k, &(id, node))| terminal_at(id, node, first_end_edge + k))
+        .collect();
     GraphLayout {
         width: drawn.width,
         height: drawn.height,

@@ -79,7 +79,8 @@ fn type1_conflicts(graph: &Proper, layers: &[Vec<usize>]) -> Conflicts {
         let mut k0 = 0;
         let mut scan_from = 0;
         for (i, &v) in layer.iter().enumerate() {
-            let inner = if dummy(v) { graph.up[v].iter().copied().find(|&u| dummy(u)) } else { None };
+            let inner =
+                if dummy(v) { graph.up[v].iter().copied().find(|&u| dummy(u)) } else { None };
             let k1 = inner.map_or(previous.len(), |w| pos[w]);
             if inner.is_some() || i + 1 == layer.len() {
                 for &scanned in layer.get(scan_from..=i).unwrap_or_default() {
@@ -143,7 +144,10 @@ fn vertical_alignment(
             let medians = if around.len() % 2 == 0 { middle..=middle + 1 } else { middle..=middle };
             for m in medians {
                 let Some(&w) = around.get(m) else { continue };
-                if align[v] == v && last_aligned.is_none_or(|last| last < pos[w]) && !conflicts.contains(v, w) {
+                if align[v] == v
+                    && last_aligned.is_none_or(|last| last < pos[w])
+                    && !conflicts.contains(v, w)
+                {
                     align[w] = v;
                     root[v] = root[w];
                     align[v] = root[v];
@@ -157,7 +161,8 @@ fn vertical_alignment(
 
 /// The least separation between the centres of two neighbours in a rank.
 fn separation(graph: &Proper, a: usize, b: usize, spacing: &Spacing) -> f64 {
-    let gap = |v: usize| if graph.vertices[v].is_dummy() { spacing.edge_gap } else { spacing.node_gap };
+    let gap =
+        |v: usize| if graph.vertices[v].is_dummy() { spacing.edge_gap } else { spacing.node_gap };
     (graph.vertices[a].width + graph.vertices[b].width) / 2.0 + (gap(a) + gap(b)) / 2.0
 }
 

@@ -6,7 +6,9 @@
 //! changes x only in the empty space between two bands. So no route crosses
 //! a node or a label.
 
-use super::{EdgeRoute, EdgeSpec, Layout, NodeBox, NodeSpec, Point, Proper, Role, Shape, Size, Spacing};
+use super::{
+    EdgeRoute, EdgeSpec, Layout, NodeBox, NodeSpec, Point, Proper, Role, Shape, Size, Spacing,
+};
 use opb_syntax::order;
 
 /// Space between a self-loop and its label.
@@ -123,21 +125,25 @@ pub(super) fn draw(
     spacing: &Spacing,
 ) -> Layout {
     let bands = Bands::new(graph, layers, spacing);
-    let left = graph
-        .vertices
-        .iter()
-        .zip(xs)
-        .map(|(v, x)| x - v.width / 2.0)
-        .fold(f64::INFINITY, f64::min);
+    let left =
+        graph.vertices.iter().zip(xs).map(|(v, x)| x - v.width / 2.0).fold(f64::INFINITY, f64::min);
     let shift = if left.is_finite() { spacing.margin - left } else { 0.0 };
     let x_of = |v: usize| xs.get(v).copied().unwrap_or_default() + shift;
-    let right = graph.vertices.iter().enumerate().map(|(v, vertex)| x_of(v) + vertex.width / 2.0).fold(0.0, f64::max);
+    let right = graph
+        .vertices
+        .iter()
+        .enumerate()
+        .map(|(v, vertex)| x_of(v) + vertex.width / 2.0)
+        .fold(0.0, f64::max);
 
     let placed: Vec<Placed> = nodes
         .iter()
         .enumerate()
         .map(|(i, spec)| Placed {
-            center: Point { x: x_of(i), y: graph.vertices.get(i).map_or(0.0, |v| bands.middle(v.rank)) },
+            center: Point {
+                x: x_of(i),
+                y: graph.vertices.get(i).map_or(0.0, |v| bands.middle(v.rank)),
+            },
             width: spec.size.width,
             height: spec.size.height,
             shape: spec.shape,
@@ -154,7 +160,12 @@ pub(super) fn draw(
                 let loops = graph.loops.get(edge.from).map_or(&[][..], Vec::as_slice);
                 return match (placed.get(edge.from), loops.iter().position(|&l| l == e)) {
                     (Some(node), Some(k)) => self_loop(node, k, loops, edges, spacing),
-                    _ => EdgeRoute { points: Vec::new(), label: None, reversed: false, self_loop: true },
+                    _ => EdgeRoute {
+                        points: Vec::new(),
+                        label: None,
+                        reversed: false,
+                        self_loop: true,
+                    },
                 };
             }
             chain_route(e, chain, graph, &bands, &placed, &ports, &x_of)
@@ -173,7 +184,12 @@ pub(super) fn draw(
         })
         .collect();
     let height = bands.bottom.last().copied().unwrap_or(spacing.margin) + spacing.margin;
-    Layout { width: right.max(spacing.margin) + spacing.margin, height, nodes: boxes, edges: routes }
+    Layout {
+        width: right.max(spacing.margin) + spacing.margin,
+        height,
+        nodes: boxes,
+        edges: routes,
+    }
 }
 
 /// The port offset of each edge on the side of the node it leaves and the
@@ -190,9 +206,12 @@ impl Ports {
         let mut leaving: Vec<Vec<(f64, usize)>> = vec![Vec::new(); placed.len()];
         let mut entering: Vec<Vec<(f64, usize)>> = vec![Vec::new(); placed.len()];
         for (e, chain) in graph.chains.iter().enumerate() {
-            let (Some(&first), Some(&second), Some(&last), Some(&before_last)) =
-                (chain.first(), chain.get(1), chain.last(), chain.len().checked_sub(2).and_then(|i| chain.get(i)))
-            else {
+            let (Some(&first), Some(&second), Some(&last), Some(&before_last)) = (
+                chain.first(),
+                chain.get(1),
+                chain.last(),
+                chain.len().checked_sub(2).and_then(|i| chain.get(i)),
+            ) else {
                 continue;
             };
             if let Some(list) = leaving.get_mut(first) {
@@ -273,7 +292,13 @@ pub(super) fn loop_reach(k: usize, spacing: &Spacing) -> f64 {
 
 /// The `k`-th of a node's self-loops: out of its right side and back, as one
 /// cubic Bézier; the loops' labels stacked beside the outermost.
-fn self_loop(node: &Placed, k: usize, loops: &[usize], edges: &[EdgeSpec], spacing: &Spacing) -> EdgeRoute {
+fn self_loop(
+    node: &Placed,
+    k: usize,
+    loops: &[usize],
+    edges: &[EdgeSpec],
+    spacing: &Spacing,
+) -> EdgeRoute {
     let quarter = node.height / 4.0;
     let start = node.right(-quarter);
     let end = node.right(quarter);
@@ -287,7 +312,8 @@ fn self_loop(node: &Placed, k: usize, loops: &[usize], edges: &[EdgeSpec], spaci
         Point { x: control_x, y: node.center.y + half },
         end,
     ];
-    let labels: Vec<Size> = loops.iter().filter_map(|&e| edges.get(e).and_then(|edge| edge.label)).collect();
+    let labels: Vec<Size> =
+        loops.iter().filter_map(|&e| edges.get(e).and_then(|edge| edge.label)).collect();
     let stacked: f64 = labels.iter().map(|l| l.height + LABEL_OFFSET).sum::<f64>() - LABEL_OFFSET;
     let before: f64 = loops
         .iter()
@@ -296,9 +322,10 @@ fn self_loop(node: &Placed, k: usize, loops: &[usize], edges: &[EdgeSpec], spaci
         .map(|l| l.height + LABEL_OFFSET)
         .sum();
     let outer = side + loop_reach(loops.len().saturating_sub(1), spacing) + LABEL_OFFSET;
-    let label = loops.get(k).and_then(|&e| edges.get(e)).and_then(|edge| edge.label).map(|size| Point {
-        x: outer + size.width / 2.0,
-        y: node.center.y - stacked / 2.0 + before + size.height / 2.0,
-    });
+    let label =
+        loops.get(k).and_then(|&e| edges.get(e)).and_then(|edge| edge.label).map(|size| Point {
+            x: outer + size.width / 2.0,
+            y: node.center.y - stacked / 2.0 + before + size.height / 2.0,
+        });
     EdgeRoute { points, label, reversed: false, self_loop: true }
 }

@@ -1,6 +1,6 @@
 use super::*;
-use crate::{Options, analyze};
 use crate::explain::Explain;
+use crate::{analyze, Options};
 
 const BOX: NodeSpec = NodeSpec { size: Size::new(120.0, 48.0), shape: Shape::Rect };
 
@@ -37,11 +37,20 @@ fn crossings_of(nodes: &[NodeSpec], edges: &[EdgeSpec], root: Option<usize>) -> 
 
 /// A label's box, from its centre and size.
 fn label_box(center: Point, size: Size) -> NodeBox {
-    NodeBox { x: center.x - size.width / 2.0, y: center.y - size.height / 2.0, width: size.width, height: size.height, rank: 0 }
+    NodeBox {
+        x: center.x - size.width / 2.0,
+        y: center.y - size.height / 2.0,
+        width: size.width,
+        height: size.height,
+        rank: 0,
+    }
 }
 
 fn inside(b: &NodeBox, p: Point, slack: f64) -> bool {
-    p.x > b.x + slack && p.x < b.x + b.width - slack && p.y > b.y + slack && p.y < b.y + b.height - slack
+    p.x > b.x + slack
+        && p.x < b.x + b.width - slack
+        && p.y > b.y + slack
+        && p.y < b.y + b.height - slack
 }
 
 /// Points along a route, as the doc of [`EdgeRoute`] says it is drawn, in
@@ -50,9 +59,14 @@ fn samples(route: &EdgeRoute) -> Vec<Vec<Point>> {
     let cubic = |p: [Point; 4], t: f64| {
         let u = 1.0 - t;
         let (a, b, c, d) = (u * u * u, 3.0 * u * u * t, 3.0 * u * t * t, t * t * t);
-        Point { x: a * p[0].x + b * p[1].x + c * p[2].x + d * p[3].x, y: a * p[0].y + b * p[1].y + c * p[2].y + d * p[3].y }
+        Point {
+            x: a * p[0].x + b * p[1].x + c * p[2].x + d * p[3].x,
+            y: a * p[0].y + b * p[1].y + c * p[2].y + d * p[3].y,
+        }
     };
-    let curve = |controls: [Point; 4], steps: u32| (0..=steps).map(|i| cubic(controls, f64::from(i) / f64::from(steps))).collect();
+    let curve = |controls: [Point; 4], steps: u32| {
+        (0..=steps).map(|i| cubic(controls, f64::from(i) / f64::from(steps))).collect()
+    };
     if route.self_loop {
         return match route.points[..] {
             [p0, p1, p2, p3] => vec![curve([p0, p1, p2, p3], 32)],
@@ -86,33 +100,54 @@ fn check(nodes: &[NodeSpec], edges: &[EdgeSpec], drawn: &Layout) {
     }
     for (i, (a, _, _)) in obstacles.iter().enumerate() {
         assert!(a.x.is_finite() && a.y.is_finite(), "finite box {a:?}");
-        assert!(a.x >= -1e-6 && a.y >= -1e-6 && a.x + a.width <= drawn.width + 1e-6 && a.y + a.height <= drawn.height + 1e-6);
+        assert!(
+            a.x >= -1e-6
+                && a.y >= -1e-6
+                && a.x + a.width <= drawn.width + 1e-6
+                && a.y + a.height <= drawn.height + 1e-6
+        );
         for (b, _, _) in obstacles.iter().skip(i + 1) {
             assert!(!a.overlaps(b), "{a:?} overlaps {b:?}");
         }
     }
     for (e, (spec, route)) in edges.iter().zip(&drawn.edges).enumerate() {
         let valid = spec.from < nodes.len() && spec.to < nodes.len();
-        assert_eq!(route.points.is_empty(), !valid, "edge {e} has a route exactly when both ends exist");
+        assert_eq!(
+            route.points.is_empty(),
+            !valid,
+            "edge {e} has a route exactly when both ends exist"
+        );
         if !valid {
             continue;
         }
         for group in samples(route) {
             assert!(group.iter().all(|p| p.x.is_finite() && p.y.is_finite()));
-            let (low_x, high_x) = group.iter().fold((f64::INFINITY, f64::NEG_INFINITY), |(l, h), p| (l.min(p.x), h.max(p.x)));
-            let (low_y, high_y) = group.iter().fold((f64::INFINITY, f64::NEG_INFINITY), |(l, h), p| (l.min(p.y), h.max(p.y)));
-            let near = obstacles
+            let (low_x, high_x) = group
                 .iter()
-                .filter(|(b, _, _)| b.x <= high_x && low_x <= b.x + b.width && b.y <= high_y && low_y <= b.y + b.height);
+                .fold((f64::INFINITY, f64::NEG_INFINITY), |(l, h), p| (l.min(p.x), h.max(p.x)));
+            let (low_y, high_y) = group
+                .iter()
+                .fold((f64::INFINITY, f64::NEG_INFINITY), |(l, h), p| (l.min(p.y), h.max(p.y)));
+            let near = obstacles.iter().filter(|(b, _, _)| {
+                b.x <= high_x && low_x <= b.x + b.width && b.y <= high_y && low_y <= b.y + b.height
+            });
             for (b, node, label) in near {
                 let own = *node == Some(spec.from) || *node == Some(spec.to) || *label == Some(e);
                 for p in group.iter().filter(|_| !own) {
-                    assert!(!inside(b, *p, 0.5), "edge {e} ({}→{}) passes through {b:?} at {p:?}", spec.from, spec.to);
+                    assert!(
+                        !inside(b, *p, 0.5),
+                        "edge {e} ({}→{}) passes through {b:?} at {p:?}",
+                        spec.from,
+                        spec.to
+                    );
                 }
             }
         }
         if spec.from != spec.to && !route.reversed {
-            assert!(drawn.nodes[spec.from].rank < drawn.nodes[spec.to].rank, "edge {e} points down");
+            assert!(
+                drawn.nodes[spec.from].rank < drawn.nodes[spec.to].rank,
+                "edge {e} points down"
+            );
         }
     }
 }
@@ -151,7 +186,10 @@ fn branches_sit_side_by_side_and_join_without_crossing() {
     assert_eq!(ranks, [0, 1, 1, 2]);
     assert!(drawn.nodes[1].x < drawn.nodes[2].x, "b is left of c, as listed");
     let centre = |i: usize| drawn.nodes[i].center().x;
-    assert!((centre(0) - (centre(1) + centre(2)) / 2.0).abs() < 1.0, "a sits over the middle of its branches");
+    assert!(
+        (centre(0) - (centre(1) + centre(2)) / 2.0).abs() < 1.0,
+        "a sits over the middle of its branches"
+    );
     assert_eq!(crossings_of(&boxes(4), &edges, Some(0)), 0);
 }
 
@@ -167,7 +205,8 @@ fn known_crossing_numbers_are_met() {
     let tree: Vec<EdgeSpec> = (1..31).map(|i| edge((i - 1) / 2, i)).collect();
     assert_eq!(crossings_of(&boxes(31), &tree, Some(0)), 0);
     // A ladder: two chains with rungs from the left one down to the right.
-    let mut ladder: Vec<EdgeSpec> = (0..4).flat_map(|i| [edge(i, i + 1), edge(5 + i, 6 + i), edge(i, 6 + i)]).collect();
+    let mut ladder: Vec<EdgeSpec> =
+        (0..4).flat_map(|i| [edge(i, i + 1), edge(5 + i, 6 + i), edge(i, 6 + i)]).collect();
     ladder.reverse();
     assert_eq!(crossings_of(&boxes(10), &ladder, Some(0)), 0);
     check(&boxes(10), &ladder, &layout(&boxes(10), &ladder, Some(0), &Spacing::default()));
@@ -182,9 +221,14 @@ fn a_back_edge_points_up_and_the_rest_reads_down() {
     assert_eq!(drawn.nodes.iter().map(|n| n.rank).collect::<Vec<_>>(), [0, 1, 2]);
     let back = &drawn.edges[2];
     assert!(back.reversed);
-    let (Some(first), Some(last)) = (back.points.first(), back.points.last()) else { panic!("a route") };
+    let (Some(first), Some(last)) = (back.points.first(), back.points.last()) else {
+        panic!("a route")
+    };
     assert!((first.y - drawn.nodes[2].y).abs() < 1e-6, "leaves c at its top");
-    assert!((last.y - (drawn.nodes[0].y + drawn.nodes[0].height)).abs() < 1e-6, "enters a at its bottom");
+    assert!(
+        (last.y - (drawn.nodes[0].y + drawn.nodes[0].height)).abs() < 1e-6,
+        "enters a at its bottom"
+    );
 }
 
 #[test]
@@ -209,7 +253,10 @@ fn labels_take_room_between_the_ranks() {
     let drawn = layout(&nodes, &edges, Some(0), &Spacing::default());
     check(&nodes, &edges, &drawn);
     let approved = drawn.edges[1].label.expect("a label position");
-    assert!(approved.y > drawn.nodes[1].y + drawn.nodes[1].height && approved.y < drawn.nodes[2].y, "between the gate and its branch");
+    assert!(
+        approved.y > drawn.nodes[1].y + drawn.nodes[1].height && approved.y < drawn.nodes[2].y,
+        "between the gate and its branch"
+    );
     let looped = &drawn.edges[4];
     assert!(looped.self_loop && looped.points.len() == 4);
     let side = drawn.nodes[2].x + drawn.nodes[2].width;
@@ -228,7 +275,10 @@ fn gates_and_markers_meet_edges_on_their_outline() {
     check(&nodes, &edges, &drawn);
     let gate = drawn.nodes[1];
     let into = drawn.edges[0].points.last().copied().expect("a route");
-    assert!((into.y - gate.y).abs() < 1e-6 && (into.x - gate.center().x).abs() < 1e-6, "the top corner");
+    assert!(
+        (into.y - gate.y).abs() < 1e-6 && (into.x - gate.center().x).abs() < 1e-6,
+        "the top corner"
+    );
 }
 
 #[test]
@@ -238,7 +288,12 @@ fn edges_to_missing_nodes_and_absurd_sizes_are_harmless() {
         NodeSpec { size: Size::new(f64::INFINITY, 1e300), shape: Shape::Diamond },
         BOX,
     ];
-    let edges = [edge(0, 7), edge(usize::MAX, 1), edge(0, 1), EdgeSpec { label: Some(Size::new(f64::NAN, 5.0)), ..edge(1, 2) }];
+    let edges = [
+        edge(0, 7),
+        edge(usize::MAX, 1),
+        edge(0, 1),
+        EdgeSpec { label: Some(Size::new(f64::NAN, 5.0)), ..edge(1, 2) },
+    ];
     let spacing = Spacing { node_gap: f64::NAN, rank_gap: -1.0, ..Spacing::default() };
     let drawn = layout(&nodes, &edges, Some(99), &spacing);
     check(&nodes, &edges, &drawn);
@@ -251,7 +306,8 @@ struct Lcg(u64);
 
 impl Lcg {
     fn below(&mut self, n: usize) -> usize {
-        self.0 = self.0.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1_442_695_040_888_963_407);
+        self.0 =
+            self.0.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1_442_695_040_888_963_407);
         ((self.0 >> 33) as usize) % n.max(1)
     }
 }
@@ -272,7 +328,8 @@ fn random_graphs_keep_every_invariant() {
             .map(|_| EdgeSpec {
                 from: random.below(n + 1),
                 to: random.below(n),
-                label: (random.below(3) == 0).then(|| Size::new(10.0 + random.below(90) as f64, 18.0)),
+                label: (random.below(3) == 0)
+                    .then(|| Size::new(10.0 + random.below(90) as f64, 18.0)),
                 back: random.below(5) == 0,
             })
             .collect();
@@ -303,7 +360,11 @@ fn a_thousand_nodes_stay_linear_in_size() {
     assert_eq!(drawn.nodes.last().map(|n| n.rank), Some(999));
     let spacing = Spacing::default();
     let layering = rank::layer(1000, &chain, Some(0));
-    assert_eq!(proper(&boxes(1000), &chain, &layering, &spacing).vertices.len(), 1999, "one bend per edge");
+    assert_eq!(
+        proper(&boxes(1000), &chain, &layering, &spacing).vertices.len(),
+        1999,
+        "one bend per edge"
+    );
 
     let dag = random_dag(1000, 8, 7);
     let drawn = draw(1000, &dag);
@@ -316,7 +377,9 @@ fn a_thousand_nodes_stay_linear_in_size() {
 #[test]
 fn the_example_playbook_reads_top_down_with_its_markers() {
     let text = include_str!("../../../../../examples/failed-charge-recovery.json");
-    let Some(Explain::Playbook(explain)) = analyze(text, &Options::default()).explain else { panic!("a playbook") };
+    let Some(Explain::Playbook(explain)) = analyze(text, &Options::default()).explain else {
+        panic!("a playbook")
+    };
     let graph = &explain.graph;
     let specs: Vec<NodeSpec> = graph
         .nodes
@@ -326,7 +389,13 @@ fn the_example_playbook_reads_top_down_with_its_markers() {
             _ => BOX,
         })
         .collect();
-    let drawn = playbook(graph, &specs, |label| Size::new(label.len() as f64 * 7.0 + 16.0, 20.0), Size::new(18.0, 18.0), &Spacing::default());
+    let drawn = playbook(
+        graph,
+        &specs,
+        |label| Size::new(label.len() as f64 * 7.0 + 16.0, 20.0),
+        Size::new(18.0, 18.0),
+        &Spacing::default(),
+    );
     let rank = |id: &str| graph.nodes.iter().position(|n| n.id == id).map(|i| drawn.nodes[i].rank);
     assert_eq!(
         ["recover", "gate", "send", "record"].map(rank),
@@ -336,9 +405,16 @@ fn the_example_playbook_reads_top_down_with_its_markers() {
     let start = drawn.start.as_ref().expect("a start marker");
     assert_eq!(start.step, "recover");
     assert_eq!(start.at.rank, 0);
-    assert_eq!(drawn.ends.iter().map(|t| (t.step.as_str(), t.at.rank)).collect::<Vec<_>>(), [("record", 5)]);
+    assert_eq!(
+        drawn.ends.iter().map(|t| (t.step.as_str(), t.at.rank)).collect::<Vec<_>>(),
+        [("record", 5)]
+    );
     assert_eq!(drawn.edges.len(), graph.edges.len());
-    assert!(graph.edges.iter().zip(&drawn.edges).all(|(e, r)| e.label.is_some() == r.label.is_some()));
+    assert!(graph
+        .edges
+        .iter()
+        .zip(&drawn.edges)
+        .all(|(e, r)| e.label.is_some() == r.label.is_some()));
     let mut all = drawn.nodes.clone();
     all.push(start.at);
     all.extend(drawn.ends.iter().map(|t| t.at));
@@ -346,4 +422,3 @@ fn the_example_playbook_reads_top_down_with_its_markers() {
         assert!(all.iter().skip(i + 1).all(|b| !a.overlaps(b)));
     }
 }
-

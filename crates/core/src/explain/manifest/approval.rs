@@ -2,10 +2,10 @@
 //! deadline, the escalation ladder, four eyes, with the seed's defaults
 //! filled in and marked, and one sentence that says it all.
 
-use crate::diagnostics::prose::write_list;
 use super::{strings, Defaulted, DurationValue};
-use crate::views::manifest::{Escalation, ToolView};
+use crate::diagnostics::prose::write_list;
 use crate::views::manifest::values::read_fraction;
+use crate::views::manifest::{Escalation, ToolView};
 use opb_syntax::Node;
 use serde::Serialize;
 use std::fmt::Write;
@@ -17,7 +17,8 @@ pub(crate) const DEFAULT_DEADLINE: &str = "24h";
 /// tells the agent's owner at half and the tenant's admins at three
 /// quarters" (seed 003, `approval.escalation`). Each point also as written,
 /// so the text is not formatted from the number for every tool.
-const DEFAULT_LADDER: [(f64, &str, &str); 3] = [(0.25, "0.25", "deciders"), (0.5, "0.5", "owner"), (0.75, "0.75", "admins")];
+const DEFAULT_LADDER: [(f64, &str, &str); 3] =
+    [(0.25, "0.25", "deciders"), (0.5, "0.5", "owner"), (0.75, "0.75", "admins")];
 
 /// How a tool's calls are approved: its `requires_approval` entries and its
 /// `approval` policy, defaults filled in.
@@ -123,12 +124,20 @@ pub(crate) fn explain(tool: &ToolView<'_>) -> ApprovalExplain {
 
 fn escalation(node: Option<&Node>, reason: Option<&Node>) -> EscalationExplain {
     let reason = reason.and_then(Node::as_str).map(str::to_owned);
-    let default_ladder = || DEFAULT_LADDER
-        .iter()
-        .map(|&(at, at_text, to)| EscalationStep { at: Some(at), at_text: at_text.to_owned(), to: to.to_owned() })
-        .collect();
+    let default_ladder = || {
+        DEFAULT_LADDER
+            .iter()
+            .map(|&(at, at_text, to)| EscalationStep {
+                at: Some(at),
+                at_text: at_text.to_owned(),
+                to: to.to_owned(),
+            })
+            .collect()
+    };
     match node.map(Escalation::read) {
-        Some(Escalation::Off) => EscalationExplain { off: true, reason, steps: Vec::new(), default: false },
+        Some(Escalation::Off) => {
+            EscalationExplain { off: true, reason, steps: Vec::new(), default: false }
+        }
         Some(Escalation::Steps(steps)) => EscalationExplain {
             off: false,
             reason,
@@ -137,13 +146,19 @@ fn escalation(node: Option<&Node>, reason: Option<&Node>) -> EscalationExplain {
                 .filter(|s| s.as_object().is_some())
                 .map(|s| EscalationStep {
                     at: s.get("at").and_then(read_fraction),
-                    at_text: s.get("at").and_then(Node::scalar_text).map(|t| t.into_owned()).unwrap_or_default(),
+                    at_text: s
+                        .get("at")
+                        .and_then(Node::scalar_text)
+                        .map(|t| t.into_owned())
+                        .unwrap_or_default(),
                     to: s.get("to").and_then(Node::as_str).unwrap_or_default().to_owned(),
                 })
                 .collect(),
             default: false,
         },
-        Some(Escalation::Invalid) | None => EscalationExplain { off: false, reason, steps: default_ladder(), default: true },
+        Some(Escalation::Invalid) | None => {
+            EscalationExplain { off: false, reason, steps: default_ladder(), default: true }
+        }
     }
 }
 
@@ -203,7 +218,11 @@ fn sentence(a: &ApprovalExplain) -> String {
         write_list(&mut out, &a.always_asks, "and", ticked);
         out.push_str(" waits for a person, whatever the tenant's policy says short of refusing it");
     }
-    out.push_str(if a.deciders.role.value == "admin" { ": an admin or above" } else { ": an operator or above" });
+    out.push_str(if a.deciders.role.value == "admin" {
+        ": an admin or above"
+    } else {
+        ": an operator or above"
+    });
     let (teams, people) = (&a.deciders.teams, &a.deciders.people);
     if !teams.is_empty() || !people.is_empty() {
         out.push_str(" who is ");
@@ -224,7 +243,11 @@ fn sentence(a: &ApprovalExplain) -> String {
         write_list(&mut out, &a.deciders.keys, "or", ticked);
         out.push(',');
     }
-    let deadline_note = if a.deadline.default { " (the default, unless the agent or the tenant sets one)" } else { "" };
+    let deadline_note = if a.deadline.default {
+        " (the default, unless the agent or the tenant sets one)"
+    } else {
+        ""
+    };
     out.push_str(" decides within ");
     out.push_str(&a.deadline.value.text);
     out.push_str(deadline_note);
@@ -265,7 +288,10 @@ mod tests {
     use crate::views::manifest::ManifestView;
 
     fn approval_of(text: &str) -> ApprovalExplain {
-        let root = opb_syntax::parse(text, opb_syntax::Syntax::Yaml, &opb_syntax::Limits::default()).root.unwrap();
+        let root =
+            opb_syntax::parse(text, opb_syntax::Syntax::Yaml, &opb_syntax::Limits::default())
+                .root
+                .unwrap();
         let view = ManifestView::new(&root);
         explain(&view.tools[0])
     }
@@ -306,7 +332,10 @@ mod tests {
     fn whole_percents_print_as_floats_do() {
         for at in [0.0, -0.0, 0.25, 0.5, 1.0, 2.5, -0.3, 1e13, 1e20] {
             let mut out = String::new();
-            percent(&mut out, &EscalationStep { at: Some(at), at_text: String::new(), to: String::new() });
+            percent(
+                &mut out,
+                &EscalationStep { at: Some(at), at_text: String::new(), to: String::new() },
+            );
             assert_eq!(out, format!("{}%", (at * 100.0).round()), "{at}");
         }
     }
@@ -315,6 +344,10 @@ mod tests {
     fn escalation_off_says_why() {
         let a = approval_of("tools:\n  - id: acme_x\n    mcp: [x]\n    approval: {escalation: off, escalation_reason: on-call decides at once}\n");
         assert!(a.escalation.off && a.escalation.steps.is_empty());
-        assert!(a.summary.ends_with("nobody is reminded (on-call decides at once)."), "{}", a.summary);
+        assert!(
+            a.summary.ends_with("nobody is reminded (on-call decides at once)."),
+            "{}",
+            a.summary
+        );
     }
 }

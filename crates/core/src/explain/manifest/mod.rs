@@ -10,10 +10,10 @@ pub use approval::{ApprovalExplain, DecidersExplain, EscalationExplain, Escalati
 
 use crate::diagnostics::{Counts, Diagnostic};
 use crate::views;
-use crate::views::manifest::{ManifestView, Runs, ToolView};
 use crate::views::manifest::package::Package;
 use crate::views::manifest::url::HttpUrl;
-use crate::views::manifest::values::{SECOND, parse_go_duration, secret_references};
+use crate::views::manifest::values::{parse_go_duration, secret_references, SECOND};
+use crate::views::manifest::{ManifestView, Runs, ToolView};
 use foldhash::{HashMap, HashMapExt, HashSet, HashSetExt};
 use opb_syntax::{Node, Object};
 use serde::Serialize;
@@ -387,18 +387,29 @@ pub(crate) fn build(root: &Node, diagnostics: &[Diagnostic]) -> ManifestExplain 
         if let Some(connection) = tool.str("connection") {
             connected.entry(connection).or_default().push(label.clone());
         }
-        for skill in tool.get("manual").and_then(Node::as_array).unwrap_or_default().iter().filter_map(Node::as_str) {
+        for skill in tool
+            .get("manual")
+            .and_then(Node::as_array)
+            .unwrap_or_default()
+            .iter()
+            .filter_map(Node::as_str)
+        {
             if let Some(skill) = view.own_reference(skill) {
                 manual_of.entry(skill).or_default().push(label.clone());
             }
         }
         for header in &explained.headers {
             for secret in &header.secrets {
-                secret_uses.entry(secret.clone()).or_default().push(SecretUse { tool: label.clone(), header: header.name.clone() });
+                secret_uses
+                    .entry(secret.clone())
+                    .or_default()
+                    .push(SecretUse { tool: label.clone(), header: header.name.clone() });
             }
         }
     }
-    let used = |map: &HashMap<&str, Vec<String>>, name: Option<&str>| name.and_then(|n| map.get(n)).cloned().unwrap_or_default();
+    let used = |map: &HashMap<&str, Vec<String>>, name: Option<&str>| {
+        name.and_then(|n| map.get(n)).cloned().unwrap_or_default()
+    };
     let flows = view
         .flows
         .iter()
@@ -439,7 +450,10 @@ pub(crate) fn build(root: &Node, diagnostics: &[Diagnostic]) -> ManifestExplain 
     let skills = view
         .skills
         .iter()
-        .map(|skill| SkillExplain { name: skill.name.to_owned(), manual_of: used(&manual_of, Some(skill.name)) })
+        .map(|skill| SkillExplain {
+            name: skill.name.to_owned(),
+            manual_of: used(&manual_of, Some(skill.name)),
+        })
         .collect();
     ManifestExplain {
         plugin: PluginInfo {
@@ -469,7 +483,11 @@ fn tool_explain(view: &ManifestView<'_>, tool: &ToolView<'_>, counts: Counts) ->
             None => Defaulted::default_value(DurationValue::of(DEFAULT_TIMEOUT)),
         }),
         approval: approval::explain(tool),
-        env: tool.get("env").and_then(Node::as_object).map(|o| o.unique_members().map(|m| m.key.to_string()).collect()).unwrap_or_default(),
+        env: tool
+            .get("env")
+            .and_then(Node::as_object)
+            .map(|o| o.unique_members().map(|m| m.key.to_string()).collect())
+            .unwrap_or_default(),
         headers: tool
             .get("headers")
             .and_then(Node::as_object)
@@ -477,19 +495,28 @@ fn tool_explain(view: &ManifestView<'_>, tool: &ToolView<'_>, counts: Counts) ->
                 o.unique_members()
                     .map(|m| HeaderExplain {
                         name: m.key.to_string(),
-                        secrets: m.value.scalar_text().map(|v| secret_references(&v).into_iter().map(str::to_owned).collect()).unwrap_or_default(),
+                        secrets: m
+                            .value
+                            .scalar_text()
+                            .map(|v| secret_references(&v).into_iter().map(str::to_owned).collect())
+                            .unwrap_or_default(),
                     })
                     .collect()
             })
             .unwrap_or_default(),
         functions: functions(view, tool),
         manual: strings(tool.get("manual")),
-        uses_model: tool.get("uses_model").and_then(|u| u.get("purpose")).and_then(Node::as_str).map(str::to_owned),
+        uses_model: tool
+            .get("uses_model")
+            .and_then(|u| u.get("purpose"))
+            .and_then(Node::as_str)
+            .map(str::to_owned),
         labels: tool.get("labels").filter(|l| l.as_object().is_some()).map(|l| LabelsExplain {
             source: text(l.get("source")),
             untrusted: l.get("untrusted").and_then(Node::as_bool) == Some(true),
         }),
-        results_fit: tool.get("results").and_then(|r| r.get("fit")).and_then(Node::as_bool) == Some(true),
+        results_fit: tool.get("results").and_then(|r| r.get("fit")).and_then(Node::as_bool)
+            == Some(true),
         counts,
         pointer: tool.ptr.as_str().to_owned(),
         runs,
@@ -557,7 +584,8 @@ fn resources(tool: &ToolView<'_>) -> Option<ResourcesExplain> {
         return None;
     };
     let set = tool.get(field);
-    let value = |key: &str, default: f64| match set.and_then(|s| s.get(key)).and_then(Node::as_f64) {
+    let value = |key: &str, default: f64| match set.and_then(|s| s.get(key)).and_then(Node::as_f64)
+    {
         Some(n) => Defaulted::set(n),
         None => Defaulted::default_value(default),
     };
@@ -585,7 +613,10 @@ fn functions(view: &ManifestView<'_>, tool: &ToolView<'_>) -> Vec<FunctionExplai
     let flow_output_schema = match tool.runs {
         Runs::Flow(flow) => {
             add(flow);
-            let has = view.flow(flow).and_then(|f| f.node.get("output_schema")).is_some_and(|s| s.as_object().is_some());
+            let has = view
+                .flow(flow)
+                .and_then(|f| f.node.get("output_schema"))
+                .is_some_and(|s| s.as_object().is_some());
             Some((flow, has))
         }
         _ => None,
@@ -615,7 +646,11 @@ fn functions(view: &ManifestView<'_>, tool: &ToolView<'_>) -> Vec<FunctionExplai
         .into_iter()
         .map(|name| {
             let over = override_of.get(name.as_str()).copied().filter(|f| f.as_object().is_some());
-            let hint = |key: &str| over.and_then(|f| f.get("annotations")).and_then(|a| a.get(key)).and_then(Node::as_bool);
+            let hint = |key: &str| {
+                over.and_then(|f| f.get("annotations"))
+                    .and_then(|a| a.get(key))
+                    .and_then(Node::as_bool)
+            };
             let usage = over.and_then(|f| f.get("usage")).filter(|u| u.as_object().is_some());
             FunctionExplain {
                 annotations: Annotations {
@@ -623,7 +658,9 @@ fn functions(view: &ManifestView<'_>, tool: &ToolView<'_>) -> Vec<FunctionExplai
                     destructive_hint: hint("destructiveHint"),
                     open_world_hint: hint("openWorldHint"),
                 },
-                output_schema: over.and_then(|f| f.get("output_schema")).is_some_and(|s| s.as_object().is_some())
+                output_schema: over
+                    .and_then(|f| f.get("output_schema"))
+                    .is_some_and(|s| s.as_object().is_some())
                     || flow_output_schema.is_some_and(|(flow, has)| flow == name && has),
                 usage: usage.map(|u| UsageExplain {
                     service: text(u.get("service")),

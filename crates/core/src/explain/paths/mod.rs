@@ -29,8 +29,8 @@
 mod steps;
 mod walk;
 
-use super::PlaybookExplain;
 use super::boundary::{Resolution, StepBoundary};
+use super::PlaybookExplain;
 use crate::views::spec;
 use foldhash::{HashMap, HashMapExt};
 use serde::Serialize;
@@ -220,12 +220,16 @@ impl<'p> Routes<'p> {
     /// in walking order, ending with `step`; empty when every path to it
     /// passes a gate. Its full length is `ungated_distance + 1`.
     pub fn ungated_tail(&self, step: &str, at_most: usize) -> Vec<&'p str> {
-        let Some(target) = self.by_id.get(step).filter(|s| !s.behind_gate) else { return Vec::new() };
+        let Some(target) = self.by_id.get(step).filter(|s| !s.behind_gate) else {
+            return Vec::new();
+        };
         let mut route = vec![target.step.as_str()];
         let mut current = *target;
         // Each step has one predecessor on a breadth-first tree, so this
         // ends; the bound also guards a value edited by hand.
-        while let Some(previous) = current.ungated_previous.as_deref().and_then(|p| self.by_id.get(p)) {
+        while let Some(previous) =
+            current.ungated_previous.as_deref().and_then(|p| self.by_id.get(p))
+        {
             if route.len() >= at_most.min(self.by_id.len()) {
                 break;
             }
@@ -257,7 +261,13 @@ struct Profile<'e> {
 impl<'e> Profile<'e> {
     fn new(step: &'e StepBoundary, is_gate: bool) -> Profile<'e> {
         if is_gate {
-            return Profile { step, is_gate, rank: None, risk_partly_unknown: false, acting: Vec::new() };
+            return Profile {
+                step,
+                is_gate,
+                rank: None,
+                risk_partly_unknown: false,
+                acting: Vec::new(),
+            };
         }
         Profile {
             step,
@@ -294,8 +304,11 @@ fn acting_tools(step: &StepBoundary) -> Vec<ActingTool> {
         .filter_map(|tool| match &tool.resolution {
             Resolution::Embedded { facts, .. } => {
                 let name = facts.name.as_deref()?;
-                let undeclared_write = facts.side_effecting.is_none() && facts.risk_class.as_deref() != Some("read");
-                let acts = facts.side_effecting == Some(true) || facts.requires_approval == Some(true) || undeclared_write;
+                let undeclared_write =
+                    facts.side_effecting.is_none() && facts.risk_class.as_deref() != Some("read");
+                let acts = facts.side_effecting == Some(true)
+                    || facts.requires_approval == Some(true)
+                    || undeclared_write;
                 (acts && seen.insert(name)).then(|| ActingTool {
                     name: name.to_owned(),
                     risk_class: facts.risk_class.clone().filter(|c| spec::risk_rank(c).is_some()),
@@ -311,7 +324,8 @@ fn acting_tools(step: &StepBoundary) -> Vec<ActingTool> {
 impl<'e> Net<'e> {
     fn new(explain: &'e PlaybookExplain) -> Net<'e> {
         let graph = &explain.graph;
-        let by_step: HashMap<usize, &StepBoundary> = explain.steps.iter().map(|s| (s.index, s)).collect();
+        let by_step: HashMap<usize, &StepBoundary> =
+            explain.steps.iter().map(|s| (s.index, s)).collect();
         let mut ids = Vec::with_capacity(graph.nodes.len());
         let mut profiles = Vec::with_capacity(graph.nodes.len());
         let mut position: HashMap<&str, usize> = HashMap::with_capacity(graph.nodes.len());
@@ -326,7 +340,9 @@ impl<'e> Net<'e> {
         let mut out = vec![Vec::new(); ids.len()];
         let mut back = Vec::with_capacity(graph.edges.len());
         for edge in &graph.edges {
-            if let (Some(&from), Some(&to)) = (position.get(edge.from.as_str()), position.get(edge.to.as_str())) {
+            if let (Some(&from), Some(&to)) =
+                (position.get(edge.from.as_str()), position.get(edge.to.as_str()))
+            {
                 out[from].push((back.len(), to));
                 back.push(edge.back);
             }

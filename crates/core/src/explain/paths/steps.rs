@@ -1,6 +1,6 @@
 //! The per-step summary: linear in the graph, no path enumerated.
 
-use super::{Net, StepRisk, class_of, higher};
+use super::{class_of, higher, Net, StepRisk};
 use opb_syntax::order;
 use petgraph::algo::kosaraju_scc;
 use petgraph::graph::{DiGraph, NodeIndex};
@@ -16,7 +16,10 @@ struct Before {
 
 impl Before {
     fn join(self, other: Before) -> Before {
-        Before { rank: higher(self.rank, other.rank), partly_unknown: self.partly_unknown || other.partly_unknown }
+        Before {
+            rank: higher(self.rank, other.rank),
+            partly_unknown: self.partly_unknown || other.partly_unknown,
+        }
     }
 }
 

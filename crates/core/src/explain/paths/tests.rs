@@ -1,6 +1,6 @@
-use super::{Ending, PathLimits, RiskPaths, Stop, build};
-use crate::{Options, analyze};
+use super::{build, Ending, PathLimits, RiskPaths, Stop};
 use crate::explain::Explain;
+use crate::{analyze, Options};
 use opb_syntax::Syntax;
 
 /// A playbook of `steps` (id, kind, tools, next) over three embedded tools:
@@ -17,7 +17,11 @@ fn playbook(steps: &[(&str, &str, &[&str], &str)]) -> String {
         .map(|(id, kind, tools, next)| {
             let tools: Vec<String> = tools.iter().map(|t| format!("\"{t}\"")).collect();
             let next = if next.is_empty() { String::new() } else { format!(r#", "next": {next}"#) };
-            let allowed = if *kind == "agent" { format!(r#", "agent": "a", "purpose": "p", "allowedTools": [{}]"#, tools.join(", ")) } else { String::new() };
+            let allowed = if *kind == "agent" {
+                format!(r#", "agent": "a", "purpose": "p", "allowedTools": [{}]"#, tools.join(", "))
+            } else {
+                String::new()
+            };
             format!(r#"{{"id": "{id}", "kind": "{kind}"{allowed}{next}}}"#)
         })
         .collect();
@@ -84,7 +88,11 @@ fn a_cycle_is_walked_round_once() {
     // "note" acts (internal), with no gate anywhere.
     assert!(paths.paths.iter().all(|p| !p.gated && !p.flagged));
     let a = paths.steps.iter().find(|s| s.step == "a").unwrap();
-    assert_eq!(a.highest_risk_before_class.as_deref(), Some("internal"), "on a cycle, b runs before a");
+    assert_eq!(
+        a.highest_risk_before_class.as_deref(),
+        Some("internal"),
+        "on a cycle, b runs before a"
+    );
     let end = paths.steps.iter().find(|s| s.step == "end").unwrap();
     assert_eq!(end.highest_risk_before_class.as_deref(), Some("internal"));
 }
@@ -102,7 +110,11 @@ fn a_self_loop_and_a_dead_end() {
 
 #[test]
 fn no_end_means_no_path_but_every_step_is_summarised() {
-    let text = playbook(&[("a", "agent", &["pay"], r#""b""#), ("b", "agent", &["read"], r#""a""#), ("c", "agent", &["read"], "")]);
+    let text = playbook(&[
+        ("a", "agent", &["pay"], r#""b""#),
+        ("b", "agent", &["read"], r#""a""#),
+        ("c", "agent", &["read"], ""),
+    ]);
     let paths = paths(&text);
     assert!(paths.paths.is_empty() && paths.complete);
     let steps: Vec<&str> = paths.steps.iter().map(|s| s.step.as_str()).collect();
@@ -139,13 +151,19 @@ fn paths_are_listed_by_risk() {
 fn lattice(layers: usize) -> String {
     let mut steps: Vec<(String, String)> = vec![("s".into(), r#"["l0a", "l0b"]"#.into())];
     for layer in 0..layers {
-        let next = if layer + 1 == layers { r#""end""#.to_owned() } else { format!(r#"["l{0}a", "l{0}b"]"#, layer + 1) };
+        let next = if layer + 1 == layers {
+            r#""end""#.to_owned()
+        } else {
+            format!(r#"["l{0}a", "l{0}b"]"#, layer + 1)
+        };
         steps.push((format!("l{layer}a"), next.clone()));
         steps.push((format!("l{layer}b"), next));
     }
     steps.push(("end".into(), String::new()));
-    let borrowed: Vec<(&str, &str, &[&str], &str)> =
-        steps.iter().map(|(id, next)| (id.as_str(), "agent", &["read"][..], next.as_str())).collect();
+    let borrowed: Vec<(&str, &str, &[&str], &str)> = steps
+        .iter()
+        .map(|(id, next)| (id.as_str(), "agent", &["read"][..], next.as_str()))
+        .collect();
     playbook(&borrowed)
 }
 
@@ -171,9 +189,16 @@ fn a_cyclic_web_stops_at_the_edge_walk_limit() {
     // Every step leads on and back to the start: walks multiply with each
     // back edge they may take.
     let ids: Vec<String> = (0..300).map(|i| format!("s{i}")).collect();
-    let nexts: Vec<String> = (0..300).map(|i| if i + 1 == 300 { String::new() } else { format!(r#"["s{}", "s0"]"#, i + 1) }).collect();
-    let steps: Vec<(&str, &str, &[&str], &str)> = ids.iter().zip(&nexts).map(|(id, next)| (id.as_str(), "agent", &["read"][..], next.as_str())).collect();
-    let limits = PathLimits { max_paths: 100_000, max_listed_steps: 10_000_000, max_edge_walks: 50_000 };
+    let nexts: Vec<String> = (0..300)
+        .map(|i| if i + 1 == 300 { String::new() } else { format!(r#"["s{}", "s0"]"#, i + 1) })
+        .collect();
+    let steps: Vec<(&str, &str, &[&str], &str)> = ids
+        .iter()
+        .zip(&nexts)
+        .map(|(id, next)| (id.as_str(), "agent", &["read"][..], next.as_str()))
+        .collect();
+    let limits =
+        PathLimits { max_paths: 100_000, max_listed_steps: 10_000_000, max_edge_walks: 50_000 };
     let paths = paths_with(&playbook(&steps), &limits);
     assert_eq!(paths.stopped_by, Some(Stop::MaxEdgeWalks));
     assert!(!paths.paths.is_empty());
@@ -183,8 +208,14 @@ fn a_cyclic_web_stops_at_the_edge_walk_limit() {
 #[test]
 fn a_long_chain_is_one_path() {
     let ids: Vec<String> = (0..10_000).map(|i| format!("s{i}")).collect();
-    let nexts: Vec<String> = (0..10_000).map(|i| if i + 1 == 10_000 { String::new() } else { format!(r#""s{}""#, i + 1) }).collect();
-    let steps: Vec<(&str, &str, &[&str], &str)> = ids.iter().zip(&nexts).map(|(id, next)| (id.as_str(), "agent", &["read"][..], next.as_str())).collect();
+    let nexts: Vec<String> = (0..10_000)
+        .map(|i| if i + 1 == 10_000 { String::new() } else { format!(r#""s{}""#, i + 1) })
+        .collect();
+    let steps: Vec<(&str, &str, &[&str], &str)> = ids
+        .iter()
+        .zip(&nexts)
+        .map(|(id, next)| (id.as_str(), "agent", &["read"][..], next.as_str()))
+        .collect();
     let paths = paths(&playbook(&steps));
     assert!(paths.complete);
     assert_eq!(paths.paths.len(), 1);
@@ -195,8 +226,14 @@ fn a_long_chain_is_one_path() {
 #[test]
 fn long_walks_round_cycles_stop_at_the_listed_steps_limit() {
     let ids: Vec<String> = (0..300).map(|i| format!("s{i}")).collect();
-    let nexts: Vec<String> = (0..300).map(|i| if i + 1 == 300 { String::new() } else { format!(r#"["s{}", "s0"]"#, i + 1) }).collect();
-    let steps: Vec<(&str, &str, &[&str], &str)> = ids.iter().zip(&nexts).map(|(id, next)| (id.as_str(), "agent", &["read"][..], next.as_str())).collect();
+    let nexts: Vec<String> = (0..300)
+        .map(|i| if i + 1 == 300 { String::new() } else { format!(r#"["s{}", "s0"]"#, i + 1) })
+        .collect();
+    let steps: Vec<(&str, &str, &[&str], &str)> = ids
+        .iter()
+        .zip(&nexts)
+        .map(|(id, next)| (id.as_str(), "agent", &["read"][..], next.as_str()))
+        .collect();
     let limits = PathLimits { max_listed_steps: 1_000, ..PathLimits::default() };
     let paths = paths_with(&playbook(&steps), &limits);
     assert_eq!(paths.stopped_by, Some(Stop::MaxListedSteps));

@@ -3,7 +3,7 @@
 //! document order, in rounds by the number of back edges followed, and
 //! iterative so a 10,000-step chain cannot exhaust the stack.
 
-use super::{ActingTool, Ending, Net, PathLimits, RiskPath, Stop, UngatedStep, class_of, higher};
+use super::{class_of, higher, ActingTool, Ending, Net, PathLimits, RiskPath, Stop, UngatedStep};
 use opb_syntax::order;
 use std::cmp::Reverse;
 
@@ -37,7 +37,14 @@ fn can_finish(net: &Net<'_>) -> Vec<bool> {
 pub(super) fn walk(net: &Net<'_>, limits: &PathLimits) -> Walked {
     let mut walked = Walked { paths: Vec::new(), stopped_by: None };
     let Some(start) = net.start else { return walked };
-    let mut search = Search { net, limits, finishes: can_finish(net), found: Vec::new(), listed_steps: 0, edge_walks: 0 };
+    let mut search = Search {
+        net,
+        limits,
+        finishes: can_finish(net),
+        found: Vec::new(),
+        listed_steps: 0,
+        edge_walks: 0,
+    };
     if !search.finishes[start] {
         return walked;
     }
@@ -56,10 +63,17 @@ pub(super) fn walk(net: &Net<'_>, limits: &PathLimits) -> Walked {
         }
     }
     let mut seen = vec![usize::MAX; net.ids.len()];
-    walked.paths = search.found.iter().enumerate().map(|(number, path)| describe(net, path, number, &mut seen)).collect();
+    walked.paths = search
+        .found
+        .iter()
+        .enumerate()
+        .map(|(number, path)| describe(net, path, number, &mut seen))
+        .collect();
     // Most consequential first, a walk round a cycle after the one that
     // does not; the sort is stable, so ties keep the order found.
-    order::sort_by_key(&mut walked.paths, |p| (Reverse(p.flagged), Reverse(p.highest_risk_rank), Reverse(!p.gated), p.loops));
+    order::sort_by_key(&mut walked.paths, |p| {
+        (Reverse(p.flagged), Reverse(p.highest_risk_rank), Reverse(!p.gated), p.loops)
+    });
     walked
 }
 
@@ -156,14 +170,22 @@ fn describe(net: &Net<'_>, path: &[usize], number: usize, seen: &mut [usize]) ->
         rank = higher(rank, profile.rank);
         risk_partly_unknown |= profile.risk_partly_unknown;
         if !gate_passed && first_visit && !profile.acting.is_empty() {
-            ungated.push(UngatedStep { step: net.ids[node].to_owned(), position, tools: profile.acting.clone() });
+            ungated.push(UngatedStep {
+                step: net.ids[node].to_owned(),
+                position,
+                tools: profile.acting.clone(),
+            });
         }
         gate_passed |= profile.is_gate;
     }
     let last = path.last().copied().unwrap_or_default();
     RiskPath {
         steps: path.iter().map(|&n| net.ids[n].to_owned()).collect(),
-        ending: if net.ends.get(last).copied().unwrap_or_default() { Ending::End } else { Ending::DeadEnd },
+        ending: if net.ends.get(last).copied().unwrap_or_default() {
+            Ending::End
+        } else {
+            Ending::DeadEnd
+        },
         loops,
         highest_risk_class: class_of(rank),
         highest_risk_rank: rank,

@@ -17,7 +17,9 @@ pub(crate) use shape::registry_entries;
 
 use crate::diagnostics::{documented, At, Group, Report, Rule, Severity};
 use crate::rules::registry::{Registry, RegistryTool};
-use crate::views::compare::{Definition, Direction, ListChange, ListField, ToolChange, ValueChange, compare};
+use crate::views::compare::{
+    compare, Definition, Direction, ListChange, ListField, ToolChange, ValueChange,
+};
 use crate::views::playbook::{PlaybookView, ToolView};
 use foldhash::{HashSet, HashSetExt};
 use opb_syntax::{Node, Ptr};
@@ -112,7 +114,8 @@ pub static DR008: Rule = Rule {
 
 pub use shape::DR009;
 
-pub static RULES: &[&Rule] = &[&DR001, &DR002, &DR003, &DR004, &DR005, &DR006, &DR007, &DR008, &DR009];
+pub static RULES: &[&Rule] =
+    &[&DR001, &DR002, &DR003, &DR004, &DR005, &DR006, &DR007, &DR008, &DR009];
 
 /// Compares every embedded tool, the first of each name, with the registry.
 /// Does nothing when the registry holds no list of definitions: its own
@@ -177,7 +180,12 @@ const LISTED: usize = 8;
 
 /// `` `a`, `b` and 3 more ``: names for a message, at most [`LISTED`].
 pub(super) fn listed<S: AsRef<str>>(values: &[S]) -> String {
-    let mut text = values.iter().take(LISTED).map(|v| format!("`{}`", v.as_ref())).collect::<Vec<_>>().join(", ");
+    let mut text = values
+        .iter()
+        .take(LISTED)
+        .map(|v| format!("`{}`", v.as_ref()))
+        .collect::<Vec<_>>()
+        .join(", ");
     if values.len() > LISTED {
         text.push_str(&format!(" and {} more", values.len() - LISTED));
     }
@@ -192,7 +200,8 @@ fn names(values: &[String]) -> String {
 /// message. Permissions both added and removed are two findings: one
 /// widens, the other narrows.
 fn describe(whose: &str, change: &ToolChange) -> Vec<(&'static Rule, String)> {
-    let risk_rule = |direction: Direction| if direction == Direction::Raised { &DR002 } else { &DR003 };
+    let risk_rule =
+        |direction: Direction| if direction == Direction::Raised { &DR002 } else { &DR003 };
     match change {
         ToolChange::RiskClass(ValueChange { from, to, direction }) => {
             let consequence = match direction {
@@ -200,7 +209,14 @@ fn describe(whose: &str, change: &ToolChange) -> Vec<(&'static Rule, String)> {
                 Direction::Lowered => ": the document overstates the risk",
                 Direction::Changed => "",
             };
-            vec![(risk_rule(*direction), format!("{whose} has riskClass {}; the document declares {}{consequence}.", quoted(to), quoted(from)))]
+            vec![(
+                risk_rule(*direction),
+                format!(
+                    "{whose} has riskClass {}; the document declares {}{consequence}.",
+                    quoted(to),
+                    quoted(from)
+                ),
+            )]
         }
         ToolChange::SideEffecting(ValueChange { from, to, direction }) => {
             let registry = match to {
@@ -208,7 +224,10 @@ fn describe(whose: &str, change: &ToolChange) -> Vec<(&'static Rule, String)> {
                 Some(false) => "only reads (`sideEffecting: false`)",
                 None => "does not declare sideEffecting",
             };
-            vec![(risk_rule(*direction), format!("{whose} {registry}; the document declares {}.", quoted(from)))]
+            vec![(
+                risk_rule(*direction),
+                format!("{whose} {registry}; the document declares {}.", quoted(from)),
+            )]
         }
         ToolChange::RequiresApproval(ValueChange { from, direction, .. }) => {
             let message = match direction {
@@ -219,13 +238,28 @@ fn describe(whose: &str, change: &ToolChange) -> Vec<(&'static Rule, String)> {
             };
             vec![(risk_rule(*direction), message)]
         }
-        ToolChange::List { list: ListField::Permissions, change: ListChange { added, removed } } => {
+        ToolChange::List {
+            list: ListField::Permissions,
+            change: ListChange { added, removed },
+        } => {
             let mut findings = Vec::new();
             if !added.is_empty() {
-                findings.push((&DR004, format!("{whose} needs permissions the document does not list: {}.", names(added))));
+                findings.push((
+                    &DR004,
+                    format!(
+                        "{whose} needs permissions the document does not list: {}.",
+                        names(added)
+                    ),
+                ));
             }
             if !removed.is_empty() {
-                findings.push((&DR005, format!("{whose} does not need {}, which the document's permissions list.", names(removed))));
+                findings.push((
+                    &DR005,
+                    format!(
+                        "{whose} does not need {}, which the document's permissions list.",
+                        names(removed)
+                    ),
+                ));
             }
             findings
         }
@@ -240,7 +274,15 @@ fn describe(whose: &str, change: &ToolChange) -> Vec<(&'static Rule, String)> {
             vec![(&DR006, format!("{whose} differs in {}: {}.", list.key(), parts.join(", and ")))]
         }
         ToolChange::Origin { origin, change } => {
-            vec![(&DR008, format!("{whose} has {} {}; the document declares {}.", origin.key(), quoted(&change.to), quoted(&change.from)))]
+            vec![(
+                &DR008,
+                format!(
+                    "{whose} has {} {}; the document declares {}.",
+                    origin.key(),
+                    quoted(&change.to),
+                    quoted(&change.from)
+                ),
+            )]
         }
     }
 }

@@ -7,7 +7,8 @@ use foldhash::{HashMap, HashMapExt, HashSet, HashSetExt};
 use opb_syntax::{Node, Object, Value};
 
 /// The schema fields of a tool definition (seed 000).
-const SCHEMAS: [&str; 4] = ["inputSchema", "outputSchema", "harnessInputSchema", "harnessOutputSchema"];
+const SCHEMAS: [&str; 4] =
+    ["inputSchema", "outputSchema", "harnessInputSchema", "harnessOutputSchema"];
 
 /// Each schema the registry's definition declares and the document's does
 /// not, or declares otherwise, with what differs.
@@ -42,10 +43,13 @@ fn same(a: &Node, b: &Node) -> bool {
         (Value::Bool(x), Value::Bool(y)) => x == y,
         (Value::Number(x), Value::Number(y)) => x.value == y.value,
         (Value::String(x), Value::String(y)) => x == y,
-        (Value::Array(x), Value::Array(y)) => x.len() == y.len() && x.iter().zip(y).all(|(x, y)| same(x, y)),
+        (Value::Array(x), Value::Array(y)) => {
+            x.len() == y.len() && x.iter().zip(y).all(|(x, y)| same(x, y))
+        }
         (Value::Object(x), Value::Object(y)) => {
             let (x, y) = (members(x), members(y));
-            x.len() == y.len() && x.iter().all(|(key, value)| y.get(key).is_some_and(|other| same(value, other)))
+            x.len() == y.len()
+                && x.iter().all(|(key, value)| y.get(key).is_some_and(|other| same(value, other)))
         }
         _ => false,
     }
@@ -72,15 +76,20 @@ fn properties(schema: &Node) -> HashMap<&str, &Node> {
 /// only that they differ.
 fn difference(ours: &Node, theirs: &Node) -> String {
     let mut parts = Vec::new();
-    let (our_type, their_type) = (ours.get("type").and_then(Node::as_str), theirs.get("type").and_then(Node::as_str));
+    let (our_type, their_type) =
+        (ours.get("type").and_then(Node::as_str), theirs.get("type").and_then(Node::as_str));
     if our_type != their_type {
         let name = |t: Option<&str>| t.map_or("none".to_owned(), |t| format!("`{t}`"));
         parts.push(format!("its type is {}, not {}", name(their_type), name(our_type)));
     }
-    for (field, adds, drops) in [("properties", "it also has properties", "it lacks properties"), ("required", "it also requires", "it does not require")] {
+    for (field, adds, drops) in [
+        ("properties", "it also has properties", "it lacks properties"),
+        ("required", "it also requires", "it does not require"),
+    ] {
         let ours = names_of(ours.get(field));
         let theirs = names_of(theirs.get(field));
-        let (our_set, their_set): (HashSet<&str>, HashSet<&str>) = (ours.iter().copied().collect(), theirs.iter().copied().collect());
+        let (our_set, their_set): (HashSet<&str>, HashSet<&str>) =
+            (ours.iter().copied().collect(), theirs.iter().copied().collect());
         let added: Vec<&str> = theirs.iter().copied().filter(|k| !our_set.contains(k)).collect();
         let removed: Vec<&str> = ours.iter().copied().filter(|k| !their_set.contains(k)).collect();
         if !added.is_empty() {

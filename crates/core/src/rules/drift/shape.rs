@@ -27,8 +27,14 @@ pub(crate) fn registry_entries(root: &Node, report: &mut Report) -> Option<(Ptr,
         (None, Some(items)) => (Ptr::root().key("tools"), items),
         (None, None) => {
             let (ptr, at, what) = match root.get("tools") {
-                Some(tools) => (Ptr::root().key("tools"), At::Value(tools), format!("its `tools` is {}", tools.type_name())),
-                None if root.as_object().is_some() => (Ptr::root(), At::Missing(root), "it is an object without `tools`".to_owned()),
+                Some(tools) => (
+                    Ptr::root().key("tools"),
+                    At::Value(tools),
+                    format!("its `tools` is {}", tools.type_name()),
+                ),
+                None if root.as_object().is_some() => {
+                    (Ptr::root(), At::Missing(root), "it is an object without `tools`".to_owned())
+                }
                 None => (Ptr::root(), At::Value(root), format!("it is {}", root.type_name())),
             };
             report.push(
@@ -45,16 +51,42 @@ pub(crate) fn registry_entries(root: &Node, report: &mut Report) -> Option<(Ptr,
     for (position, item) in items.iter().enumerate() {
         let ptr = list.index(position);
         if item.as_object().is_none() {
-            report.push(&DR009, &ptr, At::Value(item), format!("Registry entry {} is {}, not a tool definition (an object).", position + 1, item.type_name()));
+            report.push(
+                &DR009,
+                &ptr,
+                At::Value(item),
+                format!(
+                    "Registry entry {} is {}, not a tool definition (an object).",
+                    position + 1,
+                    item.type_name()
+                ),
+            );
             continue;
         }
         let Some(name_node) = item.get("name") else {
-            report.push(&DR009, &ptr, At::Missing(item), format!("Registry entry {} has no `name`, so no embedded tool can be compared with it.", position + 1));
+            report.push(
+                &DR009,
+                &ptr,
+                At::Missing(item),
+                format!(
+                    "Registry entry {} has no `name`, so no embedded tool can be compared with it.",
+                    position + 1
+                ),
+            );
             continue;
         };
         let Some(name) = name_node.as_str().filter(|n| !n.is_empty()) else {
-            let what = if name_node.as_str().is_some() { "empty".to_owned() } else { format!("{}, not a string", name_node.type_name()) };
-            report.push(&DR009, &ptr.key("name"), At::Value(name_node), format!("Registry entry {}'s `name` is {what}.", position + 1));
+            let what = if name_node.as_str().is_some() {
+                "empty".to_owned()
+            } else {
+                format!("{}, not a string", name_node.type_name())
+            };
+            report.push(
+                &DR009,
+                &ptr.key("name"),
+                At::Value(name_node),
+                format!("Registry entry {}'s `name` is {what}.", position + 1),
+            );
             continue;
         };
         match first.get(name) {

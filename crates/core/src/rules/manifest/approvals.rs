@@ -2,8 +2,8 @@
 
 use super::shown;
 use crate::diagnostics::{documented, At, Group, Report, Rule, Severity};
+use crate::views::manifest::values::{parse_go_duration, read_fraction, HOUR, MINUTE};
 use crate::views::manifest::{Escalation, ManifestView, Runs, ToolLabel, ToolView};
-use crate::views::manifest::values::{HOUR, MINUTE, parse_go_duration, read_fraction};
 use crate::views::spec::one_of;
 use opb_syntax::{Node, Ptr, Value};
 
@@ -99,7 +99,9 @@ pub static RULES: &[&Rule] = &[&PM401, &PM402, &PM403, &PM404, &PM405, &PM406];
 pub(super) fn check(view: &ManifestView<'_>, report: &mut Report) {
     for tool in &view.tools {
         check_requires_approval(view, tool, report);
-        let Some(approval) = tool.get("approval").filter(|a| a.as_object().is_some()) else { continue };
+        let Some(approval) = tool.get("approval").filter(|a| a.as_object().is_some()) else {
+            continue;
+        };
         let ptr = tool.ptr.key("approval");
         let what = tool.label();
         if let Some(deadline) = approval.get("deadline").filter(|d| !d.is_null()) {
@@ -112,19 +114,24 @@ pub(super) fn check(view: &ManifestView<'_>, report: &mut Report) {
             check_deciders(deciders, &ptr.key("deciders"), what, report);
         }
         for key in ["edit", "not_starter"] {
-            if let Some(value) = approval.get(key).filter(|v| !v.is_null() && v.as_bool().is_none()) {
+            if let Some(value) = approval.get(key).filter(|v| !v.is_null() && v.as_bool().is_none())
+            {
                 report.push(
                     &PM406,
                     &ptr.key(key),
                     At::Value(value),
-                    format!("`approval.{key}` of {what} must be `true` or `false`, not {}.{}", shown(value), yaml11_hint(value)),
+                    format!(
+                        "`approval.{key}` of {what} must be `true` or `false`, not {}.{}",
+                        shown(value),
+                        yaml11_hint(value)
+                    ),
                 );
             }
         }
         if let Some(confirm) = approval.get("confirm").filter(|c| !c.is_null()) {
-            let is_name = confirm
-                .as_str()
-                .is_some_and(|s| !s.is_empty() && !s.starts_with('/') && !s.contains(char::is_whitespace));
+            let is_name = confirm.as_str().is_some_and(|s| {
+                !s.is_empty() && !s.starts_with('/') && !s.contains(char::is_whitespace)
+            });
             if !is_name {
                 report.push(
                     &PM406,
@@ -179,19 +186,37 @@ fn check_deadline(deadline: &Node, ptr: &Ptr, what: ToolLabel<'_>, report: &mut 
         None => format!("must be a duration such as `24h`, not {}", shown(deadline)),
         Some(text) => match parse_go_duration(text) {
             Err(error) => format!("is `{text}`, which is not a duration: {error}"),
-            Ok(nanos) if nanos < MIN_DEADLINE => format!("is `{text}`, shorter than 1m, the shortest deadline"),
-            Ok(nanos) if nanos > MAX_DEADLINE => format!("is `{text}`, longer than 720h (30 days), the longest deadline"),
+            Ok(nanos) if nanos < MIN_DEADLINE => {
+                format!("is `{text}`, shorter than 1m, the shortest deadline")
+            }
+            Ok(nanos) if nanos > MAX_DEADLINE => {
+                format!("is `{text}`, longer than 720h (30 days), the longest deadline")
+            }
             Ok(_) => return,
         },
     };
-    report.push(&PM402, ptr, At::Value(deadline), format!("`approval.deadline` of {what} {problem}."));
+    report.push(
+        &PM402,
+        ptr,
+        At::Value(deadline),
+        format!("`approval.deadline` of {what} {problem}."),
+    );
 }
 
-fn check_escalation(approval: &Node, escalation: &Node, ptr: &Ptr, what: ToolLabel<'_>, report: &mut Report) {
+fn check_escalation(
+    approval: &Node,
+    escalation: &Node,
+    ptr: &Ptr,
+    what: ToolLabel<'_>,
+    report: &mut Report,
+) {
     let escalation_ptr = ptr.key("escalation");
     match Escalation::read(escalation) {
         Escalation::Off => {
-            let has_reason = approval.get("escalation_reason").and_then(Node::as_str).is_some_and(|r| !r.trim().is_empty());
+            let has_reason = approval
+                .get("escalation_reason")
+                .and_then(Node::as_str)
+                .is_some_and(|r| !r.trim().is_empty());
             if !has_reason {
                 report.push(
                     &PM403,
@@ -227,7 +252,13 @@ fn check_escalation(approval: &Node, escalation: &Node, ptr: &Ptr, what: ToolLab
     }
 }
 
-fn check_escalation_step(step: &Node, ptr: &Ptr, index: usize, what: ToolLabel<'_>, report: &mut Report) {
+fn check_escalation_step(
+    step: &Node,
+    ptr: &Ptr,
+    index: usize,
+    what: ToolLabel<'_>,
+    report: &mut Report,
+) {
     match step.get("at").filter(|a| !a.is_null()) {
         None => report.push(&PM404, ptr, At::Missing(step), format!("Escalation step {index} of {what} has no `at` (a fraction such as `0.5`, or `\"90%\"`).")),
         Some(at) => {
@@ -243,14 +274,23 @@ fn check_escalation_step(step: &Node, ptr: &Ptr, index: usize, what: ToolLabel<'
         }
     }
     match step.get("to").filter(|t| !t.is_null()) {
-        None => report.push(&PM404, ptr, At::Missing(step), format!("Escalation step {index} of {what} has no `to`; it is {}.", one_of(TARGETS))),
+        None => report.push(
+            &PM404,
+            ptr,
+            At::Missing(step),
+            format!("Escalation step {index} of {what} has no `to`; it is {}.", one_of(TARGETS)),
+        ),
         Some(to) => {
             if !to.as_str().is_some_and(is_target) {
                 report.push(
                     &PM404,
                     &ptr.key("to"),
                     At::Value(to),
-                    format!("`to` of escalation step {index} of {what} is {}; it is {}.", shown(to), one_of(TARGETS)),
+                    format!(
+                        "`to` of escalation step {index} of {what} is {}; it is {}.",
+                        shown(to),
+                        one_of(TARGETS)
+                    ),
                 );
             }
         }
@@ -259,7 +299,9 @@ fn check_escalation_step(step: &Node, ptr: &Ptr, index: usize, what: ToolLabel<'
 
 fn is_target(to: &str) -> bool {
     matches!(to, "deciders" | "owner" | "admins")
-        || ["role:", "team:"].iter().any(|prefix| to.strip_prefix(prefix).is_some_and(|rest| !rest.trim().is_empty()))
+        || ["role:", "team:"]
+            .iter()
+            .any(|prefix| to.strip_prefix(prefix).is_some_and(|rest| !rest.trim().is_empty()))
 }
 
 fn check_deciders(deciders: &Node, ptr: &Ptr, what: ToolLabel<'_>, report: &mut Report) {
@@ -273,14 +315,21 @@ fn check_deciders(deciders: &Node, ptr: &Ptr, what: ToolLabel<'_>, report: &mut 
             );
         }
     }
-    for (key, limit, unit) in [("teams", MAX_TEAMS, "teams"), ("people", MAX_PEOPLE, "people"), ("keys", MAX_KEYS, "keys")] {
+    for (key, limit, unit) in [
+        ("teams", MAX_TEAMS, "teams"),
+        ("people", MAX_PEOPLE, "people"),
+        ("keys", MAX_KEYS, "keys"),
+    ] {
         let Some(items) = deciders.get(key).and_then(Node::as_array) else { continue };
         if let Some(first_over) = items.get(limit) {
             report.push(
                 &PM405,
                 &ptr.key(key).index(limit),
                 At::Value(first_over),
-                format!("`approval.deciders.{key}` of {what} names {} {unit}; at most {limit}.", items.len()),
+                format!(
+                    "`approval.deciders.{key}` of {what} names {} {unit}; at most {limit}.",
+                    items.len()
+                ),
             );
         }
     }
@@ -292,7 +341,10 @@ fn check_deciders(deciders: &Node, ptr: &Ptr, what: ToolLabel<'_>, report: &mut 
                     &PM405,
                     &ptr.key("people").index(i),
                     At::Value(person),
-                    format!("Person `{text}` among the deciders of {what} is not `user:<name>`{}.", user_hint(text)),
+                    format!(
+                        "Person `{text}` among the deciders of {what} is not `user:<name>`{}.",
+                        user_hint(text)
+                    ),
                 );
             }
         }

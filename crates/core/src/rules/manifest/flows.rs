@@ -4,11 +4,11 @@
 
 use super::{known_names, shown};
 use crate::diagnostics::{documented, At, Group, Report, Rule, Severity};
-use crate::views::manifest::{ManifestView, Runs, ToolView};
 use crate::views::manifest::values::is_argument_pointer;
+use crate::views::manifest::{ManifestView, Runs, ToolView};
 use foldhash::{HashMap, HashMapExt, HashSet, HashSetExt};
-use opb_syntax::Node;
 use opb_syntax::order;
+use opb_syntax::Node;
 use petgraph::algo::kosaraju_scc;
 use petgraph::graph::{DiGraph, NodeIndex};
 use std::collections::VecDeque;
@@ -21,8 +21,17 @@ const MAX_MANUAL: usize = 8;
 
 /// The fields a flow tool does not set (beside `mcp`, `package` and `url`,
 /// which PM201 covers).
-const FLOW_FORBIDDEN: &[&str] =
-    &["env", "container", "headers", "sandbox", "timeout", "limits", "isolation", "secret_arguments", "affinity"];
+const FLOW_FORBIDDEN: &[&str] = &[
+    "env",
+    "container",
+    "headers",
+    "sandbox",
+    "timeout",
+    "limits",
+    "isolation",
+    "secret_arguments",
+    "affinity",
+];
 
 pub static PM601: Rule = Rule {
     code: "PM601",
@@ -41,9 +50,13 @@ pub static PM602: Rule = Rule {
     severity: Severity::Error,
     group: Group::ManifestFlows,
     summary: documented!("A second flow tool of the same flow; the second is underlined."),
-    source: documented!("\"Lint refuses … a second flow tool of the same flow\" (seed 003, `flow`)."),
+    source: documented!(
+        "\"Lint refuses … a second flow tool of the same flow\" (seed 003, `flow`)."
+    ),
     fix: documented!("Keep one tool for the flow; agents that need it list that tool's function."),
-    example: documented!("tools:\n  - {id: acme_triage, flow: triage}\n  - {id: acme_triage_again, flow: triage}"),
+    example: documented!(
+        "tools:\n  - {id: acme_triage, flow: triage}\n  - {id: acme_triage_again, flow: triage}"
+    ),
 };
 
 pub static PM603: Rule = Rule {
@@ -95,9 +108,13 @@ pub static PM607: Rule = Rule {
     name: "results-fit-on-flow",
     severity: Severity::Error,
     group: Group::ManifestFlows,
-    summary: documented!("`results.fit: true` on a flow tool. `fit: false` declares nothing and is let be."),
+    summary: documented!(
+        "`results.fit: true` on a flow tool. `fit: false` declares nothing and is let be."
+    ),
     source: documented!("\"`plugin lint` refuses it on a flow tool\" (seed 003, `results.fit`)."),
-    fix: documented!("Remove `results.fit`: a flow's result is its steps', not a view that fits a budget."),
+    fix: documented!(
+        "Remove `results.fit`: a flow's result is its steps', not a view that fits a budget."
+    ),
     example: documented!("tools:\n  - id: acme_triage\n    flow: triage\n    results: {fit: true}"),
 };
 
@@ -107,8 +124,12 @@ pub static PM608: Rule = Rule {
     severity: Severity::Warning,
     group: Group::ManifestFlows,
     summary: documented!("An empty `results` block (`results: {}` or `results:` with nothing)."),
-    source: documented!("\"`plugin lint` … warns on an empty `results` block\" (seed 003, `results.fit`)."),
-    fix: documented!("Declare `results: {fit: true}` when the tool follows the convention, or remove the block."),
+    source: documented!(
+        "\"`plugin lint` … warns on an empty `results` block\" (seed 003, `results.fit`)."
+    ),
+    fix: documented!(
+        "Declare `results: {fit: true}` when the tool follows the convention, or remove the block."
+    ),
     example: documented!("tools:\n  - id: acme_docs\n    mcp: [node, docs.js]\n    results: {}"),
 };
 
@@ -168,7 +189,8 @@ pub static PM613: Rule = Rule {
 };
 
 pub static RULES: &[&Rule] = &[
-    &PM601, &PM602, &PM603, &PM604, &PM605, &PM606, &PM607, &PM608, &PM609, &PM610, &PM611, &PM612, &PM613,
+    &PM601, &PM602, &PM603, &PM604, &PM605, &PM606, &PM607, &PM608, &PM609, &PM610, &PM611, &PM612,
+    &PM613,
 ];
 
 pub(super) fn check(view: &ManifestView<'_>, report: &mut Report) {
@@ -204,8 +226,17 @@ fn check_flow_tools(view: &ManifestView<'_>, report: &mut Report) {
         let Some(node) = tool.get("flow") else { continue };
         let ptr = tool.ptr.key("flow");
         let Some(flow) = view.flow(name) else {
-            let choices = known_names(view.flows.iter().filter_map(|f| f.name), "the plugin has no `flows`");
-            report.push(&PM601, &ptr, At::Value(node), format!("Flow {} names flow `{name}`, which is not a flow of the plugin; {choices}.", tool.label()));
+            let choices =
+                known_names(view.flows.iter().filter_map(|f| f.name), "the plugin has no `flows`");
+            report.push(
+                &PM601,
+                &ptr,
+                At::Value(node),
+                format!(
+                    "Flow {} names flow `{name}`, which is not a flow of the plugin; {choices}.",
+                    tool.label()
+                ),
+            );
             continue;
         };
         if let Some(first) = exposed.get(name) {
@@ -213,13 +244,20 @@ fn check_flow_tools(view: &ManifestView<'_>, report: &mut Report) {
                 &PM602,
                 &ptr,
                 At::Value(node),
-                format!("Flow `{name}` already has a flow tool, {}; a flow has one.", first.label()),
+                format!(
+                    "Flow `{name}` already has a flow tool, {}; a flow has one.",
+                    first.label()
+                ),
             );
             continue;
         }
         exposed.insert(name, tool);
         let by = tool.label();
-        let has_description = flow.node.get("description").and_then(Node::as_str).is_some_and(|d| !d.trim().is_empty());
+        let has_description = flow
+            .node
+            .get("description")
+            .and_then(Node::as_str)
+            .is_some_and(|d| !d.trim().is_empty());
         if !has_description {
             report.push(
                 &PM605,
@@ -273,7 +311,11 @@ fn check_cycles(view: &ManifestView<'_>, report: &mut Report) {
         }
     }
     for from in graph.node_indices().collect::<Vec<_>>() {
-        let Some(Runs::Flow(flow_name)) = graph.node_weight(from).and_then(|&p| view.tools.get(p)).map(|t| &t.runs) else { continue };
+        let Some(Runs::Flow(flow_name)) =
+            graph.node_weight(from).and_then(|&p| view.tools.get(p)).map(|t| &t.runs)
+        else {
+            continue;
+        };
         let Some(flow) = view.flow(flow_name) else { continue };
         for step in &flow.step_tools {
             let Some(reference) = view.own_reference(step.name) else { continue };
@@ -290,7 +332,9 @@ fn check_cycles(view: &ManifestView<'_>, report: &mut Report) {
         order::sort(&mut scc);
         let members: HashSet<NodeIndex> = scc.iter().copied().collect();
         for &start in &scc {
-            let Some(tool) = graph.node_weight(start).and_then(|&p| view.tools.get(p)) else { continue };
+            let Some(tool) = graph.node_weight(start).and_then(|&p| view.tools.get(p)) else {
+                continue;
+            };
             let Some(node) = tool.get("flow") else { continue };
             let id = tool.id.unwrap_or_default();
             let how = if scc.len() > MAX_WAY_ROUND {
@@ -300,7 +344,9 @@ fn check_cycles(view: &ManifestView<'_>, report: &mut Report) {
                     .iter()
                     .filter_map(|&n| graph.node_weight(n).and_then(|&p| view.tools.get(p)))
                     .map(|t| match t.runs {
-                        Runs::Flow(flow) => format!("`{}` (flow `{flow}`)", t.id.unwrap_or_default()),
+                        Runs::Flow(flow) => {
+                            format!("`{}` (flow `{flow}`)", t.id.unwrap_or_default())
+                        }
                         _ => format!("`{}`", t.id.unwrap_or_default()),
                     })
                     .collect();
@@ -310,7 +356,10 @@ fn check_cycles(view: &ManifestView<'_>, report: &mut Report) {
                 &PM603,
                 &tool.ptr.key("flow"),
                 At::Value(node),
-                format!("Flow {} would reach itself through its flow's steps: {how}.", tool.label()),
+                format!(
+                    "Flow {} would reach itself through its flow's steps: {how}.",
+                    tool.label()
+                ),
             );
         }
     }
@@ -322,7 +371,11 @@ const MAX_WAY_ROUND: usize = 16;
 
 /// The shortest way from `start` back to itself within its strongly
 /// connected component, `start` first.
-fn way_round(graph: &DiGraph<usize, ()>, members: &HashSet<NodeIndex>, start: NodeIndex) -> Vec<NodeIndex> {
+fn way_round(
+    graph: &DiGraph<usize, ()>,
+    members: &HashSet<NodeIndex>,
+    start: NodeIndex,
+) -> Vec<NodeIndex> {
     let mut parent: HashMap<NodeIndex, NodeIndex> = HashMap::new();
     let mut queue = VecDeque::from([start]);
     while let Some(at) = queue.pop_front() {
@@ -354,11 +407,16 @@ fn check_results(tool: &ToolView<'_>, report: &mut Report) {
             &PM608,
             &tool.ptr.key("results"),
             At::Key(member),
-            format!("`results` of {} is empty; declare `fit: true` or remove the block.", tool.label()),
+            format!(
+                "`results` of {} is empty; declare `fit: true` or remove the block.",
+                tool.label()
+            ),
         );
         return;
     }
-    if let (true, Some(fit)) = (tool.is_flow(), member.value.get("fit").filter(|f| f.as_bool() == Some(true))) {
+    if let (true, Some(fit)) =
+        (tool.is_flow(), member.value.get("fit").filter(|f| f.as_bool() == Some(true)))
+    {
         report.push(
             &PM607,
             &tool.ptr.key("results").key("fit"),
@@ -437,7 +495,10 @@ fn check_secret_arguments(tool: &ToolView<'_>, report: &mut Report) {
                 &PM611,
                 &entry_ptr.index(MAX_SECRET_ARGUMENTS),
                 At::Value(first_over),
-                format!("{what} lists {} arguments; at most {MAX_SECRET_ARGUMENTS} per function.", pointers.len()),
+                format!(
+                    "{what} lists {} arguments; at most {MAX_SECRET_ARGUMENTS} per function.",
+                    pointers.len()
+                ),
             );
         }
         for (i, pointer) in pointers.iter().enumerate() {
@@ -469,16 +530,25 @@ fn check_manual(view: &ManifestView<'_>, tool: &ToolView<'_>, report: &mut Repor
     for (i, entry) in entries.iter().enumerate() {
         let Some(text) = entry.as_str() else { continue };
         let problem = match view.own_reference(text) {
-            None => Some("names another plugin's skill; a tool's manual is its own plugin's skills".to_owned()),
+            None => Some(
+                "names another plugin's skill; a tool's manual is its own plugin's skills"
+                    .to_owned(),
+            ),
             Some(skill) if !view.has_skill(skill) => {
-                let choices = known_names(view.skills.iter().map(|s| s.name), "the plugin has no `skills`");
+                let choices =
+                    known_names(view.skills.iter().map(|s| s.name), "the plugin has no `skills`");
                 Some(format!("is not a skill of this plugin; {choices}"))
             }
             Some(skill) if !seen.insert(skill) => Some("lists a skill a second time".to_owned()),
             Some(_) => None,
         };
         if let Some(problem) = problem {
-            report.push(&PM612, &ptr.index(i), At::Value(entry), format!("`manual` entry `{text}` of {label} {problem}."));
+            report.push(
+                &PM612,
+                &ptr.index(i),
+                At::Value(entry),
+                format!("`manual` entry `{text}` of {label} {problem}."),
+            );
         }
     }
 }
@@ -494,12 +564,18 @@ fn check_labels(tool: &ToolView<'_>, report: &mut Report) {
             format!("`labels.source` of {} must be a string naming the system its results come from, not {}.", tool.label(), shown(source)),
         );
     }
-    if let Some(untrusted) = labels.get("untrusted").filter(|u| !u.is_null() && u.as_bool().is_none()) {
+    if let Some(untrusted) =
+        labels.get("untrusted").filter(|u| !u.is_null() && u.as_bool().is_none())
+    {
         report.push(
             &PM613,
             &ptr.key("untrusted"),
             At::Value(untrusted),
-            format!("`labels.untrusted` of {} must be `true` or `false`, not {}.", tool.label(), shown(untrusted)),
+            format!(
+                "`labels.untrusted` of {} must be `true` or `false`, not {}.",
+                tool.label(),
+                shown(untrusted)
+            ),
         );
     }
 }

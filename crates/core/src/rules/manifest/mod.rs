@@ -21,10 +21,18 @@ use crate::views::spec::one_of;
 use opb_syntax::{Limits, Node, Value};
 
 /// Every PM rule, in catalogue order.
-pub static RULES: &[&[&Rule]] = &[tool_id::RULES, runs::RULES, remote::RULES, approvals::RULES, process::RULES, flows::RULES];
+pub static RULES: &[&[&Rule]] =
+    &[tool_id::RULES, runs::RULES, remote::RULES, approvals::RULES, process::RULES, flows::RULES];
 
 pub(crate) fn check(root: &Node, limits: &Limits, report: &mut Report) {
-    if over_count_limit(root, "tools", limits.max_tools, "manifest", "Split it into smaller plugins.", report) {
+    if over_count_limit(
+        root,
+        "tools",
+        limits.max_tools,
+        "manifest",
+        "Split it into smaller plugins.",
+        report,
+    ) {
         return;
     }
     shape::check(root, report);
@@ -47,7 +55,11 @@ fn known_names<'n>(names: impl Iterator<Item = &'n str>, none: &str) -> String {
     match names.len() {
         0 => none.to_owned(),
         n if n <= NAMES_SHOWN => format!("it has {}", one_of(&names)),
-        n => format!("it has {} and {} more", names[..NAMES_SHOWN].iter().map(|n| format!("`{n}`")).collect::<Vec<_>>().join(", "), n - NAMES_SHOWN),
+        n => format!(
+            "it has {} and {} more",
+            names[..NAMES_SHOWN].iter().map(|n| format!("`{n}`")).collect::<Vec<_>>().join(", "),
+            n - NAMES_SHOWN
+        ),
     }
 }
 
@@ -56,6 +68,9 @@ fn known_names<'n>(names: impl Iterator<Item = &'n str>, none: &str) -> String {
 fn shown(node: &Node) -> String {
     match &node.value {
         Value::String(s) => format!("`{s}`"),
-        _ => node.scalar_text().map(|t| format!("`{t}`")).unwrap_or_else(|| node.type_name().to_owned()),
+        _ => node
+            .scalar_text()
+            .map(|t| format!("`{t}`"))
+            .unwrap_or_else(|| node.type_name().to_owned()),
     }
 }

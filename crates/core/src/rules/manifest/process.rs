@@ -3,11 +3,11 @@
 //! (PM604), so its values are not checked here as well.
 
 use super::{capitalise, shown};
-use crate::diagnostics::{documented, At, Group, Report, Rule, Severity};
 use crate::diagnostics::prose::and_list;
+use crate::diagnostics::{documented, At, Group, Report, Rule, Severity};
+use crate::views::manifest::url::{is_loopback_host, HttpUrl};
+use crate::views::manifest::values::{is_env_name, parse_go_duration, HOUR};
 use crate::views::manifest::{ManifestView, Runs, ToolView};
-use crate::views::manifest::url::{HttpUrl, is_loopback_host};
-use crate::views::manifest::values::{HOUR, is_env_name, parse_go_duration};
 use crate::views::spec::one_of;
 use opb_syntax::{Member, Node};
 
@@ -184,7 +184,8 @@ pub static PM513: Rule = Rule {
 };
 
 pub static RULES: &[&Rule] = &[
-    &PM501, &PM502, &PM503, &PM504, &PM505, &PM506, &PM507, &PM508, &PM509, &PM510, &PM511, &PM512, &PM513,
+    &PM501, &PM502, &PM503, &PM504, &PM505, &PM506, &PM507, &PM508, &PM509, &PM510, &PM511, &PM512,
+    &PM513,
 ];
 
 pub(super) fn check(view: &ManifestView<'_>, report: &mut Report) {
@@ -211,7 +212,11 @@ pub(super) fn check(view: &ManifestView<'_>, report: &mut Report) {
                 &PM506,
                 &secret.ptr,
                 At::Value(secret.node),
-                format!("Secret `{}` is {why}, a name a microVM sets itself, and {} runs in a microVM.", secret.name, microvm_tools.iter().map(ToString::to_string).collect::<Vec<_>>().join(", ")),
+                format!(
+                    "Secret `{}` is {why}, a name a microVM sets itself, and {} runs in a microVM.",
+                    secret.name,
+                    microvm_tools.iter().map(ToString::to_string).collect::<Vec<_>>().join(", ")
+                ),
             );
         }
     }
@@ -256,7 +261,12 @@ fn check_env(tool: &ToolView<'_>, microvm: bool, report: &mut Report) {
     }
 }
 
-fn check_env_value(tool: &ToolView<'_>, member: &Member, ptr: &opb_syntax::Ptr, report: &mut Report) {
+fn check_env_value(
+    tool: &ToolView<'_>,
+    member: &Member,
+    ptr: &opb_syntax::Ptr,
+    report: &mut Report,
+) {
     let Some(value) = member.value.scalar_text() else { return };
     let name = member.key.as_str();
     if BASE_URL_NAMES.contains(&name) && names_loopback(&value) {
@@ -297,7 +307,11 @@ fn names_loopback(value: &str) -> bool {
 
 /// Why the node refuses an env name everywhere, if it does.
 fn loader_or_node_name(name: &str) -> Option<&'static str> {
-    if name.starts_with("LD_") || name.starts_with("DYLD_") || name == "GLIBC_TUNABLES" || name == "GCONV_PATH" {
+    if name.starts_with("LD_")
+        || name.starts_with("DYLD_")
+        || name == "GLIBC_TUNABLES"
+        || name == "GCONV_PATH"
+    {
         Some("read by the dynamic loader")
     } else if name == "PATH" {
         Some("`PATH`, which the node sets")
@@ -316,7 +330,9 @@ fn microvm_forbidden(name: &str) -> Option<&'static str> {
     }
     match name {
         "PATH" | "HOME" | "TMPDIR" => Some("one of `PATH`, `HOME` and `TMPDIR`"),
-        _ if ["LD_", "DYLD_"].iter().any(|p| name.starts_with(p)) => Some("read by the dynamic loader"),
+        _ if ["LD_", "DYLD_"].iter().any(|p| name.starts_with(p)) => {
+            Some("read by the dynamic loader")
+        }
         _ if name.starts_with("SMOLVM_") => Some("the microVM runner's (`SMOLVM_*`)"),
         _ if name.starts_with("OZ0_VMENV_") => Some("the VM environment's own (`OZ0_VMENV_*`)"),
         _ => None,
@@ -334,14 +350,25 @@ fn check_isolation(tool: &ToolView<'_>, report: &mut Report) {
     let Some(isolation) = node.as_str() else { return };
     let label = tool.label();
     let problem = match isolation {
-        "gvisor" if tool.is_remote() => Some(format!("{label} is remote: gVisor isolates a server the node runs")),
-        "gvisor" if tool.get("sandbox").is_some() => Some(format!("{label} sets `sandbox`, and gVisor is not used with `sandbox`")),
-        "microvm" if !tool.is_oci() => Some(format!("a microVM boots an `oci:` image, and {label} is not one")),
+        "gvisor" if tool.is_remote() => {
+            Some(format!("{label} is remote: gVisor isolates a server the node runs"))
+        }
+        "gvisor" if tool.get("sandbox").is_some() => {
+            Some(format!("{label} sets `sandbox`, and gVisor is not used with `sandbox`"))
+        }
+        "microvm" if !tool.is_oci() => {
+            Some(format!("a microVM boots an `oci:` image, and {label} is not one"))
+        }
         "gvisor" | "microvm" => None,
         other => Some(format!("`{other}` is not an isolation; it is {}", one_of(ISOLATIONS))),
     };
     if let Some(problem) = problem {
-        report.push(&PM505, &tool.ptr.key("isolation"), At::Value(node), format!("`isolation: {isolation}`: {problem}."));
+        report.push(
+            &PM505,
+            &tool.ptr.key("isolation"),
+            At::Value(node),
+            format!("`isolation: {isolation}`: {problem}."),
+        );
     }
 }
 
@@ -351,10 +378,19 @@ fn check_sandbox(view: &ManifestView<'_>, tool: &ToolView<'_>, report: &mut Repo
     let ptr = tool.ptr.key("sandbox");
     let label = tool.label();
     if !SANDBOXES.contains(&sandbox) {
-        report.push(&PM507, &ptr, At::Value(node), format!("`sandbox` of {label} is `{sandbox}`; it is {}.", one_of(SANDBOXES)));
+        report.push(
+            &PM507,
+            &ptr,
+            At::Value(node),
+            format!("`sandbox` of {label} is `{sandbox}`; it is {}.", one_of(SANDBOXES)),
+        );
         return;
     }
-    let outside = if sandbox == "own" { "starts sandboxes of its own and runs outside the plugin sandbox" } else { "runs as the node's user, outside the plugin sandbox" };
+    let outside = if sandbox == "own" {
+        "starts sandboxes of its own and runs outside the plugin sandbox"
+    } else {
+        "runs as the node's user, outside the plugin sandbox"
+    };
     report.push(
         &PM508,
         &ptr,
@@ -377,7 +413,11 @@ fn check_sandbox(view: &ManifestView<'_>, tool: &ToolView<'_>, report: &mut Repo
         holds.push(format!("the plugin has {}", and_list(&plugin_holds)));
     }
     if let Some(id) = tool.id {
-        let covering: Vec<String> = view.connections_covering(id).filter_map(|c| c.name).map(|n| format!("`{n}`")).collect();
+        let covering: Vec<String> = view
+            .connections_covering(id)
+            .filter_map(|c| c.name)
+            .map(|n| format!("`{n}`"))
+            .collect();
         if !covering.is_empty() {
             holds.push(format!("connection {} covers the tool", covering.join(", ")));
         }
@@ -391,7 +431,10 @@ fn check_sandbox(view: &ManifestView<'_>, tool: &ToolView<'_>, report: &mut Repo
             &PM509,
             &ptr,
             At::Value(node),
-            format!("`sandbox: own` is for a tool of a plugin that holds nothing, but {}.", holds.join("; ")),
+            format!(
+                "`sandbox: own` is for a tool of a plugin that holds nothing, but {}.",
+                holds.join("; ")
+            ),
         );
     }
 }
@@ -401,8 +444,17 @@ fn check_limits(tool: &ToolView<'_>, report: &mut Report) {
     let ptr = tool.ptr.key("limits");
     let label = tool.label();
     if tool.is_remote() || tool.is_oci() {
-        let instead = if tool.is_oci() { "an `oci:` image's limits are its `container`" } else { "a remote server runs on its own host" };
-        report.push(&PM510, &ptr, At::Key(member), format!("`limits` are for a local tool, and {label} is not one: {instead}."));
+        let instead = if tool.is_oci() {
+            "an `oci:` image's limits are its `container`"
+        } else {
+            "a remote server runs on its own host"
+        };
+        report.push(
+            &PM510,
+            &ptr,
+            At::Key(member),
+            format!("`limits` are for a local tool, and {label} is not one: {instead}."),
+        );
         return;
     }
     if let Some(sandbox) = tool.sandbox().filter(|s| SANDBOXES.contains(s)) {
@@ -414,26 +466,47 @@ fn check_limits(tool: &ToolView<'_>, report: &mut Report) {
         );
     }
     let Some(limits) = member.value.as_object() else { return };
-    for (key, minimum, whole) in [("memory_mb", MIN_MEMORY_MB, true), ("pids", MIN_PIDS, true), ("cpus", MIN_CPUS, false)] {
+    for (key, minimum, whole) in
+        [("memory_mb", MIN_MEMORY_MB, true), ("pids", MIN_PIDS, true), ("cpus", MIN_CPUS, false)]
+    {
         let Some(value) = limits.get(key) else { continue };
         let Some(n) = value.as_f64() else { continue };
         let ok = n.is_finite() && n >= minimum && (!whole || n.fract() == 0.0);
         if !ok {
-            let expected = if whole { format!("a whole number of at least {minimum}") } else { format!("{minimum} or more") };
-            report.push(&PM511, &ptr.key(key), At::Value(value), format!("`limits.{key}` of {label} is {}; it is {expected}.", shown(value)));
+            let expected = if whole {
+                format!("a whole number of at least {minimum}")
+            } else {
+                format!("{minimum} or more")
+            };
+            report.push(
+                &PM511,
+                &ptr.key(key),
+                At::Value(value),
+                format!("`limits.{key}` of {label} is {}; it is {expected}.", shown(value)),
+            );
         }
     }
 }
 
 fn check_timeout(tool: &ToolView<'_>, timeout: &Node, report: &mut Report) {
     let problem = match timeout.as_str() {
-        None => format!("must be a duration such as `35m`, not {}; a number has no unit", shown(timeout)),
+        None => format!(
+            "must be a duration such as `35m`, not {}; a number has no unit",
+            shown(timeout)
+        ),
         Some(text) => match parse_go_duration(text) {
             Err(error) => format!("is `{text}`, which is not a duration: {error}"),
             Ok(nanos) if nanos <= 0 => format!("is `{text}`; a call needs more than no time"),
-            Ok(nanos) if nanos > MAX_TIMEOUT => format!("is `{text}`, longer than 2h, the longest a call may run"),
+            Ok(nanos) if nanos > MAX_TIMEOUT => {
+                format!("is `{text}`, longer than 2h, the longest a call may run")
+            }
             Ok(_) => return,
         },
     };
-    report.push(&PM513, &tool.ptr.key("timeout"), At::Value(timeout), format!("`timeout` of {} {problem}.", tool.label()));
+    report.push(
+        &PM513,
+        &tool.ptr.key("timeout"),
+        At::Value(timeout),
+        format!("`timeout` of {} {problem}.", tool.label()),
+    );
 }

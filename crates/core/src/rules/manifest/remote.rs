@@ -3,9 +3,11 @@
 
 use super::{capitalise, known_names, shown};
 use crate::diagnostics::{documented, At, Group, Report, Rule, Severity};
-use crate::views::manifest::{ManifestView, ToolView};
 use crate::views::manifest::url::HttpUrl;
-use crate::views::manifest::values::{is_argument_pointer, is_env_name, json_size, secret_references};
+use crate::views::manifest::values::{
+    is_argument_pointer, is_env_name, json_size, secret_references,
+};
+use crate::views::manifest::{ManifestView, ToolView};
 use crate::views::spec::one_of;
 use opb_syntax::{Member, Node};
 
@@ -193,7 +195,8 @@ pub static PM315: Rule = Rule {
 };
 
 pub static RULES: &[&Rule] = &[
-    &PM301, &PM302, &PM303, &PM304, &PM305, &PM306, &PM307, &PM308, &PM309, &PM310, &PM311, &PM312, &PM313, &PM314, &PM315,
+    &PM301, &PM302, &PM303, &PM304, &PM305, &PM306, &PM307, &PM308, &PM309, &PM310, &PM311, &PM312,
+    &PM313, &PM314, &PM315,
 ];
 
 pub(super) fn check(view: &ManifestView<'_>, report: &mut Report) {
@@ -212,7 +215,11 @@ pub(super) fn check(view: &ManifestView<'_>, report: &mut Report) {
                     &PM314,
                     &tool.ptr.key("affinity"),
                     At::Value(affinity),
-                    format!("`affinity` of {} is `{value}`; it is {}.", tool.label(), one_of(AFFINITIES)),
+                    format!(
+                        "`affinity` of {} is `{value}`; it is {}.",
+                        tool.label(),
+                        one_of(AFFINITIES)
+                    ),
                 );
             }
         }
@@ -227,7 +234,12 @@ fn check_url(view: &ManifestView<'_>, tool: &ToolView<'_>, report: &mut Report) 
     let url = match HttpUrl::parse(text) {
         Ok(url) => url,
         Err(error) => {
-            report.push(&PM302, &ptr, At::Value(node), format!("`url` `{text}` of {label} is not an http(s) URL: {error}."));
+            report.push(
+                &PM302,
+                &ptr,
+                At::Value(node),
+                format!("`url` `{text}` of {label} is not an http(s) URL: {error}."),
+            );
             return;
         }
     };
@@ -248,9 +260,9 @@ fn check_url(view: &ManifestView<'_>, tool: &ToolView<'_>, report: &mut Report) 
     if !url.secure {
         problems.push("a templated host is https only".to_owned());
     }
-    let param = url
-        .host_param()
-        .filter(|p| !p.is_empty() && p.bytes().all(|b| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'-')));
+    let param = url.host_param().filter(|p| {
+        !p.is_empty() && p.bytes().all(|b| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'-'))
+    });
     if param.is_none() {
         problems.push(format!("the host `{}` is not one whole `{{params.<name>}}`", url.host));
     }
@@ -258,7 +270,10 @@ fn check_url(view: &ManifestView<'_>, tool: &ToolView<'_>, report: &mut Report) 
         problems.push("its path must be literal, with no `{…}`".to_owned());
     }
     match tool.get("connection").and_then(Node::as_str) {
-        None => problems.push("a templated host comes from a param of the tool's `connection`, and the tool has none".to_owned()),
+        None => problems.push(
+            "a templated host comes from a param of the tool's `connection`, and the tool has none"
+                .to_owned(),
+        ),
         Some(name) => {
             if let Some(connection) = view.connection(name) {
                 if let Some(param) = param {
@@ -267,13 +282,20 @@ fn check_url(view: &ManifestView<'_>, tool: &ToolView<'_>, report: &mut Report) 
                     }
                 }
                 if !connection.has_steps {
-                    problems.push(format!("connection `{name}` has no steps to record the host when it is connected"));
+                    problems.push(format!(
+                        "connection `{name}` has no steps to record the host when it is connected"
+                    ));
                 }
             }
         }
     }
     if !problems.is_empty() {
-        report.push(&PM302, &ptr, At::Value(node), format!("`url` `{text}` of {label}: {}.", problems.join("; ")));
+        report.push(
+            &PM302,
+            &ptr,
+            At::Value(node),
+            format!("`url` `{text}` of {label}: {}.", problems.join("; ")),
+        );
     }
 }
 
@@ -292,7 +314,10 @@ fn check_connection(view: &ManifestView<'_>, tool: &ToolView<'_>, report: &mut R
     let Some(name) = member.value.as_str() else { return };
     match view.connection(name) {
         None => {
-            let choices = known_names(view.connections.iter().filter_map(|c| c.name), "the plugin has no `connections`");
+            let choices = known_names(
+                view.connections.iter().filter_map(|c| c.name),
+                "the plugin has no `connections`",
+            );
             report.push(
                 &PM304,
                 &ptr,
@@ -345,14 +370,22 @@ fn check_functions(tool: &ToolView<'_>, report: &mut Report) {
                         &PM307,
                         &annotation_ptr,
                         At::Key(annotation),
-                        format!("`{}` is not an annotation of {what}; the annotations are {}.", annotation.key, one_of(ANNOTATIONS)),
+                        format!(
+                            "`{}` is not an annotation of {what}; the annotations are {}.",
+                            annotation.key,
+                            one_of(ANNOTATIONS)
+                        ),
                     );
                 } else if annotation.value.as_bool().is_none() {
                     report.push(
                         &PM307,
                         &annotation_ptr,
                         At::Value(&annotation.value),
-                        format!("`{}` of {what} must be `true` or `false`, not {}.", annotation.key, shown(&annotation.value)),
+                        format!(
+                            "`{}` of {what} must be `true` or `false`, not {}.",
+                            annotation.key,
+                            shown(&annotation.value)
+                        ),
                     );
                 }
             }
@@ -375,7 +408,15 @@ fn check_functions(tool: &ToolView<'_>, report: &mut Report) {
 
 fn check_output_schema(schema: &Node, ptr: &opb_syntax::Ptr, what: &str, report: &mut Report) {
     let Some(object) = schema.as_object() else {
-        report.push(&PM308, ptr, At::Value(schema), format!("`output_schema` of {what} must be an object schema, not {}.", schema.type_name()));
+        report.push(
+            &PM308,
+            ptr,
+            At::Value(schema),
+            format!(
+                "`output_schema` of {what} must be an object schema, not {}.",
+                schema.type_name()
+            ),
+        );
         return;
     };
     match object.get("type") {
@@ -409,7 +450,12 @@ fn check_headers(view: &ManifestView<'_>, tool: &ToolView<'_>, report: &mut Repo
     let ptr = tool.ptr.key("headers");
     let label = tool.label();
     if !tool.is_remote() {
-        report.push(&PM310, &ptr, At::Key(member), format!("`headers` are for a remote tool (`url`), and {label} is not one."));
+        report.push(
+            &PM310,
+            &ptr,
+            At::Key(member),
+            format!("`headers` are for a remote tool (`url`), and {label} is not one."),
+        );
     }
     let Some(headers) = member.value.as_object() else { return };
     let entries: Vec<&Member> = headers.unique_members().collect();
@@ -418,7 +464,12 @@ fn check_headers(view: &ManifestView<'_>, tool: &ToolView<'_>, report: &mut Repo
             &PM311,
             &ptr.key(&first_over.key),
             At::Key(first_over),
-            format!("{} sets {} headers; at most {MAX_HEADERS}. `{}` is the first over the limit.", capitalise(label), entries.len(), first_over.key),
+            format!(
+                "{} sets {} headers; at most {MAX_HEADERS}. `{}` is the first over the limit.",
+                capitalise(label),
+                entries.len(),
+                first_over.key
+            ),
         );
     }
     let has_connection = tool.get("connection").is_some();

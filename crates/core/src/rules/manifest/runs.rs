@@ -3,8 +3,10 @@
 
 use super::capitalise;
 use crate::diagnostics::{documented, At, Group, Report, Rule, Severity};
+use crate::views::manifest::package::{
+    Ecosystem, Package, PackageError, BINARY_FORM, NPM_FORM, OCI_FORM, PYPI_FORM,
+};
 use crate::views::manifest::{ManifestView, ToolView};
-use crate::views::manifest::package::{BINARY_FORM, Ecosystem, NPM_FORM, OCI_FORM, PYPI_FORM, Package, PackageError};
 use opb_syntax::{Member, Node, Value};
 
 pub static PM201: Rule = Rule {
@@ -91,8 +93,12 @@ pub static PM208: Rule = Rule {
     group: Group::ManifestRuns,
     summary: documented!("`container` on a tool that is not an `oci:` package."),
     source: documented!("\"`container`: For an `oci:` tool only\" (seed 003, `container`)."),
-    fix: documented!("Remove `container`; a local tool's limits are its `limits` (`memory_mb`, `pids`, `cpus`)."),
-    example: documented!("tools:\n  - id: acme_fetch\n    mcp: [node, server.js]\n    container: {memory_mb: 512}"),
+    fix: documented!(
+        "Remove `container`; a local tool's limits are its `limits` (`memory_mb`, `pids`, `cpus`)."
+    ),
+    example: documented!(
+        "tools:\n  - id: acme_fetch\n    mcp: [node, server.js]\n    container: {memory_mb: 512}"
+    ),
 };
 
 pub static PM209: Rule = Rule {
@@ -106,7 +112,8 @@ pub static PM209: Rule = Rule {
     example: documented!("tools:\n  - id: acme_box\n    package: oci:ghcr.io/acme/box@sha256:…\n    container: {memory_mb: 0, cpus: two}"),
 };
 
-pub static RULES: &[&Rule] = &[&PM201, &PM202, &PM203, &PM204, &PM205, &PM206, &PM207, &PM208, &PM209];
+pub static RULES: &[&Rule] =
+    &[&PM201, &PM202, &PM203, &PM204, &PM205, &PM206, &PM207, &PM208, &PM209];
 
 pub(super) fn check(view: &ManifestView<'_>, report: &mut Report) {
     for tool in &view.tools {
@@ -125,7 +132,9 @@ fn check_kinds(tool: &ToolView<'_>, report: &mut Report) {
         .filter_map(|key| tool.member(key))
         .filter(|m| !m.value.is_null())
         .collect();
-    let names = |members: &[&Member]| members.iter().map(|m| format!("`{}`", m.key)).collect::<Vec<_>>().join(" and ");
+    let names = |members: &[&Member]| {
+        members.iter().map(|m| format!("`{}`", m.key)).collect::<Vec<_>>().join(" and ")
+    };
     if tool.get("flow").is_some() {
         for member in &set {
             report.push(
@@ -160,7 +169,10 @@ fn check_mcp(tool: &ToolView<'_>, mcp: &Node, report: &mut Report) {
     let ptr = tool.ptr.key("mcp");
     let Some(items) = mcp.as_array() else {
         let hint = match mcp.as_str() {
-            Some(command) => format!(" Write it as a list, one argument an entry: `[{}]`.", command.split_whitespace().collect::<Vec<_>>().join(", ")),
+            Some(command) => format!(
+                " Write it as a list, one argument an entry: `[{}]`.",
+                command.split_whitespace().collect::<Vec<_>>().join(", ")
+            ),
             None => String::new(),
         };
         report.push(
@@ -172,7 +184,15 @@ fn check_mcp(tool: &ToolView<'_>, mcp: &Node, report: &mut Report) {
         return;
     };
     if items.is_empty() {
-        report.push(&PM202, &ptr, At::Value(mcp), format!("`mcp` of {} is an empty list; name the command that starts the server.", tool.label()));
+        report.push(
+            &PM202,
+            &ptr,
+            At::Value(mcp),
+            format!(
+                "`mcp` of {} is an empty list; name the command that starts the server.",
+                tool.label()
+            ),
+        );
     }
     for (i, item) in items.iter().enumerate() {
         let problem = match &item.value {
@@ -267,10 +287,15 @@ fn check_container(tool: &ToolView<'_>, report: &mut Report) {
     let Some(container) = member.value.as_object() else { return };
     for (key, whole) in [("memory_mb", true), ("cpus", false), ("pids", true)] {
         let Some(value) = container.get(key).filter(|v| !v.is_null()) else { continue };
-        let ok = value.as_f64().is_some_and(|n| n.is_finite() && n > 0.0 && (!whole || n.fract() == 0.0));
+        let ok = value
+            .as_f64()
+            .is_some_and(|n| n.is_finite() && n > 0.0 && (!whole || n.fract() == 0.0));
         if !ok {
             let expected = if whole { "a positive whole number" } else { "a positive number" };
-            let shown = value.scalar_text().map(|t| format!("`{t}`")).unwrap_or_else(|| value.type_name().to_owned());
+            let shown = value
+                .scalar_text()
+                .map(|t| format!("`{t}`"))
+                .unwrap_or_else(|| value.type_name().to_owned());
             report.push(
                 &PM209,
                 &ptr.key(key),

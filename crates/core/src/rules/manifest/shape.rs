@@ -6,14 +6,14 @@
 //! value may be a number or a boolean: it is read as its text (`PORT: 8080`),
 //! as a YAML reader that fills a map of strings reads it.
 
+use super::approvals::{role_meaning, ROLES};
+use super::process::{isolation_meaning, sandbox_meaning, ISOLATIONS, SANDBOXES};
+use super::remote::{affinity_meaning, AFFINITIES};
 use crate::diagnostics::{At, Report};
-use super::approvals::{ROLES, role_meaning};
-use super::process::{ISOLATIONS, SANDBOXES, isolation_meaning, sandbox_meaning};
-use super::remote::{AFFINITIES, affinity_meaning};
-use crate::rules::{Field, Holds, Ty, check_fields, expect, expect_objects};
-use crate::rules::playbook::SCHEMA_KEY;
-use crate::views::objects;
 use crate::rules::input::IN004;
+use crate::rules::playbook::SCHEMA_KEY;
+use crate::rules::{check_fields, expect, expect_objects, Field, Holds, Ty};
+use crate::views::objects;
 use opb_syntax::{Node, Ptr, Value};
 use std::fmt::Display;
 
@@ -75,9 +75,14 @@ pub(super) const TOOL: &[Field] = &[
     Field::new("uses_model", Ty::Object).holds(Holds::Object(USES_MODEL)),
 ];
 
-const CONTAINER: &[Field] = &[Field::new("memory_mb", Ty::Any), Field::new("cpus", Ty::Any), Field::new("pids", Ty::Any)];
+const CONTAINER: &[Field] =
+    &[Field::new("memory_mb", Ty::Any), Field::new("cpus", Ty::Any), Field::new("pids", Ty::Any)];
 
-const LIMITS: &[Field] = &[Field::new("memory_mb", Ty::Number), Field::new("pids", Ty::Number), Field::new("cpus", Ty::Number)];
+const LIMITS: &[Field] = &[
+    Field::new("memory_mb", Ty::Number),
+    Field::new("pids", Ty::Number),
+    Field::new("cpus", Ty::Number),
+];
 
 const FUNCTION: &[Field] = &[
     Field::new("annotations", Ty::Object),
@@ -123,22 +128,41 @@ pub(super) fn check(root: &Node, report: &mut Report) {
     check_fields(report, root, &top, TOP, "the manifest");
     if let Some(requires) = root.get("requires") {
         check_fields(report, requires, &top.key("requires"), REQUIRES, "`requires`");
-        name_list(report, requires.get("secrets"), &top.key("requires").key("secrets"), "`requires.secrets`");
+        name_list(
+            report,
+            requires.get("secrets"),
+            &top.key("requires").key("secrets"),
+            "`requires.secrets`",
+        );
     }
     name_list(report, root.get("skills"), &top.key("skills"), "`skills`");
-    name_list(report, root.get("optional_secrets"), &top.key("optional_secrets"), "`optional_secrets`");
+    name_list(
+        report,
+        root.get("optional_secrets"),
+        &top.key("optional_secrets"),
+        "`optional_secrets`",
+    );
     for (ptr, flow) in items(report, root.get("flows"), &top.key("flows"), "Each flow") {
         check_fields(report, flow, &ptr, FLOW, &Label { kind: "flow", node: flow, ptr: &ptr });
-        for (step_ptr, step) in items(report, flow.get("steps"), &ptr.key("steps"), "Each step of a flow") {
+        for (step_ptr, step) in
+            items(report, flow.get("steps"), &ptr.key("steps"), "Each step of a flow")
+        {
             if let Some(tool) = step.get("tool").filter(|t| !t.is_null()) {
                 expect(report, tool, &step_ptr.key("tool"), Ty::String, "A flow step's `tool`");
             }
         }
     }
-    for (ptr, connection) in items(report, root.get("connections"), &top.key("connections"), "Each connection") {
+    for (ptr, connection) in
+        items(report, root.get("connections"), &top.key("connections"), "Each connection")
+    {
         let what = Label { kind: "connection", node: connection, ptr: &ptr };
         check_fields(report, connection, &ptr, CONNECTION, &what);
-        name_list(report, connection.get("params"), &ptr.key("params"), &format_args!("`params` of {what}"));
+        name_list(
+            report,
+            connection.get("params"),
+            &ptr.key("params"),
+            &format_args!("`params` of {what}"),
+        );
     }
     for (ptr, tool) in items(report, root.get("tools"), &top.key("tools"), "Each tool") {
         check_tool(report, tool, &ptr);
@@ -169,7 +193,11 @@ fn check_tool(report: &mut Report, tool: &Node, ptr: &Ptr) {
                         &IN004,
                         &ptr.key(key).key(&member.key),
                         At::Value(&member.value),
-                        format!("`{key}.{}` of {what} must be a string, not {}.", member.key, member.value.type_name()),
+                        format!(
+                            "`{key}.{}` of {what} must be a string, not {}.",
+                            member.key,
+                            member.value.type_name()
+                        ),
                     );
                 }
             }
@@ -179,19 +207,39 @@ fn check_tool(report: &mut Report, tool: &Node, ptr: &Ptr) {
         for member in functions.unique_members() {
             let function_ptr = ptr.key("functions").key(&member.key);
             let function = FunctionLabel { name: &member.key, tool: &what };
-            if member.value.is_null() || !expect(report, &member.value, &function_ptr, Ty::Object, &format_args!("The overrides of {function}")) {
+            if member.value.is_null()
+                || !expect(
+                    report,
+                    &member.value,
+                    &function_ptr,
+                    Ty::Object,
+                    &format_args!("The overrides of {function}"),
+                )
+            {
                 continue;
             }
             check_fields(report, &member.value, &function_ptr, FUNCTION, &function);
             if let Some(usage) = member.value.get("usage") {
-                check_fields(report, usage, &function_ptr.key("usage"), USAGE, &format_args!("`usage` of {function}"));
+                check_fields(
+                    report,
+                    usage,
+                    &function_ptr.key("usage"),
+                    USAGE,
+                    &format_args!("`usage` of {function}"),
+                );
             }
         }
     }
     if let Some(approval) = tool.get("approval") {
         let approval_ptr = ptr.key("approval");
         if let Some(deciders) = approval.get("deciders") {
-            check_fields(report, deciders, &approval_ptr.key("deciders"), DECIDERS, &format_args!("`approval.deciders` of {what}"));
+            check_fields(
+                report,
+                deciders,
+                &approval_ptr.key("deciders"),
+                DECIDERS,
+                &format_args!("`approval.deciders` of {what}"),
+            );
         }
         if let Some(escalation) = approval.get("escalation") {
             let escalation_ptr = approval_ptr.key("escalation");
@@ -200,11 +248,22 @@ fn check_tool(report: &mut Report, tool: &Node, ptr: &Ptr) {
                     &IN004,
                     &escalation_ptr,
                     At::Value(escalation),
-                    format!("`approval.escalation` of {what} must be `off` or a list of steps, not {}.", escalation.type_name()),
+                    format!(
+                        "`approval.escalation` of {what} must be `off` or a list of steps, not {}.",
+                        escalation.type_name()
+                    ),
                 );
             }
-            for (step_ptr, step) in items(report, Some(escalation), &escalation_ptr, "Each escalation step") {
-                check_fields(report, step, &step_ptr, ESCALATION_STEP, &format_args!("an escalation step of {what}"));
+            for (step_ptr, step) in
+                items(report, Some(escalation), &escalation_ptr, "Each escalation step")
+            {
+                check_fields(
+                    report,
+                    step,
+                    &step_ptr,
+                    ESCALATION_STEP,
+                    &format_args!("an escalation step of {what}"),
+                );
             }
         }
     }
@@ -212,7 +271,12 @@ fn check_tool(report: &mut Report, tool: &Node, ptr: &Ptr) {
 
 /// The object items of a list, with IN004 for each item that is not an
 /// object. `each` starts the message ("Each tool").
-fn items<'n>(report: &mut Report, list: Option<&'n Node>, ptr: &Ptr, each: &str) -> impl Iterator<Item = (Ptr, &'n Node)> {
+fn items<'n>(
+    report: &mut Report,
+    list: Option<&'n Node>,
+    ptr: &Ptr,
+    each: &str,
+) -> impl Iterator<Item = (Ptr, &'n Node)> {
     expect_objects(report, list, ptr, each, None);
     objects(list, ptr).map(|(_, ptr, item)| (ptr, item))
 }

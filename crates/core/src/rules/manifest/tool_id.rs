@@ -89,17 +89,28 @@ pub(super) fn check(view: &ManifestView<'_>, report: &mut Report) {
     let mut first_of: HashMap<&str, usize> = HashMap::new();
     for tool in &view.tools {
         let Some(member) = tool.member("id").filter(|m| !m.value.is_null()) else {
-            report.push(&PM101, &tool.ptr, At::Missing(tool.node), format!("Tool {} has no `id`.", tool.index));
+            report.push(
+                &PM101,
+                &tool.ptr,
+                At::Missing(tool.node),
+                format!("Tool {} has no `id`.", tool.index),
+            );
             continue;
         };
         let node = &member.value;
         let id_ptr = tool.ptr.key("id");
         let Some(id) = node.as_str() else { continue };
         if id.is_empty() {
-            report.push(&PM101, &id_ptr, At::Value(node), format!("Tool {} has an empty `id`.", tool.index));
+            report.push(
+                &PM101,
+                &id_ptr,
+                At::Value(node),
+                format!("Tool {} has an empty `id`.", tool.index),
+            );
             continue;
         }
-        let bad: String = unique_chars(id.chars().filter(|c| !matches!(c, 'a'..='z' | '0'..='9' | '-' | '_')));
+        let bad: String =
+            unique_chars(id.chars().filter(|c| !matches!(c, 'a'..='z' | '0'..='9' | '-' | '_')));
         if !bad.is_empty() {
             report.push(
                 &PM102,
@@ -136,7 +147,9 @@ pub(super) fn check(view: &ManifestView<'_>, report: &mut Report) {
                 At::Value(node),
                 format!("Tool id `{id}` starts with `oz0_`, which is reserved for Orchestrator Zero's verified plugins."),
             );
-        } else if (prefix == RESERVED || looks_like_reserved(prefix)) && after_prefix.starts_with(['_', '-']) {
+        } else if (prefix == RESERVED || looks_like_reserved(prefix))
+            && after_prefix.starts_with(['_', '-'])
+        {
             report.push(
                 &PM107,
                 &id_ptr,
@@ -149,13 +162,18 @@ pub(super) fn check(view: &ManifestView<'_>, report: &mut Report) {
     }
 }
 
-fn check_prefix(view: &ManifestView<'_>, id: &str, ptr: &opb_syntax::Ptr, node: &opb_syntax::Node, report: &mut Report) {
+fn check_prefix(
+    view: &ManifestView<'_>,
+    id: &str,
+    ptr: &opb_syntax::Ptr,
+    node: &opb_syntax::Node,
+    report: &mut Report,
+) {
     let Some(name) = view.name else { return };
     let full = name.replace('-', "_");
     let segment = name.split('-').next().unwrap_or(name);
     let starts = |prefix: &str| {
-        id.strip_prefix(prefix)
-            .is_some_and(|rest| rest.is_empty() || rest.starts_with(['_', '-']))
+        id.strip_prefix(prefix).is_some_and(|rest| rest.is_empty() || rest.starts_with(['_', '-']))
     };
     if !starts(&full) && !starts(segment) {
         // The prefixes spell the name with `_` for `-`, a form redaction

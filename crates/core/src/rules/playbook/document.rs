@@ -2,11 +2,11 @@
 
 use crate::diagnostics::prose::and_list;
 use crate::diagnostics::{documented, At, Group, Report, Rule, Severity};
-use crate::rules::{Field, Holds, Ty, check_fields, expect_objects};
+use crate::rules::input::IN004;
 use crate::rules::playbook::requires::REQUIRES_FIELDS;
 use crate::rules::playbook::steps::STEP_FIELDS;
 use crate::rules::playbook::tools::TOOL_FIELDS;
-use crate::rules::input::IN004;
+use crate::rules::{check_fields, expect_objects, Field, Holds, Ty};
 use crate::views::playbook::PlaybookView;
 use crate::views::spec::CURRENT_VERSION;
 use foldhash::{HashSet, HashSetExt};
@@ -141,9 +141,13 @@ fn version_part(part: &str) -> Option<u32> {
 /// hold no version at all (a boolean, a list, an object).
 fn declared(node: &Node) -> Option<Declared> {
     match &node.value {
-        Value::String(text) => Some(parse_version(text).map_or(Declared::Malformed, |(a, b)| Declared::Version(a, b))),
+        Value::String(text) => {
+            Some(parse_version(text).map_or(Declared::Malformed, |(a, b)| Declared::Version(a, b)))
+        }
         Value::Number(number) => Some(match parse_version(&number.raw) {
-            Some((major, minor)) if minor > 0 && minor % 10 == 0 => Declared::AmbiguousNumber(major, minor),
+            Some((major, minor)) if minor > 0 && minor % 10 == 0 => {
+                Declared::AmbiguousNumber(major, minor)
+            }
             Some((major, minor)) => Declared::Version(major, minor),
             None => Declared::Malformed,
         }),
@@ -236,7 +240,9 @@ fn check_pre16(view: &PlaybookView<'_>, (major, minor): (u32, u32), report: &mut
     }
     let mut used = Vec::new();
     let requires = &view.requires;
-    for (field, node) in [("mcpServers", requires.mcp_servers_node), ("secrets", requires.secrets_node)] {
+    for (field, node) in
+        [("mcpServers", requires.mcp_servers_node), ("secrets", requires.secrets_node)]
+    {
         if node.and_then(Node::as_array).is_some_and(|items| !items.is_empty()) {
             used.push(format!("`requires.{field}`"));
         }
@@ -250,11 +256,16 @@ fn check_pre16(view: &PlaybookView<'_>, (major, minor): (u32, u32), report: &mut
         .filter(|name| name.starts_with("mcp.") && seen.insert(*name))
         .collect();
     if !mcp_tools.is_empty() {
-        let mut names: Vec<String> = mcp_tools.iter().take(LISTED_TOOLS).map(|n| format!("`{n}`")).collect();
+        let mut names: Vec<String> =
+            mcp_tools.iter().take(LISTED_TOOLS).map(|n| format!("`{n}`")).collect();
         if mcp_tools.len() > LISTED_TOOLS {
             names.push(format!("{} more", mcp_tools.len() - LISTED_TOOLS));
         }
-        used.push(format!("the MCP tool{} {}", if mcp_tools.len() == 1 { "" } else { "s" }, and_list(&names)));
+        used.push(format!(
+            "the MCP tool{} {}",
+            if mcp_tools.len() == 1 { "" } else { "s" },
+            and_list(&names)
+        ));
     }
     if used.is_empty() {
         return;
@@ -276,13 +287,32 @@ fn check_pre16(view: &PlaybookView<'_>, (major, minor): (u32, u32), report: &mut
 fn check_steps_list(root: &Node, report: &mut Report) {
     let ptr = Ptr::root().key("steps");
     match root.get("steps") {
-        None => report.push(&PB104, &Ptr::root(), At::Missing(root), "The playbook has no `steps`: there is nothing to run. Add a `steps` list."),
-        Some(node) if node.is_null() => {
-            report.push(&PB104, &ptr, At::Value(node), "`steps` is null: there is nothing to run. Make it a list of steps.")
-        }
+        None => report.push(
+            &PB104,
+            &Ptr::root(),
+            At::Missing(root),
+            "The playbook has no `steps`: there is nothing to run. Add a `steps` list.",
+        ),
+        Some(node) if node.is_null() => report.push(
+            &PB104,
+            &ptr,
+            At::Value(node),
+            "`steps` is null: there is nothing to run. Make it a list of steps.",
+        ),
         Some(node) => match node.as_array() {
-            Some([]) => report.push(&PB104, &ptr, At::Value(node), "`steps` is empty: there is nothing to run. Add at least one step."),
-            Some(_) => expect_objects(report, Some(node), &ptr, "Each entry of `steps`", Some("a step with an `id` and a `kind`")),
+            Some([]) => report.push(
+                &PB104,
+                &ptr,
+                At::Value(node),
+                "`steps` is empty: there is nothing to run. Add at least one step.",
+            ),
+            Some(_) => expect_objects(
+                report,
+                Some(node),
+                &ptr,
+                "Each entry of `steps`",
+                Some("a step with an `id` and a `kind`"),
+            ),
             // Another type is IN004, reported by the top-level shape check.
             None => {}
         },
@@ -292,7 +322,7 @@ fn check_steps_list(root: &Node, report: &mut Report) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use opb_syntax::{Limits, Syntax, parse};
+    use opb_syntax::{parse, Limits, Syntax};
 
     /// The findings of the top level for a YAML playbook, as `CODE pointer`.
     fn found(yaml: &str) -> Vec<String> {
@@ -300,7 +330,9 @@ mod tests {
         crate::check(yaml, &options)
             .diagnostics
             .iter()
-            .filter(|d| ["IN004", "IN007", "PB101", "PB102", "PB103", "PB104", "PB214"].contains(&d.code))
+            .filter(|d| {
+                ["IN004", "IN007", "PB101", "PB102", "PB103", "PB104", "PB214"].contains(&d.code)
+            })
             .map(|d| format!("{} {}", d.code, d.pointer))
             .collect()
     }
@@ -331,7 +363,13 @@ mod tests {
         let yaml = "openplaybook: \"1.6\"\nname: [x]\nstart: null\nmanifest: {requiredConnectors: [stripe, 3], owner: x}\nauthor: me\nsteps: [{id: a, kind: gate}]\n";
         assert_eq!(
             found(yaml),
-            ["IN004 /name", "IN004 /start", "IN004 /manifest/requiredConnectors/1", "IN007 /manifest/owner", "IN007 /author"]
+            [
+                "IN004 /name",
+                "IN004 /start",
+                "IN004 /manifest/requiredConnectors/1",
+                "IN007 /manifest/owner",
+                "IN007 /author"
+            ]
         );
     }
 
@@ -345,7 +383,21 @@ mod tests {
         assert_eq!(parse_version("1.6"), Some((1, 6)));
         assert_eq!(parse_version("2.0"), Some((2, 0)));
         assert_eq!(parse_version("1.10"), Some((1, 10)));
-        for bad in ["1", "1.6.0", "v1.6", "1.", ".6", "+1.6", "1.+6", "01.6", "1.06", "1.6 ", "1,6", "", "99999999999.1"] {
+        for bad in [
+            "1",
+            "1.6.0",
+            "v1.6",
+            "1.",
+            ".6",
+            "+1.6",
+            "1.+6",
+            "01.6",
+            "1.06",
+            "1.6 ",
+            "1,6",
+            "",
+            "99999999999.1",
+        ] {
             assert_eq!(parse_version(bad), None, "{bad:?}");
         }
     }

@@ -20,7 +20,11 @@ pub static RULES: &[&[&Rule]] = &[document::RULES, steps::RULES, tools::RULES, r
 
 /// A playbook's parts, for its rules and explain, unless a count limit
 /// stops its check.
-pub(crate) fn parts<'a>(root: &'a Node, limits: &Limits, report: &mut Report) -> Option<PlaybookParts<'a>> {
+pub(crate) fn parts<'a>(
+    root: &'a Node,
+    limits: &Limits,
+    report: &mut Report,
+) -> Option<PlaybookParts<'a>> {
     (!over_count_limits(root, limits, report)).then(|| PlaybookParts::new(root))
 }
 
@@ -35,7 +39,7 @@ pub(crate) fn check(model: &PlaybookModel<'_, '_>, report: &mut Report) {
 /// IN006 for more steps or tools than the limits allow; nothing else is then
 /// checked.
 fn over_count_limits(root: &Node, limits: &Limits, report: &mut Report) -> bool {
-    [("steps", limits.max_steps), ("tools", limits.max_tools)]
-        .into_iter()
-        .any(|(key, limit)| over_count_limit(root, key, limit, "playbook", "Split it into smaller playbooks.", report))
+    [("steps", limits.max_steps), ("tools", limits.max_tools)].into_iter().any(|(key, limit)| {
+        over_count_limit(root, key, limit, "playbook", "Split it into smaller playbooks.", report)
+    })
 }

@@ -14,9 +14,9 @@ mod secrets;
 pub(crate) use mcp_servers::PB411;
 
 use crate::diagnostics::{At, Report, Rule};
-use crate::rules::{Field, Holds, Ty, check_fields, expect_objects};
-use crate::views::requires;
+use crate::rules::{check_fields, expect_objects, Field, Holds, Ty};
 use crate::views::playbook::PlaybookView;
+use crate::views::requires;
 use opb_syntax::{Node, Ptr};
 
 pub static RULES: &[&Rule] = &[
@@ -53,7 +53,11 @@ pub(crate) const REQUIRES_FIELDS: &[Field] = &[
         .doc("Named secrets this playbook's bindings reference — names + purposes only, never values. [] on pre-1.6 documents."),
 ];
 
-pub(super) fn check(view: &PlaybookView<'_>, cross_check: &requires::CrossCheck<'_, '_>, report: &mut Report) {
+pub(super) fn check(
+    view: &PlaybookView<'_>,
+    cross_check: &requires::CrossCheck<'_, '_>,
+    report: &mut Report,
+) {
     let ptr = Ptr::root().key("requires");
     if let Some(requires) = view.requires.node.filter(|n| n.as_object().is_some()) {
         check_fields(report, requires, &ptr, REQUIRES_FIELDS, "`requires`");
@@ -62,7 +66,13 @@ pub(super) fn check(view: &PlaybookView<'_>, cross_check: &requires::CrossCheck<
             ("mcpServers", "an MCP server with a `name`"),
             ("secrets", "a secret with `name` and `purpose`"),
         ] {
-            expect_objects(report, requires.get(field), &ptr.key(field), format_args!("Each entry of `requires.{field}`"), Some(what));
+            expect_objects(
+                report,
+                requires.get(field),
+                &ptr.key(field),
+                format_args!("Each entry of `requires.{field}`"),
+                Some(what),
+            );
         }
     }
     connections::check(view, cross_check, report);
@@ -88,7 +98,9 @@ mod tests {
         checked
             .diagnostics
             .iter()
-            .filter(|d| d.code.starts_with("PB4") || d.code == "PB205" || d.pointer.starts_with("/requires"))
+            .filter(|d| {
+                d.code.starts_with("PB4") || d.code == "PB205" || d.pointer.starts_with("/requires")
+            })
             .map(|d| format!("{} {}", d.code, d.pointer))
             .collect()
     }
@@ -105,7 +117,10 @@ mod tests {
         let yaml = format!(
             "manifest: {{requiredConnectors: [stripe, linear]}}\nrequires:\n  connections: [{{provider: Stripe, authKind: oauth}}]\n  mcpServers: [{{name: acme, toolNames: [mcp.acme.search]}}]\n{TOOLS}"
         );
-        assert_eq!(found(&yaml), ["PB406 /manifest/requiredConnectors/1", "PB403 /requires/connections/0/provider"]);
+        assert_eq!(
+            found(&yaml),
+            ["PB406 /manifest/requiredConnectors/1", "PB403 /requires/connections/0/provider"]
+        );
         // Not required: PB409 on the step.
         let yaml = format!(
             "manifest: {{requiredConnectors: [stripe]}}\nrequires:\n  connections: [{{provider: stripe, authKind: oauth, capabilities: [charge.history]}}]\n  mcpServers: [{{name: acme, toolNames: [mcp.acme.search]}}]\n{TOOLS}"

@@ -11,10 +11,10 @@ pub use allowed::{PB205, PB209, PB210, PB211, PB212, PB219};
 pub use flow::{PB213, PB214, PB215, PB216, PB217};
 
 use crate::diagnostics::{documented, At, Group, Report, Rule, Severity};
-use crate::rules::{Field, ItemName, Ty, capitalise, check_fields, is_absent, is_blank};
+use crate::rules::{capitalise, check_fields, is_absent, is_blank, Field, ItemName, Ty};
 use crate::views::graph::Graph;
 use crate::views::playbook::{PlaybookView, StepView};
-use crate::views::spec::{STEP_KINDS, one_of, step_kind_meaning};
+use crate::views::spec::{one_of, step_kind_meaning, STEP_KINDS};
 use foldhash::{HashMap, HashMapExt};
 use opb_syntax::Node;
 
@@ -107,8 +107,8 @@ pub static PB218: Rule = Rule {
 };
 
 pub static RULES: &[&Rule] = &[
-    &PB201, &PB202, &PB203, &PB204, &PB205, &PB206, &PB207, &PB208, &PB209, &PB210, &PB211, &PB212, &PB213, &PB214,
-    &PB215, &PB216, &PB217, &PB218, &PB219,
+    &PB201, &PB202, &PB203, &PB204, &PB205, &PB206, &PB207, &PB208, &PB209, &PB210, &PB211, &PB212,
+    &PB213, &PB214, &PB215, &PB216, &PB217, &PB218, &PB219,
 ];
 
 /// The fields of a step. `id` is checked by PB201, `next` by `flow`.
@@ -141,7 +141,13 @@ pub(super) fn check(view: &PlaybookView<'_>, graph: &Graph, report: &mut Report)
 
 /// How messages name a step: by its id, or by its place when it has none.
 fn describe<'s>(step: &StepView<'s>) -> ItemName<'s> {
-    ItemName { named: "step", placed: "the step at", list: "steps", name: step.id, index: step.index }
+    ItemName {
+        named: "step",
+        placed: "the step at",
+        list: "steps",
+        name: step.id,
+        index: step.index,
+    }
 }
 
 /// PB201 and PB202. Returns whether every step has an id of its own, so the
@@ -178,7 +184,15 @@ fn check_ids(view: &PlaybookView<'_>, report: &mut Report) -> bool {
                     Some(_) => "empty".to_owned(),
                     None => node.type_name().to_owned(),
                 };
-                report.push(&PB201, &ptr(), At::Value(node), format!("The `id` of {} must be a non-empty string, not {problem}.", describe(step)));
+                report.push(
+                    &PB201,
+                    &ptr(),
+                    At::Value(node),
+                    format!(
+                        "The `id` of {} must be a non-empty string, not {problem}.",
+                        describe(step)
+                    ),
+                );
             }
         }
     }
@@ -209,7 +223,11 @@ fn check_kind(step: &StepView<'_>, what: ItemName<'_>, report: &mut Report) {
             }
         }
         unknown => {
-            let tools = if has_tools { " Its `allowedTools` are shown, but opb cannot say whether they bind it." } else { "" };
+            let tools = if has_tools {
+                " Its `allowedTools` are shown, but opb cannot say whether they bind it."
+            } else {
+                ""
+            };
             report.push(
                 &PB204,
                 &step.ptr.key("kind"),
@@ -237,7 +255,12 @@ fn check_agent_step(step: &StepView<'_>, what: ItemName<'_>, report: &mut Report
                 Some(node) => (step.ptr.key(field), At::Value(node)),
                 None => (step.ptr.clone(), At::Missing(step.node)),
             };
-            report.push(rule, &ptr, at, format!("{}, an agent step, has no `{field}`: say {wanted}.", capitalise(what)));
+            report.push(
+                rule,
+                &ptr,
+                at,
+                format!("{}, an agent step, has no `{field}`: say {wanted}.", capitalise(what)),
+            );
         }
     }
 }

@@ -99,7 +99,8 @@ mod tests {
             .collect()
     }
 
-    const STEPS: &str = "steps:\n  - {id: a, kind: agent, agent: lou, purpose: p, allowedTools: [t, mcp.x, c]}\n";
+    const STEPS: &str =
+        "steps:\n  - {id: a, kind: agent, agent: lou, purpose: p, allowedTools: [t, mcp.x, c]}\n";
 
     #[test]
     fn one_fault_one_finding() {

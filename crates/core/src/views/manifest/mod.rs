@@ -160,7 +160,13 @@ impl<'a> ManifestView<'a> {
     pub fn new(root: &'a Node) -> Self {
         let top = Ptr::root();
         let tools = objects(root.get("tools"), &top.key("tools"))
-            .map(|(index, ptr, node)| ToolView { index, id: non_empty_str(node, "id"), runs: runs(node), ptr, node })
+            .map(|(index, ptr, node)| ToolView {
+                index,
+                id: non_empty_str(node, "id"),
+                runs: runs(node),
+                ptr,
+                node,
+            })
             .collect();
         let flows = objects(root.get("flows"), &top.key("flows"))
             .map(|(_, ptr, node)| {
@@ -337,7 +343,9 @@ impl<'a> ToolView<'a> {
     /// change what the tool is for the other rules.
     pub fn ecosystem(&self) -> Option<Ecosystem> {
         match &self.runs {
-            Runs::Package(_) => self.str("package").and_then(Ecosystem::of_package).map(|(ecosystem, _)| ecosystem),
+            Runs::Package(_) => {
+                self.str("package").and_then(Ecosystem::of_package).map(|(ecosystem, _)| ecosystem)
+            }
             _ => None,
         }
     }
@@ -380,7 +388,9 @@ mod tests {
     use super::*;
 
     fn view_of(text: &str) -> Node {
-        opb_syntax::parse(text, opb_syntax::Syntax::Yaml, &opb_syntax::Limits::default()).root.unwrap()
+        opb_syntax::parse(text, opb_syntax::Syntax::Yaml, &opb_syntax::Limits::default())
+            .root
+            .unwrap()
     }
 
     #[test]

@@ -65,15 +65,22 @@ impl Ecosystem {
     /// scheme, whether or not that is of the ecosystem's form: what a tool is
     /// is decided by its scheme alone, before its reference is judged.
     pub fn of_package(text: &str) -> Option<(Ecosystem, &str)> {
-        [("pypi:", Ecosystem::Pypi), ("npm:", Ecosystem::Npm), ("oci:", Ecosystem::Oci), ("binary:", Ecosystem::Binary)]
-            .into_iter()
-            .find_map(|(scheme, ecosystem)| text.strip_prefix(scheme).map(|rest| (ecosystem, rest)))
+        [
+            ("pypi:", Ecosystem::Pypi),
+            ("npm:", Ecosystem::Npm),
+            ("oci:", Ecosystem::Oci),
+            ("binary:", Ecosystem::Binary),
+        ]
+        .into_iter()
+        .find_map(|(scheme, ecosystem)| text.strip_prefix(scheme).map(|rest| (ecosystem, rest)))
     }
 }
 
 impl<'a> Package<'a> {
     pub fn parse(text: &'a str) -> Result<Package<'a>, PackageError> {
-        let Some((ecosystem, rest)) = Ecosystem::of_package(text) else { return Err(PackageError::Scheme) };
+        let Some((ecosystem, rest)) = Ecosystem::of_package(text) else {
+            return Err(PackageError::Scheme);
+        };
         match ecosystem {
             Ecosystem::Pypi => parse_pypi(rest),
             Ecosystem::Npm => parse_npm(rest),
@@ -130,7 +137,9 @@ fn parse_pypi(rest: &str) -> Result<Package<'_>, PackageError> {
         Some(version)
             if !version.is_empty()
                 && !version.starts_with('=')
-                && version.bytes().all(|b| b.is_ascii_alphanumeric() || matches!(b, b'.' | b'+' | b'!' | b'-' | b'_')) =>
+                && version.bytes().all(|b| {
+                    b.is_ascii_alphanumeric() || matches!(b, b'.' | b'+' | b'!' | b'-' | b'_')
+                }) =>
         {
             Ok(Package { ecosystem: Ecosystem::Pypi, name, version: Some(version) })
         }
@@ -146,10 +155,14 @@ fn parse_pypi(rest: &str) -> Result<Package<'_>, PackageError> {
 /// npm names, scoped or not: `name`, `@scope/name`; URL-safe characters.
 fn is_npm_name(name: &str) -> bool {
     let part = |p: &str| {
-        !p.is_empty() && p.bytes().all(|b| b.is_ascii_alphanumeric() || matches!(b, b'-' | b'.' | b'_' | b'~'))
+        !p.is_empty()
+            && p.bytes()
+                .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'-' | b'.' | b'_' | b'~'))
     };
     match name.strip_prefix('@') {
-        Some(scoped) => scoped.split_once('/').is_some_and(|(scope, bare)| part(scope) && part(bare)),
+        Some(scoped) => {
+            scoped.split_once('/').is_some_and(|(scope, bare)| part(scope) && part(bare))
+        }
         None => part(name),
     }
 }
@@ -178,9 +191,9 @@ fn parse_oci(rest: &str) -> Result<Package<'_>, PackageError> {
     if !has_registry || image.chars().any(char::is_whitespace) {
         return Err(PackageError::Form(OCI_FORM));
     }
-    let valid_digest = digest
-        .and_then(|d| d.strip_prefix("sha256:"))
-        .is_some_and(|hex| hex.len() == 64 && hex.bytes().all(|b| b.is_ascii_digit() || (b'a'..=b'f').contains(&b)));
+    let valid_digest = digest.and_then(|d| d.strip_prefix("sha256:")).is_some_and(|hex| {
+        hex.len() == 64 && hex.bytes().all(|b| b.is_ascii_digit() || (b'a'..=b'f').contains(&b))
+    });
     if !valid_digest {
         return Err(PackageError::OciDigest);
     }
@@ -210,7 +223,10 @@ mod tests {
     #[test]
     fn npm() {
         let p = Package::parse("npm:@shady/fetch@latest").unwrap();
-        assert_eq!((p.name, p.version, p.npm_range()), ("@shady/fetch", Some("latest"), Some("latest")));
+        assert_eq!(
+            (p.name, p.version, p.npm_range()),
+            ("@shady/fetch", Some("latest"), Some("latest"))
+        );
         let p = Package::parse("npm:@modelcontextprotocol/server-github@2025.4.8").unwrap();
         assert_eq!((p.npm_range(), p.pinned()), (None, true));
         for range in ["^1.2", "~1", ">=1", "1.x", "1.2", "*", "1.2.3 || 2"] {
@@ -231,8 +247,14 @@ mod tests {
         assert_eq!((p.name, p.pinned()), ("ghcr.io/acme/scanner", true));
         assert_eq!(Package::parse("oci:ghcr.io/shady/box:latest"), Err(PackageError::OciDigest));
         assert_eq!(Package::parse("oci:ghcr.io/x@sha256:abc"), Err(PackageError::OciDigest));
-        assert_eq!(Package::parse(&format!("oci:box@sha256:{DIGEST}")), Err(PackageError::Form(OCI_FORM)));
-        assert_eq!(Package::parse("binary:https://x.example/tool").unwrap().ecosystem, Ecosystem::Binary);
+        assert_eq!(
+            Package::parse(&format!("oci:box@sha256:{DIGEST}")),
+            Err(PackageError::Form(OCI_FORM))
+        );
+        assert_eq!(
+            Package::parse("binary:https://x.example/tool").unwrap().ecosystem,
+            Ecosystem::Binary
+        );
         assert_eq!(Package::parse("pip:requests"), Err(PackageError::Scheme));
         assert_eq!(Package::parse("requests"), Err(PackageError::Scheme));
     }

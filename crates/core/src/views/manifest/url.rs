@@ -74,7 +74,9 @@ impl<'a> HttpUrl<'a> {
             return Err(UrlError::BadCharacter);
         }
         if let Some(port) = port {
-            if port.parse::<u16>().map_or(true, |p| p == 0) || !port.bytes().all(|b| b.is_ascii_digit()) {
+            if port.parse::<u16>().map_or(true, |p| p == 0)
+                || !port.bytes().all(|b| b.is_ascii_digit())
+            {
                 return Err(UrlError::BadPort);
             }
         }
@@ -119,7 +121,9 @@ pub fn is_loopback_host(host: &str) -> bool {
     }
     if let Some(v6) = lower.strip_prefix('[').and_then(|h| h.strip_suffix(']')) {
         return v6.parse::<Ipv6Addr>().is_ok_and(|ip| {
-            ip.is_loopback() || ip.is_unspecified() || ip.to_ipv4_mapped().is_some_and(|v4| v4.is_loopback() || v4.is_unspecified())
+            ip.is_loopback()
+                || ip.is_unspecified()
+                || ip.to_ipv4_mapped().is_some_and(|v4| v4.is_loopback() || v4.is_unspecified())
         });
     }
     ipv4(&lower).is_some_and(|ip| ip.is_loopback() || ip.is_unspecified())
@@ -151,7 +155,8 @@ fn ipv4(host: &str) -> Option<Ipv4Addr> {
     if leading.iter().any(|&v| v > 0xff) || u64::from(*last) >= 1u64 << (8 * (4 - leading.len())) {
         return None;
     }
-    let address = leading.iter().enumerate().fold(*last, |address, (i, &v)| address | v << (8 * (3 - i)));
+    let address =
+        leading.iter().enumerate().fold(*last, |address, (i, &v)| address | v << (8 * (3 - i)));
     Some(Ipv4Addr::from(address))
 }
 
@@ -162,7 +167,10 @@ mod tests {
     #[test]
     fn urls_split() {
         let url = HttpUrl::parse("https://search.example.com/mcp").unwrap();
-        assert_eq!((url.secure, url.host, url.port, url.rest), (true, "search.example.com", None, "/mcp"));
+        assert_eq!(
+            (url.secure, url.host, url.port, url.rest),
+            (true, "search.example.com", None, "/mcp")
+        );
         let url = HttpUrl::parse("http://user:pw@127.0.0.1:8080/v1").unwrap();
         assert_eq!((url.secure, url.host, url.port), (false, "127.0.0.1", Some("8080")));
         let url = HttpUrl::parse("https://[::1]:9/x").unwrap();
@@ -178,20 +186,64 @@ mod tests {
         assert!(!HttpUrl::parse("https://x/{id}").unwrap().literal_rest());
         assert!(HttpUrl::parse("https://x/id?q=1").unwrap().literal_rest());
         let url = HttpUrl::parse("https://a.{params.x}:8443/").unwrap();
-        assert_eq!((url.host, url.port, url.is_template(), url.host_param()), ("a.{params.x}", Some("8443"), true, None));
+        assert_eq!(
+            (url.host, url.port, url.is_template(), url.host_param()),
+            ("a.{params.x}", Some("8443"), true, None)
+        );
         assert_eq!(HttpUrl::parse("https://x y/"), Err(UrlError::BadCharacter));
     }
 
     #[test]
     fn loopback_hosts() {
-        for host in ["localhost", "LOCALHOST", "api.localhost", "127.0.0.1", "127.1.2.3", "[::1]", "0.0.0.0", "[::]", "[::ffff:127.0.0.1]", "localhost."] {
+        for host in [
+            "localhost",
+            "LOCALHOST",
+            "api.localhost",
+            "127.0.0.1",
+            "127.1.2.3",
+            "[::1]",
+            "0.0.0.0",
+            "[::]",
+            "[::ffff:127.0.0.1]",
+            "localhost.",
+        ] {
             assert!(is_loopback_host(host), "{host}");
         }
         // The legacy spellings of 127.0.0.1 and 0.0.0.0 every common resolver reads.
-        for host in ["127.1", "127.0.1", "2130706433", "0x7f000001", "0X7F.1", "0177.0.0.1", "0177.1", "017700000001", "0x7f.0x0.0x0.0x1", "0", "0x0"] {
+        for host in [
+            "127.1",
+            "127.0.1",
+            "2130706433",
+            "0x7f000001",
+            "0X7F.1",
+            "0177.0.0.1",
+            "0177.1",
+            "017700000001",
+            "0x7f.0x0.0x0.0x1",
+            "0",
+            "0x0",
+        ] {
             assert!(is_loopback_host(host), "{host}");
         }
-        for host in ["api.openai.com", "10.0.0.1", "[2001:db8::1]", "localhost.example.com", "128.0.0.1", "128.1", "2130706431", "0x80000001", "0200.0.0.1", "127.16777216", "1.2.3.4.5", "127.0.0.1x", "08.0.0.1", "-127.1", "+127.1", "127..1", "4294967296"] {
+        for host in [
+            "api.openai.com",
+            "10.0.0.1",
+            "[2001:db8::1]",
+            "localhost.example.com",
+            "128.0.0.1",
+            "128.1",
+            "2130706431",
+            "0x80000001",
+            "0200.0.0.1",
+            "127.16777216",
+            "1.2.3.4.5",
+            "127.0.0.1x",
+            "08.0.0.1",
+            "-127.1",
+            "+127.1",
+            "127..1",
+            "4294967296",
+        ] {
             assert!(!is_loopback_host(host), "{host}");
         }
     }

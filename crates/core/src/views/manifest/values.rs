@@ -38,7 +38,9 @@ impl std::fmt::Display for DurationError {
             DurationError::UnknownUnit(unit) => {
                 write!(f, "`{unit}` is not a unit; use `ns`, `us`, `ms`, `s`, `m` or `h` (no days: `48h`)")
             }
-            DurationError::Malformed => f.write_str("it is not numbers with units, such as `90s`, `35m` or `1h30m`"),
+            DurationError::Malformed => {
+                f.write_str("it is not numbers with units, such as `90s`, `35m` or `1h30m`")
+            }
             DurationError::OutOfRange => f.write_str("it is longer than a duration can be"),
         }
     }
@@ -194,7 +196,13 @@ pub fn secret_references(text: &str) -> Vec<&str> {
 pub fn json_size(node: &Node) -> usize {
     match &node.value {
         Value::Null => 4,
-        Value::Bool(b) => if *b { 4 } else { 5 },
+        Value::Bool(b) => {
+            if *b {
+                4
+            } else {
+                5
+            }
+        }
         Value::Number(n) => n.raw.len(),
         Value::String(s) => json_string_size(s),
         Value::Array(items) => {
@@ -303,9 +311,12 @@ mod tests {
     #[test]
     fn json_size_is_the_compact_serialisation() {
         let text = "{\"type\": \"object\", \"properties\": {\"a\\\"b\": {\"type\": [\"string\", null]}, \"n\": 1.5, \"t\": true, \"nl\": \"x\\ny\\u0001é\"}}";
-        let parsed = opb_syntax::parse(text, opb_syntax::Syntax::Json, &opb_syntax::Limits::default());
+        let parsed =
+            opb_syntax::parse(text, opb_syntax::Syntax::Json, &opb_syntax::Limits::default());
         let root = parsed.root.unwrap();
-        let compact = serde_json::to_string(&serde_json::from_str::<serde_json::Value>(text).unwrap()).unwrap();
+        let compact =
+            serde_json::to_string(&serde_json::from_str::<serde_json::Value>(text).unwrap())
+                .unwrap();
         assert_eq!(json_size(&root), compact.len());
     }
 }

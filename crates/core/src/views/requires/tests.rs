@@ -1,5 +1,5 @@
 use super::*;
-use opb_syntax::{Limits, Node, Syntax, parse};
+use opb_syntax::{parse, Limits, Node, Syntax};
 
 fn root(yaml: &str) -> Node {
     parse(yaml, Syntax::Yaml, &Limits::default()).root.expect("the test document parses")
@@ -42,7 +42,10 @@ fn connections_are_checked_against_the_manifest() {
     let view = PlaybookView::new(&root);
     let check = cross_check(&view);
     // `stripey` is an unknown provider: PB403 reports it, not PB405.
-    assert_eq!(names(&check.connections_not_required, |c| c.provider.unwrap_or_default()), ["slack"]);
+    assert_eq!(
+        names(&check.connections_not_required, |c| c.provider.unwrap_or_default()),
+        ["slack"]
+    );
     assert_eq!(names(&check.required_unconnected, |c| c.name), ["linear"]);
 }
 
@@ -66,7 +69,9 @@ fn step_references_need_their_connections() {
     let view = PlaybookView::new(&root);
     let check = cross_check(&view);
     let refs = |list: &[ConnectorRef<'_, '_>]| -> Vec<(String, String)> {
-        list.iter().map(|r| (r.at.step.id.unwrap_or_default().to_owned(), r.at.entry.name.to_owned())).collect()
+        list.iter()
+            .map(|r| (r.at.step.id.unwrap_or_default().to_owned(), r.at.entry.name.to_owned()))
+            .collect()
     };
     // `email.send` is listed twice in step a and reported once; `page.post`
     // is a primitive, so its `connectorType` asks for no connection.
@@ -79,12 +84,15 @@ fn mcp_references_need_declared_servers_that_list_them() {
     let root = root(DOCUMENT);
     let view = PlaybookView::new(&root);
     let check = cross_check(&view);
-    let refs = |list: &[McpRef<'_, '_>]| -> Vec<String> { list.iter().map(|r| r.at.entry.name.to_owned()).collect() };
+    let refs = |list: &[McpRef<'_, '_>]| -> Vec<String> {
+        list.iter().map(|r| r.at.entry.name.to_owned()).collect()
+    };
     assert_eq!(refs(&check.mcp_undeclared), ["mcp.nowhere.x", "mcp.nowhere.y"]);
     assert_eq!(refs(&check.mcp_tool_names_incomplete), ["mcp.acme.orders"]);
     // `defined` is used by an embedded tool's name only: not unused.
     assert_eq!(names(&check.mcp_servers_unused, |s| s.name.unwrap_or_default()), ["idle"]);
-    let foreign: Vec<&str> = check.mcp_tool_names_foreign.iter().map(|f| f.tool_name.name).collect();
+    let foreign: Vec<&str> =
+        check.mcp_tool_names_foreign.iter().map(|f| f.tool_name.name).collect();
     assert_eq!(foreign, ["mcp.other.x", "mcp.acme"]);
 }
 
@@ -99,7 +107,8 @@ steps: [{ id: a, allowedTools: [refund.create] }, { id: b, allowedTools: [refund
     );
     let view = PlaybookView::new(&root);
     let check = cross_check(&view);
-    let steps: Vec<&str> = check.connectors_unconnected.iter().filter_map(|r| r.at.step.id).collect();
+    let steps: Vec<&str> =
+        check.connectors_unconnected.iter().filter_map(|r| r.at.step.id).collect();
     assert_eq!(steps, ["a", "b"]);
     assert!(check.connectors_unconnected.iter().all(|r| r.provider == "stripe"));
     assert!(check.capabilities_unlisted.is_empty());

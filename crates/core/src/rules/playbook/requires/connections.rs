@@ -3,10 +3,10 @@
 
 use super::missing_at;
 use crate::diagnostics::{documented, At, Group, Report, Rule, Severity};
-use crate::rules::{Field, Ty, check_fields, is_blank};
+use crate::rules::{check_fields, is_blank, Field, Ty};
 use crate::views::playbook::{ConnectionView, PlaybookView};
 use crate::views::requires::{ConnectorRef, CrossCheck, UnknownCapability};
-use crate::views::spec::{AUTH_KINDS, PROVIDERS, auth_meaning, one_of, provider_meaning};
+use crate::views::spec::{auth_meaning, one_of, provider_meaning, AUTH_KINDS, PROVIDERS};
 use foldhash::{HashMap, HashMapExt, HashSet};
 use opb_syntax::Ptr;
 
@@ -110,10 +110,18 @@ pub static PB409: Rule = Rule {
 };
 
 pub(super) const CONNECTION_FIELDS: &[Field] = &[
-    Field::new("provider", Ty::String).required().one_of(PROVIDERS, provider_meaning).doc("The connector this connection is for."),
-    Field::new("authKind", Ty::String).required().one_of(AUTH_KINDS, auth_meaning).doc("How this connector authenticates."),
-    Field::new("scopes", Ty::StringArray).doc("Best-effort OAuth scopes to request; [] where the provider has no scopes concept."),
-    Field::new("capabilities", Ty::StringArray).doc("Embedded tool names this playbook uses from this provider."),
+    Field::new("provider", Ty::String)
+        .required()
+        .one_of(PROVIDERS, provider_meaning)
+        .doc("The connector this connection is for."),
+    Field::new("authKind", Ty::String)
+        .required()
+        .one_of(AUTH_KINDS, auth_meaning)
+        .doc("How this connector authenticates."),
+    Field::new("scopes", Ty::StringArray)
+        .doc("Best-effort OAuth scopes to request; [] where the provider has no scopes concept."),
+    Field::new("capabilities", Ty::StringArray)
+        .doc("Embedded tool names this playbook uses from this provider."),
 ];
 
 pub(super) fn check(view: &PlaybookView<'_>, check: &CrossCheck<'_, '_>, report: &mut Report) {
@@ -126,7 +134,9 @@ pub(super) fn check(view: &PlaybookView<'_>, check: &CrossCheck<'_, '_>, report:
         check_fields(report, connection.node, &connection.ptr, CONNECTION_FIELDS, &what);
         check_fields_present(connection, &what, report);
         check_enums(connection, &what, report);
-        let Some(provider) = connection.provider.filter(|p| PROVIDERS.contains(p)) else { continue };
+        let Some(provider) = connection.provider.filter(|p| PROVIDERS.contains(p)) else {
+            continue;
+        };
         match first_by_provider.get(provider) {
             Some(first) => report_duplicate(connection, first, provider, report),
             None => {
@@ -230,7 +240,9 @@ fn needed_connectors(view: &PlaybookView<'_>) -> String {
 
 /// PB402, one finding per missing field.
 fn check_fields_present(connection: &ConnectionView<'_>, what: &str, report: &mut Report) {
-    for (field, says) in [("provider", "which connector it is for"), ("authKind", "how it authenticates")] {
+    for (field, says) in
+        [("provider", "which connector it is for"), ("authKind", "how it authenticates")]
+    {
         if is_blank(connection.node.get(field)) {
             let (ptr, at) = missing_at(connection.node, &connection.ptr, field);
             report.push(&PB402, &ptr, at, format!("There is no `{field}` in {what}: say {says}."));
@@ -240,22 +252,33 @@ fn check_fields_present(connection: &ConnectionView<'_>, what: &str, report: &mu
 
 /// PB403 for a string `provider` or `authKind` outside the seed's values.
 fn check_enums(connection: &ConnectionView<'_>, what: &str, report: &mut Report) {
-    for (field, value, accepted) in
-        [("provider", connection.provider, PROVIDERS), ("authKind", connection.auth_kind, AUTH_KINDS)]
-    {
-        let Some(value) = value.filter(|v| !v.trim().is_empty() && !accepted.contains(v)) else { continue };
+    for (field, value, accepted) in [
+        ("provider", connection.provider, PROVIDERS),
+        ("authKind", connection.auth_kind, AUTH_KINDS),
+    ] {
+        let Some(value) = value.filter(|v| !v.trim().is_empty() && !accepted.contains(v)) else {
+            continue;
+        };
         let Some(node) = connection.node.get(field) else { continue };
         report.push(
             &PB403,
             &connection.ptr.key(field),
             At::Value(node),
-            format!("The `{field}` of {what} is `{value}`, which is not one the seed lists: use {}.", one_of(accepted)),
+            format!(
+                "The `{field}` of {what} is `{value}`, which is not one the seed lists: use {}.",
+                one_of(accepted)
+            ),
         );
     }
 }
 
 /// PB404, at the second connection's provider.
-fn report_duplicate(connection: &ConnectionView<'_>, first: &ConnectionView<'_>, provider: &str, report: &mut Report) {
+fn report_duplicate(
+    connection: &ConnectionView<'_>,
+    first: &ConnectionView<'_>,
+    provider: &str,
+    report: &mut Report,
+) {
     let Some(node) = connection.node.get("provider") else { return };
     report.push(
         &PB404,
@@ -269,8 +292,15 @@ fn report_duplicate(connection: &ConnectionView<'_>, first: &ConnectionView<'_>,
 }
 
 /// PB405, at the provider.
-fn report_not_required(view: &PlaybookView<'_>, connection: &ConnectionView<'_>, report: &mut Report) {
-    let (Some(provider), Some(node)) = (connection.provider, connection.node.get("provider")) else { return };
+fn report_not_required(
+    view: &PlaybookView<'_>,
+    connection: &ConnectionView<'_>,
+    report: &mut Report,
+) {
+    let (Some(provider), Some(node)) = (connection.provider, connection.node.get("provider"))
+    else {
+        return;
+    };
     let listed = if view.required_connectors.is_empty() {
         "the playbook has no `manifest.requiredConnectors`".to_owned()
     } else {
@@ -286,10 +316,15 @@ fn report_not_required(view: &PlaybookView<'_>, connection: &ConnectionView<'_>,
 
 /// PB406, at each required connector without a connection. A connection
 /// whose provider is the same name in another case is PB403's.
-fn check_required_connected(view: &PlaybookView<'_>, check: &CrossCheck<'_, '_>, report: &mut Report) {
+fn check_required_connected(
+    view: &PlaybookView<'_>,
+    check: &CrossCheck<'_, '_>,
+    report: &mut Report,
+) {
     for required in &check.required_unconnected {
         let miscased = view.requires.connections.iter().any(|c| {
-            c.provider.is_some_and(|p| !PROVIDERS.contains(&p) && p.eq_ignore_ascii_case(required.name))
+            c.provider
+                .is_some_and(|p| !PROVIDERS.contains(&p) && p.eq_ignore_ascii_case(required.name))
         });
         if miscased {
             continue;
@@ -334,7 +369,8 @@ fn report_unknown_capability(unknown: &UnknownCapability<'_, '_>, report: &mut R
 /// How messages name the step of a reference.
 fn step_name(reference: &ConnectorRef<'_, '_>) -> String {
     let step = reference.at.step;
-    step.id.map_or_else(|| format!("The step at `steps[{}]`", step.index), |id| format!("Step `{id}`"))
+    step.id
+        .map_or_else(|| format!("The step at `steps[{}]`", step.index), |id| format!("Step `{id}`"))
 }
 
 /// PB408, at the step's entry.

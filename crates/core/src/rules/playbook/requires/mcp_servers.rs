@@ -1,11 +1,11 @@
 //! PB410–PB416 and PB419: the MCP servers a playbook declares by logical
 //! name, and the `mcp.<server>.<tool>` names that compose from them.
 
-use crate::diagnostics::{documented, At, Group, Report, Rule, Severity};
 use crate::diagnostics::secrets::{find_credential, high_entropy_run, preview, starts_with_bearer};
-use crate::rules::{Field, Ty, check_fields, is_blank};
+use crate::diagnostics::{documented, At, Group, Report, Rule, Severity};
 use crate::rules::playbook::steps::PB205;
-use crate::views::playbook::{McpName, McpServerView, PlaybookView, mcp_name};
+use crate::rules::{check_fields, is_blank, Field, Ty};
+use crate::views::playbook::{mcp_name, McpName, McpServerView, PlaybookView};
 use crate::views::requires::{CrossCheck, ForeignToolName, McpRef};
 use foldhash::{HashSet, HashSetExt};
 
@@ -122,7 +122,10 @@ pub(super) fn check(view: &PlaybookView<'_>, check: &CrossCheck<'_, '_>, report:
     }
     let is_first_usable = |server: &McpServerView<'_>| {
         usable.contains(&server.index)
-            && server.name.and_then(|name| check.mcp_server(name)).is_some_and(|first| std::ptr::eq(first, server))
+            && server
+                .name
+                .and_then(|name| check.mcp_server(name))
+                .is_some_and(|first| std::ptr::eq(first, server))
     };
     for &server in &check.mcp_servers_unused {
         if is_first_usable(server) {
@@ -226,7 +229,12 @@ fn ends_in_port(name: &str) -> bool {
 }
 
 /// PB412, at the second server's name.
-fn report_duplicate(server: &McpServerView<'_>, first: &McpServerView<'_>, name: &str, report: &mut Report) {
+fn report_duplicate(
+    server: &McpServerView<'_>,
+    first: &McpServerView<'_>,
+    name: &str,
+    report: &mut Report,
+) {
     let Some(node) = server.node.get("name") else { return };
     report.push(
         &PB412,
@@ -297,7 +305,10 @@ fn check_capabilities(server: &McpServerView<'_>, name: Option<&str>, report: &m
 /// PB415, at the step's entry.
 fn report_incomplete(reference: &McpRef<'_, '_>, report: &mut Report) {
     let (step, entry, name) = (reference.at.step, reference.at.entry, reference.server);
-    let step_name = step.id.map_or_else(|| format!("The step at `steps[{}]`", step.index), |id| format!("Step `{id}`"));
+    let step_name = step.id.map_or_else(
+        || format!("The step at `steps[{}]`", step.index),
+        |id| format!("Step `{id}`"),
+    );
     report.push(
         &PB415,
         &reference.at.ptr(),

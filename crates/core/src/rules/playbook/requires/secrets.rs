@@ -2,7 +2,7 @@
 
 use super::missing_at;
 use crate::diagnostics::{documented, At, Group, Report, Rule, Severity};
-use crate::rules::{Field, Ty, check_fields, is_blank};
+use crate::rules::{check_fields, is_blank, Field, Ty};
 use crate::views::playbook::{PlaybookView, SecretView};
 use foldhash::{HashMap, HashMapExt};
 
@@ -29,7 +29,9 @@ pub static PB418: Rule = Rule {
 };
 
 pub(super) const SECRET_FIELDS: &[Field] = &[
-    Field::new("name", Ty::String).required().doc("The named secret this playbook's bindings reference — the name only, never a value."),
+    Field::new("name", Ty::String)
+        .required()
+        .doc("The named secret this playbook's bindings reference — the name only, never a value."),
     Field::new("purpose", Ty::String)
         .required()
         .doc("Human-readable reason the secret is needed (e.g. auth for MCP server \"acme\")."),

@@ -2,9 +2,9 @@
 //! what they resolve to (PB205, PB209 to PB212, PB219).
 
 use crate::diagnostics::{documented, At, Group, Report, Rule, Severity};
-use crate::rules::{ItemName, capitalise};
+use crate::rules::{capitalise, ItemName};
 use crate::views::graph::Graph;
-use crate::views::playbook::{McpName, PlaybookView, StepView, ToolView, mcp_name};
+use crate::views::playbook::{mcp_name, McpName, PlaybookView, StepView, ToolView};
 use crate::views::spec::one_of;
 use foldhash::{HashMap, HashMapExt};
 use opb_syntax::{Node, Value};
@@ -97,7 +97,8 @@ enum Entry<'a> {
 impl<'a> Context<'a> {
     pub(super) fn new(view: &'a PlaybookView<'a>, graph: &'a Graph) -> Self {
         let servers = view.requires.mcp_servers.iter().filter_map(|s| s.name).collect();
-        let kinds: HashMap<&str, Option<&str>> = graph.nodes.iter().map(|n| (n.id.as_str(), n.kind.as_deref())).collect();
+        let kinds: HashMap<&str, Option<&str>> =
+            graph.nodes.iter().map(|n| (n.id.as_str(), n.kind.as_deref())).collect();
         let mut ungated = HashMap::new();
         if let Some(start) = &graph.start {
             ungated.insert(start.as_str(), Entry::Start);
@@ -112,7 +113,12 @@ impl<'a> Context<'a> {
 }
 
 /// Checks every entry of a step's `allowedTools`.
-pub(super) fn check(context: &Context<'_>, step: &StepView<'_>, what: ItemName<'_>, report: &mut Report) {
+pub(super) fn check(
+    context: &Context<'_>,
+    step: &StepView<'_>,
+    what: ItemName<'_>,
+    report: &mut Report,
+) {
     let Some(entries) = step.allowed_tools_node.and_then(Node::as_array) else { return };
     // A short list is searched for an earlier entry of a name; a long one
     // is indexed (a step lists a few tools, and thousands of steps do).
@@ -136,7 +142,15 @@ pub(super) fn check(context: &Context<'_>, step: &StepView<'_>, what: ItemName<'
             _ => first_at.get(name).copied(),
         };
         if let Some(first) = first {
-            report.push(&PB210, &ptr(), At::Value(entry), format!("{} allows `{name}` twice (entries {first} and {i}); once is enough.", capitalise(what)));
+            report.push(
+                &PB210,
+                &ptr(),
+                At::Value(entry),
+                format!(
+                    "{} allows `{name}` twice (entries {first} and {i}); once is enough.",
+                    capitalise(what)
+                ),
+            );
             continue;
         }
         if entries.len() > SHORT {
@@ -156,7 +170,12 @@ pub(super) fn check(context: &Context<'_>, step: &StepView<'_>, what: ItemName<'
 /// (PB205), an undeclared MCP server (PB212), or no embedded definition
 /// (PB211). `tool` is the name's embedded definition, looked up once for
 /// this and PB219.
-fn resolve(context: &Context<'_>, name: &str, tool: Option<&ToolView<'_>>, what: ItemName<'_>) -> Option<(&'static Rule, String)> {
+fn resolve(
+    context: &Context<'_>,
+    name: &str,
+    tool: Option<&ToolView<'_>>,
+    what: ItemName<'_>,
+) -> Option<(&'static Rule, String)> {
     match mcp_name(name) {
         McpName::Malformed => Some((
             &PB205,
@@ -184,7 +203,13 @@ fn resolve(context: &Context<'_>, name: &str, tool: Option<&ToolView<'_>>, what:
 /// PB219's message for an agent step that may call a tool requiring
 /// approval, with no gate leading to it. A step without an id is left to
 /// PB201: nothing can lead to it at all.
-fn ungated(context: &Context<'_>, step: &StepView<'_>, name: &str, tool: Option<&ToolView<'_>>, what: ItemName<'_>) -> Option<String> {
+fn ungated(
+    context: &Context<'_>,
+    step: &StepView<'_>,
+    name: &str,
+    tool: Option<&ToolView<'_>>,
+    what: ItemName<'_>,
+) -> Option<String> {
     let id = step.id.filter(|_| step.kind == Some("agent"))?;
     tool.filter(|tool| tool.requires_approval == Some(true))?;
     let how = match context.ungated.get(id)? {

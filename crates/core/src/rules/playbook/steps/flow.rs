@@ -62,8 +62,12 @@ pub static PB217: Rule = Rule {
     name: "no-end",
     severity: Severity::Warning,
     group: Group::PlaybookSteps,
-    summary: documented!("Every step has a `next`, so no step ends the playbook: it can only stop by failing."),
-    source: documented!("\"`next` … Absent or null: the step ends the playbook.\" (DOCUMENTS.md §1)"),
+    summary: documented!(
+        "Every step has a `next`, so no step ends the playbook: it can only stop by failing."
+    ),
+    source: documented!(
+        "\"`next` … Absent or null: the step ends the playbook.\" (DOCUMENTS.md §1)"
+    ),
     fix: documented!("Give the last step no `next` (or `next: null`)."),
     example: documented!("steps:\n  - id: a\n    next: b\n  - id: b\n    next: a"),
 };
@@ -82,7 +86,13 @@ const GUESSED_LEN: usize = 64;
 
 pub(super) fn check(view: &PlaybookView<'_>, graph: &Graph, ids_sound: bool, report: &mut Report) {
     let steps = Steps::new(view);
-    let mut links = Links { shapes_sound: true, guessed_all: true, budget: GUESS_BUDGET, meant: HashMap::new(), roots: Vec::new() };
+    let mut links = Links {
+        shapes_sound: true,
+        guessed_all: true,
+        budget: GUESS_BUDGET,
+        meant: HashMap::new(),
+        roots: Vec::new(),
+    };
     for step in &view.steps {
         links.shapes_sound &= check_next_shape(step, report);
         check_targets(step, &steps, &mut links, report);
@@ -212,7 +222,11 @@ fn check_next_shape(step: &StepView<'_>, report: &mut Report) -> bool {
                     &IN004,
                     &ptr().index(i),
                     At::Value(item),
-                    format!("Each entry of `next` of {} must be a step id (a string); entry {i} is {}.", what(), item.type_name()),
+                    format!(
+                        "Each entry of `next` of {} must be a step id (a string); entry {i} is {}.",
+                        what(),
+                        item.type_name()
+                    ),
                 );
             }
         }
@@ -223,7 +237,12 @@ fn check_next_shape(step: &StepView<'_>, report: &mut Report) -> bool {
                     &IN004,
                     &ptr().key(&member.key),
                     At::Value(&member.value),
-                    format!("Branch `{}` of `next` of {} must name a step id (a string), not {}.", member.key, what(), member.value.type_name()),
+                    format!(
+                        "Branch `{}` of `next` of {} must name a step id (a string), not {}.",
+                        member.key,
+                        what(),
+                        member.value.type_name()
+                    ),
                 );
             }
         }
@@ -245,7 +264,12 @@ fn check_next_shape(step: &StepView<'_>, report: &mut Report) -> bool {
 }
 
 /// PB213 for each `next` target that names no step.
-fn check_targets<'a>(step: &StepView<'a>, steps: &Steps<'_, 'a>, links: &mut Links<'a>, report: &mut Report) {
+fn check_targets<'a>(
+    step: &StepView<'a>,
+    steps: &Steps<'_, 'a>,
+    links: &mut Links<'a>,
+    report: &mut Report,
+) {
     for next in step.next.iter().filter(|n| !steps.contains(n.target)) {
         let what = describe(step);
         let meant = steps.guess(next.target, links);
@@ -269,7 +293,12 @@ fn check_targets<'a>(step: &StepView<'a>, steps: &Steps<'_, 'a>, links: &mut Lin
 /// (or probably meant), or the first step when there is no `start`. None
 /// when that cannot be told: a `start` that is not a string (IN004), no
 /// steps (PB104), or an unknown `start` like no step id.
-fn check_start<'a>(view: &PlaybookView<'a>, steps: &Steps<'_, 'a>, links: &mut Links<'a>, report: &mut Report) -> Option<&'a str> {
+fn check_start<'a>(
+    view: &PlaybookView<'a>,
+    steps: &Steps<'_, 'a>,
+    links: &mut Links<'a>,
+    report: &mut Report,
+) -> Option<&'a str> {
     let Some(start) = view.start else { return view.steps.first().and_then(|s| s.id) };
     let name = start.as_str()?;
     if steps.contains(name) {
@@ -291,7 +320,13 @@ fn check_start<'a>(view: &PlaybookView<'a>, steps: &Steps<'_, 'a>, links: &mut L
 }
 
 /// PB215: steps no path from the roots reaches.
-fn check_unreachable(steps: &Steps<'_, '_>, graph: &Graph, start: &str, roots: &[&str], report: &mut Report) {
+fn check_unreachable(
+    steps: &Steps<'_, '_>,
+    graph: &Graph,
+    start: &str,
+    roots: &[&str],
+    report: &mut Report,
+) {
     // Steps by position in `graph.nodes`, and every edge's ends by position,
     // grouped by where they start: a few vectors rather than a vector and a
     // hash entry per step.
@@ -299,12 +334,20 @@ fn check_unreachable(steps: &Steps<'_, '_>, graph: &Graph, start: &str, roots: &
     for (at, node) in graph.nodes.iter().enumerate() {
         position.entry(node.id.as_str()).or_insert(at);
     }
-    let mut edges: Vec<(usize, usize)> =
-        graph.edges.iter().filter_map(|e| Some((*position.get(e.from.as_str())?, *position.get(e.to.as_str())?))).collect();
+    let mut edges: Vec<(usize, usize)> = graph
+        .edges
+        .iter()
+        .filter_map(|e| Some((*position.get(e.from.as_str())?, *position.get(e.to.as_str())?)))
+        .collect();
     order::sort(&mut edges);
     let successors = |node: usize| {
         let first = edges.partition_point(|&(from, _)| from < node);
-        edges.get(first..).unwrap_or_default().iter().take_while(move |&&(from, _)| from == node).map(|&(_, to)| to)
+        edges
+            .get(first..)
+            .unwrap_or_default()
+            .iter()
+            .take_while(move |&&(from, _)| from == node)
+            .map(|&(_, to)| to)
     };
     let mut reached = vec![false; graph.nodes.len()];
     let mut pending: Vec<usize> = roots.iter().filter_map(|id| position.get(id).copied()).collect();
@@ -321,7 +364,8 @@ fn check_unreachable(steps: &Steps<'_, '_>, graph: &Graph, start: &str, roots: &
             }
         }
     }
-    let is_reached = |id: &str| position.get(id).and_then(|&at| reached.get(at)).copied().unwrap_or_default();
+    let is_reached =
+        |id: &str| position.get(id).and_then(|&at| reached.get(at)).copied().unwrap_or_default();
     for id in steps.ids.iter().filter(|id| !is_reached(id)) {
         let Some(step) = steps.get(id) else { continue };
         let Some(node) = step.node.get("id") else { continue };
@@ -337,8 +381,12 @@ fn check_unreachable(steps: &Steps<'_, '_>, graph: &Graph, start: &str, roots: &
 /// PB216: one finding per cycle, on a `next` that leads back into it (an
 /// edge back to a step on the path walked from the start).
 fn check_cycles(steps: &Steps<'_, '_>, graph: &Graph, report: &mut Report) {
-    let cycle_of: HashMap<&str, usize> =
-        graph.cycles.iter().enumerate().flat_map(|(i, cycle)| cycle.iter().map(move |id| (id.as_str(), i))).collect();
+    let cycle_of: HashMap<&str, usize> = graph
+        .cycles
+        .iter()
+        .enumerate()
+        .flat_map(|(i, cycle)| cycle.iter().map(move |id| (id.as_str(), i)))
+        .collect();
     let mut closing: Vec<Option<&GraphEdge>> = vec![None; graph.cycles.len()];
     for edge in graph.edges.iter().filter(|e| e.back) {
         let from = cycle_of.get(edge.from.as_str());
@@ -352,7 +400,12 @@ fn check_cycles(steps: &Steps<'_, '_>, graph: &Graph, report: &mut Report) {
         let Some(edge) = edge else { continue };
         let Some(step) = steps.get(&edge.from) else { continue };
         let Some(next) = step.next.iter().find(|n| n.target == edge.to) else { continue };
-        report.push(&PB216, &next.ptr(step), At::Value(next.node), cycle_message(cycle, &edge.from, &edge.to));
+        report.push(
+            &PB216,
+            &next.ptr(step),
+            At::Value(next.node),
+            cycle_message(cycle, &edge.from, &edge.to),
+        );
     }
 }
 
@@ -375,7 +428,9 @@ fn cycle_message(cycle: &[CompactString], from: &str, to: &str) -> String {
 /// PB217: no step ends the playbook. A step without an id still counts:
 /// it may be the end the author meant.
 fn check_end(view: &PlaybookView<'_>, report: &mut Report) {
-    if view.steps.is_empty() || view.steps.iter().any(|s| s.node.get("next").is_none_or(Node::is_null)) {
+    if view.steps.is_empty()
+        || view.steps.iter().any(|s| s.node.get("next").is_none_or(Node::is_null))
+    {
         return;
     }
     let Some(member) = view.root.as_object().and_then(|o| o.member("steps")) else { return };
@@ -401,8 +456,10 @@ mod tests {
             cycle_message(&ids(&["draft", "gate"]), "gate", "draft"),
             "Steps `draft` and `gate` form a cycle: `gate` leads back to `draft`. Cycles are legal (a revise loop, a retry), but check that the playbook can leave it."
         );
-        assert!(cycle_message(&ids(&["a", "b", "c"]), "c", "a").starts_with("Steps `a`, `b` and `c` form a cycle: `c` leads back to `a`."));
-        assert!(cycle_message(&ids(&["poll"]), "poll", "poll").starts_with("Step `poll` forms a cycle: `poll` leads back to itself."));
+        assert!(cycle_message(&ids(&["a", "b", "c"]), "c", "a")
+            .starts_with("Steps `a`, `b` and `c` form a cycle: `c` leads back to `a`."));
+        assert!(cycle_message(&ids(&["poll"]), "poll", "poll")
+            .starts_with("Step `poll` forms a cycle: `poll` leads back to itself."));
     }
 
     #[test]

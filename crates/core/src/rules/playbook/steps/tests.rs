@@ -1,4 +1,4 @@
-use crate::{Options, check};
+use crate::{check, Options};
 use opb_syntax::Syntax;
 
 /// The findings of `codes` for a YAML playbook, as `CODE pointer`.
@@ -14,7 +14,12 @@ fn found(yaml: &str, codes: &[&str]) -> Vec<String> {
 
 fn messages(yaml: &str, code: &str) -> Vec<String> {
     let options = Options { syntax: Some(Syntax::Yaml), ..Options::default() };
-    check(yaml, &options).diagnostics.into_iter().filter(|d| d.code == code).map(|d| d.message).collect()
+    check(yaml, &options)
+        .diagnostics
+        .into_iter()
+        .filter(|d| d.code == code)
+        .map(|d| d.message)
+        .collect()
 }
 
 const FLOW: &[&str] = &["IN004", "PB213", "PB215", "PB216", "PB217"];
@@ -41,7 +46,10 @@ steps:
   - {id: c, kind: gate, next: {yes: true, no: d}}
   - {id: d, kind: gate}
 ";
-    assert_eq!(found(yaml, FLOW), ["IN004 /steps/0/next", "IN004 /steps/1/next/1", "IN004 /steps/2/next/yes"]);
+    assert_eq!(
+        found(yaml, FLOW),
+        ["IN004 /steps/0/next", "IN004 /steps/1/next/1", "IN004 /steps/2/next/yes"]
+    );
 }
 
 #[test]
@@ -52,7 +60,10 @@ steps:
   - {id: b, kind: gate, next: [a, y]}
   - {id: c, kind: gate, next: {yes: z, no: b}}
 ";
-    assert_eq!(found(yaml, &["PB213"]), ["PB213 /steps/0/next", "PB213 /steps/1/next/1", "PB213 /steps/2/next/yes"]);
+    assert_eq!(
+        found(yaml, &["PB213"]),
+        ["PB213 /steps/0/next", "PB213 /steps/1/next/1", "PB213 /steps/2/next/yes"]
+    );
     let branch = messages(yaml, "PB213").remove(2);
     assert_eq!(branch, "Branch `yes` of `next` of step `c` names `z`, which is no step of this playbook. It must be `a`, `b` or `c`.");
 }
@@ -138,8 +149,18 @@ steps:
 ";
     assert_eq!(found(yaml, &["PB216"]), ["PB216 /steps/2/next", "PB216 /steps/4/next/0"]);
     let messages = messages(yaml, "PB216");
-    assert!(messages[0].starts_with("Steps `draft`, `review` and `revise` form a cycle: `revise` leads back to `draft`."), "{}", messages[0]);
-    assert!(messages[1].starts_with("Step `poll` forms a cycle: `poll` leads back to itself."), "{}", messages[1]);
+    assert!(
+        messages[0].starts_with(
+            "Steps `draft`, `review` and `revise` form a cycle: `revise` leads back to `draft`."
+        ),
+        "{}",
+        messages[0]
+    );
+    assert!(
+        messages[1].starts_with("Step `poll` forms a cycle: `poll` leads back to itself."),
+        "{}",
+        messages[1]
+    );
 }
 
 #[test]
@@ -162,7 +183,10 @@ steps:
   - {id: a, kind: gate}
   - {id: a, kind: gate}
 ";
-    assert_eq!(found(yaml, &["PB201", "PB202", "IN004", "PB215"]), ["PB201 /steps/0", "PB201 /steps/1/id", "PB201 /steps/2/id", "PB202 /steps/4/id"]);
+    assert_eq!(
+        found(yaml, &["PB201", "PB202", "IN004", "PB215"]),
+        ["PB201 /steps/0", "PB201 /steps/1/id", "PB201 /steps/2/id", "PB202 /steps/4/id"]
+    );
 }
 
 #[test]
@@ -176,7 +200,14 @@ steps:
 ";
     assert_eq!(
         found(yaml, &["PB203", "PB204", "PB206", "PB207", "PB208", "PB218"]),
-        ["PB206 /steps/0", "PB207 /steps/0", "PB208 /steps/0", "PB218 /steps/1/allowedTools", "PB204 /steps/2/kind", "PB203 /steps/3"]
+        [
+            "PB206 /steps/0",
+            "PB207 /steps/0",
+            "PB208 /steps/0",
+            "PB218 /steps/1/allowedTools",
+            "PB204 /steps/2/kind",
+            "PB203 /steps/3"
+        ]
     );
 }
 
@@ -234,7 +265,14 @@ steps:
 ";
     // `first` is the start; `send` is also reached from `first` straight;
     // `only` is reached from `send`, not a gate, though `gate2` leads to it too.
-    assert_eq!(found(yaml, &["PB219"]), ["PB219 /steps/0/allowedTools/0", "PB219 /steps/2/allowedTools/0", "PB219 /steps/4/allowedTools/0"]);
+    assert_eq!(
+        found(yaml, &["PB219"]),
+        [
+            "PB219 /steps/0/allowedTools/0",
+            "PB219 /steps/2/allowedTools/0",
+            "PB219 /steps/4/allowedTools/0"
+        ]
+    );
     let gated = "
 tools:
   - {name: email.send, requiresApproval: true}

@@ -3,10 +3,13 @@
 //! PB304, PB310), and the type of each field (IN004, IN007).
 
 use crate::diagnostics::{documented, At, Group, Report, Rule, Severity};
-use crate::rules::{Field, ItemName, Ty, check_fields, is_blank};
 use crate::rules::playbook::steps::PB205;
-use crate::views::playbook::{McpName, ToolView, mcp_name};
-use crate::views::spec::{PROVIDERS, RISK_CLASSES, SCOPES, SOURCES, one_of, provider_meaning, risk_meaning, scope_meaning, source_meaning};
+use crate::rules::{check_fields, is_blank, Field, ItemName, Ty};
+use crate::views::playbook::{mcp_name, McpName, ToolView};
+use crate::views::spec::{
+    one_of, provider_meaning, risk_meaning, scope_meaning, source_meaning, PROVIDERS, RISK_CLASSES,
+    SCOPES, SOURCES,
+};
 use foldhash::HashMap;
 
 pub static PB301: Rule = Rule {
@@ -99,8 +102,12 @@ const REQUIRED: &[(&str, &str)] = &[
     ("outputSchema", "the JSON Schema of its output (`{\"type\": \"object\"}` at least)"),
 ];
 
-const ENUMS: &[(&str, &[&str])] =
-    &[("source", SOURCES), ("riskClass", RISK_CLASSES), ("connectorType", PROVIDERS), ("scope", SCOPES)];
+const ENUMS: &[(&str, &[&str])] = &[
+    ("source", SOURCES),
+    ("riskClass", RISK_CLASSES),
+    ("connectorType", PROVIDERS),
+    ("scope", SCOPES),
+];
 
 /// Checks one tool's definition. Returns whether it has a name of its own
 /// (present and not a duplicate), for the rules that look the name up.
@@ -118,7 +125,11 @@ pub(super) fn check<'a>(
 }
 
 /// PB301, PB302, and PB205 for a malformed `mcp.` name.
-fn check_name<'a>(tool: &ToolView<'a>, first_with_name: &mut HashMap<&'a str, usize>, report: &mut Report) -> bool {
+fn check_name<'a>(
+    tool: &ToolView<'a>,
+    first_with_name: &mut HashMap<&'a str, usize>,
+    report: &mut Report,
+) -> bool {
     let node = tool.node.get("name");
     if is_blank(node) {
         let (ptr, at) = match node {
@@ -165,10 +176,19 @@ fn check_required(tool: &ToolView<'_>, what: ItemName<'_>, report: &mut Report) 
             continue;
         }
         let (ptr, at, how) = match node {
-            Some(value) => (tool.ptr.key(field), At::Value(value), if value.is_null() { "is null" } else { "is empty" }),
+            Some(value) => (
+                tool.ptr.key(field),
+                At::Value(value),
+                if value.is_null() { "is null" } else { "is empty" },
+            ),
             None => (tool.ptr.clone(), At::Missing(tool.node), "is missing"),
         };
-        report.push(&PB303, &ptr, at, format!("`{field}` of the {what} {how}; it is required: say {says}."));
+        report.push(
+            &PB303,
+            &ptr,
+            at,
+            format!("`{field}` of the {what} {how}; it is required: say {says}."),
+        );
     }
 }
 
@@ -185,7 +205,10 @@ fn check_enums(tool: &ToolView<'_>, what: ItemName<'_>, report: &mut Report) {
             &PB304,
             &tool.ptr.key(field),
             At::Value(node),
-            format!("`{field}` of the {what} is `{value}`, which is not one the seed lists: use {}.", one_of(accepted)),
+            format!(
+                "`{field}` of the {what} is `{value}`, which is not one the seed lists: use {}.",
+                one_of(accepted)
+            ),
         );
     }
 }

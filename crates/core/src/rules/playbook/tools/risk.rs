@@ -4,8 +4,8 @@
 
 use crate::diagnostics::{documented, At, Group, Report, Rule, Severity};
 use crate::rules::{is_absent, ItemName};
-use crate::views::playbook::{McpName, ToolView, mcp_name};
-use crate::views::spec::{RISK_CLASSES, SOURCES, one_of};
+use crate::views::playbook::{mcp_name, McpName, ToolView};
+use crate::views::spec::{one_of, RISK_CLASSES, SOURCES};
 
 pub static PB305: Rule = Rule {
     code: "PB305",
@@ -166,8 +166,10 @@ fn check_connector_type(tool: &ToolView<'_>, what: ItemName<'_>, report: &mut Re
 
 /// PB311: one finding naming what is undeclared.
 fn check_risk_declared(tool: &ToolView<'_>, what: ItemName<'_>, report: &mut Report) {
-    let missing: Vec<&str> =
-        ["riskClass", "sideEffecting"].into_iter().filter(|field| is_absent(tool.node.get(field))).collect();
+    let missing: Vec<&str> = ["riskClass", "sideEffecting"]
+        .into_iter()
+        .filter(|field| is_absent(tool.node.get(field)))
+        .collect();
     let missing = match missing.as_slice() {
         [] => return,
         [one] => format!("no `{one}`"),
@@ -192,7 +194,9 @@ fn check_writes_declared(tool: &ToolView<'_>, what: ItemName<'_>, report: &mut R
     }
     let writes = tool.node.get("dataScopeWrites");
     let (ptr, at) = match writes {
-        Some(node) if node.as_array().is_some_and(<[_]>::is_empty) => (tool.ptr.key("dataScopeWrites"), At::Value(node)),
+        Some(node) if node.as_array().is_some_and(<[_]>::is_empty) => {
+            (tool.ptr.key("dataScopeWrites"), At::Value(node))
+        }
         Some(node) if !node.is_null() => return,
         _ => (tool.ptr.clone(), At::Missing(tool.node)),
     };
