@@ -74,9 +74,18 @@ pub fn fmt(args: &FmtArgs, output: &mut Output) -> Status {
     status
 }
 
+/// Reads a text to rewrite: one over the size limit is refused, in the
+/// core's words.
 fn read(path: &Path, stdin_name: &Option<String>, output: &mut Output) -> Option<Input> {
     let args = ReadArgs { kind: None, stdin_name: stdin_name.clone() };
-    input::read(path, &args).map_err(|error| output.error(error)).ok()
+    let input = input::read(path, &args).map_err(|error| output.error(error)).ok()?;
+    match input.whole_text() {
+        Ok(_) => Some(input),
+        Err(why) => {
+            output.error(format_args!("{}: {why}", input.name));
+            None
+        }
+    }
 }
 
 /// The syntax a file is written in: as its extension says, else as its text

@@ -14,9 +14,44 @@ use std::path::Path;
 pub struct Input {
     /// The path as the user wrote it, or the name given to standard input.
     pub name: String,
+    /// The text; empty when the input is over the size limit.
     pub text: String,
     /// JSON or YAML, when the name's extension says.
     pub syntax: Option<opb_core::Syntax>,
+    /// Set when the input is over the size limit, which it was not read
+    /// past: its length when known (a file's size).
+    pub too_large: Option<Option<u64>>,
+}
+
+impl Input {
+    /// The text, or why it was not read: the core's words for an input over
+    /// the size limit, for the commands that rewrite a text rather than
+    /// check it.
+    pub fn whole_text(&self) -> Result<&str, String> {
+        match self.too_large {
+            Some(size) => Err(opb_core::Limits::default().input_too_large(size).message),
+            None => Ok(&self.text),
+        }
+    }
+
+    /// What the core finds in it, as `options` say (the syntax is the
+    /// input's): IN006 alone when it is over the size limit.
+    pub fn analyze(&self, options: opb_core::Options) -> opb_core::Analysis {
+        let options = opb_core::Options { syntax: self.syntax, ..options };
+        match self.too_large {
+            Some(size) => opb_core::too_large(size, &options),
+            None => opb_core::analyze(&self.text, &options),
+        }
+    }
+
+    /// What checking it finds: [`Input::analyze`] without the explanation.
+    pub fn check(&self, options: opb_core::Options) -> opb_core::Checked {
+        let options = opb_core::Options { syntax: self.syntax, ..options };
+        match self.too_large {
+            Some(size) => opb_core::too_large(size, &options).checked,
+            None => opb_core::check(&self.text, &options),
+        }
+    }
 }
 
 /// Reads the file at `path` and analyses it as `args` say, for the
@@ -28,12 +63,10 @@ pub fn analyze(
     output: &mut crate::output::Output,
 ) -> Option<(Input, opb_core::Analysis)> {
     let input = read(path, args).map_err(|error| output.error(error)).ok()?;
-    let options = opb_core::Options {
+    let analysis = input.analyze(opb_core::Options {
         kind: args.kind.map(Into::into),
-        syntax: input.syntax,
         ..opb_core::Options::default()
-    };
-    let analysis = opb_core::analyze(&input.text, &options);
+    });
     Some((input, analysis))
 }
 
@@ -58,6 +91,8 @@ pub enum Cause {
     Utf16,
     /// Bytes that are not UTF-8.
     NotUtf8,
+    /// A FIFO, a device or a socket: named paths must be regular files.
+    NotAFile,
     /// Another I/O error.
     Io,
 }
@@ -71,6 +106,15 @@ impl fmt::Display for Unreadable {
 const STDIN_NAME: &str = "<stdin>";
 
 /// Reads `path`, or standard input for `-`.
+///
+/// No more than the input-size limit and one byte is ever read, so an
+/// input that never ends (`/dev/zero`, `yes | opb check -`) is answered at
+/// once, with IN006, in bounded memory. A named path must be a regular
+/// file: a FIFO or a device (a terminal, `/dev/zero`, a FIFO no one writes
+/// to) could keep opb waiting for ever, as it would `cat`, and in a
+/// checkout a symbolic link can point at one. Such input is piped to
+/// standard input instead (`opb check - < fifo`), where waiting for the
+/// writer is what was asked for.
 pub fn read(path: &Path, args: &ReadArgs) -> Result<Input, Unreadable> {
     let is_stdin = path.as_os_str() == "-";
     let name = if is_stdin {
@@ -78,23 +122,101 @@ pub fn read(path: &Path, args: &ReadArgs) -> Result<Input, Unreadable> {
     } else {
         path.display().to_string()
     };
-    let bytes = if is_stdin {
-        let mut bytes = Vec::new();
-        io::stdin().read_to_end(&mut bytes).map(|_| bytes)
-    } else {
-        std::fs::read(path)
-    };
-    let bytes = bytes.map_err(|e| {
-        let (reason, cause) = io_reason(&e);
-        Unreadable { name: name.clone(), reason, cause }
-    })?;
-    let text = decode(bytes).map_err(|(reason, cause)| Unreadable {
-        name: name.clone(),
-        reason,
-        cause,
-    })?;
+    let unreadable = |(reason, cause)| Unreadable { name: name.clone(), reason, cause };
+    let limit = opb_core::Limits::default().max_bytes;
+    let read =
+        if is_stdin { read_to_limit(io::stdin().lock(), limit) } else { read_file(path, limit) };
     let syntax = opb_core::Syntax::from_path(&name);
-    Ok(Input { name, text, syntax })
+    match read.map_err(unreadable)? {
+        Contents::Whole(bytes) => {
+            let text = decode(bytes).map_err(unreadable)?;
+            Ok(Input { name, text, syntax, too_large: None })
+        }
+        Contents::TooLarge(size) => {
+            Ok(Input { name, text: String::new(), syntax, too_large: Some(size) })
+        }
+    }
+}
+
+/// What reading an input gave.
+enum Contents {
+    /// All of it.
+    Whole(Vec<u8>),
+    /// The start of an input over the size limit, whose length is known
+    /// when it is a file.
+    TooLarge(Option<u64>),
+}
+
+fn read_file(path: &Path, limit: usize) -> Result<Contents, (String, Cause)> {
+    let refuse = |what: &str| {
+        let reason = format!(
+            "it is {what}, not a regular file; to read it all the same, redirect it to standard input and name `-` instead"
+        );
+        (reason, Cause::NotAFile)
+    };
+    // Refused before it is opened: opening a FIFO waits for a writer.
+    let metadata = std::fs::metadata(path).map_err(|e| io_reason(&e))?;
+    if let Some(what) = special(&metadata) {
+        return Err(refuse(what));
+    }
+    let file = open(path).map_err(|e| io_reason(&e))?;
+    // Asked again of the file opened, which may not be the one looked at.
+    let metadata = file.metadata().map_err(|e| io_reason(&e))?;
+    if let Some(what) = special(&metadata) {
+        return Err(refuse(what));
+    }
+    if metadata.len() > limit as u64 {
+        return Ok(Contents::TooLarge(Some(metadata.len())));
+    }
+    read_to_limit(file, limit)
+}
+
+/// What a path names that is not a regular file, or none.
+fn special(metadata: &std::fs::Metadata) -> Option<&'static str> {
+    let kind = metadata.file_type();
+    if kind.is_file() {
+        return None;
+    }
+    if kind.is_dir() {
+        // Reading it gives the usual "is a directory".
+        return None;
+    }
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::FileTypeExt;
+        if kind.is_fifo() {
+            return Some("a FIFO (a named pipe)");
+        }
+        if kind.is_char_device() || kind.is_block_device() {
+            return Some("a device");
+        }
+        if kind.is_socket() {
+            return Some("a socket");
+        }
+    }
+    Some("not a regular file")
+}
+
+/// Opens without waiting: should the path have become a FIFO since it was
+/// looked at, opening it does not wait for a writer (and the file is then
+/// refused).
+fn open(path: &Path) -> io::Result<std::fs::File> {
+    let mut options = std::fs::OpenOptions::new();
+    options.read(true);
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::OpenOptionsExt;
+        options.custom_flags(libc::O_NONBLOCK);
+    }
+    options.open(path)
+}
+
+/// Reads at most `limit + 1` bytes: one past the limit says the input is
+/// over it without reading the rest.
+fn read_to_limit(input: impl io::Read, limit: usize) -> Result<Contents, (String, Cause)> {
+    let mut bytes = Vec::new();
+    input.take(limit as u64 + 1).read_to_end(&mut bytes).map_err(|e| io_reason(&e))?;
+    Ok(if bytes.len() > limit { Contents::TooLarge(None) } else { Contents::Whole(bytes) })
 }
 
 fn io_reason(error: &io::Error) -> (String, Cause) {

@@ -41,7 +41,7 @@ struct ReadError {
     /// What stderr says: "cannot read x.json: no such file; check the path".
     message: String,
     /// `not-found`, `permission-denied`, `is-a-directory`, `utf16`,
-    /// `not-utf8` or `io`.
+    /// `not-utf8`, `not-a-file` or `io`.
     reason: Cause,
 }
 

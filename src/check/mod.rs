@@ -51,8 +51,14 @@ pub fn run(args: &CheckArgs, output: &mut Output) -> Status {
         None => None,
         Some(path) => match input::read(path, &args.read) {
             Ok(input) => {
-                let registry =
-                    Arc::new(Registry::read(&input.text, input.syntax, &Limits::default()));
+                let text = match input.whole_text() {
+                    Ok(text) => text,
+                    Err(why) => {
+                        output.error(format_args!("the registry: {}: {why}", input.name));
+                        return Status::Failed;
+                    }
+                };
+                let registry = Arc::new(Registry::read(text, input.syntax, &Limits::default()));
                 files.push(registry_file(input, &registry));
                 Some(registry)
             }
@@ -68,13 +74,11 @@ pub fn run(args: &CheckArgs, output: &mut Output) -> Status {
     for path in &args.paths {
         match input::read(path, &args.read) {
             Ok(input) => {
-                let options = Options {
+                let checked = input.check(Options {
                     kind: args.read.kind.map(Into::into),
-                    syntax: input.syntax,
                     registry: registry.clone(),
                     ..Options::default()
-                };
-                let checked = opb_core::check(&input.text, &options);
+                });
                 files.push(CheckedFile { input, checked, role: Role::Document });
             }
             Err(error) => unreadable.push(error),

@@ -27,12 +27,8 @@ pub fn run(args: &DiffArgs, output: &mut Output) -> Status {
     }
     let read = |path| -> Result<(Input, Analysis), String> {
         let input = input::read(path, &args.read).map_err(|e| e.to_string())?;
-        let options = Options {
-            kind: args.read.kind.map(Into::into),
-            syntax: input.syntax,
-            ..Options::default()
-        };
-        let analysis = opb_core::analyze(&input.text, &options);
+        let analysis =
+            input.analyze(Options { kind: args.read.kind.map(Into::into), ..Options::default() });
         Ok((input, analysis))
     };
     let ((old, old_analysis), (new, new_analysis)) = match (read(&args.old), read(&args.new)) {

@@ -288,6 +288,24 @@ pub async fn analyze_pausing<W: Future<Output = ()>>(
     Analysis { checked, explain, anchors }
 }
 
+/// What checking finds in an input over the size limit that the caller
+/// did not read whole (a stream read only to `max_bytes + 1`, a file whose
+/// size says it is over): IN006 alone, as [`analyze`] reports for such a
+/// text. `size` is the input's length in bytes when known.
+pub fn too_large(size: Option<u64>, options: &Options) -> Analysis {
+    let mut report = Report::new();
+    report.extend([rules::input::problem_finding(options.limits.input_too_large(size))]);
+    let document = Document {
+        text: "",
+        syntax: options.syntax.unwrap_or_else(|| Syntax::sniff("")),
+        kind: options.kind,
+        kind_detected: false,
+        report,
+        stopped: true,
+    };
+    Analysis { checked: document.checked(), explain: None, anchors: Default::default() }
+}
+
 /// Every rule, in catalogue order.
 pub fn rules() -> impl Iterator<Item = &'static Rule> {
     rules::all()

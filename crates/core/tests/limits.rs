@@ -122,6 +122,24 @@ fn input_size() {
 }
 
 #[test]
+fn an_input_read_only_past_the_size_limit_is_refused_alike() {
+    let limit = Limits::default().max_bytes;
+    for (size, found) in [
+        (Some(20_000_000), "The input is 20000000 bytes".to_owned()),
+        (None, format!("The input is more than {limit} bytes")),
+    ] {
+        let analysis = opb_core::too_large(size, &yaml());
+        let message = only_limit(&analysis.checked);
+        assert!(message.starts_with(&found), "{message}");
+        assert!(
+            message.contains(&format!("input-size limit is {limit} bytes (16 MiB)")),
+            "{message}"
+        );
+        assert!(analysis.explain.is_none());
+    }
+}
+
+#[test]
 fn line_length() {
     let limit = Limits::default().max_line_bytes;
     let text = format!("{{\"steps\": [], \"description\": \"{}\"}}", "x".repeat(limit));

@@ -96,7 +96,8 @@ pub async fn parse_pausing<W: Future<Output = ()>>(
     pause: &mut impl FnMut() -> Option<W>,
 ) -> Parsed {
     if text.len() > limits.max_bytes {
-        return Parsed { root: None, problems: vec![limits::too_large_input(text, limits)] };
+        let size = u64::try_from(text.len()).ok();
+        return Parsed { root: None, problems: vec![limits.input_too_large(size)] };
     }
     if let Some(problem) = limits::check_line_length(text, limits) {
         return Parsed { root: None, problems: vec![problem] };

@@ -44,16 +44,25 @@ pub(crate) fn too_large(span: Span, message: String) -> Problem {
     Problem { kind: ProblemKind::Limit, message, pointer: String::new(), span, related: None }
 }
 
-pub(super) fn too_large_input(text: &str, limits: &Limits) -> Problem {
-    too_large(
-        Span::empty(0),
-        format!(
-            "The input is {} bytes; the input-size limit is {} bytes ({}). Split the document or remove what it does not need.",
-            text.len(),
-            limits.max_bytes,
-            human_bytes(limits.max_bytes)
-        ),
-    )
+impl Limits {
+    /// The problem of an input over the size limit. `size` is its length in
+    /// bytes; none when only its first `max_bytes + 1` bytes were read (the
+    /// CLI reads a stream no further), so all that is known is that it is
+    /// larger than the limit.
+    pub fn input_too_large(&self, size: Option<u64>) -> Problem {
+        let found = match size {
+            Some(size) => format!("{size} bytes"),
+            None => format!("more than {} bytes", self.max_bytes),
+        };
+        too_large(
+            Span::empty(0),
+            format!(
+                "The input is {found}; the input-size limit is {} bytes ({}). Split the document or remove what it does not need.",
+                self.max_bytes,
+                human_bytes(self.max_bytes)
+            ),
+        )
+    }
 }
 
 pub(super) fn check_line_length(text: &str, limits: &Limits) -> Option<Problem> {

@@ -1,0 +1,165 @@
+//! Input a stranger controls, end to end through the `opb` binary: inputs
+//! that never end, file names and document text written to steer a
+//! terminal or a CI log, and the language server's wire.
+//!
+//! A run that should be quick is watched by a hang guard (generous: it
+//! fails only a run that would otherwise never end), and memory is bounded
+//! with the shell's `ulimit -v` where an unbounded read would exhaust it.
+
+use std::io::{Read, Write};
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+/// Long enough for a debug build on a loaded machine; an unbounded read or
+/// a blocked open never finishes at all.
+const HANG_GUARD: Duration = Duration::from_secs(60);
+/// Virtual memory for a run, in KiB: reading to the 16 MiB limit fits with
+/// room to spare; reading `/dev/zero` whole does not.
+const MEMORY_KIB: u32 = 1024 * 1024;
+
+fn workspace() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+fn scratch(name: &str) -> PathBuf {
+    let dir =
+        Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("hostile-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("scratch folder");
+    dir.join(name)
+}
+
+struct Run {
+    code: Option<i32>,
+    stdout: String,
+    stderr: String,
+}
+
+/// Waits for `child`, killing it (and failing) if the hang guard expires.
+fn finish(mut child: Child, what: &str) -> Run {
+    let started = Instant::now();
+    let mut stdout = child.stdout.take().expect("piped stdout");
+    let mut stderr = child.stderr.take().expect("piped stderr");
+    let out = std::thread::spawn(move || {
+        let mut text = Vec::new();
+        stdout.read_to_end(&mut text).ok();
+        text
+    });
+    let err = std::thread::spawn(move || {
+        let mut text = Vec::new();
+        stderr.read_to_end(&mut text).ok();
+        text
+    });
+    let status = loop {
+        if let Some(status) = child.try_wait().expect("wait") {
+            break status;
+        }
+        if started.elapsed() > HANG_GUARD {
+            child.kill().ok();
+            child.wait().ok();
+            panic!("{what}: still running after {HANG_GUARD:?}");
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    };
+    let text = |bytes: Vec<u8>| String::from_utf8_lossy(&bytes).into_owned();
+    Run {
+        code: status.code(),
+        stdout: text(out.join().expect("stdout read")),
+        stderr: text(err.join().expect("stderr read")),
+    }
+}
+
+/// `script` run by `sh` in the workspace, `$OPB` the binary, memory bounded.
+fn shell(script: &str) -> Run {
+    let child = Command::new("sh")
+        .arg("-c")
+        .arg(format!("ulimit -v {MEMORY_KIB}; {script}"))
+        .env("OPB", env!("CARGO_BIN_EXE_opb"))
+        .env_remove("CLICOLOR_FORCE")
+        .current_dir(workspace())
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("sh runs");
+    finish(child, script)
+}
+
+/// `opb args…` with `stdin` written to it.
+fn opb(args: &[&str], stdin: &[u8]) -> Run {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_opb"))
+        .args(args)
+        .env_remove("CLICOLOR_FORCE")
+        .env_remove("NO_COLOR")
+        .current_dir(workspace())
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("opb runs");
+    child.stdin.take().expect("piped stdin").write_all(stdin).expect("stdin written");
+    finish(child, &args.join(" "))
+}
+
+mod endless_input {
+    use super::*;
+
+    const MORE_THAN: &str = "The input is more than 16777216 bytes";
+
+    #[test]
+    fn standard_input_that_never_ends_is_over_the_limit_at_once() {
+        for script in ["\"$OPB\" check - < /dev/zero", "yes | \"$OPB\" check -"] {
+            let run = shell(script);
+            assert_eq!(run.code, Some(1), "{script}: {}", run.stderr);
+            assert!(run.stdout.contains("error[IN006 too-large]"), "{script}: {}", run.stdout);
+            assert!(run.stdout.contains(MORE_THAN), "{script}: {}", run.stdout);
+        }
+    }
+
+    #[test]
+    fn a_device_is_refused_before_it_is_read() {
+        let run = shell("\"$OPB\" check /dev/zero");
+        assert_eq!(run.code, Some(2));
+        assert_eq!(
+            run.stderr,
+            "error: cannot read /dev/zero: it is a device, not a regular file; to read it all the same, redirect it to standard input and name `-` instead\n"
+        );
+    }
+
+    #[test]
+    fn a_fifo_no_one_writes_to_is_refused_not_waited_on() {
+        let fifo = scratch("never-written.opb.yaml");
+        std::fs::remove_file(&fifo).ok();
+        let made = Command::new("mkfifo").arg(&fifo).status().expect("mkfifo runs");
+        assert!(made.success());
+        let name = fifo.to_str().expect("UTF-8 path");
+        for command in ["check", "explain"] {
+            let run = opb(&[command, name], b"");
+            assert_eq!(run.code, Some(2), "{command}");
+            assert!(
+                run.stderr.contains("it is a FIFO (a named pipe), not a regular file"),
+                "{}",
+                run.stderr
+            );
+        }
+        // A symbolic link to one, as a checkout may hold, is no different.
+        let link = scratch("link.opb.yaml");
+        std::fs::remove_file(&link).ok();
+        std::os::unix::fs::symlink(&fifo, &link).expect("symlink");
+        assert_eq!(opb(&["check", link.to_str().expect("UTF-8 path")], b"").code, Some(2));
+    }
+
+    #[test]
+    fn a_file_over_the_limit_is_not_read_and_its_size_is_named() {
+        let big = scratch("big.opb.yaml");
+        let file = std::fs::File::create(&big).expect("file");
+        // Sparse: 20 MB that take no room on disk.
+        file.set_len(20_000_000).expect("set_len");
+        let run = opb(&["check", big.to_str().expect("UTF-8 path")], b"");
+        assert_eq!(run.code, Some(1));
+        assert!(run.stdout.contains("The input is 20000000 bytes"), "{}", run.stdout);
+        let run = opb(&["convert", "--to", "json", big.to_str().expect("UTF-8 path")], b"");
+        assert_eq!(run.code, Some(2));
+        assert!(run.stderr.contains("The input is 20000000 bytes"), "{}", run.stderr);
+    }
+}
