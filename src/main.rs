@@ -9,6 +9,7 @@ mod args;
 mod check;
 mod convert;
 mod diff;
+mod escape;
 mod explain;
 mod input;
 mod lsp;

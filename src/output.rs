@@ -4,7 +4,7 @@
 //! when colour is off (`--color never`, `NO_COLOR`, or not a terminal).
 
 use crate::args::ColorWhen;
-use crate::style;
+use crate::{escape, style};
 use anstream::AutoStream;
 use std::fmt::Display;
 use std::io::{self, Write};
@@ -37,11 +37,18 @@ impl Output {
         }
     }
 
+    /// Writes a report for people to standard output, with no line a CI
+    /// runner would take for a workflow command ([`escape::workflow_safe`]).
+    pub fn print_for_people(&mut self, text: &str) {
+        self.print(&escape::workflow_safe(text));
+    }
+
     /// Writes `error: <message>` to standard error: something kept opb
-    /// from doing what was asked. The message may quote a file name, so it
-    /// is shown with control characters neutralised.
+    /// from doing what was asked. The message may quote a file name or a
+    /// document's text, so it is shown on one line, escaped.
     pub fn error(&mut self, message: impl Display) {
-        let message = annotate_snippets::normalize_untrusted_str(&message.to_string());
+        let message = message.to_string();
+        let message = escape::line(&message);
         let red = style::ERROR;
         // Nothing sensible is left to do when standard error itself fails.
         let _ = writeln!(self.stderr, "{}error:{} {message}", red.render(), red.render_reset());
@@ -50,7 +57,8 @@ impl Output {
     /// Writes `note: <message>` to standard error: something the reader
     /// should know that did not stop opb.
     pub fn note(&mut self, message: impl Display) {
-        let message = annotate_snippets::normalize_untrusted_str(&message.to_string());
+        let message = message.to_string();
+        let message = escape::line(&message);
         let _ = writeln!(self.stderr, "note: {message}");
     }
 

@@ -9,12 +9,12 @@ use std::fmt::Write;
 pub fn run(args: &RulesArgs, output: &mut Output) -> Status {
     match &args.rule {
         None => {
-            output.print(&catalogue());
+            output.print_for_people(&catalogue());
             Status::Clean
         }
         Some(query) => match opb_core::rule(query) {
             Some(rule) => {
-                output.print(&documentation(rule));
+                output.print_for_people(&documentation(rule));
                 Status::Clean
             }
             None => {
@@ -96,7 +96,7 @@ fn unknown(query: &str) -> String {
         .take(SUGGESTIONS)
         .map(|(_, rule)| format!("{} ({})", rule.code, rule.name))
         .collect();
-    let query = annotate_snippets::normalize_untrusted_str(query);
+    let query = crate::escape::line(query);
     let mut message = format!("no rule has the code or name `{query}`");
     if !close.is_empty() {
         write!(message, "; the closest: {}", close.join(", ")).ok();

@@ -163,3 +163,120 @@ mod endless_input {
         assert!(run.stderr.contains("The input is 20000000 bytes"), "{}", run.stderr);
     }
 }
+
+mod terminal {
+    use super::*;
+
+    /// A playbook whose texts carry ESC and C1 sequences (CSI, OSC, ST,
+    /// NEL), bidi overrides and workflow commands after line breaks; its
+    /// `next` names no step, so `opb check` quotes it.
+    const HOSTILE: &str = concat!(
+        "openplaybook: \"1.6\"\n",
+        "requires:\n  connections: []\n",
+        "steps:\n",
+        "  - id: \"triage\\e[2J\"\n",
+        "    kind: agent\n",
+        "    agent: \"lou\\x9b31m\"\n",
+        "    purpose: \"Read it\\x9d0;pwned\\x9c\\x85now.\\n::error file=a.yaml,line=1::forged\\n  ::add-mask::hidden ##[warning]legacy\\u202eevil\"\n",
+        "    allowedTools: []\n",
+        "    next: \"ga\\x9b2J\\u202eet\"\n",
+        "  - id: gate\n",
+        "    kind: gate\n",
+        "    purpose: A person approves.\n",
+    );
+
+    /// A control character a terminal acts on, or a bidi control.
+    fn is_dangerous(c: char) -> bool {
+        (c.is_control() && c != '\n')
+            || matches!(c, '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}' | '\u{200e}' | '\u{200f}')
+    }
+
+    /// No control sequence, and no line GitHub Actions runs as a command.
+    fn assert_inert(what: &str, output: &str) {
+        assert!(!output.chars().any(is_dangerous), "{what}: raw control in {output:?}");
+        for line in output.lines() {
+            assert!(!line.trim_start().starts_with("::"), "{what}: a workflow command: {line:?}");
+            assert!(!line.contains("##["), "{what}: a legacy workflow command: {line:?}");
+        }
+    }
+
+    #[test]
+    fn check_and_explain_show_c1_controls_and_line_breaks_as_escapes() {
+        let run = opb(&["check", "--stdin-name", "x.opb.yaml", "-"], HOSTILE.as_bytes());
+        assert_eq!(run.code, Some(1), "{}", run.stderr);
+        assert!(run.stdout.contains("PB213"), "{}", run.stdout);
+        assert!(run.stdout.contains("ga\\u{9b}2J\\u{202e}et"), "{}", run.stdout);
+        assert_inert("check", &run.stdout);
+
+        let run = opb(&["explain", "--stdin-name", "x.opb.yaml", "-"], HOSTILE.as_bytes());
+        assert_eq!(run.code, Some(0), "{}", run.stderr);
+        assert!(
+            run.stdout.contains("\\u{9d}0;pwned\\u{9c}\\u{85}now.\\n::error"),
+            "{}",
+            run.stdout
+        );
+        assert_inert("explain", &run.stdout);
+        let run =
+            opb(&["explain", "--paths", "--stdin-name", "x.opb.yaml", "-"], HOSTILE.as_bytes());
+        assert_inert("explain --paths", &run.stdout);
+    }
+
+    #[test]
+    fn a_wrapped_line_does_not_start_a_workflow_command() {
+        for words in 1..40 {
+            let purpose =
+                format!("{}::error file=a.yaml::forged ::add-mask::hidden", "word ".repeat(words));
+            let text = HOSTILE.replace("Read it\\x9d0", &format!("{purpose} \\x9d0"));
+            let run = opb(&["explain", "--stdin-name", "x.opb.yaml", "-"], text.as_bytes());
+            assert_inert(&format!("explain, {words} words"), &run.stdout);
+        }
+    }
+
+    #[test]
+    fn file_names_are_escaped_wherever_they_are_shown() {
+        let name = "evil\u{1b}]0;owned\u{7}\u{1b}[2J\u{9b}31m\u{202e}lmay.opb.yaml";
+        let path = scratch(name);
+        std::fs::write(&path, HOSTILE).expect("file");
+        let path = path.to_str().expect("UTF-8 path");
+        for format in ["human", "github", "json", "sarif"] {
+            let run = opb(&["check", "--format", format, path], b"");
+            assert_eq!(run.code, Some(1), "{format}: {}", run.stderr);
+            if format == "human" || format == "github" {
+                assert!(
+                    run.stdout.contains("evil\\u{1b}]0;owned\\u{7}"),
+                    "{format}: {}",
+                    run.stdout
+                );
+                assert!(!run.stdout.chars().any(is_dangerous), "{format}: {:?}", run.stdout);
+            }
+        }
+        let run = opb(&["check", "--format", "github", path], b"");
+        for line in run.stdout.lines() {
+            assert!(line.starts_with("::"), "one command per line: {line:?}");
+        }
+        let run = opb(&["explain", path], b"");
+        assert_inert("explain", &run.stdout);
+        let missing = format!("{path}.missing\u{9b}2J");
+        let run = opb(&["check", &missing], b"");
+        assert_eq!(run.code, Some(2));
+        assert!(run.stderr.contains("\\u{9b}2J"), "{}", run.stderr);
+        assert_inert("error", &run.stderr);
+        let run = opb(&["diff", path, path], b"");
+        assert_eq!(run.code, Some(0), "{}", run.stderr);
+        assert_inert("diff", &run.stdout);
+        let run = opb(&["rules", "PB213\u{9b}2J\n::error::x"], b"");
+        assert_eq!(run.code, Some(2));
+        assert_inert("rules", &run.stderr);
+    }
+
+    #[test]
+    fn github_annotations_show_bidi_controls_as_escapes() {
+        let run = opb(
+            &["check", "--format", "github", "--stdin-name", "x.opb.yaml", "-"],
+            HOSTILE.as_bytes(),
+        );
+        assert_eq!(run.code, Some(1), "{}", run.stderr);
+        assert!(run.stdout.contains("ga\\u{9b}2J\\u{202e}et"), "{}", run.stdout);
+        assert!(!run.stdout.chars().any(is_dangerous), "{:?}", run.stdout);
+    }
+}

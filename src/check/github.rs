@@ -11,7 +11,10 @@
 //! nothing to underline (a limit, an empty document) names the file alone.
 //! Escaped as the runner reads them (actions/toolkit's `command.ts`): `%`,
 //! CR and LF everywhere, and `:` and `,` in a property's value too, so a
-//! message or a file name cannot end the command or start another.
+//! message or a file name cannot end the command or start another. Before
+//! that, the other control characters and the bidirectional controls are
+//! written as visible escapes, as on a terminal ([`crate::escape`]): the
+//! log and the annotations show text, never reorder it.
 
 use super::CheckedFile;
 use crate::input::Unreadable;
@@ -55,9 +58,10 @@ fn annotation(out: &mut String, name: &str, d: &Diagnostic) {
         .ok();
 }
 
-/// A command's message: `%`, CR and LF escaped.
+/// A command's message: controls and bidirectional controls but line
+/// breaks shown as escapes, then `%`, CR and LF escaped.
 fn data(text: &str) -> String {
-    text.replace('%', "%25").replace('\r', "%0D").replace('\n', "%0A")
+    crate::escape::source(text).replace('%', "%25").replace('\r', "%0D").replace('\n', "%0A")
 }
 
 /// A property's value: as a message, and `:` and `,` too.
@@ -73,5 +77,6 @@ mod tests {
     fn what_would_end_a_command_is_escaped() {
         assert_eq!(data("50% done\r\nnext::line"), "50%25 done%0D%0Anext::line");
         assert_eq!(property("a,b:c%\n"), "a%2Cb%3Ac%25%0A");
+        assert_eq!(data("safe\u{202e}txt.exe\u{9b}"), "safe\\u{202e}txt.exe\\u{9b}");
     }
 }

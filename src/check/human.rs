@@ -3,12 +3,13 @@
 //! the range, rustc-style, then a summary line per file and a total.
 //!
 //! Rendered with annotate-snippets, the renderer rustc itself uses: it takes
-//! byte ranges (what the core reports), treats document text as untrusted
-//! (control characters and bidi overrides are neutralised) and renders to a
-//! string, which the output stream strips of colour when colour is off.
+//! byte ranges (what the core reports) and renders to a string, which the
+//! output stream strips of colour when colour is off. Every text from the
+//! document or the command line (messages, labels, source lines, file
+//! names) is escaped first ([`crate::escape`]).
 
 use super::{CheckedFile, Role, Totals};
-use crate::style;
+use crate::{escape, style};
 use annotate_snippets::{Annotation, AnnotationKind, Group, Level, Origin, Renderer, Snippet};
 use opb_core::text::{floor_char_boundary, LineIndex, Range};
 use opb_core::{mask, Counts, Diagnostic, Kind, Related, Severity};
@@ -47,17 +48,18 @@ fn render_diagnostic(
     // A pointer names keys as written, a credential used as a key too: the
     // label people read is masked like the source (JSON and SARIF keep the
     // exact pointer, for tools).
-    let pointer = (!d.pointer.is_empty())
-        .then(|| annotate_snippets::normalize_untrusted_str(&mask(&d.pointer)));
+    let pointer = (!d.pointer.is_empty()).then(|| escape::line(&mask(&d.pointer)).into_owned());
     let id = format!("{} {}", d.code, d.name);
     let help = format!("`opb rules {}` explains this rule and how to fix it", d.code);
-    let title = level(d.severity).primary_title(d.message.as_str()).id(id.as_str());
-    let name = file.input.name.as_str();
+    let message = escape::line(&d.message);
+    let title = level(d.severity).primary_title(message.as_ref()).id(id.as_str());
+    let name = escape::line(&file.input.name);
+    let name = name.as_ref();
     // A related place the excerpt shows is marked in it; one elsewhere is a
     // snippet of its own, as rustc shows a note elsewhere in the file (the
     // two may be far apart, even on one long line).
     let labels: Vec<String> =
-        d.related.iter().map(|r| annotate_snippets::normalize_untrusted_str(&r.message)).collect();
+        d.related.iter().map(|r| escape::line(&r.message).into_owned()).collect();
     let (near, far): (Vec<_>, Vec<_>) =
         d.related.iter().zip(&labels).partition(|(r, _)| excerpt.span_of(&r.range).is_some());
     let snippet = Snippet::source(excerpt.text.as_str())
@@ -102,7 +104,7 @@ fn placed<'a>(
 /// The source lines a range covers, cut around the range when
 /// a line is long (minified JSON puts a whole document on one line): the
 /// renderer's work grows with the line, and it would be redone for every
-/// finding on that line.
+/// finding on that line. Shown escaped ([`escape::source`]).
 struct Excerpt {
     text: String,
     /// The range, in bytes of `text`.
@@ -112,6 +114,8 @@ struct Excerpt {
     /// The source's bytes shown, and where they start in `text`.
     shown: std::ops::Range<usize>,
     shift: usize,
+    /// The source's bytes shown, masked, before they were escaped.
+    body: String,
 }
 
 /// Bytes of context kept on each side of a range within a long line.
@@ -139,21 +143,29 @@ impl Excerpt {
             ..ceil_char_boundary(text, to.saturating_add(MASK_MARGIN));
         let masked = mask(text.get(window.clone()).unwrap_or_default());
         let body = masked.get(from - window.start..to - window.start).unwrap_or_default();
-        let shift = head.len();
-        Excerpt {
-            text: format!("{head}{body}{tail}"),
-            span: start - from + shift..end - from + shift,
+        let mut excerpt = Excerpt {
+            text: format!("{head}{}{tail}", escape::source(body)),
+            span: 0..0,
             cut_before,
             shown: from..to,
-            shift,
-        }
+            shift: head.len(),
+            body: body.to_owned(),
+        };
+        excerpt.span = excerpt.at(start)..excerpt.at(end);
+        excerpt
     }
 
     /// `range` in bytes of `text`, if the excerpt shows all of it.
     fn span_of(&self, range: &Range) -> Option<std::ops::Range<usize>> {
         let (start, end) = (range.start.offset, range.end.offset.max(range.start.offset));
-        let at = |offset: usize| offset - self.shown.start + self.shift;
-        (self.shown.start <= start && end <= self.shown.end).then(|| at(start)..at(end))
+        (self.shown.start <= start && end <= self.shown.end).then(|| self.at(start)..self.at(end))
+    }
+
+    /// Where a source offset the excerpt shows is in `text`: past the
+    /// escapes of the characters before it.
+    fn at(&self, offset: usize) -> usize {
+        let before = self.body.get(..offset - self.shown.start).unwrap_or(&self.body);
+        self.shift + escape::source(before).len()
     }
 }
 
@@ -171,7 +183,7 @@ fn level(severity: Severity) -> Level<'static> {
 
 /// `examples/a.yaml: 2 errors, 1 warning, 0 infos (read as a playbook)`.
 fn file_summary(file: &CheckedFile) -> String {
-    let name = annotate_snippets::normalize_untrusted_str(&file.input.name);
+    let name = escape::line(&file.input.name);
     let read_as = match (file.role, file.checked.kind) {
         (Role::Registry { tools }, _) => {
             format!("read as a tool registry of {}", plural(tools, "tool", "tools"))

@@ -89,12 +89,19 @@ pub fn run(args: &CheckArgs, output: &mut Output) -> Status {
         output.error(error);
     }
     let rendered = match args.format {
-        CheckFormat::Human => human::render(&files, &totals),
+        CheckFormat::Human => {
+            output.print_for_people(&human::render(&files, &totals));
+            return status(&unreadable, &totals);
+        }
         CheckFormat::Json => json::render(&files, &unreadable),
         CheckFormat::Sarif => sarif::render(&files, &unreadable),
         CheckFormat::Github => github::render(&files, &unreadable),
     };
     output.print(&rendered);
+    status(&unreadable, &totals)
+}
+
+fn status(unreadable: &[Unreadable], totals: &Totals) -> Status {
     if !unreadable.is_empty() {
         Status::Failed
     } else if totals.counts.error > 0 {

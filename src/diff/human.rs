@@ -4,8 +4,7 @@
 
 use super::words::{self, Part};
 use super::Versions;
-use crate::style;
-use annotate_snippets::normalize_untrusted_str;
+use crate::{escape, style};
 use anstyle::Style;
 use opb_core::explain::diff::{Diff, Impact, Subject};
 use opb_core::Kind;
@@ -17,11 +16,7 @@ const WIDTH: usize = 100;
 
 pub fn render(versions: &Versions<'_>, diff: &Diff) -> String {
     let mut out = String::new();
-    let title = format!(
-        "{} → {}",
-        normalize_untrusted_str(versions.old),
-        normalize_untrusted_str(versions.new)
-    );
+    let title = format!("{} → {}", escape::line(versions.old), escape::line(versions.new));
     writeln!(
         out,
         "{}{title}{} ({})",
@@ -110,7 +105,7 @@ fn plain(parts: &[Part]) -> String {
     parts
         .iter()
         .map(|part| match part {
-            Part::Text(text) | Part::Name(text) => normalize_untrusted_str(text),
+            Part::Text(text) | Part::Name(text) => escape::line(text),
         })
         .collect()
 }

@@ -48,11 +48,11 @@ pub fn run(args: &DiffArgs, output: &mut Output) -> Status {
         }
     };
     let versions = Versions { old: &old.name, new: &new.name };
-    output.print(&match args.format {
-        DiffFormat::Human => human::render(&versions, &diff),
-        DiffFormat::Json => json(&versions, &diff),
-        DiffFormat::Markdown => markdown::render(&versions, &diff),
-    });
+    match args.format {
+        DiffFormat::Human => output.print_for_people(&human::render(&versions, &diff)),
+        DiffFormat::Json => output.print(&json(&versions, &diff)),
+        DiffFormat::Markdown => output.print(&markdown::render(&versions, &diff)),
+    }
     let fails = match args.fail_on {
         FailOn::Never => false,
         FailOn::Widened => diff.changes.iter().any(|c| c.impact == Impact::Widens),

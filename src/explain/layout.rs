@@ -2,11 +2,11 @@
 //! and short lists, at a fixed width so the output is the same everywhere.
 //!
 //! Every text that may come from the document passes through
-//! `normalize_untrusted_str`, so control characters and bidi overrides in a
-//! document cannot restyle or reorder the terminal.
+//! [`escape::line`], so control characters, line breaks and bidi overrides
+//! in a document cannot restyle or reorder the terminal or start a line.
 
+use crate::escape;
 use crate::style;
-use annotate_snippets::normalize_untrusted_str;
 use anstyle::Style;
 use opb_render::explain::{Page, Tone};
 
@@ -25,8 +25,8 @@ impl Layout {
 
     /// `head rest`, with `head` styled: the first line of an item.
     pub fn styled(&mut self, indent: usize, head_style: Style, head: &str, rest: &str) {
-        let head = normalize_untrusted_str(head);
-        let rest = normalize_untrusted_str(rest);
+        let head = escape::line(head);
+        let rest = escape::line(rest);
         self.out.push_str(&" ".repeat(indent));
         self.out.push_str(&format!("{}{head}{}", head_style.render(), head_style.render_reset()));
         self.out.push_str(&rest);
@@ -35,7 +35,7 @@ impl Layout {
 
     /// A bullet, wrapped under its text, styled as a whole.
     pub fn styled_bullet(&mut self, indent: usize, bullet_style: Style, text: &str) {
-        let text = normalize_untrusted_str(text);
+        let text = escape::line(text);
         let options = textwrap::Options::new(WIDTH.saturating_sub(indent + 2).max(20));
         for (i, line) in textwrap::wrap(&text, options).iter().enumerate() {
             let mark = if i == 0 { "- " } else { "  " };
@@ -81,7 +81,7 @@ impl Page for Layout {
         hang: usize,
     ) {
         let lead = indent + label_width + 2;
-        let value = normalize_untrusted_str(value);
+        let value = escape::line(value);
         let continuation = " ".repeat(hang);
         let options = textwrap::Options::new(WIDTH.saturating_sub(lead).max(20))
             .subsequent_indent(&continuation);
@@ -102,7 +102,7 @@ impl Page for Layout {
     }
 
     fn paragraph(&mut self, indent: usize, text: &str) {
-        let text = normalize_untrusted_str(text);
+        let text = escape::line(text);
         let options = textwrap::Options::new(WIDTH.saturating_sub(indent).max(20));
         for line in textwrap::wrap(&text, options) {
             self.out.push_str(&format!("{}{line}\n", " ".repeat(indent)));

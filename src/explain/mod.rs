@@ -23,7 +23,7 @@ pub fn run(args: &ExplainArgs, output: &mut Output) -> Status {
     }
     match args.format {
         ExplainFormat::Json => output.print(&crate::check::to_json(&analysis.explain)),
-        ExplainFormat::Human => output.print(&human(&input.name, &analysis)),
+        ExplainFormat::Human => output.print_for_people(&human(&input.name, &analysis)),
     }
     // Explaining is the job here, not judging: a document with errors that
     // could still be explained exits 0; `opb check` gives the verdict.
@@ -59,7 +59,7 @@ fn risk_paths(
         ExplainFormat::Human => {
             let mut layout = Layout::default();
             opb_render::explain::paths::render(name, explain, &paths, &mut layout);
-            output.print(&layout.finish());
+            output.print_for_people(&layout.finish());
         }
     }
     Status::Clean
