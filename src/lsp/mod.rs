@@ -5,15 +5,23 @@
 //! answers hover with the core's [`opb_core::assist`] words, and offers the
 //! core's certain fixes (a step id or field name one small edit away) as
 //! quick fixes. Like every shell it checks nothing itself.
+//!
+//! What a client sends is not trusted either: the transport bounds every
+//! message ([`transport`]), a notification that cannot be read is logged
+//! (`window/logMessage`) and ignored, and a request that cannot be read is
+//! answered with an error; none stops the server. Positions are converted
+//! through one line index per text version, once for all its diagnostics,
+//! so a long line costs one pass, not one per diagnostic.
 
 mod position;
+mod transport;
 
 use crate::output::Output;
 use crate::Status;
 use lsp_server::{Connection, ErrorCode, Message, Notification, Request, RequestId, Response};
 use lsp_types::notification::{
-    DidChangeTextDocument, DidCloseTextDocument, DidOpenTextDocument, Notification as _,
-    PublishDiagnostics,
+    DidChangeTextDocument, DidCloseTextDocument, DidOpenTextDocument, LogMessage,
+    Notification as _, PublishDiagnostics,
 };
 use lsp_types::request::{CodeActionRequest, HoverRequest, Request as _};
 use lsp_types::{
@@ -21,24 +29,25 @@ use lsp_types::{
     CodeActionProviderCapability, CodeDescription, DiagnosticRelatedInformation,
     DiagnosticSeverity, DidChangeTextDocumentParams, DidCloseTextDocumentParams,
     DidOpenTextDocumentParams, Hover, HoverContents, HoverParams, HoverProviderCapability,
-    InitializeParams, Location, MarkupContent, MarkupKind, NumberOrString, PositionEncodingKind,
-    PublishDiagnosticsParams, ServerCapabilities, ServerInfo, TextDocumentSyncCapability,
-    TextDocumentSyncKind, TextEdit, Uri, WorkspaceEdit,
+    Location, LogMessageParams, MarkupContent, MarkupKind, MessageType, NumberOrString,
+    PositionEncodingKind, PublishDiagnosticsParams, ServerCapabilities, ServerInfo,
+    TextDocumentSyncCapability, TextDocumentSyncKind, TextEdit, Uri, WorkspaceEdit,
 };
+use opb_core::text::{LineIndex, Unit};
 use opb_core::{analyze, Analysis, Diagnostic, Options, Severity, Syntax};
-use position::{Encoding, Lines};
 use std::collections::HashMap;
 
 /// Where a rule's documentation is: the playground's rule page.
 const RULE_DOCS: &str = concat!(env!("CARGO_PKG_REPOSITORY"), "/#rules/");
 
 pub fn run(output: &mut Output) -> Status {
-    let (connection, io) = Connection::stdio();
+    let (connection, io) = transport::stdio();
     let served = serve(&connection);
     // The writer thread ends once the connection's sender is gone.
     drop(connection);
     let joined = io.join();
-    match served.map_err(|e| e.to_string()).and(joined.map_err(|e| e.to_string())) {
+    // The transport's error first: a broken input is why serving stopped.
+    match joined.map_err(|e| e.to_string()).and(served.map_err(|e| e.to_string())) {
         Ok(()) => Status::Clean,
         Err(why) => {
             output.error(format_args!("opb lsp stopped: {why}"));
@@ -49,12 +58,11 @@ pub fn run(output: &mut Output) -> Status {
 
 fn serve(connection: &Connection) -> Result<(), Box<dyn std::error::Error + Send + Sync>> {
     let (id, params) = connection.initialize_start()?;
-    let params: InitializeParams = serde_json::from_value(params)?;
-    let encoding = Encoding::negotiate(&params);
+    let unit = position::negotiate(&params);
     let capabilities = ServerCapabilities {
-        position_encoding: Some(match encoding {
-            Encoding::Utf8 => PositionEncodingKind::UTF8,
-            Encoding::Utf16 => PositionEncodingKind::UTF16,
+        position_encoding: Some(match unit {
+            Unit::Utf8 => PositionEncodingKind::UTF8,
+            _ => PositionEncodingKind::UTF16,
         }),
         text_document_sync: Some(TextDocumentSyncCapability::Kind(TextDocumentSyncKind::FULL)),
         hover_provider: Some(HoverProviderCapability::Simple(true)),
@@ -66,7 +74,7 @@ fn serve(connection: &Connection) -> Result<(), Box<dyn std::error::Error + Send
         "serverInfo": ServerInfo { name: "opb".into(), version: Some(env!("CARGO_PKG_VERSION").into()) },
     });
     connection.initialize_finish(id, result)?;
-    let mut server = Server { connection, encoding, documents: HashMap::new() };
+    let mut server = Server { connection, unit, documents: HashMap::new() };
     for message in &connection.receiver {
         match message {
             Message::Request(request) => {
@@ -75,20 +83,29 @@ fn serve(connection: &Connection) -> Result<(), Box<dyn std::error::Error + Send
                 }
                 server.request(request)?;
             }
-            Message::Notification(notification) => server.notification(notification)?,
+            Message::Notification(notification) => {
+                let method = notification.method.clone();
+                if let Err(why) = server.notification(notification) {
+                    server.log(format!(
+                        "opb lsp ignored a {method} notification it could not read: {why}"
+                    ))?;
+                }
+            }
             Message::Response(_) => {}
         }
     }
     Ok(())
 }
 
-/// An open document: its text as the client last sent it, and the core's
-/// analysis of it.
+/// An open document: its text as the client last sent it, the core's
+/// analysis of it, and its diagnostics as the client reads them.
 struct Document {
     uri: Uri,
     text: String,
-    lines: Lines,
     analysis: Analysis,
+    /// The analysis's diagnostics in LSP terms, in the same order
+    /// (none when the document is not ours).
+    diagnostics: Vec<lsp_types::Diagnostic>,
     /// Whether it is an opb document: a detected kind, or a name of the
     /// formats (`*.opb.json`, `oz0-plugin.yaml`). Other JSON and YAML files
     /// an editor sends get no diagnostics.
@@ -97,13 +114,15 @@ struct Document {
 
 struct Server<'c> {
     connection: &'c Connection,
-    encoding: Encoding,
+    unit: Unit,
     documents: HashMap<String, Document>,
 }
 
 type Result<T, E = Box<dyn std::error::Error + Send + Sync>> = std::result::Result<T, E>;
 
 impl Server<'_> {
+    /// Handles a notification; an error is one it could not read (the
+    /// caller logs it and goes on).
     fn notification(&mut self, notification: Notification) -> Result<()> {
         match notification.method.as_str() {
             DidOpenTextDocument::METHOD => {
@@ -158,6 +177,14 @@ impl Server<'_> {
         }
     }
 
+    /// Tells the client something went wrong that it did not ask about.
+    fn log(&self, message: String) -> Result<()> {
+        let params = LogMessageParams { typ: MessageType::ERROR, message };
+        let notification = Notification::new(LogMessage::METHOD.to_owned(), params);
+        self.connection.sender.send(Message::Notification(notification))?;
+        Ok(())
+    }
+
     fn respond_error(&self, id: RequestId, code: ErrorCode, message: String) -> Result<()> {
         self.send(Response::new_err(id, code as i32, message))
     }
@@ -177,11 +204,11 @@ impl Server<'_> {
         });
         let analysis = analyze(&text, &Options { syntax, ..Options::default() });
         let ours = analysis.checked.kind.is_some() || is_opb_name(&name);
-        let document =
-            Document { uri: uri.clone(), lines: Lines::new(&text), text, analysis, ours };
-        let diagnostics = if document.ours { self.diagnostics(&document) } else { Vec::new() };
+        let diagnostics = if ours { self.diagnostics(&uri, &text, &analysis) } else { Vec::new() };
+        let published = diagnostics.clone();
+        let document = Document { uri: uri.clone(), text, analysis, diagnostics, ours };
         self.documents.insert(uri.as_str().to_owned(), document);
-        self.publish(uri, diagnostics)
+        self.publish(uri, published)
     }
 
     fn publish(&self, uri: Uri, diagnostics: Vec<lsp_types::Diagnostic>) -> Result<()> {
@@ -191,63 +218,51 @@ impl Server<'_> {
         Ok(())
     }
 
-    fn diagnostics(&self, document: &Document) -> Vec<lsp_types::Diagnostic> {
-        document.analysis.checked.diagnostics.iter().map(|d| self.diagnostic(document, d)).collect()
-    }
-
-    fn diagnostic(&self, document: &Document, d: &Diagnostic) -> lsp_types::Diagnostic {
-        let range = |range: &opb_core::text::Range| {
-            document.lines.range(
-                &document.text,
-                range.start.offset,
-                range.end.offset,
-                self.encoding,
-            )
-        };
-        let related: Vec<DiagnosticRelatedInformation> = d
-            .related
+    /// The analysis's diagnostics in LSP terms: every range of them placed
+    /// in one sweep of one line index.
+    fn diagnostics(
+        &self,
+        uri: &Uri,
+        text: &str,
+        analysis: &Analysis,
+    ) -> Vec<lsp_types::Diagnostic> {
+        let found = &analysis.checked.diagnostics;
+        let span = |r: &opb_core::text::Range| (r.start.offset, r.end.offset);
+        let spans: Vec<(usize, usize)> = found
             .iter()
-            .map(|r| DiagnosticRelatedInformation {
-                location: Location { uri: document.uri.clone(), range: range(&r.range) },
-                message: r.message.clone(),
+            .flat_map(|d| {
+                std::iter::once(span(&d.range)).chain(d.related.iter().map(|r| span(&r.range)))
             })
             .collect();
-        lsp_types::Diagnostic {
-            range: range(&d.range),
-            severity: Some(match d.severity {
-                Severity::Error => DiagnosticSeverity::ERROR,
-                Severity::Warning => DiagnosticSeverity::WARNING,
-                Severity::Info => DiagnosticSeverity::INFORMATION,
-            }),
-            code: Some(NumberOrString::String(d.code.to_owned())),
-            code_description: format!("{RULE_DOCS}{}", d.code)
-                .parse()
-                .ok()
-                .map(|href| CodeDescription { href }),
-            source: Some("opb".to_owned()),
-            message: format!("{} ({})", d.message, d.name),
-            related_information: (!related.is_empty()).then_some(related),
-            tags: None,
-            data: None,
-        }
+        let mut ranges = position::ranges(&LineIndex::new(text), &spans, self.unit).into_iter();
+        found
+            .iter()
+            .map(|d| {
+                let range = ranges.next().unwrap_or_default();
+                let related = d.related.iter().map(|r| DiagnosticRelatedInformation {
+                    location: Location {
+                        uri: uri.clone(),
+                        range: ranges.next().unwrap_or_default(),
+                    },
+                    message: r.message.clone(),
+                });
+                diagnostic(d, range, related.collect())
+            })
+            .collect()
     }
 
     fn hover(&self, params: HoverParams) -> Option<Hover> {
         let at = params.text_document_position_params;
         let document = self.documents.get(at.text_document.uri.as_str()).filter(|d| d.ours)?;
-        let offset = document.lines.offset(&document.text, at.position, self.encoding);
+        let index = LineIndex::new(&document.text);
+        let offset = position::offset(&index, at.position, self.unit);
         let hover = document.analysis.hover(&document.text, offset)?;
         Some(Hover {
             contents: HoverContents::Markup(MarkupContent {
                 kind: MarkupKind::Markdown,
                 value: hover.markdown,
             }),
-            range: Some(document.lines.range(
-                &document.text,
-                hover.span.start,
-                hover.span.end,
-                self.encoding,
-            )),
+            range: position::ranges(&index, &[(hover.span.start, hover.span.end)], self.unit).pop(),
         })
     }
 
@@ -258,17 +273,19 @@ impl Server<'_> {
         else {
             return Vec::new();
         };
-        let from = document.lines.offset(&document.text, params.range.start, self.encoding);
-        let to = document.lines.offset(&document.text, params.range.end, self.encoding);
+        let index = LineIndex::new(&document.text);
+        let from = position::offset(&index, params.range.start, self.unit);
+        let to = position::offset(&index, params.range.end, self.unit);
         document
             .analysis
             .checked
             .diagnostics
             .iter()
-            .filter(|d| d.range.start.offset <= to && from <= d.range.end.offset)
-            .filter_map(|d| {
+            .zip(&document.diagnostics)
+            .filter(|(d, _)| d.range.start.offset <= to && from <= d.range.end.offset)
+            .filter_map(|(d, diagnostic)| {
                 let fix = d.fix.as_ref()?;
-                let diagnostic = self.diagnostic(document, d);
+                let diagnostic = diagnostic.clone();
                 let edit = TextEdit { range: diagnostic.range, new_text: fix.clone() };
                 Some(CodeActionOrCommand::CodeAction(CodeAction {
                     title: format!("Change to {fix}"),
@@ -283,6 +300,32 @@ impl Server<'_> {
                 }))
             })
             .collect()
+    }
+}
+
+/// A diagnostic in LSP terms, placed at `range`.
+fn diagnostic(
+    d: &Diagnostic,
+    range: lsp_types::Range,
+    related: Vec<DiagnosticRelatedInformation>,
+) -> lsp_types::Diagnostic {
+    lsp_types::Diagnostic {
+        range,
+        severity: Some(match d.severity {
+            Severity::Error => DiagnosticSeverity::ERROR,
+            Severity::Warning => DiagnosticSeverity::WARNING,
+            Severity::Info => DiagnosticSeverity::INFORMATION,
+        }),
+        code: Some(NumberOrString::String(d.code.to_owned())),
+        code_description: format!("{RULE_DOCS}{}", d.code)
+            .parse()
+            .ok()
+            .map(|href| CodeDescription { href }),
+        source: Some("opb".to_owned()),
+        message: format!("{} ({})", d.message, d.name),
+        related_information: (!related.is_empty()).then_some(related),
+        tags: None,
+        data: None,
     }
 }
 

@@ -55,10 +55,26 @@ impl Client {
     }
 
     fn receive(&self) -> Message {
-        self.connection
-            .receiver
-            .recv_timeout(Duration::from_secs(10))
-            .expect("the server answers within 10 s")
+        self.receive_within(Duration::from_secs(10))
+    }
+
+    fn receive_within(&self, guard: Duration) -> Message {
+        self.connection.receiver.recv_timeout(guard).expect("the server answers within the guard")
+    }
+
+    /// The response to a request, result or error.
+    fn respond(&mut self, method: &str, params: Value) -> lsp_server::Response {
+        self.next_id += 1;
+        let id = RequestId::from(self.next_id);
+        let request = Request::new(id.clone(), method.to_owned(), params);
+        self.connection.sender.send(Message::Request(request)).expect("sent");
+        loop {
+            if let Message::Response(response) = self.receive() {
+                if response.id == id {
+                    return response;
+                }
+            }
+        }
     }
 
     /// The next diagnostics published.
@@ -195,5 +211,80 @@ fn other_json_and_yaml_files_get_no_diagnostics() {
             }
         }
     }
+    client.stop();
+}
+
+#[test]
+fn a_notification_that_cannot_be_read_is_logged_and_the_server_goes_on() {
+    let (client, _) = Client::start(json!({}));
+    client.notify("textDocument/didOpen", json!({ "version": 1 }));
+    let Message::Notification(log) = client.receive() else { panic!("a notification") };
+    assert_eq!(log.method, "window/logMessage");
+    assert_eq!(log.params["type"], 1, "an error");
+    let said = log.params["message"].as_str().unwrap();
+    assert!(said.contains("ignored a textDocument/didOpen notification"), "{said}");
+    client.open(URI, BROKEN);
+    assert!(!client.diagnostics().as_array().unwrap().is_empty());
+    client.stop();
+}
+
+#[test]
+fn a_request_that_cannot_be_read_is_answered_with_an_error() {
+    let (mut client, _) = Client::start(json!({}));
+    let response = client.respond("textDocument/hover", json!({ "position": "here" }));
+    let error = response.response_result.expect_err("an error response");
+    assert_eq!(error.code, lsp_server::ErrorCode::InvalidParams as i32);
+    let response = client.respond("textDocument/definition", json!({}));
+    assert_eq!(
+        response.response_result.expect_err("an error").code,
+        lsp_server::ErrorCode::MethodNotFound as i32
+    );
+    client.stop();
+}
+
+/// A one-line JSON playbook of 10,000 steps (the step limit), each with a
+/// `next` naming no step: about 1.9 MB and 20,000 findings on one line.
+fn one_line_document() -> String {
+    let steps: Vec<Value> = (0..10_000)
+        .map(|i| {
+            json!({
+                "id": format!("s{i}"), "kind": "agent", "agent": "a",
+                "purpose": "Read the refund request and decide — café 😀, then route it on to the next one.",
+                "allowedTools": ["mcp.x.y"], "next": format!("missing-{i}")
+            })
+        })
+        .collect();
+    json!({ "openplaybook": "1.6", "requires": { "connections": [] }, "steps": steps }).to_string()
+}
+
+#[test]
+fn a_long_line_with_many_findings_is_answered_in_one_pass() {
+    let text = one_line_document();
+    assert!(text.len() > 1_800_000 && !text.contains('\n'));
+    let (client, _) = Client::start(json!({}));
+    let started = std::time::Instant::now();
+    client.notify(
+        "textDocument/didOpen",
+        json!({ "textDocument": { "uri": URI, "languageId": "json", "version": 1, "text": text } }),
+    );
+    // A hang guard: the figure is measured in docs/performance.md.
+    let guard = Duration::from_secs(120);
+    let diagnostics = loop {
+        if let Message::Notification(n) = client.receive_within(guard) {
+            if n.method == "textDocument/publishDiagnostics" {
+                break n.params["diagnostics"].clone();
+            }
+        }
+    };
+    eprintln!("{} bytes on one line: diagnostics in {:?}", text.len(), started.elapsed());
+    let diagnostics = diagnostics.as_array().unwrap();
+    assert!(diagnostics.len() >= 20_000, "{}", diagnostics.len());
+    // The last `next`: its UTF-16 column counts each emoji as two units.
+    let last = text.rfind("\"missing-9999\"").unwrap();
+    let pb213 = diagnostics.iter().rev().find(|d| d["code"] == "PB213").unwrap();
+    assert_eq!(
+        pb213["range"]["start"],
+        json!({ "line": 0, "character": text[..last].encode_utf16().count() })
+    );
     client.stop();
 }

@@ -65,6 +65,40 @@ pub struct Range {
     pub end: Position,
 }
 
+/// What a column counts: characters (what the core reports and a terminal
+/// user reads), or the code units of an editor's encoding (LSP's UTF-16 by
+/// default, or UTF-8 bytes).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Unit {
+    /// Unicode scalar values.
+    Char,
+    /// UTF-8 code units: bytes.
+    Utf8,
+    /// UTF-16 code units: two for a character outside the BMP.
+    Utf16,
+}
+
+impl Unit {
+    /// How many units `text` is.
+    pub fn count(self, text: &str) -> usize {
+        match self {
+            Unit::Utf8 => text.len(),
+            // A character is one unit, or two from four UTF-8 bytes on; the
+            // byte counts come from a word-at-a-time scan.
+            Unit::Char => text.chars().count(),
+            Unit::Utf16 => text.chars().count() + text.bytes().filter(|&b| b >= 0xF0).count(),
+        }
+    }
+
+    fn width(self, c: char) -> usize {
+        match self {
+            Unit::Char => 1,
+            Unit::Utf8 => c.len_utf8(),
+            Unit::Utf16 => c.len_utf16(),
+        }
+    }
+}
+
 /// Maps byte offsets to lines and columns. Built once per text, O(n).
 #[derive(Debug, Clone)]
 pub struct LineIndex<'a> {
@@ -115,6 +149,13 @@ impl<'a> LineIndex<'a> {
     /// for k offsets, where calling [`LineIndex::position`] for each would
     /// recount a long line's characters every time.
     pub fn positions(&self, offsets: &[usize]) -> Vec<Position> {
+        self.positions_in(offsets, Unit::Char)
+    }
+
+    /// [`LineIndex::positions`] with columns counted in `unit` (still from
+    /// 1): one sweep, so an editor's positions for every diagnostic of a
+    /// long line cost one pass over it.
+    pub fn positions_in(&self, offsets: &[usize], unit: Unit) -> Vec<Position> {
         let mut order: Vec<usize> = (0..offsets.len()).collect();
         crate::order::sort_by_key(&mut order, |&i| offsets[i]);
         let mut out = vec![Position { line: 1, column: 1, offset: 0 }; offsets.len()];
@@ -127,11 +168,31 @@ impl<'a> LineIndex<'a> {
                 at = self.line_starts[line];
                 column = 1;
             }
-            column += self.text[at..offset].chars().count();
+            column += unit.count(&self.text[at..offset]);
             at = offset;
             out[i] = Position { line: line + 1, column, offset };
         }
         out
+    }
+
+    /// The byte offset of a 0-based line and a 0-based column in `unit`,
+    /// as an editor sends a place: past a line's end, that end (before its
+    /// line break); past the last line, the text's end; inside a character
+    /// (half a UTF-16 pair), its start.
+    pub fn offset_in(&self, line: usize, column: usize, unit: Unit) -> usize {
+        let Some(&start) = self.line_starts.get(line) else { return self.text.len() };
+        let end = self.line_starts.get(line + 1).map_or(self.text.len(), |next| next - 1);
+        let mut units = 0;
+        for (at, c) in self.text[start..end].char_indices() {
+            if units >= column {
+                return start + at;
+            }
+            units += unit.width(c);
+            if units > column {
+                return start + at;
+            }
+        }
+        end
     }
 
     /// The byte offset of a 1-based line and a 0-based character column, as
@@ -236,6 +297,28 @@ mod tests {
         for (offset, position) in offsets.iter().zip(swept) {
             assert_eq!(index.position(*offset), position, "offset {offset}");
         }
+    }
+
+    #[test]
+    fn editor_units_both_ways() {
+        let text = "a: é😀x\nb: 1\r\n";
+        let index = LineIndex::new(text);
+        let x = text.find('x').unwrap();
+        let b = text.find('b').unwrap();
+        let column = |unit| index.positions_in(&[x], unit)[0].column - 1;
+        assert_eq!((column(Unit::Char), column(Unit::Utf16), column(Unit::Utf8)), (5, 6, 9));
+        for unit in [Unit::Char, Unit::Utf8, Unit::Utf16] {
+            assert_eq!(index.offset_in(0, column(unit), unit), x);
+            assert_eq!(
+                index.positions_in(&[b], unit)[0],
+                Position { line: 2, column: 1, offset: b }
+            );
+        }
+        assert_eq!(index.offset_in(0, 99, Unit::Utf16), text.find('\n').unwrap());
+        assert_eq!(index.offset_in(9, 0, Unit::Utf16), text.len());
+        let emoji = text.find('😀').unwrap();
+        assert_eq!(index.offset_in(0, 5, Unit::Utf16), emoji, "inside 😀: its start");
+        assert_eq!(Unit::Utf16.count("é😀x"), 4);
     }
 
     #[test]
