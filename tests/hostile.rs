@@ -280,3 +280,80 @@ mod terminal {
         assert!(!run.stdout.chars().any(is_dangerous), "{:?}", run.stdout);
     }
 }
+
+mod language_server {
+    use super::*;
+    use serde_json::{json, Value};
+
+    fn framed(message: &Value) -> Vec<u8> {
+        let body = message.to_string();
+        format!("Content-Length: {}\r\n\r\n{body}", body.len()).into_bytes()
+    }
+
+    /// `opb lsp` under a memory bound, fed `input` then end of input.
+    fn lsp(input: impl Read + Send + 'static) -> Run {
+        let mut child = Command::new("sh")
+            .arg("-c")
+            .arg(format!("ulimit -v {MEMORY_KIB}; exec \"$OPB\" lsp"))
+            .env("OPB", env!("CARGO_BIN_EXE_opb"))
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("opb lsp runs");
+        let mut stdin = child.stdin.take().expect("piped stdin");
+        let mut input = input;
+        // The server may stop reading early: a broken pipe is its answer.
+        std::thread::spawn(move || io_copy(&mut input, &mut stdin));
+        finish(child, "opb lsp")
+    }
+
+    fn io_copy(from: &mut impl Read, to: &mut impl Write) {
+        let _ = std::io::copy(from, to);
+    }
+
+    fn initialize() -> Vec<u8> {
+        framed(
+            &json!({ "jsonrpc": "2.0", "id": 1, "method": "initialize", "params": { "capabilities": {} } }),
+        )
+    }
+
+    #[test]
+    fn a_content_length_past_any_memory_does_not_abort_the_server() {
+        let input = b"Content-Length: 99999999999999\r\n\r\n{\"jsonrpc\":\"2.0\"".to_vec();
+        let run = lsp(std::io::Cursor::new(input));
+        assert_eq!(run.code, Some(2), "exits, not killed: {}", run.stderr);
+        assert!(
+            run.stderr.contains(
+                "opb lsp stopped: the input ended 16 bytes into a message of 99999999999999 bytes"
+            ),
+            "{}",
+            run.stderr
+        );
+    }
+
+    #[test]
+    fn a_message_over_the_limit_is_dropped_and_the_next_one_answered() {
+        // One byte over the limit of 128 MiB, read through, not held.
+        let huge = 8 * 16 * 1024 * 1024 + 1;
+        let header = format!("Content-Length: {huge}\r\n\r\n").into_bytes();
+        let exit = [
+            framed(&json!({ "jsonrpc": "2.0", "method": "initialized", "params": {} })),
+            framed(&json!({ "jsonrpc": "2.0", "id": 2, "method": "shutdown" })),
+            framed(&json!({ "jsonrpc": "2.0", "method": "exit" })),
+        ]
+        .concat();
+        let input = std::io::Cursor::new(header)
+            .chain(std::io::repeat(b' ').take(huge))
+            .chain(std::io::Cursor::new([initialize(), exit].concat()));
+        let run = lsp(input);
+        assert_eq!(run.code, Some(0), "{}", run.stderr);
+        assert!(run.stdout.contains("window/logMessage"), "{}", run.stdout);
+        assert!(
+            run.stdout.contains(&format!("dropped a message of {huge} bytes")),
+            "{}",
+            run.stdout
+        );
+        assert!(run.stdout.contains("\"serverInfo\""), "initialize answered: {}", run.stdout);
+    }
+}
