@@ -89,7 +89,9 @@ function tabHandling() {
 
 // A Markdown text of the core's (hover and completion info: paragraphs,
 // `- ` lists, **strong**, `code`, [links](…) as their text) as elements.
-// Text only, never markup: the text quotes the document.
+// Text only, never markup: the text quotes the document, which the core
+// escapes (a backslash before each punctuation character, code spans
+// fenced by as many backticks as they need).
 function markdown(text, className) {
   const out = document.createElement("div");
   out.className = className;
@@ -114,24 +116,55 @@ function markdown(text, className) {
   return out;
 }
 
+const ESCAPED = /\\([!-/:-@[-`{-~])/g;
+const LINK = /^\[((?:\\.|[^\]\\])*)\]\([^)]*\)/;
+
 function inline(parent, text) {
   let strong = null;
-  text.split("`").forEach((part, i) => {
-    const into = strong ?? parent;
-    if (i % 2 === 1) {
-      const code = document.createElement("code");
-      code.textContent = part;
-      into.append(code);
-      return;
-    }
-    part.split("**").forEach((piece, j) => {
-      if (j > 0) {
-        if (strong) strong = null;
-        else parent.append((strong = document.createElement("strong")));
+  let plain = "";
+  const flush = () => {
+    if (plain) (strong ?? parent).append(plain);
+    plain = "";
+  };
+  let i = 0;
+  while (i < text.length) {
+    const rest = text.slice(i);
+    if (rest[0] === "\\" && /^\\[!-/:-@[-`{-~]/.test(rest)) {
+      plain += rest[1];
+      i += 2;
+    } else if (rest[0] === "`") {
+      // A code span runs to the next run of exactly as many backticks.
+      const fence = /^`+/.exec(rest)[0];
+      const close = new RegExp(`(?<!\`)${fence}(?!\`)`, "g");
+      close.lastIndex = fence.length;
+      const end = close.exec(rest);
+      if (!end) {
+        plain += fence;
+        i += fence.length;
+        continue;
       }
-      (strong ?? parent).append(piece.replace(/\[([^\]]*)\]\([^)]*\)/g, "$1"));
-    });
-  });
+      let body = rest.slice(fence.length, end.index);
+      if (body.length > 1 && body.startsWith(" ") && body.endsWith(" ") && body.trim()) body = body.slice(1, -1);
+      flush();
+      const code = document.createElement("code");
+      code.textContent = body;
+      (strong ?? parent).append(code);
+      i += end.index + fence.length;
+    } else if (rest.startsWith("**")) {
+      flush();
+      if (strong) strong = null;
+      else parent.append((strong = document.createElement("strong")));
+      i += 2;
+    } else if (LINK.test(rest)) {
+      const link = LINK.exec(rest);
+      plain += link[1].replace(ESCAPED, "$1");
+      i += link[0].length;
+    } else {
+      plain += rest[0];
+      i += 1;
+    }
+  }
+  flush();
 }
 
 // Completion and hover from the app (src/ui/editor.rs, which asks the core):

@@ -8,6 +8,7 @@
 mod block;
 mod context;
 mod json;
+mod markdown;
 
 use crate::diagnostics::secrets::mask;
 use crate::explain::boundary::{Resolution, StepBoundary};
@@ -157,28 +158,36 @@ fn value_hover(field: &Field, value: &str) -> Option<String> {
     let values = field.values?;
     let meaning = values.values.contains(&value).then(|| (values.meaning)(value)).flatten();
     Some(match meaning {
-        Some(meaning) => format!("`{}: {value}`: {meaning}", field.name),
+        Some(meaning) => {
+            format!("{}: {meaning}", markdown::code(&format!("{}: {value}", field.name)))
+        }
         None if values.closed => format!(
-            "`{value}` is not a value of `{}`; it is {}.",
+            "{} is not a value of `{}`; it is {}.",
+            markdown::code(value),
             field.name,
             crate::views::spec::one_of(values.values)
         ),
-        None => format!("`{value}` is not a kind of step opb knows; it is drawn as a plain step."),
+        None => format!(
+            "{} is not a kind of step opb knows; it is drawn as a plain step.",
+            markdown::code(value)
+        ),
     })
 }
 
-/// A step as the viewer's panel opens it: its boundary sentence.
+/// A step as the viewer's panel opens it: its boundary sentence. Every
+/// text from the document is escaped ([`markdown`]), the summary too,
+/// which quotes it.
 fn step_hover(step: &StepBoundary) -> String {
     let mut out = match &step.id {
-        Some(id) => format!("**Step `{id}`**"),
+        Some(id) => format!("**Step {}**", markdown::code(id)),
         None => format!("**Step {}**", step.index + 1),
     };
     if let Some(kind) = &step.kind {
-        let _ = write!(out, " ({kind})");
+        let _ = write!(out, " ({})", markdown::text(kind));
     }
-    let _ = write!(out, "\n\n{}", step.summary);
+    let _ = write!(out, "\n\n{}", markdown::text(&step.summary));
     if let Some(purpose) = &step.purpose {
-        let _ = write!(out, "\n\nPurpose: {purpose}");
+        let _ = write!(out, "\n\nPurpose: {}", markdown::text(purpose));
     }
     out
 }
@@ -189,10 +198,10 @@ fn tool_hover(explain: &PlaybookExplain, step: &StepBoundary, entry: usize) -> O
     Some(match &allowed.resolution {
         Resolution::Embedded { tool, facts } => {
             let name = facts.name.as_deref().unwrap_or("this tool");
-            let mut out = format!("**Tool `{name}`**, embedded in `tools[{tool}]`");
+            let mut out = format!("**Tool {}**, embedded in `tools[{tool}]`", markdown::code(name));
             match facts.risk_class.as_deref() {
                 Some(class) => {
-                    let _ = write!(out, "\n\nRisk class `{class}`");
+                    let _ = write!(out, "\n\nRisk class {}", markdown::code(class));
                     if let Some(meaning) = risk_meaning(class) {
                         let _ = write!(out, ": {meaning}");
                     }
@@ -208,12 +217,13 @@ fn tool_hover(explain: &PlaybookExplain, step: &StepBoundary, entry: usize) -> O
                 out.push_str(" Each call needs a person's approval.");
             }
             if let Some(description) = explain.tools.iter().find(|t| t.index == *tool).and_then(|t| t.facts.description.as_deref()) {
-                let _ = write!(out, "\n\n{description}");
+                let _ = write!(out, "\n\n{}", markdown::text(description));
             }
             out
         }
         Resolution::RegistryOnly { name, .. } => format!(
-            "**Tool `{name}`**, not embedded: it resolves against the runtime's tool registry only, so this document cannot say what it may do."
+            "**Tool {}**, not embedded: it resolves against the runtime's tool registry only, so this document cannot say what it may do.",
+            markdown::code(name)
         ),
         Resolution::Invalid { .. } => "Not a tool name: a call to it is refused.".to_owned(),
     })

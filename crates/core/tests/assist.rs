@@ -67,7 +67,7 @@ fn an_enum_value_shows_its_meaning() {
 fn a_step_id_shows_its_boundary_and_a_next_the_step_it_names() {
     let text = hover_at("recover", 0);
     assert!(text.starts_with("**Step `recover`** (agent)"), "{text}");
-    assert!(text.contains("charge.history"), "{text}");
+    assert!(text.contains(r"charge\.history"), "{text}");
     assert!(
         hover_at("gate\n", 0).starts_with("**Step `gate`** (gate)"),
         "{}",
@@ -482,4 +482,32 @@ proptest::proptest! {
             }
         }
     }
+}
+
+#[test]
+fn document_text_in_a_hover_is_text_not_markup() {
+    let text = PLAYBOOK
+        .replace("id: recover", "id: \"re`cover`![](https://x.example/id.png)\"")
+        .replace(
+            "purpose: Look at the failed charge.",
+            "purpose: \"![](https://x.example/a.png) [click](https://x.example) <img src=x onerror=alert(1)>\\n\\n# Heading\\n<script>\"",
+        )
+        .replace("description: Lists a customer's charges.", "description: \"**bold** <b>html</b> www.x.example\"");
+    let analysis = analyze(&text, &Options { syntax: Some(Syntax::Yaml), ..Options::default() });
+    let hover = |needle: &str| {
+        let offset = text.find(needle).expect("needle") + 1;
+        analysis.hover(&text, offset).map(|h| h.markdown).expect("a hover")
+    };
+    let step = hover("re`cover");
+    assert!(step.starts_with("**Step ``re`cover`![](https://x.example/id.png)``**"), "{step}");
+    let purpose = step.split("Purpose: ").nth(1).expect("the purpose");
+    assert_eq!(
+        purpose,
+        r"\!\[\]\(https\:\/\/x\.example\/a\.png\) \[click\]\(https\:\/\/x\.example\) \<img src\=x onerror\=alert\(1\)\>
+
+\# Heading
+\<script\>"
+    );
+    let tool = hover("[charge.history, customer");
+    assert!(tool.contains(r"\*\*bold\*\* \<b\>html\<\/b\> www\.x\.example"), "{tool}");
 }
