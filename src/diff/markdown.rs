@@ -6,6 +6,7 @@
 use super::human::summary;
 use super::words::{self, Part};
 use super::Versions;
+use opb_core::assist::markdown;
 use opb_core::explain::diff::{Diff, Impact};
 use opb_core::Kind;
 use std::fmt::Write;
@@ -54,35 +55,16 @@ fn one_line(text: &str) -> String {
     text.chars().map(|c| if c.is_control() { ' ' } else { c }).collect()
 }
 
-/// The characters that can start markup inside a table cell: emphasis,
-/// code, links and images, HTML and entities, strikethrough, and `|`,
-/// which would split the cell. Line-start markup (`#`, `-`, `>`) cannot
-/// occur inside a cell.
-const MARKUP: &[char] = &['\\', '`', '*', '_', '[', ']', '<', '>', '|', '~', '&'];
-
-/// Text with every character that could start markup backslash-escaped
-/// (CommonMark allows the escape before any ASCII punctuation).
+/// Text escaped as the core escapes a document's prose in Markdown, on
+/// one line.
 fn escape(text: &str) -> String {
-    let mut out = String::with_capacity(text.len());
-    for c in one_line(text).chars() {
-        if MARKUP.contains(&c) {
-            out.push('\\');
-        }
-        out.push(c);
-    }
-    out
+    markdown::text(&one_line(text))
 }
 
-/// A code span: fenced by one more backtick than the longest run inside,
-/// padded where the value starts or ends with a backtick, with `|` escaped
-/// (GitHub reads `\|` in a table's code span as a pipe).
+/// A code span as the core writes one, with `|` escaped (GitHub reads
+/// `\|` in a table's code span as a pipe).
 fn code(value: &str) -> String {
-    let value = one_line(value).replace('|', "\\|");
-    let longest = value.split(|c| c != '`').map(str::len).max().unwrap_or_default();
-    let fence = "`".repeat(longest + 1);
-    let pad =
-        if value.starts_with('`') || value.ends_with('`') || value.is_empty() { " " } else { "" };
-    format!("{fence}{pad}{value}{pad}{fence}")
+    markdown::code(&value.replace('|', "\\|"))
 }
 
 #[cfg(test)]
@@ -101,11 +83,8 @@ mod tests {
     fn text_is_escaped() {
         assert_eq!(
             escape("now runs <img src=x> [link](y) | *bold*"),
-            "now runs \\<img src=x\\> \\[link\\](y) \\| \\*bold\\*"
+            "now runs \\<img src\\=x\\> \\[link\\]\\(y\\) \\| \\*bold\\*"
         );
-        assert_eq!(
-            escape("2 changes: 1 widens, 1 is neutral."),
-            "2 changes: 1 widens, 1 is neutral."
-        );
+        assert_eq!(escape("1 widens\nnow https://x"), "1 widens now https\\:\\/\\/x");
     }
 }

@@ -8,7 +8,7 @@
 mod block;
 mod context;
 mod json;
-mod markdown;
+pub mod markdown;
 
 use crate::diagnostics::secrets::mask;
 use crate::explain::boundary::{Resolution, StepBoundary};

@@ -1,7 +1,8 @@
-//! A document's text inside the hover's Markdown: shown as text, never as
-//! markup. An editor renders hover Markdown in full (links, images, raw
-//! HTML), so a purpose like `![](https://…)` or `<img src=…>` would make
-//! it fetch an image or show a link the document chose.
+//! A document's text inside Markdown: shown as text, never as markup. An
+//! editor renders hover Markdown in full (links, images, raw HTML), and so
+//! does a pull-request comment (`opb diff --format markdown`), so a purpose
+//! like `![](https://…)` or `<img src=…>` would make it fetch an image or
+//! show a link the document chose.
 
 use std::fmt::Write;
 
@@ -24,16 +25,17 @@ pub fn text(text: &str) -> String {
 
 /// `text` as a code span: fenced by more backticks than its longest run
 /// of them, padded with a space where it starts or ends with one (or with
-/// a space at both ends, which CommonMark would strip), and on one line
-/// (a line break inside a code span could end its paragraph and let what
+/// a space at both ends, which CommonMark would strip, or is empty), and
+/// on one line, every control character a space (a line break inside a
+/// code span could end its paragraph, or a table's row, and let what
 /// follows be read as Markdown). Credentials are masked, as in [`text`].
 pub fn code(text: &str) -> String {
     let text = crate::diagnostics::secrets::mask(text);
-    let text: String =
-        text.chars().map(|c| if matches!(c, '\n' | '\r') { ' ' } else { c }).collect();
+    let text: String = text.chars().map(|c| if c.is_control() { ' ' } else { c }).collect();
     let longest = text.split(|c| c != '`').map(str::len).max().unwrap_or(0);
     let fence = "`".repeat(longest + 1);
-    let pad = text.starts_with('`')
+    let pad = text.is_empty()
+        || text.starts_with('`')
         || text.ends_with('`')
         || (text.starts_with(' ') && text.ends_with(' ') && !text.trim().is_empty());
     let pad = if pad { " " } else { "" };
@@ -62,5 +64,7 @@ mod tests {
         assert_eq!(code("`x``"), "``` `x`` ```");
         assert_eq!(code("a\n\n# b"), "`a  # b`");
         assert_eq!(code(" a "), "`  a  `");
+        assert_eq!(code(""), "`  `");
+        assert_eq!(code("a\tb\u{1b}"), "`a b `");
     }
 }
