@@ -5,6 +5,9 @@
 //! A run that should be quick is watched by a hang guard (generous: it
 //! fails only a run that would otherwise never end), and memory is bounded
 //! with the shell's `ulimit -v` where an unbounded read would exhaust it.
+//! Unix only: FIFOs, devices, `sh` and `yes` are what it runs.
+
+#![cfg(unix)]
 
 use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
