@@ -12,7 +12,8 @@
 #                              MkDocs, VitePress, and the editors and CI tools
 #                              of tests/editors: check-jsonschema and
 #                              pre-commit (PyPI), yaml-language-server (npm),
-#                              Debian's Neovim
+#                              Debian's Neovim; maturin (PyPI), for opb's
+#                              wheel (tests/packaging)
 set -euo pipefail
 
 TRUNK_VERSION=0.21.14
@@ -42,6 +43,27 @@ cargo_tool() {
   if [ "$($probe 2>/dev/null)" != "$want" ]; then
     say "installing $crate $version ($note)"
     cargo install --quiet "$crate" --version "$version" "$@"
+  fi
+}
+
+# A virtual environment of its own, tools/$1/.venv, holding
+# tools/$1/requirements.txt (every package pinned), made again when the
+# requirements change or one of its commands ($3...) does not run.
+python_tools() {
+  local name="$1" what="$2"
+  shift 2
+  local venv="tools/$name/.venv" requirements="tools/$name/requirements.txt" want command ready=yes
+  want="$(sha256sum "$requirements" | cut -d' ' -f1)"
+  [ "$(cat "$venv/requirements.sha256" 2>/dev/null)" = "$want" ] || ready=no
+  for command in "$@"; do
+    "$venv/bin/$command" --version >/dev/null 2>&1 || ready=no
+  done
+  if [ "$ready" = no ]; then
+    say "installing $what (PyPI, $requirements)"
+    rm -rf "$venv"
+    python3 -m venv "$venv"
+    "$venv/bin/pip" install --quiet --disable-pip-version-check -r "$requirements"
+    printf '%s\n' "$want" > "$venv/requirements.sha256"
   fi
 }
 
@@ -136,37 +158,14 @@ setup_test() {
     printf '%s\n' "$lock" > "$stampfile"
   fi
 
-  # MkDocs, for the docs-site test (scripts/check-docs-site.sh): a virtual
-  # environment of its own holding tools/mkdocs/requirements.txt, every
-  # package pinned; made again when the requirements change.
-  local venv=tools/mkdocs/.venv
-  local want
-  want="$(sha256sum tools/mkdocs/requirements.txt | cut -d' ' -f1)"
-  if [ "$(cat "$venv/requirements.sha256" 2>/dev/null)" != "$want" ] || ! "$venv/bin/mkdocs" --version >/dev/null 2>&1; then
-    say "installing MkDocs (PyPI, tools/mkdocs/requirements.txt)"
-    rm -rf "$venv"
-    python3 -m venv "$venv"
-    "$venv/bin/pip" install --quiet --disable-pip-version-check -r tools/mkdocs/requirements.txt
-    printf '%s\n' "$want" > "$venv/requirements.sha256"
-  fi
+  # MkDocs, for the docs-site test (scripts/check-docs-site.sh).
+  python_tools mkdocs "MkDocs" mkdocs
 
-  # The editors and CI tests (tests/editors): check-jsonschema and pre-commit
-  # in a virtual environment of their own holding
-  # tools/editors/requirements.txt, every package pinned, made again when the
-  # requirements change; yaml-language-server pinned by its own lockfile
-  # (1.25.0, the newest that runs on Node 20); Debian's Neovim, for `opb lsp`
-  # in an editor.
-  local editors=tools/editors/.venv
-  want="$(sha256sum tools/editors/requirements.txt | cut -d' ' -f1)"
-  if [ "$(cat "$editors/requirements.sha256" 2>/dev/null)" != "$want" ] \
-    || ! "$editors/bin/check-jsonschema" --version >/dev/null 2>&1 \
-    || ! "$editors/bin/pre-commit" --version >/dev/null 2>&1; then
-    say "installing check-jsonschema and pre-commit (PyPI, tools/editors/requirements.txt)"
-    rm -rf "$editors"
-    python3 -m venv "$editors"
-    "$editors/bin/pip" install --quiet --disable-pip-version-check -r tools/editors/requirements.txt
-    printf '%s\n' "$want" > "$editors/requirements.sha256"
-  fi
+  # The editors and CI tests (tests/editors): check-jsonschema and
+  # pre-commit; yaml-language-server pinned by its own lockfile (1.25.0, the
+  # newest that runs on Node 20); Debian's Neovim, for `opb lsp` in an
+  # editor.
+  python_tools editors "check-jsonschema and pre-commit" check-jsonschema pre-commit
   stampfile=tools/editors/node_modules/.opb-setup-stamp
   lock="$(sha256sum tools/editors/package-lock.json | cut -d' ' -f1)"
   if [ "$(cat "$stampfile" 2>/dev/null)" != "$lock" ]; then
@@ -180,6 +179,20 @@ setup_test() {
     [ "$(id -u)" -ne 0 ] && sudo_cmd="sudo"
     $sudo_cmd apt-get update -qq
     DEBIAN_FRONTEND=noninteractive $sudo_cmd apt-get install -y -qq neovim >/dev/null
+  fi
+
+  # opb's PyPI wheel (scripts/build-wheel.sh, tests/packaging): maturin; and
+  # the build backend of the pre-commit mirror's package as a wheel, for the
+  # test that installs the mirror's hook with pip offline.
+  python_tools packaging "maturin" maturin
+  local wheelhouse=tools/packaging/wheelhouse want
+  want="$(sha256sum tools/packaging/wheelhouse.txt | cut -d' ' -f1)"
+  if [ "$(cat "$wheelhouse/requirements.sha256" 2>/dev/null)" != "$want" ]; then
+    say "downloading the wheels of tools/packaging/wheelhouse.txt (PyPI)"
+    rm -rf "$wheelhouse"
+    tools/packaging/.venv/bin/pip download --quiet --disable-pip-version-check --no-deps --only-binary=:all: \
+      -d "$wheelhouse" -r tools/packaging/wheelhouse.txt
+    printf '%s\n' "$want" > "$wheelhouse/requirements.sha256"
   fi
 }
 

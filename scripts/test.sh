@@ -9,10 +9,12 @@
 # the core's rustdoc with warnings denied, opb's SARIF through Microsoft's
 # SARIF multitool, the <opb-viewer> npm package, a MkDocs site built with
 # `opb render` and a VitePress site with the package, read in Chromium,
-# the editors and CI tools (opb's JSON Schemas read by check-jsonschema and
-# yaml-language-server, `opb lsp` in Neovim, the pre-commit hooks), each
-# fuzz target briefly, and last every Rust test of the workspace, so that
-# the output ends with cargo's summary.
+# opb's PyPI wheel (built by maturin, then installed and run with no Rust
+# on PATH: opb, `python -m opb`, `opb lsp`, the GitHub Action's steps), the
+# editors and CI tools (opb's JSON Schemas read by check-jsonschema and
+# yaml-language-server, `opb lsp` in Neovim, the pre-commit hooks, the
+# mirror's installing the wheel), each fuzz target briefly, and last every
+# Rust test of the workspace, so that the output ends with cargo's summary.
 set -euo pipefail
 
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -69,7 +71,11 @@ scripts/package-viewer.sh dist
 step "docs sites as their authors build them: a MkDocs site with opb render, a VitePress site with the package, the HTML report, in Chromium (tests/docs-sites)"
 node --test tests/docs-sites/
 
-step "editors and CI: the JSON Schemas read by check-jsonschema and yaml-language-server, opb lsp in Neovim, the pre-commit hooks (tests/editors)"
+step "opb's PyPI wheel: built by maturin (scripts/build-wheel.sh), then installed by pip and run without Rust, the GitHub Action's steps too (tests/packaging)"
+scripts/build-wheel.sh
+node --test tests/packaging/
+
+step "editors and CI: the JSON Schemas read by check-jsonschema and yaml-language-server, opb lsp in Neovim, the pre-commit hooks, the mirror's from the wheel (tests/editors)"
 node --test tests/editors/
 
 step "fuzz smoke runs (scripts/fuzz-smoke.sh, each target briefly)"

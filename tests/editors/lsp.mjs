@@ -36,7 +36,7 @@ export function deadline(promise, ms, what) {
 export class LspClient {
   // `answer(method, params)` gives the result of a request from the server
   // (workspace/configuration and the like); unknown ones get null.
-  constructor(command, args, { answer = () => null, timeout = 20000, cwd } = {}) {
+  constructor(command, args, { answer = () => null, timeout = 20000, cwd, env } = {}) {
     this.timeout = timeout;
     this.answer = answer;
     this.nextId = 1;
@@ -44,7 +44,7 @@ export class LspClient {
     this.waiters = [];
     this.notifications = [];
     this.stderr = "";
-    this.child = spawn(command, args, { cwd, stdio: ["pipe", "pipe", "pipe"] });
+    this.child = spawn(command, args, { cwd, env, stdio: ["pipe", "pipe", "pipe"] });
     let buffer = Buffer.alloc(0);
     this.child.stdout.on("data", (chunk) => {
       buffer = unframe(Buffer.concat([buffer, chunk]), (message) => this.#receive(message));
