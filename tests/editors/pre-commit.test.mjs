@@ -1,11 +1,13 @@
 // The hooks of .pre-commit-hooks.yaml as an author's repository meets them:
 // PyPI's pre-commit (tools/editors, scripts/setup.sh test) runs
-// `pre-commit try-repo` on this repository from a new git repository that
+// `pre-commit try-repo` on a hook repository from a new git repository that
 // holds a broken playbook, a valid one and a file of another name. The hook
 // must fail, name the finding's code, and pass once the playbook is fixed.
 // `opb-system` runs the built opb (target/debug/opb, or $OPB) from PATH;
 // `opb` builds opb from this repository with cargo, as pre-commit's rust
-// language does (`cargo install --path .`), into an empty cargo home.
+// language does (`cargo install --path .`), into an empty cargo home; the
+// pre-commit mirror's `opb` (scripts/pre-commit-mirror.sh) installs opb's
+// wheel (scripts/build-wheel.sh) with pip, offline, with no Rust on PATH.
 
 import { test } from "node:test";
 import assert from "node:assert/strict";
@@ -14,6 +16,7 @@ import { copyFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
+import { builtWheel, wheelDir, wheelhouse, withoutRust } from "../packaging/wheel.mjs";
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
 const opb = resolve(root, process.env.OPB ?? "target/debug/opb");
@@ -42,8 +45,8 @@ function repository() {
   return { dir, repo, env };
 }
 
-function tryRepo(hook, { repo, env }) {
-  return run(preCommit, ["try-repo", root, hook, "--all-files", "--verbose"], { cwd: repo, env });
+function tryRepo(hook, { repo, env, hooks = root }) {
+  return run(preCommit, ["try-repo", hooks, hook, "--all-files", "--verbose"], { cwd: repo, env });
 }
 
 function assertHookFailsThenPasses(hook, context) {
@@ -73,6 +76,32 @@ test("opb-system: the installed opb checks the staged documents", () => {
 test("opb: pre-commit builds opb from this repository with cargo and checks the staged documents", () => {
   const context = repository();
   try {
+    // No opb on PATH: the hook runs the one pip installed into its
+    // environment, from the wheel, the only source pip was given.
+    assert.notEqual(run("sh", ["-c", "command -v opb"], { env: context.env }).status, 0);
+    assertHookFailsThenPasses("opb", context);
+  } finally {
+    rmSync(context.dir, { recursive: true, force: true });
+  }
+});
+
+test("opb from the pre-commit mirror: pre-commit installs opb's wheel, without Rust, and checks the staged documents", () => {
+  const context = repository();
+  try {
+    builtWheel();
+    context.hooks = join(context.dir, "opb-pre-commit");
+    const made = run(join(root, "scripts/pre-commit-mirror.sh"), [context.hooks]);
+    assert.equal(made.status, 0, made.stderr);
+    context.env = withoutRust({
+      home: context.dir,
+      links: [wheelDir, wheelhouse],
+      PRE_COMMIT_HOME: context.env.PRE_COMMIT_HOME,
+      PRE_COMMIT_COLOR: "never",
+      NO_COLOR: "1",
+    });
+    // No opb on PATH: the hook runs the one pip installed into its
+    // environment, from the wheel, the only source pip was given.
+    assert.notEqual(run("sh", ["-c", "command -v opb"], { env: context.env }).status, 0);
     assertHookFailsThenPasses("opb", context);
   } finally {
     rmSync(context.dir, { recursive: true, force: true });
