@@ -98,18 +98,18 @@ test("action.yml is a GitHub Action by GitHub's schema", () => {
 
 test("the action installs opb from the wheel and fails the job with ::error lines on a broken playbook", () => {
   builtWheel();
-  const files = { "playbooks/refund.opb.yaml": BROKEN, "playbooks/recovery.opb.json": readFileSync(join(root, "examples/failed-charge-recovery.json"), "utf8") };
-  const [install, check] = runAction({ paths: "playbooks/*.opb.yaml\nplaybooks/*.opb.json" }, files);
+  const files = { "playbooks/team/refund.opb.yaml": BROKEN, "playbooks/recovery.opb.json": readFileSync(join(root, "examples/failed-charge-recovery.json"), "utf8") };
+  const [install, check] = runAction({ paths: "**/*.opb.yaml\nplaybooks/*.opb.json" }, files);
   assert.equal(install.status, 0, install.stdout + install.stderr);
   assert.equal(install.stdout.trim(), `opb ${version}`, "the action's own version, from the workspace");
   assert.ok(check, "the check step runs");
   assert.equal(check.status, 1, check.stdout + check.stderr);
   const errors = check.stdout.split("\n").filter((line) => line.startsWith("::error "));
   assert.deepEqual(errors, [
-    "::error file=playbooks/refund.opb.yaml,line=10,col=11,endLine=10,endColumn=15,title=PB213 next-unknown::`next` of step `triage` names `gaet`, which is no step of this playbook. Did you mean `gate`?",
+    "::error file=playbooks/team/refund.opb.yaml,line=10,col=11,endLine=10,endColumn=15,title=PB213 next-unknown::`next` of step `triage` names `gaet`, which is no step of this playbook. Did you mean `gate`?",
   ]);
 
-  const fixed = runAction({ paths: "playbooks/*", version }, { ...files, "playbooks/refund.opb.yaml": BROKEN.replace("gaet", "gate") });
+  const fixed = runAction({ paths: "playbooks/**/*.opb.*", version }, { ...files, "playbooks/team/refund.opb.yaml": BROKEN.replace("gaet", "gate") });
   assert.deepEqual(fixed.map((step) => step.status), [0, 0], fixed.map((step) => step.stdout + step.stderr).join("\n"));
   assert.doesNotMatch(fixed[1].stdout, /^::error/m);
 });
