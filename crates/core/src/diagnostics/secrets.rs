@@ -103,6 +103,16 @@ pub fn find_credential(text: &str) -> Option<Credential<'_>> {
     best.map(|(_, credential)| credential)
 }
 
+/// Every credential of a known shape in `text`, each family's in the
+/// order they start (a credential inside another, a JWT after `Bearer`,
+/// included): what a rule flags, so that none of them is shown whole.
+pub fn credential_parts(text: &str) -> impl Iterator<Item = &str> + '_ {
+    may_hold_credential(text)
+        .then(|| anchored(text).map(|(_, credential)| credential.text))
+        .into_iter()
+        .flatten()
+}
+
 /// Where a credential of a known shape may start: the literal it begins
 /// with, and the family it would be, by rank (the prefixes of [`PREFIXED`]
 /// in order, then an AWS key id, a private key, a bearer token, a JWT).
@@ -263,12 +273,22 @@ pub fn starts_with_bearer(text: &str) -> bool {
 /// Logical names (`acme`, `orders_db`, `github-enterprise`, an upper-case
 /// `ACME_MCP_TOKEN`) are not high-entropy.
 pub fn high_entropy_run(text: &str) -> Option<&str> {
-    // Token characters are ASCII, so the runs split from the bytes are the
-    // runs split from the characters, found without decoding UTF-8 (every
-    // string of a document and every message passes here).
-    let run = text.as_bytes().split(|&b| !is_token_char(b)).find(|run| is_high_entropy(run))?;
-    let at = run.as_ptr() as usize - text.as_ptr() as usize;
-    text.get(at..at + run.len())
+    high_entropy_runs(text).next()
+}
+
+/// Every long high-entropy run of `text` (see [`high_entropy_run`]).
+///
+/// Token characters are ASCII, so the runs split from the bytes are the
+/// runs split from the characters, found without decoding UTF-8 (every
+/// string of a document and every message passes here).
+pub fn high_entropy_runs(text: &str) -> impl Iterator<Item = &str> + '_ {
+    let start = text.as_ptr() as usize;
+    text.as_bytes().split(|&b| !is_token_char(b)).filter(|run| is_high_entropy(run)).filter_map(
+        move |run| {
+            let at = run.as_ptr() as usize - start;
+            text.get(at..at + run.len())
+        },
+    )
 }
 
 /// A message with every credential-shaped part cut to its [`preview`]. Every

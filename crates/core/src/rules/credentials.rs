@@ -1,13 +1,17 @@
 //! SEC001: credentials written into a document (both kinds).
 //!
-//! Every string value is looked at, wherever it is: a credential in a
-//! description or a schema example is as leaked as one in a header. The
-//! shapes live in [`crate::diagnostics::secrets`], shared with PB411.
+//! Every string value and every key is looked at, wherever it is: a
+//! credential in a description, a schema example, a branch label or a
+//! header's name is as leaked as one in a header's value. The shapes live
+//! in [`crate::diagnostics::secrets`], shared with PB411. Each credential
+//! found is flagged for masking ([`Report::flag_credential`]), so it is cut
+//! wherever else it occurs.
 
 use super::manifest::PM312;
 use super::playbook::PB411;
 use crate::diagnostics::secrets::{
-    find_credential, high_entropy_run, may_hold_credential, preview,
+    credential_parts, find_credential, high_entropy_run, high_entropy_runs, may_hold_credential,
+    preview,
 };
 use crate::diagnostics::{documented, At, Group, Report, Rule, Severity};
 use opb_syntax::{Node, Ptr, Value};
@@ -63,6 +67,34 @@ impl<'a> Field<'a> {
     }
 }
 
+/// A string SEC001 looks at: a value, or a key of an object, each in its
+/// field (none at the top).
+#[derive(Debug, Clone, Copy)]
+enum Place<'a> {
+    Value(Option<Field<'a>>),
+    Key(Option<Field<'a>>),
+}
+
+impl<'a> Place<'a> {
+    /// The field whose name says whether a random-looking string is a
+    /// secret: the value's, or that of the object whose key it is.
+    fn field(self) -> Option<Field<'a>> {
+        match self {
+            Place::Value(field) | Place::Key(field) => field,
+        }
+    }
+
+    fn describe(self) -> String {
+        match self {
+            Place::Value(None) => "The document".to_owned(),
+            Place::Value(Some(field)) => field.describe(),
+            Place::Key(None) => "A top-level key".to_owned(),
+            Place::Key(Some(Field::Member(key))) => format!("A key of `{key}`"),
+            Place::Key(Some(Field::Entry(key))) => format!("A key of an entry of `{key}`"),
+        }
+    }
+}
+
 enum Visit<'a> {
     Node {
         node: &'a Node,
@@ -73,8 +105,9 @@ enum Visit<'a> {
     Leave,
 }
 
-/// Looks at every string value of the document for credential shapes.
-/// Iterative, so no nesting depth the limits allow can exhaust the stack.
+/// Looks at every string value and every key of the document for
+/// credential shapes. Iterative, so no nesting depth the limits allow can
+/// exhaust the stack.
 pub(crate) fn check(root: &Node, report: &mut Report) {
     let mut path: Vec<Token<'_>> = Vec::new();
     let mut stack = vec![Visit::Node { node: root, token: None, field: None }];
@@ -88,10 +121,11 @@ pub(crate) fn check(root: &Node, report: &mut Report) {
         };
         match &node.value {
             Value::String(text) => {
-                if let Some(message) = suspicion(text, field) {
+                if let Some(message) = suspicion(text, Place::Value(field)) {
                     let ptr = pointer(&path, token);
                     if !more_specific().iter().any(|rule| report.has_at(rule, ptr.as_str())) {
                         report.push(&SEC001, &ptr, At::Value(node), message);
+                        flag(text, Place::Value(field), report);
                     }
                 }
             }
@@ -103,6 +137,16 @@ pub(crate) fn check(root: &Node, report: &mut Report) {
                 }
             }
             Value::Object(object) => {
+                // A key is named by the object's field; its finding points
+                // at its member and underlines the key (the value, when it
+                // holds a credential too, is a finding of its own).
+                for member in &object.members {
+                    if let Some(message) = suspicion(&member.key, Place::Key(field)) {
+                        let ptr = pointer(&path, token).key(&member.key);
+                        report.push(&SEC001, &ptr, At::Key(member), message);
+                        flag(&member.key, Place::Key(field), report);
+                    }
+                }
                 enter(&mut path, &mut stack, token);
                 // Every member, duplicates too: a second value is still in the text.
                 for member in object.members.iter().rev() {
@@ -114,6 +158,20 @@ pub(crate) fn check(root: &Node, report: &mut Report) {
                 }
             }
             Value::Null | Value::Bool(_) | Value::Number(_) => {}
+        }
+    }
+    report.credentials_read();
+}
+
+/// Flags every credential in a text SEC001 reported: each of a known
+/// shape, and in a field named like a secret each high-entropy run.
+fn flag(text: &str, place: Place<'_>, report: &mut Report) {
+    for part in credential_parts(text) {
+        report.flag_credential(part);
+    }
+    if place.field().is_some_and(|f| named_like_a_secret(f.key())) {
+        for run in high_entropy_runs(text) {
+            report.flag_credential(run);
         }
     }
 }
@@ -132,27 +190,28 @@ fn pointer(path: &[Token<'_>], last: Option<Token<'_>>) -> Ptr {
     })
 }
 
-/// The message for a string that looks like a credential, or `None`.
-fn suspicion(text: &str, field: Option<Field<'_>>) -> Option<String> {
+/// The message for a string (a value or a key) that looks like a
+/// credential, or `None`.
+fn suspicion(text: &str, place: Place<'_>) -> Option<String> {
     // Nearly every string is cleared here, in one cheap pass.
     if !may_hold_credential(text) {
         return None;
     }
     if let Some(credential) = find_credential(text) {
-        let what = field.map_or_else(|| "The document".to_owned(), Field::describe);
         return Some(format!(
-            "{what} holds what looks like {} (`{}`). A document is read by everyone it is shared with: it names credentials, never carries them. Remove the value, revoke it, and declare a secret by name instead.",
+            "{} holds what looks like {} (`{}`). A document is read by everyone it is shared with: it names credentials, never carries them. Remove the value, revoke it, and declare a secret by name instead.",
+            place.describe(),
             credential.kind,
             preview(credential.text)
         ));
     }
     // The field's name first: testing it reads a short key, where looking
     // for the run reads the whole string (a digest, a package name).
-    let field = field.filter(|f| named_like_a_secret(f.key()))?;
+    place.field().filter(|f| named_like_a_secret(f.key()))?;
     let run = high_entropy_run(text)?;
     Some(format!(
         "{} holds a long random-looking string (`{}`), the shape of a credential in a field named like one. A document names credentials, never carries them. Remove the value, revoke it if it is real, and declare a secret by name instead.",
-        field.describe(),
+        place.describe(),
         preview(run)
     ))
 }

@@ -192,6 +192,20 @@ pub enum ToolChange {
 }
 
 impl ToolChange {
+    /// Every text of the change that comes from a document (for a diff's
+    /// masking).
+    pub(crate) fn texts_mut(&mut self) -> Vec<&mut String> {
+        match self {
+            ToolChange::RiskClass(change) | ToolChange::Origin { change, .. } => {
+                change.from.iter_mut().chain(&mut change.to).collect()
+            }
+            ToolChange::List { change, .. } => {
+                change.added.iter_mut().chain(&mut change.removed).collect()
+            }
+            ToolChange::SideEffecting(_) | ToolChange::RequiresApproval(_) => Vec::new(),
+        }
+    }
+
     /// The field of the definition the change is in, as the document
     /// spells it.
     pub fn key(&self) -> &'static str {

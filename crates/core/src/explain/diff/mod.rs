@@ -19,9 +19,11 @@ pub use crate::views::compare::{
 };
 
 use super::Explain;
+use crate::diagnostics::masking::Masking;
 use foldhash::{HashMap, HashMapExt};
 use opb_syntax::Kind;
 use serde::Serialize;
+use std::borrow::Cow;
 
 /// Which way a change moves what the document may do.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
@@ -322,6 +324,70 @@ pub enum Detail {
     FlowRemoved,
 }
 
+impl Detail {
+    /// Every text of the change that comes from a document.
+    fn texts_mut(&mut self) -> Vec<&mut String> {
+        fn both<T>(values: &mut FromTo<T>) -> [&mut T; 2] {
+            [&mut values.from, &mut values.to]
+        }
+        match self {
+            Detail::Version(values)
+            | Detail::Start(values)
+            | Detail::StepKind(values)
+            | Detail::AuthKind(values)
+            | Detail::Isolation(values)
+            | Detail::Sandbox(values)
+            | Detail::ToolConnection(values)
+            | Detail::StepRisk { values, .. } => both(values).into_iter().flatten().collect(),
+            Detail::Runs(values) | Detail::ApprovalPolicy(values) => both(values).into(),
+            Detail::StepAdded { kind, tools, highest_risk_class } => {
+                kind.iter_mut().chain(tools).chain(highest_risk_class).collect()
+            }
+            Detail::StepRemoved { kind, tools } => kind.iter_mut().chain(tools).collect(),
+            Detail::ToolAllowed { tool, risk_class, .. } => {
+                std::iter::once(tool).chain(risk_class).collect()
+            }
+            Detail::NextAdded { to, label } | Detail::NextRemoved { to, label } => {
+                std::iter::once(to).chain(label).collect()
+            }
+            Detail::ToolDefined { risk_class, .. } => risk_class.iter_mut().collect(),
+            Detail::Definition(change) => change.texts_mut(),
+            Detail::ConnectionAdded { auth_kind, scopes } => {
+                auth_kind.iter_mut().chain(scopes).collect()
+            }
+            Detail::SecretAdded { purpose, .. } => purpose.iter_mut().collect(),
+            Detail::ScopesAdded { scopes } | Detail::ScopesRemoved { scopes } => {
+                scopes.iter_mut().collect()
+            }
+            Detail::McpServerAdded { tool_names }
+            | Detail::ToolNamesAdded { tool_names }
+            | Detail::ToolNamesRemoved { tool_names }
+            | Detail::ManifestConnectionAdded { tools: tool_names } => {
+                tool_names.iter_mut().collect()
+            }
+            Detail::ToolDisallowed { tool: text }
+            | Detail::ManifestToolAdded { runs: text }
+            | Detail::ManifestToolRemoved { runs: text }
+            | Detail::AlwaysAsksAdded { function: text }
+            | Detail::AlwaysAsksRemoved { function: text }
+            | Detail::Annotation { function: text, .. }
+            | Detail::EnvAdded { name: text }
+            | Detail::EnvRemoved { name: text }
+            | Detail::HeaderAdded { name: text }
+            | Detail::HeaderRemoved { name: text } => vec![text],
+            Detail::BehindGate(_)
+            | Detail::Egress(_)
+            | Detail::ToolUndefined
+            | Detail::ConnectionRemoved
+            | Detail::McpServerRemoved
+            | Detail::SecretRemoved
+            | Detail::ManifestConnectionRemoved
+            | Detail::FlowAdded
+            | Detail::FlowRemoved => Vec::new(),
+        }
+    }
+}
+
 /// How many changes of each impact.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize)]
 pub struct Summary {
@@ -356,6 +422,23 @@ impl Diff {
             }
         }
         Diff { kind, changes, summary }
+    }
+
+    /// Cuts every credential `masking` knows in every text of the changes:
+    /// each version's view is masked by its own analysis, and a value one
+    /// version flagged may stand unflagged in the other.
+    pub(crate) fn mask(&mut self, masking: &Masking) {
+        if masking.is_empty() {
+            return;
+        }
+        for change in &mut self.changes {
+            let key = change.subject.key.iter_mut();
+            for text in key.chain(change.detail.texts_mut()) {
+                if let Cow::Owned(masked) = masking.mask(text) {
+                    *text = masked;
+                }
+            }
+        }
     }
 
     /// Whether nothing the diff compares changed.
