@@ -98,10 +98,10 @@ impl Report {
         self.findings.iter().any(|f| std::ptr::eq(f.rule, rule))
     }
 
-    /// Whether `rule` has reported something at `pointer`: lets a general
-    /// rule stay silent where a more specific one has spoken.
-    pub fn has_at(&self, rule: &'static Rule, pointer: &str) -> bool {
-        self.findings.iter().any(|f| std::ptr::eq(f.rule, rule) && f.pointer == pointer)
+    /// Where `rule` has reported something: lets a general rule stay
+    /// silent where a more specific one has spoken.
+    pub fn pointers_of(&self, rule: &'static Rule) -> impl Iterator<Item = &str> {
+        self.findings.iter().filter(move |f| std::ptr::eq(f.rule, rule)).map(|f| f.pointer.as_str())
     }
 
     /// Records a credential a rule found (a part of a value or key, or a

@@ -11,10 +11,10 @@
 //! The values are searched for all at once (one Aho-Corasick automaton),
 //! so masking a text costs one pass over it however many were found.
 
-use super::secrets::{mask as mask_by_shape, preview};
+use super::secrets::{automaton, mask as mask_by_shape, preview};
 use aho_corasick::automaton::Automaton;
 use aho_corasick::nfa::noncontiguous::NFA;
-use aho_corasick::{Input, MatchKind};
+use aho_corasick::Input;
 use opb_syntax::text::Span;
 use opb_syntax::{Node, Ptr, Value};
 use std::borrow::Cow;
@@ -47,8 +47,7 @@ struct Found {
     /// each value's preview, and for a value's form in a JSON pointer
     /// (`/` and `~` escaped) the preview's form.
     cuts: Vec<String>,
-    /// The values and their pointer forms, longest match first; none when
-    /// nothing was found.
+    /// The values and their pointer forms; none when nothing was found.
     automaton: Option<Arc<NFA>>,
     /// The bytes of the analysed text to hide, sorted and apart: every
     /// occurrence of a value as written, and every key or scalar whose
@@ -104,8 +103,8 @@ impl Masking {
         else {
             return Cow::Borrowed(text);
         };
-        let mut matches = find_iter(automaton, text).peekable();
-        if matches.peek().is_none() {
+        let matches = occurrences(automaton, text);
+        if matches.is_empty() {
             return Cow::Borrowed(text);
         }
         let mut out = String::with_capacity(text.len());
@@ -132,8 +131,9 @@ impl Masking {
     /// Where the credential rules did not read the text (it could not be
     /// read, or its kind is not known, or a limit stopped it), nothing was
     /// found to go by, and its lines are still shown (the syntax error's
-    /// first): they are masked by the shapes of credentials instead
-    /// ([`crate::diagnostics::secrets::mask`]).
+    /// first): they are masked by the shapes of credentials instead (known
+    /// token prefixes, private keys, bearer tokens, JWTs, long high-entropy
+    /// runs), keeping offsets the same way.
     pub fn mask_source<'t>(&self, text: &'t str) -> Cow<'t, str> {
         let Some(found) = &self.found else { return mask_by_shape(text) };
         if found.hidden.is_empty() {
@@ -199,7 +199,7 @@ impl Found {
     fn new(values: Vec<String>) -> Found {
         let mut values: Vec<String> =
             values.into_iter().filter(|value| value.chars().nth(SHOWN).is_some()).collect();
-        values.sort_unstable();
+        opb_syntax::order::sort(&mut values);
         values.dedup();
         let mut forms = Vec::with_capacity(values.len());
         let mut cuts = Vec::with_capacity(values.len());
@@ -213,15 +213,9 @@ impl Found {
             cuts.push(cut);
             forms.push(value.clone());
         }
-        // The noncontiguous automaton, the one the shapes' search uses,
-        // builds at once for a few values; its states are fewer than the
-        // bytes of the values, parts of one text, far from its bound.
         let automaton = (!forms.is_empty()).then(|| {
-            NFA::builder()
-                .match_kind(MatchKind::LeftmostLongest)
-                .build(&forms)
-                .map(Arc::new)
-                .expect("the values of one text build")
+            let forms: Vec<&str> = forms.iter().map(String::as_str).collect();
+            automaton(&forms, false)
         });
         Found { values, cuts, automaton, hidden: Vec::new() }
     }
@@ -233,16 +227,28 @@ fn pointer_form(value: &str) -> String {
     pointer.as_str()[1..].to_owned()
 }
 
-/// The non-overlapping leftmost-longest matches of the values in `text`:
-/// start, end and pattern id.
-fn find_iter<'t>(
-    automaton: &'t NFA,
-    text: &'t str,
-) -> impl Iterator<Item = (usize, usize, usize)> + 't {
-    automaton
-        .try_find_iter(Input::new(text))
-        .expect("a leftmost NFA searches unanchored")
-        .map(|m| (m.start(), m.end(), m.pattern().as_usize()))
+/// The occurrences of the values in `text` that masking cuts, in order and
+/// apart, each as its start, end and pattern id: of those that overlap, the
+/// one that starts first, and of those that start together the longest.
+///
+/// The overlapping matches come by their ends. Those kept so far that a
+/// match overlaps are the last ones; it replaces them when none starts
+/// before it (it starts with or before each and ends after), else it is
+/// dropped.
+fn occurrences(automaton: &NFA, text: &str) -> Vec<(usize, usize, usize)> {
+    let mut kept: Vec<(usize, usize, usize)> = Vec::new();
+    let found = automaton
+        .try_find_overlapping_iter(Input::new(text))
+        .expect("a standard-match NFA searches overlapping");
+    for found in found {
+        let (start, end) = (found.start(), found.end());
+        let overlapping = kept.partition_point(|&(_, kept_end, _)| kept_end <= start);
+        if kept[overlapping..].first().is_none_or(|&(kept_start, _, _)| kept_start >= start) {
+            kept.truncate(overlapping);
+            kept.push((start, end, found.pattern().as_usize()));
+        }
+    }
+    kept
 }
 
 /// What [`Masking::mask_source`] hides of `text`, whose tree is `root`:
@@ -250,9 +256,11 @@ fn find_iter<'t>(
 /// every key and scalar whose value holds more occurrences than its source
 /// spells out, whole. Sorted and merged.
 fn hidden_spans(automaton: &NFA, root: &Node, text: &str) -> Vec<Span> {
-    let mut hidden: Vec<Span> =
-        find_iter(automaton, text).map(|(start, end, _)| Span::new(start, end)).collect();
-    let count = |text: &str| find_iter(automaton, text).count();
+    let mut hidden: Vec<Span> = occurrences(automaton, text)
+        .into_iter()
+        .map(|(start, end, _)| Span::new(start, end))
+        .collect();
+    let count = |text: &str| occurrences(automaton, text).len();
     let mut hide_unspelled = |value: &str, span: Span| {
         let found = count(value);
         let source = text.get(span.start..span.end).unwrap_or_default();
@@ -364,6 +372,42 @@ mod tests {
         // Its preview `a/b~…`, escaped as the pointer escapes the value.
         assert_eq!(masking.mask("/x/a~1b~0cdefgh/y"), "/x/a~1b~0…/y");
         assert_eq!(masking.mask("in a/b~cdefgh words"), "in a/b~… words");
+    }
+
+    /// Leftmost-longest as its definition says: at each place, the longest
+    /// value that starts there, then on after it.
+    fn leftmost_longest(values: &[&str], text: &str) -> Vec<(usize, usize)> {
+        let mut out = Vec::new();
+        let mut at = 0;
+        while at < text.len() {
+            let longest =
+                values.iter().filter(|v| text[at..].starts_with(**v)).map(|v| v.len()).max();
+            match longest {
+                Some(len) => {
+                    out.push((at, at + len));
+                    at += len;
+                }
+                None => at += 1,
+            }
+        }
+        out
+    }
+
+    #[test]
+    fn occurrences_are_the_leftmost_longest_of_the_overlapping_matches() {
+        let values = ["ab", "abab", "bab", "aab", "b", "aaaa"];
+        let automaton = aho_corasick::nfa::noncontiguous::NFA::new(values).unwrap();
+        let mut texts = vec![String::new()];
+        for _ in 0..8 {
+            let longer: Vec<String> =
+                texts.iter().flat_map(|t| ["a", "b", "c"].map(|c| format!("{t}{c}"))).collect();
+            texts.extend(longer);
+        }
+        for text in &texts {
+            let found: Vec<(usize, usize)> =
+                super::occurrences(&automaton, text).iter().map(|&(s, e, _)| (s, e)).collect();
+            assert_eq!(found, leftmost_longest(&values, text), "{text}");
+        }
     }
 
     #[test]

@@ -9,7 +9,7 @@
 use aho_corasick::automaton::Automaton;
 use aho_corasick::nfa::noncontiguous::NFA;
 use aho_corasick::Input;
-use std::sync::OnceLock;
+use std::sync::{Arc, OnceLock};
 
 /// A credential-shaped part of a text.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -130,12 +130,15 @@ const PRIVATE_KEY_BEGIN: &str = "-----BEGIN ";
 const BEARER: &str = "bearer";
 const JWT: &str = "eyJ";
 
+/// The automaton of the literals below, and each literal with its anchor.
+type Anchors = (Arc<NFA>, Vec<(&'static str, Anchor)>);
+
 /// The literals every known shape starts with, found in one pass over a
 /// text. Every string of a document and every message is searched, so one
 /// automaton replaces a search per shape. Matching ignores ASCII case (for
 /// `Bearer`); the other literals are compared exactly after a match.
-fn anchors() -> &'static (NFA, Vec<(&'static str, Anchor)>) {
-    static ANCHORS: OnceLock<(NFA, Vec<(&'static str, Anchor)>)> = OnceLock::new();
+fn anchors() -> &'static Anchors {
+    static ANCHORS: OnceLock<Anchors> = OnceLock::new();
     ANCHORS.get_or_init(|| {
         let anchors: Vec<(&'static str, Anchor)> = PREFIXED
             .iter()
@@ -147,12 +150,22 @@ fn anchors() -> &'static (NFA, Vec<(&'static str, Anchor)>) {
                 (JWT, Anchor::Jwt),
             ])
             .collect();
-        let automaton = NFA::builder()
-            .ascii_case_insensitive(true)
-            .build(anchors.iter().map(|(literal, _)| literal))
-            .expect("a dozen short literals always build");
-        (automaton, anchors)
+        let literals: Vec<&str> = anchors.iter().map(|(literal, _)| *literal).collect();
+        (automaton(&literals, true), anchors)
     })
+}
+
+/// The automaton that finds `literals` (ignoring ASCII case when told),
+/// searched for overlapping matches: built here for the shapes and for the
+/// credentials an analysis found (`masking.rs`), so the wasm holds one
+/// build and one search. Its states are fewer than the literals' bytes,
+/// a dozen short words or parts of one text, far from its bound.
+pub(crate) fn automaton(literals: &[&str], ascii_case_insensitive: bool) -> Arc<NFA> {
+    let automaton = NFA::builder()
+        .ascii_case_insensitive(ascii_case_insensitive)
+        .build(literals)
+        .expect("literals of one text build");
+    Arc::new(automaton)
 }
 
 /// Every credential of a known shape in `text` with its family's rank,

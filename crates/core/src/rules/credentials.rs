@@ -29,12 +29,19 @@ pub static SEC001: Rule = Rule {
 
 pub static RULES: &[&Rule] = &[&SEC001];
 
-/// Rules that report a credential-shaped string more specifically than
-/// SEC001: an MCP server name that is auth material (PB411), a manifest
-/// header with a credential literal (PM312). Where one of them has reported
-/// a string, SEC001 stays silent.
-fn more_specific() -> [&'static Rule; 2] {
-    [&PB411, &PM312]
+/// Where a rule that reports a credential-shaped string more specifically
+/// than SEC001 has reported one, sorted: an MCP server name that is auth
+/// material (PB411), a manifest header with a credential literal (PM312).
+/// There SEC001 stays silent. Read once, so a document of many findings is
+/// not searched again for each string.
+fn reported_more_specifically(report: &Report) -> Vec<String> {
+    let mut pointers: Vec<String> = [&PB411, &PM312]
+        .iter()
+        .flat_map(|rule| report.pointers_of(rule))
+        .map(str::to_owned)
+        .collect();
+    opb_syntax::order::sort(&mut pointers);
+    pointers
 }
 
 /// One step of the pointer to the value being looked at.
@@ -109,6 +116,7 @@ enum Visit<'a> {
 /// credential shapes. Iterative, so no nesting depth the limits allow can
 /// exhaust the stack.
 pub(crate) fn check(root: &Node, report: &mut Report) {
+    let specific = reported_more_specifically(report);
     let mut path: Vec<Token<'_>> = Vec::new();
     let mut stack = vec![Visit::Node { node: root, token: None, field: None }];
     while let Some(visit) = stack.pop() {
@@ -123,7 +131,7 @@ pub(crate) fn check(root: &Node, report: &mut Report) {
             Value::String(text) => {
                 if let Some(message) = suspicion(text, Place::Value(field)) {
                     let ptr = pointer(&path, token);
-                    if !more_specific().iter().any(|rule| report.has_at(rule, ptr.as_str())) {
+                    if specific.binary_search_by(|p| p.as_str().cmp(ptr.as_str())).is_err() {
                         report.push(&SEC001, &ptr, At::Value(node), message);
                         flag(text, Place::Value(field), report);
                     }
@@ -137,19 +145,18 @@ pub(crate) fn check(root: &Node, report: &mut Report) {
                 }
             }
             Value::Object(object) => {
-                // A key is named by the object's field; its finding points
-                // at its member and underlines the key (the value, when it
-                // holds a credential too, is a finding of its own).
-                for member in &object.members {
-                    if let Some(message) = suspicion(&member.key, Place::Key(field)) {
-                        let ptr = pointer(&path, token).key(&member.key);
-                        report.push(&SEC001, &ptr, At::Key(member), message);
-                        flag(&member.key, Place::Key(field), report);
-                    }
-                }
                 enter(&mut path, &mut stack, token);
                 // Every member, duplicates too: a second value is still in the text.
                 for member in object.members.iter().rev() {
+                    // A key is named by the object's field; its finding
+                    // points at its member and underlines the key (the
+                    // value, when it holds a credential too, is a finding
+                    // of its own).
+                    if let Some(message) = suspicion(&member.key, Place::Key(field)) {
+                        let ptr = pointer(&path, None).key(&member.key);
+                        report.push(&SEC001, &ptr, At::Key(member), message);
+                        flag(&member.key, Place::Key(field), report);
+                    }
                     stack.push(Visit::Node {
                         node: &member.value,
                         token: Some(Token::Key(&member.key)),

@@ -192,17 +192,17 @@ pub enum ToolChange {
 }
 
 impl ToolChange {
-    /// Every text of the change that comes from a document (for a diff's
-    /// masking).
-    pub(crate) fn texts_mut(&mut self) -> Vec<&mut String> {
+    /// Hands `visit` every text of the change that comes from a document
+    /// (for a diff's masking).
+    pub(crate) fn visit_texts(&mut self, visit: &mut dyn FnMut(&mut String)) {
         match self {
             ToolChange::RiskClass(change) | ToolChange::Origin { change, .. } => {
-                change.from.iter_mut().chain(&mut change.to).collect()
+                change.from.iter_mut().chain(&mut change.to).for_each(visit)
             }
             ToolChange::List { change, .. } => {
-                change.added.iter_mut().chain(&mut change.removed).collect()
+                change.added.iter_mut().chain(&mut change.removed).for_each(visit)
             }
-            ToolChange::SideEffecting(_) | ToolChange::RequiresApproval(_) => Vec::new(),
+            ToolChange::SideEffecting(_) | ToolChange::RequiresApproval(_) => {}
         }
     }
 

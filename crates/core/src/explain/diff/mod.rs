@@ -324,12 +324,12 @@ pub enum Detail {
     FlowRemoved,
 }
 
+/// What [`Diff::mask`] does to each text of a change.
+type Visit<'v> = &'v mut dyn FnMut(&mut String);
+
 impl Detail {
-    /// Every text of the change that comes from a document.
-    fn texts_mut(&mut self) -> Vec<&mut String> {
-        fn both<T>(values: &mut FromTo<T>) -> [&mut T; 2] {
-            [&mut values.from, &mut values.to]
-        }
+    /// Hands `visit` every text of the change that comes from a document.
+    fn visit_texts(&mut self, visit: Visit<'_>) {
         match self {
             Detail::Version(values)
             | Detail::Start(values)
@@ -338,33 +338,44 @@ impl Detail {
             | Detail::Isolation(values)
             | Detail::Sandbox(values)
             | Detail::ToolConnection(values)
-            | Detail::StepRisk { values, .. } => both(values).into_iter().flatten().collect(),
-            Detail::Runs(values) | Detail::ApprovalPolicy(values) => both(values).into(),
-            Detail::StepAdded { kind, tools, highest_risk_class } => {
-                kind.iter_mut().chain(tools).chain(highest_risk_class).collect()
+            | Detail::StepRisk { values, .. } => {
+                optional(&mut values.from, visit);
+                optional(&mut values.to, visit);
             }
-            Detail::StepRemoved { kind, tools } => kind.iter_mut().chain(tools).collect(),
+            Detail::Runs(values) | Detail::ApprovalPolicy(values) => {
+                visit(&mut values.from);
+                visit(&mut values.to);
+            }
+            Detail::StepAdded { kind, tools, highest_risk_class } => {
+                optional(kind, visit);
+                tools.iter_mut().for_each(&mut *visit);
+                optional(highest_risk_class, visit);
+            }
+            Detail::StepRemoved { kind, tools } => {
+                optional(kind, visit);
+                tools.iter_mut().for_each(visit);
+            }
             Detail::ToolAllowed { tool, risk_class, .. } => {
-                std::iter::once(tool).chain(risk_class).collect()
+                visit(tool);
+                optional(risk_class, visit);
             }
             Detail::NextAdded { to, label } | Detail::NextRemoved { to, label } => {
-                std::iter::once(to).chain(label).collect()
+                visit(to);
+                optional(label, visit);
             }
-            Detail::ToolDefined { risk_class, .. } => risk_class.iter_mut().collect(),
-            Detail::Definition(change) => change.texts_mut(),
+            Detail::ToolDefined { risk_class: text, .. }
+            | Detail::SecretAdded { purpose: text, .. } => optional(text, visit),
             Detail::ConnectionAdded { auth_kind, scopes } => {
-                auth_kind.iter_mut().chain(scopes).collect()
+                optional(auth_kind, visit);
+                scopes.iter_mut().for_each(visit);
             }
-            Detail::SecretAdded { purpose, .. } => purpose.iter_mut().collect(),
-            Detail::ScopesAdded { scopes } | Detail::ScopesRemoved { scopes } => {
-                scopes.iter_mut().collect()
-            }
-            Detail::McpServerAdded { tool_names }
-            | Detail::ToolNamesAdded { tool_names }
-            | Detail::ToolNamesRemoved { tool_names }
-            | Detail::ManifestConnectionAdded { tools: tool_names } => {
-                tool_names.iter_mut().collect()
-            }
+            Detail::Definition(change) => change.visit_texts(visit),
+            Detail::ScopesAdded { scopes: texts }
+            | Detail::ScopesRemoved { scopes: texts }
+            | Detail::McpServerAdded { tool_names: texts }
+            | Detail::ToolNamesAdded { tool_names: texts }
+            | Detail::ToolNamesRemoved { tool_names: texts }
+            | Detail::ManifestConnectionAdded { tools: texts } => texts.iter_mut().for_each(visit),
             Detail::ToolDisallowed { tool: text }
             | Detail::ManifestToolAdded { runs: text }
             | Detail::ManifestToolRemoved { runs: text }
@@ -374,7 +385,7 @@ impl Detail {
             | Detail::EnvAdded { name: text }
             | Detail::EnvRemoved { name: text }
             | Detail::HeaderAdded { name: text }
-            | Detail::HeaderRemoved { name: text } => vec![text],
+            | Detail::HeaderRemoved { name: text } => visit(text),
             Detail::BehindGate(_)
             | Detail::Egress(_)
             | Detail::ToolUndefined
@@ -383,8 +394,14 @@ impl Detail {
             | Detail::SecretRemoved
             | Detail::ManifestConnectionRemoved
             | Detail::FlowAdded
-            | Detail::FlowRemoved => Vec::new(),
+            | Detail::FlowRemoved => {}
         }
+    }
+}
+
+fn optional(text: &mut Option<String>, visit: Visit<'_>) {
+    if let Some(text) = text {
+        visit(text);
     }
 }
 
@@ -431,13 +448,16 @@ impl Diff {
         if masking.is_empty() {
             return;
         }
-        for change in &mut self.changes {
-            let key = change.subject.key.iter_mut();
-            for text in key.chain(change.detail.texts_mut()) {
-                if let Cow::Owned(masked) = masking.mask(text) {
-                    *text = masked;
-                }
+        let mut mask = |text: &mut String| {
+            if let Cow::Owned(masked) = masking.mask(text) {
+                *text = masked;
             }
+        };
+        for change in &mut self.changes {
+            if let Some(key) = &mut change.subject.key {
+                mask(key);
+            }
+            change.detail.visit_texts(&mut mask);
         }
     }
 
