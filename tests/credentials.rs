@@ -136,57 +136,20 @@ fn explain_shows_no_credential_whole_in_either_format() {
     }
 }
 
-/// A token SEC001 finds in the description, used again as a branch label
-/// (a key of `next`) and as a top-level key; an MCP server name PB411
-/// flags, used again in a tool name other rules quote.
+/// The server name of the keyed playbook that PB411 flags.
 const SERVER: &str = "admin:hunter2@acme";
 
-fn keyed_playbook() -> String {
-    format!(
-        r#"openplaybook: "1.6"
-description: token {GITHUB}
-{GITHUB}: at the top
-requires:
-  connections: []
-  mcpServers:
-    - name: {SERVER}
-      toolNames: []
-steps:
-  - id: look-up
-    kind: agent
-    agent: lou
-    purpose: Look the customer up.
-    allowedTools: [mcp.{SERVER}.search]
-    next:
-      {GITHUB}: done
-      other: done
-  - id: done
-    kind: gate
-    purpose: Stop.
-start: look-up
-"#
-    )
+/// The path of a fixture of the masking tests: the keyed playbook
+/// (`keyed.yaml`: `GITHUB` in the description, as a top-level key and as a
+/// branch label; `SERVER` declared and used in a tool name) or the keyed
+/// manifest (`GITHUB` naming a header, a variable and a function; a
+/// header's `hunter2hunter2` that PM312 finds).
+fn fixture(name: &str) -> String {
+    format!("{}/crates/core/tests/fixtures/masking/{name}", env!("CARGO_MANIFEST_DIR"))
 }
 
-/// A manifest whose header, environment variable and function are named
-/// by a token, with a header credential PM312 finds.
-fn keyed_manifest() -> String {
-    format!(
-        r#"name: acme
-tools:
-  - id: acme_fetch
-    url: https://api.acme.example/mcp
-    headers:
-      X-Api-Key: "hunter2hunter2"
-      {GITHUB}: "yes"
-    functions:
-      {GITHUB}: {{}}
-  - id: acme_run
-    mcp: [node, run.js]
-    env:
-      {GITHUB}: "1"
-"#
-    )
+fn keyed_playbook() -> String {
+    std::fs::read_to_string(fixture("keyed.yaml")).unwrap()
 }
 
 /// A directory of its own for a test, for the commands that read paths.
@@ -205,9 +168,7 @@ fn file(dir: &std::path::Path, name: &str, text: &str) -> String {
 
 #[test]
 fn a_credential_used_as_a_key_or_quoted_by_another_rule_is_shown_whole_in_no_output() {
-    let dir = directory("keys");
-    let playbook = file(&dir, "keyed.yaml", &keyed_playbook());
-    let manifest = file(&dir, "keyed.oz0-plugin.yaml", &keyed_manifest());
+    let (playbook, manifest) = (fixture("keyed.yaml"), fixture("keyed.oz0-plugin.yaml"));
     let mut outputs = Vec::new();
     for format in ["human", "json", "sarif", "github"] {
         outputs.push((
@@ -249,7 +210,6 @@ fn a_credential_used_as_a_key_or_quoted_by_another_rule_is_shown_whole_in_no_out
     assert!(check_json.contains("/steps/0/next/ghp_…"), "{check_json}");
     let explain = &outputs[8].1;
     assert!(explain.contains("ghp_…"), "the branch label, cut:\n{explain}");
-    std::fs::remove_dir_all(dir).ok();
 }
 
 #[test]
@@ -289,7 +249,7 @@ fn source_lines_hide_what_the_rules_found_through_escapes_and_without_a_shape() 
     for hidden in ["rXUtnFEMI", "K7MDENG", "bPxRfiCY", "Zq8rT2vLm4Nx"] {
         assert!(!output.contains(hidden), "`{hidden}`:\n{output}");
     }
-    let output = opb(&["check", "--stdin-name", "acme.oz0-plugin.yaml", "-"], &keyed_manifest(), 1);
+    let output = opb(&["check", &fixture("keyed.oz0-plugin.yaml")], "", 1);
     assert!(output.contains("X-Api-Key: \"hunt**********\""), "{output}");
     assert_hidden(&output, "hunter2hunter2", "check");
     assert_hidden(&output, GITHUB, "check");

@@ -138,54 +138,18 @@ test("the embed page and the <opb-viewer> element mask the credential too", asyn
   await page.context().close();
 });
 
-// A token SEC001 finds in the description, used again as a top-level key
-// and as a branch label (a key of `next`); an MCP server name PB411 flags,
-// used again in a tool name other rules quote.
+// The masking tests' fixtures (crates/core/tests/fixtures/masking): a token
+// SEC001 finds in the description, used again as a top-level key and as a
+// branch label (a key of `next`), and an MCP server name PB411 flags, used
+// again in a tool name other rules quote; a manifest whose header,
+// environment variable and function are named by the token, and whose
+// header credential PM312 finds has no credential's shape.
 const TOKEN = "ghp_Zq8rT2vLm4Nx7Kp1Wd9Yb3Hc6Js5Fg0Ae2Ru8";
 const SERVER = "admin:hunter2@acme";
-const KEYED = `openplaybook: "1.6"
-description: token ${TOKEN}
-${TOKEN}: at the top
-requires:
-  connections: []
-  mcpServers:
-    - name: ${SERVER}
-      toolNames: []
-steps:
-  - id: look-up
-    kind: agent
-    agent: lou
-    purpose: Look the customer up.
-    allowedTools: [mcp.${SERVER}.search]
-    next:
-      ${TOKEN}: done
-      other: done
-  - id: done
-    kind: gate
-    purpose: Stop.
-start: look-up
-`;
-// A manifest whose header, environment variable and function are named by
-// the token, and whose header credential PM312 finds has no credential's
-// shape.
 const HEADER = "hunter2hunter2";
-const KEYED_MANIFEST = `name: acme
-tools:
-  - id: acme_fetch
-    url: https://api.acme.example/mcp
-    headers:
-      ${TOKEN}: "yes"
-    functions:
-      ${TOKEN}: {}
-  - id: acme_run
-    mcp: [node, run.js]
-    env:
-      ${TOKEN}: "1"
-  - id: acme_search
-    url: https://search.acme.example/mcp
-    headers:
-      X-Api-Key: "${HEADER}"
-`;
+const fixture = (name) => readFileSync(join(root, "crates/core/tests/fixtures/masking", name), "utf8");
+const KEYED = fixture("keyed.yaml");
+const KEYED_MANIFEST = fixture("keyed.oz0-plugin.yaml");
 
 // Every run of eight characters of `credential` after its first four.
 const partsOf = (credential) =>

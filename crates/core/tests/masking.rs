@@ -43,34 +43,18 @@ fn shown(analysis: &Analysis) -> String {
     out
 }
 
-/// A token SEC001 finds in the description, used again as a branch label,
-/// a step's field and a top-level key; an MCP server name PB411 flags,
-/// used again in a tool name another rule quotes.
+/// A fixture of the masking tests: the keyed playbook (`keyed.yaml`: a
+/// token SEC001 finds in the description, used again as a top-level key and
+/// a branch label; an MCP server name PB411 flags, used again in a tool
+/// name other rules quote) or the keyed manifest.
+fn fixture(name: &str) -> String {
+    let path =
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/masking").join(name);
+    std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
+}
+
 fn leaky_playbook() -> String {
-    format!(
-        r#"openplaybook: "1.6"
-description: token {TOKEN}
-{TOKEN}: at the top
-requires:
-  connections: []
-  mcpServers:
-    - name: {SERVER}
-      toolNames: []
-steps:
-  - id: look-up
-    kind: agent
-    agent: lou
-    purpose: Look the customer up.
-    allowedTools: [mcp.{SERVER}.search]
-    next:
-      {TOKEN}: done
-      other: done
-  - id: done
-    kind: gate
-    purpose: Stop.
-start: look-up
-"#
-    )
+    fixture("keyed.yaml")
 }
 
 #[test]
@@ -150,22 +134,7 @@ fn a_flagged_value_inside_a_longer_key_is_cut_and_the_rest_kept() {
 
 #[test]
 fn a_manifests_header_env_and_function_names_are_masked() {
-    let manifest = format!(
-        r#"name: acme
-tools:
-  - id: acme_fetch
-    url: https://api.acme.example/mcp
-    headers:
-      X-Api-Key: "hunter2hunter2"
-      {TOKEN}: "yes"
-    functions:
-      {TOKEN}: {{}}
-  - id: acme_run
-    mcp: [node, run.js]
-    env:
-      {TOKEN}: "1"
-"#
-    );
+    let manifest = fixture("keyed.oz0-plugin.yaml");
     let analysis = yaml(&manifest);
     assert!(matches!(analysis.explain, Some(Explain::PluginManifest(_))));
     let shown = shown(&analysis);

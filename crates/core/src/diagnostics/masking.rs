@@ -87,7 +87,8 @@ impl Masking {
         Masking { found: Some(Found::new(values)) }
     }
 
-    /// Whether the credential rules found anything to mask.
+    /// Whether there is no value to mask by: the credential rules found
+    /// none, or did not read the text.
     pub fn is_empty(&self) -> bool {
         self.found.as_ref().is_none_or(|found| found.automaton.is_none())
     }
