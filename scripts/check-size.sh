@@ -20,11 +20,11 @@
 set -euo pipefail
 
 # Gzipped bytes of the app. Issue 7's target is 450 KB (460,800 bytes); it
-# is not met: the app is about 827 KB gzipped, the wasm 659 KB of it and the
+# is not met: the app is about 831 KB gzipped, the wasm 664 KB of it and the
 # CodeMirror bundle 137 KB (docs/performance.md, "Download size": the gap
-# and the plan). The budget sits 0.2% above that, so that any growth fails
+# and the plan). The budget sits 0.3% above that, so that any growth fails
 # the test command and is looked at before it is accepted.
-budget=$((809 * 1024))
+budget=$((814 * 1024))
 
 # Gzipped bytes of the viewer a docs page with one <opb-viewer> downloads:
 # the element's script and stylesheet, the viewer's loader and wasm. The
@@ -47,8 +47,8 @@ reading_budget=$((300 * 1024))
 # Gzipped bytes of the embed page (what an <iframe> of it downloads): its
 # HTML and script, the viewer's stylesheet, the embed's loader and wasm
 # (the viewer's, and opb-share's reading of links and messages). About
-# 320 KB; the budget sits 0.3% above.
-embed_budget=$((313 * 1024))
+# 322 KB; the budget sits 0.3% above.
+embed_budget=$((315 * 1024))
 
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 dist="${1:-$root/dist}"

@@ -1,6 +1,7 @@
-//! Diagnostics for people: each one with its source line (credentials in it
-//! masked past their first four characters) and a caret under
-//! the range, rustc-style, then a summary line per file and a total.
+//! Diagnostics for people: each one with its source line (the credentials
+//! the core found in the file masked past their first four characters) and
+//! a caret under the range, rustc-style, then a summary line per file and a
+//! total.
 //!
 //! Rendered with annotate-snippets, the renderer rustc itself uses: it takes
 //! byte ranges (what the core reports) and renders to a string, which the
@@ -12,8 +13,9 @@ use super::{CheckedFile, Role, Totals};
 use crate::{escape, style};
 use annotate_snippets::{Annotation, AnnotationKind, Group, Level, Origin, Renderer, Snippet};
 use opb_core::text::{floor_char_boundary, LineIndex, Range};
-use opb_core::{mask, Counts, Diagnostic, Kind, Related, Severity};
+use opb_core::{Counts, Diagnostic, Kind, Related, Severity};
 use opb_render::words::plural;
+use std::borrow::Cow;
 use std::fmt::Write;
 
 pub fn render(files: &[CheckedFile], totals: &Totals) -> String {
@@ -24,8 +26,15 @@ pub fn render(files: &[CheckedFile], totals: &Totals) -> String {
         if !file.checked.diagnostics.is_empty() && !out.is_empty() {
             out.push('\n');
         }
+        // The lines shown are cut from the text with every credential the
+        // core found in it masked: offsets and lines are the same.
+        let shown = if file.checked.diagnostics.is_empty() {
+            Cow::Borrowed(file.input.text.as_str())
+        } else {
+            file.checked.masking.mask_source(&file.input.text)
+        };
         for diagnostic in &file.checked.diagnostics {
-            out.push_str(&render_diagnostic(&renderer, file, &index, diagnostic));
+            out.push_str(&render_diagnostic(&renderer, file, &shown, &index, diagnostic));
             out.push_str("\n\n");
         }
         writeln!(out, "{}", file_summary(file)).ok();
@@ -36,19 +45,19 @@ pub fn render(files: &[CheckedFile], totals: &Totals) -> String {
     out
 }
 
+/// One diagnostic of `file`, with the lines of `text` (the file's text as
+/// shown, masked) it points at.
 fn render_diagnostic(
     renderer: &Renderer,
     file: &CheckedFile,
+    text: &str,
     index: &LineIndex<'_>,
     d: &Diagnostic,
 ) -> String {
-    let text = &file.input.text;
     let excerpt = Excerpt::around(text, index, &d.range);
-    // The root's pointer is empty: no label then.
-    // A pointer names keys as written, a credential used as a key too: the
-    // label people read is masked like the source (JSON and SARIF keep the
-    // exact pointer, for tools).
-    let pointer = (!d.pointer.is_empty()).then(|| escape::line(&mask(&d.pointer)).into_owned());
+    // The root's pointer is empty: no label then. The core masked a
+    // credential used as a key in it.
+    let pointer = (!d.pointer.is_empty()).then(|| escape::line(&d.pointer).into_owned());
     let id = format!("{} {}", d.code, d.name);
     let help = format!("`opb rules {}` explains this rule and how to fix it", d.code);
     let message = escape::line(&d.message);
@@ -120,9 +129,6 @@ struct Excerpt {
 
 /// Bytes of context kept on each side of a range within a long line.
 const CONTEXT: usize = 120;
-/// Bytes read on each side of an excerpt to recognise the credentials in
-/// it: more than any token, key or JWT is long.
-const MASK_MARGIN: usize = 4096;
 /// Marks where a long line was cut, as the renderer marks its own cuts.
 const CUT: &str = "...";
 
@@ -136,13 +142,7 @@ impl Excerpt {
         let to = if last - end > CONTEXT { floor_char_boundary(text, end + CONTEXT) } else { last };
         let head = if cut_before { CUT } else { "" };
         let tail = if to < last { CUT } else { "" };
-        // Credentials are masked in the source shown, as in messages. The
-        // masking reads a margin around the excerpt, so a credential that
-        // starts before a cut is still recognised.
-        let window = floor_char_boundary(text, from.saturating_sub(MASK_MARGIN))
-            ..ceil_char_boundary(text, to.saturating_add(MASK_MARGIN));
-        let masked = mask(text.get(window.clone()).unwrap_or_default());
-        let body = masked.get(from - window.start..to - window.start).unwrap_or_default();
+        let body = text.get(from..to).unwrap_or_default();
         let mut excerpt = Excerpt {
             text: format!("{head}{}{tail}", escape::source(body)),
             span: 0..0,

@@ -11,7 +11,7 @@ use crate::args::{CheckArgs, CheckFormat};
 use crate::input::{self, Input, Unreadable};
 use crate::output::Output;
 use crate::Status;
-use opb_core::{Checked, Counts, Limits, Options, Registry};
+use opb_core::{Checked, Counts, Limits, Masking, Options, Registry};
 use std::sync::Arc;
 
 /// What a file is to the run.
@@ -111,7 +111,9 @@ fn status(unreadable: &[Unreadable], totals: &Totals) -> Status {
     }
 }
 
-/// The registry as a checked file: its own diagnostics, no kind.
+/// The registry as a checked file: its own diagnostics, no kind. The
+/// credential rules do not read a registry, so its lines are masked by the
+/// shapes of credentials ([`Masking`]'s default).
 fn registry_file(input: Input, registry: &Registry) -> CheckedFile {
     let checked = Checked {
         kind: None,
@@ -119,6 +121,7 @@ fn registry_file(input: Input, registry: &Registry) -> CheckedFile {
         syntax: registry.syntax,
         diagnostics: registry.diagnostics.clone(),
         counts: registry.counts,
+        masking: Masking::default(),
     };
     CheckedFile { input, checked, role: Role::Registry { tools: registry.len() } }
 }

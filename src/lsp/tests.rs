@@ -288,3 +288,31 @@ fn a_long_line_with_many_findings_is_answered_in_one_pass() {
     );
     client.stop();
 }
+
+/// The server shows what the core shows: a server name PB411 flagged is cut
+/// to four characters in every diagnostic that quotes it and in the hover
+/// over a tool named after it, as is a token used as a key in the
+/// pointers the diagnostics carry.
+#[test]
+fn messages_and_hover_show_no_flagged_credential_whole() {
+    const SERVER: &str = "admin:hunter2@acme";
+    const TOKEN: &str = "ghp_Zq8rT2vLm4Nx7Kp1Wd9Yb3Hc6Js5Fg0Ae2Ru8";
+    let text = format!(
+        "openplaybook: \"1.6\"\n{TOKEN}: x\nrequires:\n  connections: []\n  mcpServers:\n    - {{name: \"{SERVER}\", toolNames: []}}\nsteps:\n  - id: a\n    kind: agent\n    agent: lou\n    purpose: Look.\n    allowedTools: [mcp.{SERVER}.search]\n"
+    );
+    let (mut client, _) = Client::start(json!({}));
+    client.open(URI, &text);
+    let diagnostics = client.diagnostics().to_string();
+    assert!(diagnostics.contains("mcp.admi….search"), "another rule quotes it: {diagnostics}");
+    for hidden in ["hunter2", "Zq8rT2vLm4Nx"] {
+        assert!(!diagnostics.contains(hidden), "{hidden}: {diagnostics}");
+    }
+    let hover = client.request(
+        "textDocument/hover",
+        json!({ "textDocument": { "uri": URI }, "position": position_of(&text, "dmin:hunter2@acme.search") }),
+    );
+    let markdown = hover["contents"]["value"].as_str().expect("a hover over the tool name");
+    assert!(markdown.contains("mcp.admi….search"), "{markdown}");
+    assert!(!markdown.contains("hunter2"), "{markdown}");
+    client.stop();
+}

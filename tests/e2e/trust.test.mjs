@@ -1,14 +1,16 @@
 // What a reader who received a playbook can trust, end to end in Chromium:
 // a credential written into the document is shown whole nowhere outside the
-// editor (panels, graph hover text, risk paths; in the playground, the embed
-// and the <opb-viewer> element), since the core masks the explain view they
-// are all drawn from.
+// editor (panels, graph hover text, risk paths, problems, the Drafts menu;
+// in the playground, the reading view, the embed and the <opb-viewer>
+// element), since the core masks by what its credential rules found every
+// text they are all drawn from: the value where it was found, and wherever
+// else it occurs, as a key or in another rule's words.
 
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { screenshot, routeSites, docsSite, root, session, pako, collectErrors, openPlayground, draftSaved, editFromReading } from "./harness.mjs";
+import { screenshot, routeSites, docsSite, root, session, pako, collectErrors, openPlayground, draftSaved, editFromReading, afterCheck, pasteOver } from "./harness.mjs";
 
 const opb = session();
 
@@ -132,6 +134,100 @@ test("the embed page and the <opb-viewer> element mask the credential too", asyn
   const shown = (await shownOutsideTheEditor(page)).replace(LEAKY, "");
   assertMasked(shown, "the <opb-viewer> element");
   assert.deepEqual(refused, []);
+  assert.deepEqual(page.errors, []);
+  await page.context().close();
+});
+
+// The masking tests' fixtures (crates/core/tests/fixtures/masking): a token
+// SEC001 finds in the description, used again as a top-level key and as a
+// branch label (a key of `next`), and an MCP server name PB411 flags, used
+// again in a tool name other rules quote; a manifest whose header,
+// environment variable and function are named by the token, and whose
+// header credential PM312 finds has no credential's shape.
+const TOKEN = "ghp_Zq8rT2vLm4Nx7Kp1Wd9Yb3Hc6Js5Fg0Ae2Ru8";
+const SERVER = "admin:hunter2@acme";
+const HEADER = "hunter2hunter2";
+const fixture = (name) => readFileSync(join(root, "crates/core/tests/fixtures/masking", name), "utf8");
+const KEYED = fixture("keyed.yaml");
+const KEYED_MANIFEST = fixture("keyed.oz0-plugin.yaml");
+
+// Every run of eight characters of `credential` after its first four.
+const partsOf = (credential) =>
+  [...credential.slice(4)].map((_, i, rest) => rest.slice(i, i + 8).join("")).filter((part) => part.length === 8);
+
+function assertNoneWhole(shown, where, credentials = [TOKEN, SERVER, HEADER]) {
+  for (const credential of credentials) {
+    for (const part of partsOf(credential)) assert.ok(!shown.includes(part), `${where} shows "${part}" of ${credential}:\n${shown}`);
+  }
+}
+
+test("a credential used as a key or quoted by another rule is shown whole nowhere: reading view, panels, graph, risk paths, problems", async () => {
+  const page = await newPage();
+  await page.goto(opb.server.url + pako({ code: KEYED }));
+  await page.waitForSelector('[data-opb-reading] opb-viewer svg.graph [data-step-id="look-up"]');
+  const reading = (await shownOutsideTheEditor(page)).replace(KEYED, "");
+  assert.match(reading, /ghp_…/, "the branch label is there, cut");
+  assertNoneWhole(reading, "the reading view");
+  await editFromReading(page);
+  await page.waitForSelector('[data-testid="editor"] .cm-content');
+  await page.click('[data-testid="tab-graph"]');
+  await page.click('[data-step-id="look-up"]');
+  await page.waitForSelector('[data-testid="step-panel"][data-step="look-up"]');
+  assert.match(await page.textContent('[data-testid="step-panel"]'), /mcp\.admi…\.search/);
+  assert.ok(await page.locator('[data-label="ghp_…"]').count(), "the branch's edge is labelled by the cut token");
+  assertNoneWhole(await shownOutsideTheEditor(page), "the graph and the step panel");
+  for (const tab of ["tab-tools", "tab-requires", "tab-paths", "tab-diagnostics"]) {
+    await page.click(`[data-testid="${tab}"]`);
+    await page.waitForSelector(`[data-testid="${tab}"][aria-selected="true"]`);
+    assertNoneWhole(await shownOutsideTheEditor(page), tab);
+  }
+  const problems = await page.textContent(".tab-panel");
+  assert.match(problems, /\/steps\/0\/next\/ghp_…/, "a pointer through the key, cut");
+  assert.match(problems, /mcp\.admi…\.search/, "another rule's words, cut");
+  await screenshot(page, "trust-keys-masked");
+  assert.deepEqual(page.errors, []);
+  await page.context().close();
+
+  const embed = await newPage({ width: 900, height: 760 });
+  await embed.goto(`${opb.server.url}embed.html${pako({ code: KEYED })}`);
+  await embed.click('opb-viewer svg.graph [data-step-id="look-up"]');
+  await embed.waitForSelector('opb-viewer article.opb-step.chosen[data-step="look-up"]');
+  assertNoneWhole((await shownOutsideTheEditor(embed)).replace(KEYED, ""), "the embed page");
+  assert.deepEqual(embed.errors, []);
+  await embed.context().close();
+});
+
+test("a manifest's header, environment and function names, and a header's credential, are shown whole nowhere", async () => {
+  const page = await openPlayground(await newPage(), opb.server.url + pako({ code: KEYED_MANIFEST, kind: "plugin-manifest" }));
+  for (const tab of ["tab-manifest", "tab-diagnostics"]) {
+    await page.click(`[data-testid="${tab}"]`);
+    await page.waitForSelector(`[data-testid="${tab}"][aria-selected="true"]`);
+    assertNoneWhole(await shownOutsideTheEditor(page), tab);
+  }
+  assert.match(await page.textContent(".tab-panel"), /\/tools\/1\/env\/ghp_…/);
+  assert.deepEqual(page.errors, []);
+  await page.context().close();
+});
+
+test("the Drafts menu's excerpt of a draft masks what the rules found on its line", async () => {
+  const page = await openPlayground(await newPage(), opb.server.url);
+  // The cursor ends on the last line: the header's credential, which has no
+  // credential's shape, then the token in a description.
+  for (const [text, line] of [
+    [KEYED_MANIFEST, /X-Api-Key: "hunt\*+"/],
+    [`${KEYED}description: token ${TOKEN}\n`, /description: token ghp_\*+/],
+  ]) {
+    await afterCheck(page, () => pasteOver(page, text));
+    await draftSaved(page, text);
+    await page.click('[data-testid="drafts"]');
+    await page.waitForSelector('[data-testid="drafts-list"]');
+    const excerpt = await page.textContent('[data-testid="draft"][aria-current="true"] .draft-excerpt');
+    assert.match(excerpt, line);
+    assertNoneWhole(await shownOutsideTheEditor(page), "the Drafts menu");
+    await page.focus('[data-testid="drafts"]');
+    await page.keyboard.press("Escape");
+    await page.waitForSelector('[data-testid="drafts-panel"]', { state: "detached" });
+  }
   assert.deepEqual(page.errors, []);
   await page.context().close();
 });

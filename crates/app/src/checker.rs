@@ -24,6 +24,22 @@ pub struct Report {
     pub located: Vec<Located>,
     /// Size of the checked text, in bytes.
     pub bytes: usize,
+    /// A hash of the checked text, to tell whether a text is the one
+    /// checked (see [`Report::is_of`]) without keeping a copy of it.
+    fingerprint: u64,
+}
+
+impl Report {
+    /// Whether `text` is the text this report checked: only then do its
+    /// positions (and its masking of the source) apply to it.
+    pub fn is_of(&self, text: &str) -> bool {
+        text.len() == self.bytes && fingerprint(text) == self.fingerprint
+    }
+}
+
+fn fingerprint(text: &str) -> u64 {
+    use std::hash::BuildHasher;
+    foldhash::fast::FixedState::with_seed(0).hash_one(text)
 }
 
 /// Checks `text`, read as `kind` when the reader chose one.
@@ -74,7 +90,7 @@ fn report(text: &str, mut analysis: Analysis) -> Report {
         })
         .collect();
     analysis.checked.diagnostics = diagnostics;
-    Report { analysis, located, bytes: text.len() }
+    Report { analysis, located, bytes: text.len(), fingerprint: fingerprint(text) }
 }
 
 #[cfg(test)]
@@ -90,6 +106,14 @@ mod tests {
         assert!(bytes > text.find('é').unwrap_or(0), "the error lies after the non-ASCII text");
         assert_eq!(first.from as usize, text[..bytes].encode_utf16().count());
         assert_ne!(first.from as usize, bytes);
+    }
+
+    #[test]
+    fn a_report_knows_the_text_it_checked() {
+        let report = check("a: 1\n", None);
+        assert!(report.is_of("a: 1\n"));
+        assert!(!report.is_of("a: 2\n"), "same length, another text");
+        assert!(!report.is_of("a: 1\n\n"));
     }
 
     #[test]

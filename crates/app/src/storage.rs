@@ -8,7 +8,7 @@
 //! registry) stay in `localStorage`, where they can be read before the page
 //! is drawn.
 
-use opb_core::Kind;
+use opb_core::{Kind, Masking};
 use serde::{Deserialize, Serialize};
 
 /// `localStorage` and `sessionStorage` keys.
@@ -58,17 +58,23 @@ pub struct DraftMeta {
     /// The panel it was shown with (a share link's `view`).
     #[serde(default)]
     pub view: Option<String>,
-    /// The line the cursor was on ([`excerpt`]): drafts often share a name.
-    #[serde(default)]
+    /// The line the cursor was on ([`excerpt`]), the credentials in it
+    /// masked: drafts often share a name. Stored under a key of its own:
+    /// earlier versions stored the line unmasked under `excerpt`, and such
+    /// a line is not shown.
+    #[serde(default, rename = "maskedExcerpt")]
     pub excerpt: String,
 }
 
 impl DraftMeta {
     /// The description of `saved` kept as the draft `id`, last edited at
-    /// `updated`, with the editor's `selection` and panel (`view`).
+    /// `updated`, with the editor's `selection` and panel (`view`). The
+    /// excerpt is cut from the text as `masking` (the analysis of the text,
+    /// or the default where there is none) masks it.
     pub fn of(
         id: &str,
         saved: &Saved,
+        masking: &Masking,
         updated: f64,
         selection: (u32, u32),
         view: Option<String>,
@@ -82,7 +88,7 @@ impl DraftMeta {
             updated,
             selection,
             view,
-            excerpt: excerpt(&saved.text, selection.1),
+            excerpt: excerpt(&masking.mask_source(&saved.text), selection.1),
         }
     }
 
@@ -270,6 +276,7 @@ mod tests {
                 kind: Some(Kind::Playbook),
                 edited: true,
             },
+            &Masking::default(),
             7.0,
             (6, 8),
             None,
@@ -278,6 +285,25 @@ mod tests {
             (meta.id.as_str(), meta.bytes, meta.read_as, meta.excerpt.as_str()),
             ("d1", 14, Some(Kind::Playbook), "note: é")
         );
+    }
+
+    /// The excerpt is a source line, shown outside the editor: a credential
+    /// the analysis of the text found is cut in it, a header's that has no
+    /// credential's shape too.
+    #[test]
+    fn the_excerpt_masks_what_the_analysis_found() {
+        let text = "name: acme\ntools:\n  - id: acme_fetch\n    url: https://api.acme.example/mcp\n    headers:\n      X-Api-Key: \"hunter2hunter2\"\n";
+        let analysis = opb_core::analyze(text, &opb_core::Options::default());
+        let at = text.find("hunter2").unwrap() as u32;
+        let meta = DraftMeta::of("d1", &saved(text, true), analysis.masking(), 7.0, (at, at), None);
+        assert_eq!(meta.excerpt, "X-Api-Key: \"hunt**********\"");
+        // Without an analysis, by the shapes of credentials.
+        let text = "description: token ghp_16C7e42F292c6912E7710c838347Ae178B4a\n";
+        let meta = DraftMeta::of("d1", &saved(text, true), &Masking::default(), 7.0, (3, 3), None);
+        assert_eq!(meta.excerpt, format!("description: token ghp_{}", "*".repeat(36)));
+        // A line an earlier version stored unmasked is not read back.
+        let earlier = r#"{"id": "d1", "name": "a.yaml", "bytes": 3, "updated": 1.0, "excerpt": "token ghp_16C7e42F292c6912E7710c838347Ae178B4a"}"#;
+        assert_eq!(DraftMeta::from_json(earlier).map(|m| m.excerpt), Some(String::new()));
     }
 
     #[test]

@@ -8,6 +8,24 @@ use std::fmt::Write;
 const PROVIDERS: &[&str] = &["stripe", "resend", "github", "slack"];
 const RISKS: &[&str] = &["read", "internal", "customer_comms", "money"];
 
+/// [`playbook`] with a credential in every agent step's purpose, each a
+/// GitHub token of its own: the masking's worst case, a flagged value per
+/// step, each cut in the messages, the explain view and the source.
+#[allow(dead_code)] // the criterion benchmarks do not use it
+pub fn leaky_playbook(steps: usize) -> String {
+    let text = playbook(steps);
+    let mut out = String::with_capacity(text.len() + steps * 48);
+    let mut parts = text.split(" of the work.\"").enumerate().peekable();
+    while let Some((s, part)) = parts.next() {
+        out.push_str(part);
+        if parts.peek().is_some() {
+            let token = (s as u128 + 1).wrapping_mul(0x9E37_79B9_7F4A_7C15_F39C_C060_5CED_C834);
+            let _ = write!(out, " of the work with ghp_{token:036x}.\"");
+        }
+    }
+    out
+}
+
 /// A valid playbook of `steps` steps, as pretty-printed JSON.
 pub fn playbook(steps: usize) -> String {
     let tools = (steps / 4).max(8);

@@ -62,14 +62,17 @@ fn main() -> ExitCode {
     let (Some(kind), Some(size), Some(what)) =
         (args.first(), args.get(1).and_then(|s| s.parse().ok()), args.get(2))
     else {
-        eprintln!("usage: instructions playbook|manifest SIZE analyze|serde_json|paired [ROUNDS]");
+        eprintln!(
+            "usage: instructions playbook|leaky|manifest SIZE analyze|serde_json|paired [ROUNDS]"
+        );
         return ExitCode::from(2);
     };
     let text = match kind.as_str() {
         "playbook" => generate::playbook(size),
+        "leaky" => generate::leaky_playbook(size),
         "manifest" => generate::manifest(size),
         _ => {
-            eprintln!("the document is a playbook or a manifest, not {kind}");
+            eprintln!("the document is a playbook, a leaky playbook or a manifest, not {kind}");
             return ExitCode::from(2);
         }
     };

@@ -10,7 +10,7 @@ mod context;
 mod json;
 pub mod markdown;
 
-use crate::diagnostics::secrets::mask;
+use crate::diagnostics::masking::Masking;
 use crate::explain::boundary::{Resolution, StepBoundary};
 use crate::explain::{Explain, PlaybookExplain};
 use crate::schema::{field_at, fields_at, Field, Holds, Ty};
@@ -93,18 +93,21 @@ pub struct Hover {
 }
 
 /// What an editor shows when the pointer rests at `offset` of `text`, read
-/// as `kind` in `syntax` and explained as `explain` (see
-/// [`crate::Analysis::hover`]).
+/// as `kind` in `syntax`, explained as `explain` and masked by `masking`
+/// (see [`crate::Analysis::hover`]).
 pub fn hover(
     kind: Kind,
     syntax: Syntax,
     explain: Option<&Explain>,
+    masking: &Masking,
     text: &str,
     offset: usize,
 ) -> Option<Hover> {
     let place = locate(text, syntax, offset)?;
     let tokens: Vec<&str> = place.tokens.iter().map(String::as_str).collect();
-    let value = || place.value.as_deref();
+    // The explain view names steps as masked: a step id read from the text
+    // is looked for as the view spells it.
+    let value = || place.value.as_deref().map(|value| masking.mask(value));
     let markdown = match (explain, tokens.as_slice()) {
         (Some(Explain::Playbook(explain)), ["steps", step, "id"]) if !place.on_key => {
             step_hover(explain.steps.get(step.parse::<usize>().ok()?)?)
@@ -117,18 +120,18 @@ pub fn hover(
             if !place.on_key =>
         {
             let id = value()?;
-            step_hover(explain.steps.iter().find(|s| s.id.as_deref() == Some(id))?)
+            step_hover(explain.steps.iter().find(|s| s.id.as_deref() == Some(&*id))?)
         }
         _ => {
             let field = field_at(kind, &tokens)?;
             if place.on_key {
                 field_hover(field)
             } else {
-                value_hover(field, value()?)?
+                value_hover(field, &value()?)?
             }
         }
     };
-    Some(Hover { markdown: mask(&markdown).into_owned(), span: place.span })
+    Some(Hover { markdown: masking.mask(&markdown).into_owned(), span: place.span })
 }
 
 /// A field: its name and type, the seed's sentence, and the values of an

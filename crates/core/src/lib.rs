@@ -13,7 +13,8 @@
 //!   (and [`trust_summary_with`]) and [`diff`]; the seed's risk classes in [`spec`].
 //! - Editors: [`schema`], the fields the shape checks know, as a JSON Schema
 //!   and by JSON pointer; [`assist`], what an editor shows at a place (hover).
-//! - Safety: [`mask`], the credential masking every shown text goes through.
+//! - Safety: [`Masking`] ([`Analysis::masking`]), the credentials an
+//!   analysis found, by which every text shown outside the editor is cut.
 //! - The syntax layer's types a shell needs ([`Kind`], [`Syntax`],
 //!   [`Limits`], [`text`] positions, [`pause`], one stable sort for
 //!   small builds in [`order`]), from `opb-syntax`.
@@ -35,9 +36,11 @@
 //! - Every diagnostic carries a JSON pointer and a source range in bytes and
 //!   in lines and characters; shells convert to their own units at their
 //!   boundary.
-//! - No credential is shown whole: diagnostics' messages are redacted and
-//!   the explain view is built from a masked tree when a credential rule
-//!   fired.
+//! - No credential is shown whole outside the editor: every value a
+//!   credential rule flagged is cut to four characters wherever it occurs,
+//!   by one [`Masking`] per analysis: in diagnostics' messages and
+//!   pointers, in the tree the explain view is built from (keys too), in
+//!   hover text, and in the source lines a shell shows.
 
 #![warn(missing_docs)]
 
@@ -48,7 +51,7 @@ mod rules;
 pub mod schema;
 mod views;
 
-pub use diagnostics::secrets::mask;
+pub use diagnostics::masking::Masking;
 pub use diagnostics::{Counts, Diagnostic, Group, Related, Rule, Severity};
 pub use opb_syntax::{order, pause, text, CompactString, Kind, Limits, Syntax};
 pub use rules::registry::Registry;
@@ -93,6 +96,10 @@ pub struct Checked {
     pub diagnostics: Vec<Diagnostic>,
     /// `diagnostics` by severity.
     pub counts: Counts,
+    /// The credentials the credential rules found, by which every text
+    /// shown outside the editor is masked (see [`Analysis::masking`]).
+    #[serde(skip)]
+    pub masking: Masking,
 }
 
 /// A checked document with its explanation, for viewers.
@@ -110,10 +117,29 @@ pub struct Analysis {
 }
 
 impl Analysis {
+    /// What this analysis masks every shown text by: the values the
+    /// credential rules (SEC001, PB411, PM312) flagged, computed once.
+    /// Everything the core builds is masked by it already (diagnostics'
+    /// messages and pointers, the explain view, hover); a shell uses it for
+    /// what the core does not build: [`Masking::mask_source`] for the lines
+    /// of the text it shows, [`Masking::mask`] for any other text of the
+    /// document.
+    pub fn masking(&self) -> &Masking {
+        &self.checked.masking
+    }
+
     /// What an editor shows when the pointer rests at `offset` (bytes) of
     /// `text`, the text this analysis was made from: see [`assist::hover`].
     pub fn hover(&self, text: &str, offset: usize) -> Option<assist::Hover> {
-        assist::hover(self.checked.kind?, self.checked.syntax, self.explain.as_ref(), text, offset)
+        let explain = self.explain.as_ref();
+        assist::hover(
+            self.checked.kind?,
+            self.checked.syntax,
+            explain,
+            self.masking(),
+            text,
+            offset,
+        )
     }
 }
 
@@ -181,12 +207,20 @@ impl Document<'_> {
         }
     }
 
-    fn checked(mut self) -> Checked {
+    /// What checking found, masked by the credentials the rules flagged
+    /// in `root`, the document's tree.
+    fn checked(mut self, root: Option<&Node>) -> Checked {
         if self.stopped {
             self.report.retain(|f| std::ptr::eq(f.rule, &rules::input::IN006));
         }
+        let (findings, credentials) = self.report.into_parts();
+        // Stopped by a limit, the rules read nothing to go by.
+        let masking = match credentials.filter(|_| !self.stopped) {
+            Some(values) => Masking::found(values, root, self.text),
+            None => Masking::default(),
+        };
         let index = LineIndex::new(self.text);
-        let diagnostics = diagnostics::resolve(self.report.into_findings(), &index);
+        let diagnostics = diagnostics::resolve(findings, &index, &masking);
         let counts = Counts::of(&diagnostics);
         Checked {
             kind: self.kind,
@@ -194,6 +228,7 @@ impl Document<'_> {
             syntax: self.syntax,
             diagnostics,
             counts,
+            masking,
         }
     }
 }
@@ -228,27 +263,24 @@ async fn run<W: Future<Output = ()>>(
     }
     opb_syntax::pause::ask(&mut pause).await;
     let stopped = document.stopped;
-    let checked = document.checked();
+    let checked = document.checked(root.as_ref());
     // A text a limit stopped is not explained: only IN006 is reported.
     let root = root.as_ref().filter(|_| !stopped && want == Want::Explain);
-    let explain = match (root, checked.kind) {
-        (Some(root), Some(kind)) => match explain::masked::masked(root, &checked.diagnostics) {
-            // A credential is shown whole nowhere the explain view reaches:
-            // it is built again from the masked tree (rare, so the parts the
-            // rules read are not kept for it).
-            Some(masked) => explain_masked(&masked, kind, &checked.diagnostics, options),
-            None => explain::explain(
-                root,
-                kind,
-                &checked.diagnostics,
-                view.as_ref(),
-                check.as_ref(),
-                graph,
-            ),
-        },
+    // A credential is shown whole nowhere the explain view reaches: when
+    // one was found, the view is built again from the masked tree (rare,
+    // so the parts the rules read are not kept for it), and the anchors
+    // name items by the masked keys, as the diagnostics' pointers do.
+    let masked = root.and_then(|root| checked.masking.masked_tree(root));
+    let explain = match (root, &masked, checked.kind) {
+        (Some(_), Some(masked), Some(kind)) => {
+            explain_masked(masked, kind, &checked.diagnostics, options)
+        }
+        (Some(root), None, Some(kind)) => {
+            explain::explain(root, kind, &checked.diagnostics, view.as_ref(), check.as_ref(), graph)
+        }
         _ => None,
     };
-    let anchors = root.map(explain::anchors::Anchors::new).unwrap_or_default();
+    let anchors = masked.as_ref().or(root).map(explain::anchors::Anchors::new).unwrap_or_default();
     Run { checked, explain, anchors }
 }
 
@@ -303,7 +335,7 @@ pub fn too_large(size: Option<u64>, options: &Options) -> Analysis {
         report,
         stopped: true,
     };
-    Analysis { checked: document.checked(), explain: None, anchors: Default::default() }
+    Analysis { checked: document.checked(None), explain: None, anchors: Default::default() }
 }
 
 /// Every rule, in catalogue order.
@@ -353,12 +385,19 @@ pub fn trust_summary_with(
 /// What changed from `old` to `new` in what the document may do: a semantic
 /// diff of the two explain views (see [`explain::diff`]). Both must have been
 /// explained, and be of one kind.
+///
+/// Each view is masked by its own analysis; the diff is masked by both, so
+/// a credential flagged in one version is cut where the other shows it.
 pub fn diff(
     old: &Analysis,
     new: &Analysis,
 ) -> Result<explain::diff::Diff, explain::diff::DiffError> {
     match (&old.explain, &new.explain) {
-        (Some(old), Some(new)) => explain::diff::diff(old, new),
+        (Some(old_explain), Some(new_explain)) => {
+            let mut diff = explain::diff::diff(old_explain, new_explain)?;
+            diff.mask(&old.masking().union(new.masking()));
+            Ok(diff)
+        }
         (old, new) => {
             Err(explain::diff::DiffError::Unreadable { old: old.is_none(), new: new.is_none() })
         }

@@ -25,6 +25,24 @@ fn generated_manifests_are_clean() {
     }
 }
 
+/// The masking's benchmark document: each step's credential reported, and
+/// none shown whole outside the text.
+#[test]
+fn generated_leaky_playbooks_report_every_credential_and_show_none() {
+    let text = generate::leaky_playbook(100);
+    let analysis = analyze(&text, &Options::default());
+    let agents = text.matches("\"kind\": \"agent\"").count();
+    let found = analysis.checked.diagnostics.iter().filter(|d| d.code == "SEC001").count();
+    assert_eq!(found, agents);
+    let shown = serde_json::to_string(&analysis.explain).unwrap();
+    let source = analysis.masking().mask_source(&text);
+    for token in text.split("with ").skip(1).map(|rest| &rest[..40]) {
+        assert!(token.starts_with("ghp_"), "{token}");
+        assert!(!shown.contains(&token[4..]), "{token} in the explain view");
+        assert!(!source.contains(&token[4..]), "{token} in the source");
+    }
+}
+
 /// No error or warning (infos are advice), and an explain view.
 fn assert_clean(analysis: &Analysis, what: &str) {
     let serious: Vec<_> =

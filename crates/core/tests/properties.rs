@@ -9,7 +9,8 @@
 //!   playground's conversion writes it) gets the same diagnostics, compared
 //!   as codes and pointers (positions differ);
 //! - no diagnostic message shows more than the first four characters of a
-//!   credential written anywhere in the document.
+//!   credential written anywhere in the document, and no pointer or explain
+//!   view one the rules found (as a value, inside one, or as a key).
 //!
 //! The case counts keep this file to a few seconds in a debug build; raise
 //! them with `PROPTEST_CASES=2000` for a longer search.
@@ -518,6 +519,42 @@ proptest! {
                             "{} shows `{}` of `{}`: {}", d.code, part, credential, d.message
                         );
                     }
+                }
+            }
+        }
+    }
+}
+
+/// Whether SEC001 finds `credential` by its shape alone, wherever it is
+/// (not only in a field named like a secret).
+fn has_a_known_shape(credential: &str) -> bool {
+    let probe = Doc::Object(vec![
+        ("steps".to_owned(), Doc::Array(Vec::new())),
+        ("notes".to_owned(), Doc::String(credential.to_owned())),
+    ]);
+    check(&probe.to_json(), &options(Syntax::Json)).diagnostics.iter().any(|d| d.code == "SEC001")
+}
+
+proptest! {
+    #![proptest_config(config(64))]
+
+    /// What the rules flagged is cut wherever it occurs: in every pointer
+    /// (a credential used as a key is in the pointers below it) and in the
+    /// explain view, as in messages.
+    #[test]
+    fn no_pointer_or_view_shows_a_credential_the_rules_found((doc, credentials) in seeded()) {
+        let json = doc.to_json();
+        let texts = [Some((json.clone(), Syntax::Json)), as_yaml(&json).map(|yaml| (yaml, Syntax::Yaml))];
+        for (text, syntax) in texts.into_iter().flatten() {
+            let analysis = analyze(&text, &options(syntax));
+            let mut shown = serde_json::to_string(&analysis.explain).unwrap();
+            for d in &analysis.checked.diagnostics {
+                shown.push_str(&d.pointer);
+                d.related.iter().for_each(|r| shown.push_str(&r.message));
+            }
+            for credential in credentials.iter().filter(|c| has_a_known_shape(c)) {
+                for part in hidden_parts(credential) {
+                    prop_assert!(!shown.contains(&part), "`{}` of `{}` is shown: {}", part, credential, shown);
                 }
             }
         }

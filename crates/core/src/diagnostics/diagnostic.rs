@@ -1,5 +1,7 @@
 //! Diagnostics as the outside world sees them.
 
+use crate::diagnostics::masking::Masking;
+use crate::diagnostics::secrets::redact;
 use crate::diagnostics::{Finding, Severity};
 use opb_syntax::order;
 use opb_syntax::text::{LineIndex, Range};
@@ -48,8 +50,16 @@ pub struct Related {
     pub range: Range,
 }
 
-/// Turns findings into diagnostics, ordered by position then code.
-pub fn resolve(findings: Vec<Finding>, index: &LineIndex<'_>) -> Vec<Diagnostic> {
+/// Turns findings into diagnostics, ordered by position then code, each
+/// masked by `masking`: its message (and every credential-shaped part of it
+/// cut by shape too, for a rule that quotes a value in another form than
+/// the document's), its related places' messages and its pointer. A fix
+/// that holds a credential is dropped: it would be shown whole in JSON.
+pub fn resolve(
+    findings: Vec<Finding>,
+    index: &LineIndex<'_>,
+    masking: &Masking,
+) -> Vec<Diagnostic> {
     let mut findings = findings;
     order::sort_by(&mut findings, |a, b| {
         (a.span.start, a.span.end, a.rule.code).cmp(&(b.span.start, b.span.end, b.rule.code))
@@ -63,30 +73,29 @@ pub fn resolve(findings: Vec<Finding>, index: &LineIndex<'_>) -> Vec<Diagnostic>
         .into_iter()
         .zip(positions.chunks_exact(2))
         .map(|(f, ends)| {
-            // Most messages hold no credential: they are kept, not copied.
-            let redacted = match crate::diagnostics::secrets::redact(&f.message) {
-                Cow::Owned(redacted) => Some(redacted),
-                Cow::Borrowed(_) => None,
-            };
             // Few findings have a second place: its positions are found
             // one by one.
             let related = f
                 .related
                 .into_iter()
                 .map(|note| Related {
-                    message: crate::diagnostics::secrets::redact(&note.message).into_owned(),
+                    message: masked(masking, note.message),
                     range: index.range(note.span),
                 })
                 .collect();
+            let fix = f.fix.filter(|fix| matches!(masking.mask(fix), Cow::Borrowed(_)));
             Diagnostic {
                 code: f.rule.code,
                 name: f.rule.name,
                 severity: f.rule.severity,
-                message: redacted.unwrap_or(f.message),
-                pointer: f.pointer,
+                message: masked(masking, f.message),
+                pointer: match masking.mask(&f.pointer) {
+                    Cow::Owned(masked) => masked,
+                    Cow::Borrowed(_) => f.pointer,
+                },
                 range: Range { start: ends[0], end: ends[1] },
                 related,
-                fix: f.fix.map(|fix| {
+                fix: fix.map(|fix| {
                     quoted_like(
                         index.text().get(f.span.start..f.span.end).unwrap_or_default(),
                         &fix,
@@ -95,6 +104,18 @@ pub fn resolve(findings: Vec<Finding>, index: &LineIndex<'_>) -> Vec<Diagnostic>
             }
         })
         .collect()
+}
+
+/// A message with the credentials found cut, then every credential-shaped
+/// part: most hold none, and are kept, not copied.
+fn masked(masking: &Masking, message: String) -> String {
+    match masking.mask(&message) {
+        Cow::Owned(masked) => redact(&masked).into_owned(),
+        Cow::Borrowed(_) => match redact(&message) {
+            Cow::Owned(redacted) => redacted,
+            Cow::Borrowed(_) => message,
+        },
+    }
 }
 
 /// `value` written as `written` is: in its double or single quotes, else

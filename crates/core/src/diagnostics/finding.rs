@@ -40,10 +40,16 @@ impl At<'_> {
     }
 }
 
-/// Collects findings as rules run.
+/// Collects findings as rules run, and the credentials the credential
+/// rules flag, for masking.
 #[derive(Debug, Default)]
 pub struct Report {
     findings: Vec<Finding>,
+    /// Each credential a credential rule found, as the document's value
+    /// holds it.
+    credentials: Vec<String>,
+    /// Whether the credential rules read the whole document.
+    credentials_read: bool,
 }
 
 impl Report {
@@ -92,10 +98,30 @@ impl Report {
         self.findings.iter().any(|f| std::ptr::eq(f.rule, rule))
     }
 
-    /// Whether `rule` has reported something at `pointer`: lets a general
-    /// rule stay silent where a more specific one has spoken.
-    pub fn has_at(&self, rule: &'static Rule, pointer: &str) -> bool {
-        self.findings.iter().any(|f| std::ptr::eq(f.rule, rule) && f.pointer == pointer)
+    /// Where `rule` has reported something: lets a general rule stay
+    /// silent where a more specific one has spoken.
+    pub fn pointers_of(&self, rule: &'static Rule) -> impl Iterator<Item = &str> {
+        self.findings.iter().filter(move |f| std::ptr::eq(f.rule, rule)).map(|f| f.pointer.as_str())
+    }
+
+    /// Records a credential a rule found (a part of a value or key, or a
+    /// whole value): wherever it occurs, it is shown cut to four
+    /// characters. Kept apart from the findings: a finding's message shows
+    /// only its preview.
+    pub fn flag_credential(&mut self, value: &str) {
+        self.credentials.push(value.to_owned());
+    }
+
+    /// Records that the credential rules have read the whole document, so
+    /// what they flagged is all there is to mask.
+    pub fn credentials_read(&mut self) {
+        self.credentials_read = true;
+    }
+
+    /// The credentials flagged, when the credential rules read the
+    /// document; beside the findings.
+    pub fn into_parts(self) -> (Vec<Finding>, Option<Vec<String>>) {
+        (self.findings, self.credentials_read.then_some(self.credentials))
     }
 
     pub fn retain(&mut self, keep: impl FnMut(&Finding) -> bool) {

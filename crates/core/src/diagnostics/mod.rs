@@ -1,13 +1,15 @@
 //! The diagnostic vocabulary every layer above speaks: how serious a finding
 //! is, the metadata of a rule, what a rule reports (a [`Finding`], before
-//! positions) and what the shells read (a [`Diagnostic`]), with the
-//! credential masking no shown text may skip and the wording of lists.
+//! positions) and what the shells read (a [`Diagnostic`]), with the shapes
+//! of credentials, the masking by those found that no shown text may skip,
+//! and the wording of lists.
 //!
 //! It knows the syntax layer's spans and pointers, and nothing of any rule
 //! or view: the rules themselves are statics of [`crate::rules`].
 
 mod diagnostic;
 mod finding;
+pub mod masking;
 pub mod prose;
 pub mod secrets;
 

@@ -9,7 +9,7 @@
 use aho_corasick::automaton::Automaton;
 use aho_corasick::nfa::noncontiguous::NFA;
 use aho_corasick::Input;
-use std::sync::OnceLock;
+use std::sync::{Arc, OnceLock};
 
 /// A credential-shaped part of a text.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -103,6 +103,16 @@ pub fn find_credential(text: &str) -> Option<Credential<'_>> {
     best.map(|(_, credential)| credential)
 }
 
+/// Every credential of a known shape in `text`, each family's in the
+/// order they start (a credential inside another, a JWT after `Bearer`,
+/// included): what a rule flags, so that none of them is shown whole.
+pub fn credential_parts(text: &str) -> impl Iterator<Item = &str> + '_ {
+    may_hold_credential(text)
+        .then(|| anchored(text).map(|(_, credential)| credential.text))
+        .into_iter()
+        .flatten()
+}
+
 /// Where a credential of a known shape may start: the literal it begins
 /// with, and the family it would be, by rank (the prefixes of [`PREFIXED`]
 /// in order, then an AWS key id, a private key, a bearer token, a JWT).
@@ -120,12 +130,15 @@ const PRIVATE_KEY_BEGIN: &str = "-----BEGIN ";
 const BEARER: &str = "bearer";
 const JWT: &str = "eyJ";
 
+/// The automaton of the literals below, and each literal with its anchor.
+type Anchors = (Arc<NFA>, Vec<(&'static str, Anchor)>);
+
 /// The literals every known shape starts with, found in one pass over a
 /// text. Every string of a document and every message is searched, so one
 /// automaton replaces a search per shape. Matching ignores ASCII case (for
 /// `Bearer`); the other literals are compared exactly after a match.
-fn anchors() -> &'static (NFA, Vec<(&'static str, Anchor)>) {
-    static ANCHORS: OnceLock<(NFA, Vec<(&'static str, Anchor)>)> = OnceLock::new();
+fn anchors() -> &'static Anchors {
+    static ANCHORS: OnceLock<Anchors> = OnceLock::new();
     ANCHORS.get_or_init(|| {
         let anchors: Vec<(&'static str, Anchor)> = PREFIXED
             .iter()
@@ -137,12 +150,22 @@ fn anchors() -> &'static (NFA, Vec<(&'static str, Anchor)>) {
                 (JWT, Anchor::Jwt),
             ])
             .collect();
-        let automaton = NFA::builder()
-            .ascii_case_insensitive(true)
-            .build(anchors.iter().map(|(literal, _)| literal))
-            .expect("a dozen short literals always build");
-        (automaton, anchors)
+        let literals: Vec<&str> = anchors.iter().map(|(literal, _)| *literal).collect();
+        (automaton(&literals, true), anchors)
     })
+}
+
+/// The automaton that finds `literals` (ignoring ASCII case when told),
+/// searched for overlapping matches: built here for the shapes and for the
+/// credentials an analysis found (`masking.rs`), so the wasm holds one
+/// build and one search. Its states are fewer than the literals' bytes,
+/// a dozen short words or parts of one text, far from its bound.
+pub(crate) fn automaton(literals: &[&str], ascii_case_insensitive: bool) -> Arc<NFA> {
+    let automaton = NFA::builder()
+        .ascii_case_insensitive(ascii_case_insensitive)
+        .build(literals)
+        .expect("literals of one text build");
+    Arc::new(automaton)
 }
 
 /// Every credential of a known shape in `text` with its family's rank,
@@ -263,12 +286,22 @@ pub fn starts_with_bearer(text: &str) -> bool {
 /// Logical names (`acme`, `orders_db`, `github-enterprise`, an upper-case
 /// `ACME_MCP_TOKEN`) are not high-entropy.
 pub fn high_entropy_run(text: &str) -> Option<&str> {
-    // Token characters are ASCII, so the runs split from the bytes are the
-    // runs split from the characters, found without decoding UTF-8 (every
-    // string of a document and every message passes here).
-    let run = text.as_bytes().split(|&b| !is_token_char(b)).find(|run| is_high_entropy(run))?;
-    let at = run.as_ptr() as usize - text.as_ptr() as usize;
-    text.get(at..at + run.len())
+    high_entropy_runs(text).next()
+}
+
+/// Every long high-entropy run of `text` (see [`high_entropy_run`]).
+///
+/// Token characters are ASCII, so the runs split from the bytes are the
+/// runs split from the characters, found without decoding UTF-8 (every
+/// string of a document and every message passes here).
+pub fn high_entropy_runs(text: &str) -> impl Iterator<Item = &str> + '_ {
+    let start = text.as_ptr() as usize;
+    text.as_bytes().split(|&b| !is_token_char(b)).filter(|run| is_high_entropy(run)).filter_map(
+        move |run| {
+            let at = run.as_ptr() as usize - start;
+            text.get(at..at + run.len())
+        },
+    )
 }
 
 /// A message with every credential-shaped part cut to its [`preview`]. Every

@@ -7,7 +7,6 @@ pub mod boundary;
 pub mod diff;
 pub mod layout;
 pub mod manifest;
-pub(crate) mod masked;
 pub mod paths;
 pub mod requires;
 pub mod trust;

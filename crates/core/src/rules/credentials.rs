@@ -1,13 +1,17 @@
 //! SEC001: credentials written into a document (both kinds).
 //!
-//! Every string value is looked at, wherever it is: a credential in a
-//! description or a schema example is as leaked as one in a header. The
-//! shapes live in [`crate::diagnostics::secrets`], shared with PB411.
+//! Every string value and every key is looked at, wherever it is: a
+//! credential in a description, a schema example, a branch label or a
+//! header's name is as leaked as one in a header's value. The shapes live
+//! in [`crate::diagnostics::secrets`], shared with PB411. Each credential
+//! found is flagged for masking ([`Report::flag_credential`]), so it is cut
+//! wherever else it occurs.
 
 use super::manifest::PM312;
 use super::playbook::PB411;
 use crate::diagnostics::secrets::{
-    find_credential, high_entropy_run, may_hold_credential, preview,
+    credential_parts, find_credential, high_entropy_run, high_entropy_runs, may_hold_credential,
+    preview,
 };
 use crate::diagnostics::{documented, At, Group, Report, Rule, Severity};
 use opb_syntax::{Node, Ptr, Value};
@@ -25,12 +29,19 @@ pub static SEC001: Rule = Rule {
 
 pub static RULES: &[&Rule] = &[&SEC001];
 
-/// Rules that report a credential-shaped string more specifically than
-/// SEC001: an MCP server name that is auth material (PB411), a manifest
-/// header with a credential literal (PM312). Where one of them has reported
-/// a string, SEC001 stays silent.
-fn more_specific() -> [&'static Rule; 2] {
-    [&PB411, &PM312]
+/// Where a rule that reports a credential-shaped string more specifically
+/// than SEC001 has reported one, sorted: an MCP server name that is auth
+/// material (PB411), a manifest header with a credential literal (PM312).
+/// There SEC001 stays silent. Read once, so a document of many findings is
+/// not searched again for each string.
+fn reported_more_specifically(report: &Report) -> Vec<String> {
+    let mut pointers: Vec<String> = [&PB411, &PM312]
+        .iter()
+        .flat_map(|rule| report.pointers_of(rule))
+        .map(str::to_owned)
+        .collect();
+    opb_syntax::order::sort(&mut pointers);
+    pointers
 }
 
 /// One step of the pointer to the value being looked at.
@@ -63,6 +74,34 @@ impl<'a> Field<'a> {
     }
 }
 
+/// A string SEC001 looks at: a value, or a key of an object, each in its
+/// field (none at the top).
+#[derive(Debug, Clone, Copy)]
+enum Place<'a> {
+    Value(Option<Field<'a>>),
+    Key(Option<Field<'a>>),
+}
+
+impl<'a> Place<'a> {
+    /// The field whose name says whether a random-looking string is a
+    /// secret: the value's, or that of the object whose key it is.
+    fn field(self) -> Option<Field<'a>> {
+        match self {
+            Place::Value(field) | Place::Key(field) => field,
+        }
+    }
+
+    fn describe(self) -> String {
+        match self {
+            Place::Value(None) => "The document".to_owned(),
+            Place::Value(Some(field)) => field.describe(),
+            Place::Key(None) => "A top-level key".to_owned(),
+            Place::Key(Some(Field::Member(key))) => format!("A key of `{key}`"),
+            Place::Key(Some(Field::Entry(key))) => format!("A key of an entry of `{key}`"),
+        }
+    }
+}
+
 enum Visit<'a> {
     Node {
         node: &'a Node,
@@ -73,9 +112,11 @@ enum Visit<'a> {
     Leave,
 }
 
-/// Looks at every string value of the document for credential shapes.
-/// Iterative, so no nesting depth the limits allow can exhaust the stack.
+/// Looks at every string value and every key of the document for
+/// credential shapes. Iterative, so no nesting depth the limits allow can
+/// exhaust the stack.
 pub(crate) fn check(root: &Node, report: &mut Report) {
+    let specific = reported_more_specifically(report);
     let mut path: Vec<Token<'_>> = Vec::new();
     let mut stack = vec![Visit::Node { node: root, token: None, field: None }];
     while let Some(visit) = stack.pop() {
@@ -88,10 +129,11 @@ pub(crate) fn check(root: &Node, report: &mut Report) {
         };
         match &node.value {
             Value::String(text) => {
-                if let Some(message) = suspicion(text, field) {
+                if let Some(message) = suspicion(text, Place::Value(field)) {
                     let ptr = pointer(&path, token);
-                    if !more_specific().iter().any(|rule| report.has_at(rule, ptr.as_str())) {
+                    if specific.binary_search_by(|p| p.as_str().cmp(ptr.as_str())).is_err() {
                         report.push(&SEC001, &ptr, At::Value(node), message);
+                        flag(text, Place::Value(field), report);
                     }
                 }
             }
@@ -106,6 +148,15 @@ pub(crate) fn check(root: &Node, report: &mut Report) {
                 enter(&mut path, &mut stack, token);
                 // Every member, duplicates too: a second value is still in the text.
                 for member in object.members.iter().rev() {
+                    // A key is named by the object's field; its finding
+                    // points at its member and underlines the key (the
+                    // value, when it holds a credential too, is a finding
+                    // of its own).
+                    if let Some(message) = suspicion(&member.key, Place::Key(field)) {
+                        let ptr = pointer(&path, None).key(&member.key);
+                        report.push(&SEC001, &ptr, At::Key(member), message);
+                        flag(&member.key, Place::Key(field), report);
+                    }
                     stack.push(Visit::Node {
                         node: &member.value,
                         token: Some(Token::Key(&member.key)),
@@ -114,6 +165,20 @@ pub(crate) fn check(root: &Node, report: &mut Report) {
                 }
             }
             Value::Null | Value::Bool(_) | Value::Number(_) => {}
+        }
+    }
+    report.credentials_read();
+}
+
+/// Flags every credential in a text SEC001 reported: each of a known
+/// shape, and in a field named like a secret each high-entropy run.
+fn flag(text: &str, place: Place<'_>, report: &mut Report) {
+    for part in credential_parts(text) {
+        report.flag_credential(part);
+    }
+    if place.field().is_some_and(|f| named_like_a_secret(f.key())) {
+        for run in high_entropy_runs(text) {
+            report.flag_credential(run);
         }
     }
 }
@@ -132,27 +197,28 @@ fn pointer(path: &[Token<'_>], last: Option<Token<'_>>) -> Ptr {
     })
 }
 
-/// The message for a string that looks like a credential, or `None`.
-fn suspicion(text: &str, field: Option<Field<'_>>) -> Option<String> {
+/// The message for a string (a value or a key) that looks like a
+/// credential, or `None`.
+fn suspicion(text: &str, place: Place<'_>) -> Option<String> {
     // Nearly every string is cleared here, in one cheap pass.
     if !may_hold_credential(text) {
         return None;
     }
     if let Some(credential) = find_credential(text) {
-        let what = field.map_or_else(|| "The document".to_owned(), Field::describe);
         return Some(format!(
-            "{what} holds what looks like {} (`{}`). A document is read by everyone it is shared with: it names credentials, never carries them. Remove the value, revoke it, and declare a secret by name instead.",
+            "{} holds what looks like {} (`{}`). A document is read by everyone it is shared with: it names credentials, never carries them. Remove the value, revoke it, and declare a secret by name instead.",
+            place.describe(),
             credential.kind,
             preview(credential.text)
         ));
     }
     // The field's name first: testing it reads a short key, where looking
     // for the run reads the whole string (a digest, a package name).
-    let field = field.filter(|f| named_like_a_secret(f.key()))?;
+    place.field().filter(|f| named_like_a_secret(f.key()))?;
     let run = high_entropy_run(text)?;
     Some(format!(
         "{} holds a long random-looking string (`{}`), the shape of a credential in a field named like one. A document names credentials, never carries them. Remove the value, revoke it if it is real, and declare a secret by name instead.",
-        field.describe(),
+        place.describe(),
         preview(run)
     ))
 }

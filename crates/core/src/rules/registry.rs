@@ -9,6 +9,7 @@
 //! in [`crate::Options::registry`]; its own problems are diagnostics with
 //! positions in the registry's text, apart from the document's.
 
+use crate::diagnostics::masking::Masking;
 use crate::diagnostics::{self, Counts, Diagnostic, Report};
 use crate::rules::drift;
 use crate::rules::input::{self, IN006};
@@ -71,7 +72,10 @@ impl Registry {
                 registry.root = Some(root);
             }
         }
-        registry.diagnostics = diagnostics::resolve(report.into_findings(), &index);
+        // The credential rules do not read a registry (a runtime's own file, not
+        // a document to share): its messages are masked by shape alone.
+        registry.diagnostics =
+            diagnostics::resolve(report.into_findings(), &index, &Masking::default());
         registry.counts = Counts::of(&registry.diagnostics);
         registry
     }

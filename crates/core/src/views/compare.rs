@@ -192,6 +192,20 @@ pub enum ToolChange {
 }
 
 impl ToolChange {
+    /// Hands `visit` every text of the change that comes from a document
+    /// (for a diff's masking).
+    pub(crate) fn visit_texts(&mut self, visit: &mut dyn FnMut(&mut String)) {
+        match self {
+            ToolChange::RiskClass(change) | ToolChange::Origin { change, .. } => {
+                change.from.iter_mut().chain(&mut change.to).for_each(visit)
+            }
+            ToolChange::List { change, .. } => {
+                change.added.iter_mut().chain(&mut change.removed).for_each(visit)
+            }
+            ToolChange::SideEffecting(_) | ToolChange::RequiresApproval(_) => {}
+        }
+    }
+
     /// The field of the definition the change is in, as the document
     /// spells it.
     pub fn key(&self) -> &'static str {

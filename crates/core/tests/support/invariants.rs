@@ -4,16 +4,17 @@
 //! ideas of "correct".
 
 use opb_core::text::LineIndex;
-use opb_core::{Analysis, Checked, Counts, Options};
-use opb_syntax::{parse, Node, Value};
+use opb_core::{Analysis, Checked, Counts, Masking, Options};
+use opb_syntax::{parse, Member, Node, Value};
 
 /// Checks the invariants of `checked`, the result of checking `text` under
 /// `options`; panics with the first one broken:
 /// - every range lies inside the text, on character boundaries, and its
 ///   lines and columns are those of its byte offsets;
 /// - every pointer resolves in the parsed document (the offending value, or
-///   the object that lacks a field), reading through repeated keys (see
-///   [`resolves`]); without a document, it is the root;
+///   the object that lacks a field), reading through repeated keys and
+///   naming a key that holds a credential the rules found as the masking
+///   cuts it (see [`resolves`]); without a document, it is the root;
 /// - a limit (IN006) stops everything else;
 /// - the counts are those of the diagnostics.
 pub fn assert_checked(text: &str, options: &Options, checked: &Checked) {
@@ -36,7 +37,7 @@ pub fn assert_checked(text: &str, options: &Options, checked: &Checked) {
         assert_eq!(d.range.end, index.position(end), "{} end position", d.code);
         match &root {
             Some(root) => assert!(
-                resolves(root, &d.pointer),
+                resolves(root, &d.pointer, &checked.masking),
                 "{} pointer {:?} resolves in the document ({})",
                 d.code,
                 d.pointer,
@@ -70,8 +71,10 @@ pub fn assert_analysis(text: &str, options: &Options, analysis: &Analysis) {
 /// Whether `pointer` names a value of the tree. Where an object repeats a
 /// key, lookups read the first member, but rules still look at every value
 /// in the text (IN005 underlines the second, SEC001 finds a credential in
-/// it), so a token may step into any member with its key.
-pub fn resolves(root: &Node, pointer: &str) -> bool {
+/// it), so a token may step into any member with its key. A key that holds
+/// a credential the rules found is named as `masking` cuts it, as every
+/// pointer shown names it.
+pub fn resolves(root: &Node, pointer: &str, masking: &Masking) -> bool {
     let Some(tokens) = pointer.strip_prefix('/') else { return pointer.is_empty() };
     let mut current = vec![root];
     for token in tokens.split('/') {
@@ -81,7 +84,8 @@ pub fn resolves(root: &Node, pointer: &str) -> bool {
             .flat_map(|node| -> Vec<&Node> {
                 match &node.value {
                     Value::Object(object) => {
-                        object.members.iter().filter(|m| m.key == token).map(|m| &m.value).collect()
+                        let named = |m: &&Member| m.key == token || masking.mask(&m.key) == token;
+                        object.members.iter().filter(named).map(|m| &m.value).collect()
                     }
                     Value::Array(items) => {
                         token.parse::<usize>().ok().and_then(|i| items.get(i)).into_iter().collect()

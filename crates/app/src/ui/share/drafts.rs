@@ -19,6 +19,7 @@ use crate::storage::{self, keys, DraftMeta, LegacyMeta, Saved, TabRecord};
 use gloo_timers::callback::Timeout;
 use js_sys::{Array, Function, Promise};
 use leptos::prelude::*;
+use opb_core::Masking;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 use wasm_bindgen_futures::JsFuture;
@@ -211,8 +212,11 @@ impl DraftStore {
             let meta = store::local_get(meta_key).and_then(|json| LegacyMeta::from_json(&json));
             if let Some(meta) = meta.filter(|m| m.edited && !text.trim().is_empty()) {
                 let saved = Saved { text, name: meta.name, kind: meta.kind, edited: true };
+                // Not analysed here: its excerpt is masked by the shapes of
+                // credentials.
+                let updated = now() - 1.0 + at as f64;
                 let draft =
-                    DraftMeta::of(&fresh_id(), &saved, now() - 1.0 + at as f64, (0, 0), None);
+                    DraftMeta::of(&fresh_id(), &saved, &Masking::default(), updated, (0, 0), None);
                 if self.save(&draft, &saved.text).await.is_err() {
                     continue;
                 }
@@ -233,7 +237,8 @@ pub struct Resumed {
 impl Resumed {
     /// The draft `id` as this tab still holds it, where storage lost it.
     pub fn of(id: &str, saved: Saved) -> Resumed {
-        Resumed { meta: DraftMeta::of(id, &saved, now(), (0, 0), None), text: saved.text }
+        let meta = DraftMeta::of(id, &saved, &Masking::default(), now(), (0, 0), None);
+        Resumed { meta, text: saved.text }
     }
 
     /// The document it holds: work.
@@ -470,12 +475,16 @@ impl Drafts {
             self.after_save(Err(StoreError::Unavailable), bytes, kept_apart);
             return;
         };
-        let read_as = self
-            .doc
-            .report
-            .with_untracked(|r| r.as_ref().and_then(|r| r.analysis.checked.kind))
-            .or(saved.kind);
-        let meta = DraftMeta { read_as, ..DraftMeta::of(id, saved, now(), selection, view) };
+        // The last check's analysis masks the excerpt when it is of this
+        // text; else none is at hand, and the shapes of credentials do.
+        let unread = Masking::default();
+        let meta = self.doc.report.with_untracked(|report| {
+            let analysis = report.as_ref().map(|r| &r.analysis);
+            let read_as = analysis.and_then(|a| a.checked.kind).or(saved.kind);
+            let of_text = report.as_ref().filter(|r| r.is_of(&saved.text));
+            let masking = of_text.map_or(&unread, |r| r.analysis.masking());
+            DraftMeta { read_as, ..DraftMeta::of(id, saved, masking, now(), selection, view) }
+        });
         let write = store.save(&meta, &saved.text);
         let id = meta.id;
         if id == self.id() {

@@ -19,9 +19,11 @@ pub use crate::views::compare::{
 };
 
 use super::Explain;
+use crate::diagnostics::masking::Masking;
 use foldhash::{HashMap, HashMapExt};
 use opb_syntax::Kind;
 use serde::Serialize;
+use std::borrow::Cow;
 
 /// Which way a change moves what the document may do.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
@@ -322,6 +324,87 @@ pub enum Detail {
     FlowRemoved,
 }
 
+/// What [`Diff::mask`] does to each text of a change.
+type Visit<'v> = &'v mut dyn FnMut(&mut String);
+
+impl Detail {
+    /// Hands `visit` every text of the change that comes from a document.
+    fn visit_texts(&mut self, visit: Visit<'_>) {
+        match self {
+            Detail::Version(values)
+            | Detail::Start(values)
+            | Detail::StepKind(values)
+            | Detail::AuthKind(values)
+            | Detail::Isolation(values)
+            | Detail::Sandbox(values)
+            | Detail::ToolConnection(values)
+            | Detail::StepRisk { values, .. } => {
+                optional(&mut values.from, visit);
+                optional(&mut values.to, visit);
+            }
+            Detail::Runs(values) | Detail::ApprovalPolicy(values) => {
+                visit(&mut values.from);
+                visit(&mut values.to);
+            }
+            Detail::StepAdded { kind, tools, highest_risk_class } => {
+                optional(kind, visit);
+                tools.iter_mut().for_each(&mut *visit);
+                optional(highest_risk_class, visit);
+            }
+            Detail::StepRemoved { kind, tools } => {
+                optional(kind, visit);
+                tools.iter_mut().for_each(visit);
+            }
+            Detail::ToolAllowed { tool, risk_class, .. } => {
+                visit(tool);
+                optional(risk_class, visit);
+            }
+            Detail::NextAdded { to, label } | Detail::NextRemoved { to, label } => {
+                visit(to);
+                optional(label, visit);
+            }
+            Detail::ToolDefined { risk_class: text, .. }
+            | Detail::SecretAdded { purpose: text, .. } => optional(text, visit),
+            Detail::ConnectionAdded { auth_kind, scopes } => {
+                optional(auth_kind, visit);
+                scopes.iter_mut().for_each(visit);
+            }
+            Detail::Definition(change) => change.visit_texts(visit),
+            Detail::ScopesAdded { scopes: texts }
+            | Detail::ScopesRemoved { scopes: texts }
+            | Detail::McpServerAdded { tool_names: texts }
+            | Detail::ToolNamesAdded { tool_names: texts }
+            | Detail::ToolNamesRemoved { tool_names: texts }
+            | Detail::ManifestConnectionAdded { tools: texts } => texts.iter_mut().for_each(visit),
+            Detail::ToolDisallowed { tool: text }
+            | Detail::ManifestToolAdded { runs: text }
+            | Detail::ManifestToolRemoved { runs: text }
+            | Detail::AlwaysAsksAdded { function: text }
+            | Detail::AlwaysAsksRemoved { function: text }
+            | Detail::Annotation { function: text, .. }
+            | Detail::EnvAdded { name: text }
+            | Detail::EnvRemoved { name: text }
+            | Detail::HeaderAdded { name: text }
+            | Detail::HeaderRemoved { name: text } => visit(text),
+            Detail::BehindGate(_)
+            | Detail::Egress(_)
+            | Detail::ToolUndefined
+            | Detail::ConnectionRemoved
+            | Detail::McpServerRemoved
+            | Detail::SecretRemoved
+            | Detail::ManifestConnectionRemoved
+            | Detail::FlowAdded
+            | Detail::FlowRemoved => {}
+        }
+    }
+}
+
+fn optional(text: &mut Option<String>, visit: Visit<'_>) {
+    if let Some(text) = text {
+        visit(text);
+    }
+}
+
 /// How many changes of each impact.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize)]
 pub struct Summary {
@@ -356,6 +439,26 @@ impl Diff {
             }
         }
         Diff { kind, changes, summary }
+    }
+
+    /// Cuts every credential `masking` knows in every text of the changes:
+    /// each version's view is masked by its own analysis, and a value one
+    /// version flagged may stand unflagged in the other.
+    pub(crate) fn mask(&mut self, masking: &Masking) {
+        if masking.is_empty() {
+            return;
+        }
+        let mut mask = |text: &mut String| {
+            if let Cow::Owned(masked) = masking.mask(text) {
+                *text = masked;
+            }
+        };
+        for change in &mut self.changes {
+            if let Some(key) = &mut change.subject.key {
+                mask(key);
+            }
+            change.detail.visit_texts(&mut mask);
+        }
     }
 
     /// Whether nothing the diff compares changed.

@@ -486,6 +486,7 @@ fn check_headers(view: &ManifestView<'_>, tool: &ToolView<'_>, report: &mut Repo
         let Some(value) = header.value.scalar_text() else { continue };
         let references = secret_references(&value);
         if references.is_empty() && carries_credential(&header.key) && !value.trim().is_empty() {
+            report.flag_credential(&value);
             report.push(
                 &PM312,
                 &header_ptr,

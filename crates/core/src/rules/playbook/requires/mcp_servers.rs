@@ -166,6 +166,9 @@ fn usable_name<'a>(server: &McpServerView<'a>, report: &mut Report) -> Option<&'
     let ptr = server.ptr.key("name");
     // Auth material first: the more serious finding, and one that must not echo the name.
     if let Some(why) = auth_material(name) {
+        // The whole name is the auth material: it is cut wherever it occurs
+        // (a tool name composed from it, another rule's message).
+        report.flag_credential(name);
         report.push(
             &PB411,
             &ptr,
