@@ -1,28 +1,12 @@
 //! A paused analysis: the page's way of checking a large text without
 //! freezing (see `opb_core::pause`).
 
-use opb_core::pause::{never, EVERY_EVENTS};
+use opb_core::pause::{never, Turn, EVERY_EVENTS};
 use opb_core::{analyze, analyze_pausing, Kind, Options};
 use std::cell::Cell;
 use std::future::Future;
 use std::pin::pin;
 use std::task::{Context, Poll, Waker};
-
-/// A pause that is pending when first polled, as a timer is.
-struct Turn(bool);
-
-impl Future for Turn {
-    type Output = ();
-    fn poll(mut self: std::pin::Pin<&mut Self>, context: &mut Context<'_>) -> Poll<()> {
-        if self.0 {
-            Poll::Ready(())
-        } else {
-            self.0 = true;
-            context.waker().wake_by_ref();
-            Poll::Pending
-        }
-    }
-}
 
 /// Polls `future` until it is ready; returns its output and how many
 /// polls it took.
@@ -53,7 +37,7 @@ fn a_paused_analysis_finds_what_an_unpaused_one_finds() {
     let asked = Cell::new(0);
     let pause = || {
         asked.set(asked.get() + 1);
-        Some(Turn(false))
+        Some(Turn::default())
     };
     let (paused, polls) = run(analyze_pausing(&text, &options, pause));
     assert!(asked.get() > text.len() / 20 / EVERY_EVENTS, "asked {} times", asked.get());
