@@ -7,7 +7,7 @@
 use foldhash::{HashMap, HashSet};
 use opb_core::explain::boundary::StepBoundary;
 use opb_core::explain::layout::{self, GraphLayout, NodeSpec, Shape, Size, Spacing, TooDense};
-use opb_core::explain::{Graph, GraphEdge, PlaybookExplain};
+use opb_core::explain::{Graph, PlaybookExplain};
 use opb_core::CompactString;
 use std::future::Future;
 
@@ -315,10 +315,8 @@ pub fn dense_notice(dense: &TooDense) -> String {
 /// branches' labels), one line a step in document order: what a drawing
 /// shows, without the drawing.
 pub fn edge_lines(graph: &Graph) -> Vec<String> {
-    let mut leaving: HashMap<&str, Vec<&GraphEdge>> = HashMap::default();
-    for edge in &graph.edges {
-        leaving.entry(edge.from.as_str()).or_default().push(edge);
-    }
+    // The graph lists its edges by source step, in the steps' order.
+    let mut edges = graph.edges.iter().peekable();
     graph
         .nodes
         .iter()
@@ -327,13 +325,14 @@ pub fn edge_lines(graph: &Graph) -> Vec<String> {
             if graph.start.as_ref() == Some(&node.id) {
                 line.push_str(" (start)");
             }
-            let edges = leaving.get(node.id.as_str()).map_or(&[][..], Vec::as_slice);
-            for (k, edge) in edges.iter().enumerate() {
-                line.push_str(if k == 0 { " → " } else { ", " });
+            let mut separator = " → ";
+            while let Some(edge) = edges.next_if(|edge| edge.from == node.id) {
+                line.push_str(separator);
                 line.push_str(&edge.to);
                 if let Some(label) = &edge.label {
                     line.push_str(&format!(" ({label})"));
                 }
+                separator = ", ";
             }
             if graph.ends.contains(&node.id) {
                 line.push_str(": ends the playbook");

@@ -121,10 +121,11 @@ async fn playbook<W: Future<Output = ()>>(
     name: &str,
     explain: &PlaybookExplain,
     paths: Option<&RiskPaths>,
-    pause: impl FnMut() -> Option<W>,
+    mut pause: impl FnMut() -> Option<W>,
 ) -> Vec<(Tab, String)> {
     let mut page = HtmlPage::default();
     crate::explain::playbook::render(name, explain, &mut page);
+    pause::ask(&mut pause).await;
     let (_, mut sections) = sections(page.finish());
     // The account's sections: steps, embedded tools, requires, graph.
     let facts = sections.pop().unwrap_or_default();
@@ -132,7 +133,8 @@ async fn playbook<W: Future<Output = ()>>(
     let tools = sections.pop().unwrap_or_default();
     let steps = sections.pop().unwrap_or_default();
 
-    let mut graph = crate::figure::for_viewer(explain, pause).await;
+    let mut graph = crate::figure::for_viewer(explain, &mut pause).await;
+    pause::ask(&mut pause).await;
     // Each step's boundary, in the graph's order, marked with its id so a
     // step chosen in the drawing leads to it.
     let mut ids = explain.steps.iter().map(|step| step.id.as_deref().unwrap_or_default());

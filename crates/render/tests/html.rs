@@ -130,12 +130,12 @@ fn what_is_neither_kind_gets_no_report() {
 
 #[test]
 fn a_dense_graph_is_reported_simplified_under_a_notice_or_listed() {
-    let simplified = report_of("dense.yaml", &dense::playbook(200, 20), Theme::Light);
+    let simplified = report_of("dense.yaml", &dense::playbook(150, 8), Theme::Light);
     let notice = opb_core::explain::layout::Fidelity::Simplified.notice().unwrap();
     assert!(simplified.contains(&format!(
         r#"<p class="graph-notice" role="note" data-testid="graph-notice">{notice}</p><div class="graph"><svg"#
     )));
-    let listed = report_of("dense.yaml", &dense::playbook(1_000, 20), Theme::Light);
+    let listed = report_of("dense.yaml", &dense::playbook(200, 20), Theme::Light);
     assert!(listed.contains(r#"<ul class="graph-list" data-testid="graph-list"><li>s0 (start) → "#));
     assert!(!listed.contains("<svg"), "nothing drawn");
 }

@@ -197,7 +197,7 @@ mod tests {
 
     #[test]
     fn a_dense_graph_is_viewed_in_slices_as_it_would_be_at_once() {
-        let text = dense::playbook(200, 20);
+        let text = dense::playbook(150, 8);
         let (viewed, steps) = view(&text, None, "dense.yaml");
         assert!(steps > 2, "made in {steps} steps");
         let analysis = opb_core::analyze(&text, &opb_core::Options::default());

@@ -11,11 +11,11 @@
 //!
 //! 1. [`Fidelity::Exact`] when the whole exact drawing, every sweep and
 //!    swap it might make included, fits the budget;
-//! 2. else [`Fidelity::Simplified`], when its price and the length of its
-//!    edges fit: each edge gets one dummy vertex, just below its source
-//!    (its label's place, so labels still never cover a node), and runs
-//!    from there straight to its target, across the ranks between;
-//!    crossing reduction sweeps while the budget lasts;
+//! 2. else [`Fidelity::Simplified`], when its price and what drawing its
+//!    edges costs the page fit: each edge gets one dummy vertex, just below
+//!    its source (its label's place, so labels still never cover a node),
+//!    and runs from there straight to its target, across the ranks
+//!    between; crossing reduction sweeps while the budget lasts;
 //! 3. else no drawing at all: [`TooDense`], and the drawers list the steps
 //!    and their edges instead.
 
@@ -24,11 +24,21 @@ use serde::Serialize;
 /// The work units a layout may spend. The most any playbook of the
 /// examples, the tests and the benchmarks could cost drawn exactly is about
 /// 3.2 million (a random DAG of 1,000 nodes, most of it the adjacent swaps
-/// it might make); 200 steps with 20 branches each to steps far apart would
-/// cost hundreds of millions exactly, and cost 0.6 million simplified. At
-/// the native build's 10 to 40 million units a second, no layout takes
-/// more than about half a second; a page runs it in slices.
+/// it might make); 150 steps with 8 branches each to steps far apart would
+/// cost about 10 million exactly and cost 3.7 million simplified, most of
+/// it the page's (drawing 1,200 edges); 200 steps with 20 branches each
+/// would cost hundreds of millions exactly and 12.5 million simplified, and
+/// are listed. At the native build's 10 to 40 million units a second, no
+/// layout takes more than about half a second; a page runs it in slices.
 pub const BUDGET: u64 = 6_000_000;
+
+/// The price of each edge of a simplified drawing, for the page that shows
+/// it: a path and a label across much of the drawing, which Chromium takes
+/// about a tenth of a millisecond to read, style and lay out, and longer to
+/// paint. So a simplified drawing has at most about 2,000 edges (each
+/// crossing many others: not a drawing anyone reads); a graph with more
+/// crossing edges than that is listed instead.
+pub const DRAWN_EDGE: u64 = 3_000;
 
 /// How faithfully a drawing follows the layered layout the module
 /// describes.
@@ -138,13 +148,14 @@ impl Extent {
         self.pass().saturating_mul(1 + COORDINATE_PASSES)
     }
 
-    /// The price of a simplified drawing of this size, whose exact drawing
-    /// would be `exact`: what every drawing costs, and the length of its
-    /// edges. Drawn straight, an edge still crosses every rank between its
-    /// ends (one segment each in the exact drawing), and the page that
-    /// shows the drawing pays for that length in painting: edges that
-    /// together cross more ranks than the budget are not drawn at all.
-    pub fn simplified(self, exact: Extent) -> u64 {
-        self.fixed().saturating_add(exact.segments)
+    /// The price of a simplified drawing of this size with `edges` edges,
+    /// whose exact drawing would be `exact`: what every drawing costs, and
+    /// what drawing its edges costs the page that shows it. Drawn straight,
+    /// an edge still crosses every rank between its ends (one segment each
+    /// in the exact drawing), which the page pays for in painting; and each
+    /// is a path and a label the page reads, styles and lays out
+    /// ([`DRAWN_EDGE`]).
+    pub fn simplified(self, exact: Extent, edges: u64) -> u64 {
+        self.fixed().saturating_add(exact.segments).saturating_add(edges.saturating_mul(DRAWN_EDGE))
     }
 }

@@ -37,7 +37,7 @@ mod route;
 #[cfg(test)]
 mod tests;
 
-pub use budget::{Fidelity, TooDense, BUDGET};
+pub use budget::{Fidelity, TooDense, BUDGET, DRAWN_EDGE};
 pub use playbook::{playbook, playbook_pausing, GraphLayout, Terminal};
 
 use budget::{Extent, Work};
@@ -324,7 +324,7 @@ pub async fn layout_pausing<W: Future<Output = ()>>(
         Some(drawn) => drawn,
         None => {
             let simple = extent(nodes.len(), &layering, Fidelity::Simplified);
-            let price = simple.simplified(exact);
+            let price = simple.simplified(exact, layering.edges.len() as u64);
             if !work.affords(price) {
                 return Err(TooDense { needed: work.spent().saturating_add(price), budget });
             }
