@@ -218,10 +218,12 @@ function define() {
       const code = document_.fromText ? core.elementText(document_.code) : document_.code;
       const kind = this.getAttribute("kind");
       // Made in slices of about 30 ms, the page answering its reader
-      // between them: a long or dense document takes a while to read and
-      // lay out. A newer update stops this one.
+      // between them (a long or dense document takes a while to read and
+      // lay out), and set in a task of its own after the last. A newer
+      // update stops this one.
       const viewing = core.viewing(code, kind, document_.name);
-      while (!viewing.step()) {
+      for (let ready = false; !ready; ) {
+        ready = viewing.step();
         await new Promise((resolve) => setTimeout(resolve, 0));
         if (generation !== this.#generation) {
           viewing.free();

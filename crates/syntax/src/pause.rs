@@ -1,16 +1,19 @@
-//! Pauses in a long read, for callers that must not be held by one.
+//! Pauses in a long read or layout, for callers that must not be held by
+//! one.
 //!
 //! A browser page runs the core on the thread that also handles the reader's
 //! keys: a check of a large YAML text (a 5 MB playbook takes about 100 ms in
-//! Chromium) would freeze the page for all of it. `opb_core::analyze_pausing`
-//! therefore asks its caller, every [`EVERY_EVENTS`] YAML events and between
-//! its phases, whether to pause: the caller answers `None` to go on, or a
-//! future to await first (a page's timer, which lets the browser handle
-//! input). An `async fn` keeps the read's state, borrowed text and all,
-//! across the pauses.
+//! Chromium), or the layout of a dense graph, would freeze the page for all
+//! of it. `opb_core::analyze_pausing` therefore asks its caller, every
+//! [`EVERY_EVENTS`] YAML events and between its phases, whether to pause,
+//! and the graph layout (`layout_pausing`) between its phases and sweeps:
+//! the caller answers `None` to go on, or a future to await first (a page's
+//! timer, which lets the browser handle input). An `async fn` keeps the
+//! work's state, borrowed text and all, across the pauses. [`Slices`] is the
+//! clock that decides when, given the page's time.
 //!
 //! The core knows no clock and no executor: [`never()`] goes on at once, and
-//! [`at_once`] runs such a read to its end where it stands, which is how
+//! [`at_once`] runs such work to its end where it stands, which is how
 //! `opb_core::analyze` and `opb_core::check` read.
 
 use std::cell::Cell;
@@ -130,6 +133,9 @@ impl Future for Turn {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::sync::atomic::{AtomicUsize, Ordering};
+    use std::sync::Arc;
+    use std::task::Wake;
 
     /// Runs a pause to its end; the tests' turns are ready at once.
     fn take(pause: impl Future<Output = ()>) {
@@ -213,18 +219,19 @@ mod tests {
 
     #[test]
     fn a_turn_is_pending_once_and_asks_to_be_polled_again() {
-        let woken = std::sync::Arc::new(std::sync::atomic::AtomicUsize::new(0));
-        struct Count(std::sync::Arc<std::sync::atomic::AtomicUsize>);
-        impl std::task::Wake for Count {
-            fn wake(self: std::sync::Arc<Self>) {
-                self.0.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        /// A waker that counts its wakes.
+        struct Count(AtomicUsize);
+        impl Wake for Count {
+            fn wake(self: Arc<Self>) {
+                self.0.fetch_add(1, Ordering::Relaxed);
             }
         }
-        let waker = Waker::from(std::sync::Arc::new(Count(woken.clone())));
+        let woken = Arc::new(Count(AtomicUsize::new(0)));
+        let waker = Waker::from(woken.clone());
         let mut turn = pin!(Turn::default());
         let mut context = Context::from_waker(&waker);
         assert!(turn.as_mut().poll(&mut context).is_pending());
-        assert_eq!(woken.load(std::sync::atomic::Ordering::Relaxed), 1);
+        assert_eq!(woken.0.load(Ordering::Relaxed), 1);
         assert!(turn.as_mut().poll(&mut context).is_ready());
     }
 }

@@ -5,14 +5,14 @@
 //! edge becomes one dummy vertex per rank it crosses, and crossing
 //! reduction and coordinate assignment go over all of them, many times. A
 //! few hundred steps with twenty branches each to steps far apart make
-//! millions of dummies, which took minutes and gigabytes. So every phase is
+//! millions of dummies: minutes and gigabytes of work. So every phase is
 //! priced in work units before it runs (one unit per vertex or segment a
 //! pass goes over), and the drawing is chosen by price:
 //!
 //! 1. [`Fidelity::Exact`] when the whole exact drawing, every sweep and
 //!    swap it might make included, fits the budget;
 //! 2. else [`Fidelity::Simplified`], when its price and what drawing its
-//!    edges costs the page fit: each edge gets one dummy vertex, just below
+//!    edges costs the page fit: each edge gets one dummy vertex, next to
 //!    its source (its label's place, so labels still never cover a node),
 //!    and runs from there straight to its target, across the ranks
 //!    between; crossing reduction sweeps while the budget lasts;

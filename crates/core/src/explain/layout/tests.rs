@@ -1,8 +1,6 @@
 use super::*;
 use crate::explain::Explain;
 use crate::{analyze, Options};
-use std::pin::pin;
-use std::task::{Context, Poll, Waker};
 
 const BOX: NodeSpec = NodeSpec { size: Size::new(120.0, 48.0), shape: Shape::Rect };
 
@@ -481,18 +479,6 @@ fn a_graph_too_dense_even_simplified_is_refused_with_its_price() {
     assert_eq!(refused.to_string(), "too many crossing edges to draw");
 }
 
-/// Polls `future` until it is ready; its output and how many polls it took.
-fn polled<F: std::future::Future>(future: F) -> (F::Output, usize) {
-    let mut future = pin!(future);
-    let mut context = Context::from_waker(Waker::noop());
-    for polls in 1.. {
-        if let Poll::Ready(output) = future.as_mut().poll(&mut context) {
-            return (output, polls);
-        }
-    }
-    unreachable!()
-}
-
 #[test]
 fn every_layout_keeps_within_its_budget_and_more_budget_never_draws_less() {
     let mut random = Lcg(0xb0d9e7);
@@ -515,7 +501,7 @@ fn every_layout_keeps_within_its_budget_and_more_budget_never_draws_less() {
         let mut last = 0;
         for budget in [0, 1_000, 10_000, 50_000, 200_000, 1_000_000, BUDGET] {
             let paused = layout_pausing(&nodes, &edges, Some(0), &spacing, budget, pause::never);
-            let (drawn, _) = polled(paused);
+            let drawn = pause::at_once(paused);
             match &drawn {
                 Ok(layout) => {
                     assert!(layout.work <= budget, "{} units of {budget}", layout.work);
@@ -552,25 +538,5 @@ fn the_price_of_a_graph_is_known_before_it_is_built() {
                 "{fidelity:?}"
             );
         }
-    }
-}
-
-#[test]
-fn a_layout_that_pauses_draws_what_one_at_once_draws() {
-    for (nodes, edges) in
-        [dense(60, 6, 13), dense(150, 8, 14), (boxes(1000), random_dag(1000, 8, 7))]
-    {
-        let at_once = layout(&nodes, &edges, Some(0), &Spacing::default());
-        let asked = std::cell::Cell::new(0);
-        let pause = || {
-            asked.set(asked.get() + 1);
-            Some(pause::Turn::default())
-        };
-        let spacing = Spacing::default();
-        let (paused, polls) =
-            polled(layout_pausing(&nodes, &edges, Some(0), &spacing, BUDGET, pause));
-        assert_eq!(paused, at_once);
-        assert!(asked.get() >= 6, "asked between the phases and sweeps: {}", asked.get());
-        assert_eq!(polls, asked.get() + 1, "each pause is awaited");
     }
 }
