@@ -217,7 +217,21 @@ function define() {
       }
       const code = document_.fromText ? core.elementText(document_.code) : document_.code;
       const kind = this.getAttribute("kind");
-      const viewed = core.view(code, kind, document_.name);
+      // Made in slices of about 30 ms, the page answering its reader
+      // between them (a long or dense document takes a while to read and
+      // lay out), and set in a task of its own after the last. A newer
+      // update stops this one.
+      const viewing = core.viewing(code, kind, document_.name);
+      for (let ready = false; !ready; ) {
+        ready = viewing.step();
+        await new Promise((resolve) => setTimeout(resolve, 0));
+        if (generation !== this.#generation) {
+          viewing.free();
+          return;
+        }
+      }
+      const viewed = viewing.viewed();
+      viewing.free();
       const chosen = this.#shown ? this.#root.querySelector('[role="tab"][aria-selected="true"]')?.dataset.tab : null;
       // The markup is the viewer's own: every text in it escaped by the
       // renderer (crates/render), no script, no handler, no style attribute.

@@ -4,9 +4,13 @@
 //! Refresh snapshots with `INSTA_UPDATE=always cargo test -p opb-cli`, then
 //! read every changed `.snap`.
 
+#[path = "../crates/core/benches/dense.rs"]
+mod dense;
+
 use assert_cmd::Command;
 use serde_json::Value;
 use std::path::{Path, PathBuf};
+use std::time::Duration;
 
 const CLEAN: &str = "examples/failed-charge-recovery.json";
 const BROKEN: &str = "examples/refund-triage.broken.yaml";
@@ -958,6 +962,38 @@ mod render {
             written.contains(r#"class="error-mark""#),
             "a playbook with errors is drawn, its steps' errors marked"
         );
+    }
+
+    /// Gates whose branches each lead anywhere in the playbook: an exact
+    /// layout of 1,000 with twenty branches each would make 12 million
+    /// dummy vertices. The layout's budget draws 150 with eight branches
+    /// simplified and lists the 1,000, in a fraction of a second
+    /// (docs/performance.md); the timeout only guards against a hang.
+    #[test]
+    fn a_dense_playbook_is_drawn_simplified_or_listed_and_names_every_step() {
+        for (steps, branches, notice) in [
+            (150, 8, "Simplified drawing: too many edges cross several ranks"),
+            (1_000, 20, "Too many crossing edges to draw: here are the steps and their edges"),
+        ] {
+            for format in ["svg", "html"] {
+                let output = opb()
+                    .args(["render", "--format", format, "--stdin-name", "dense.yaml", "-"])
+                    .write_stdin(dense::playbook(steps, branches))
+                    .timeout(Duration::from_secs(60))
+                    .assert()
+                    .success();
+                let out = String::from_utf8_lossy(&output.get_output().stdout).into_owned();
+                assert!(out.contains(notice), "{steps} steps, {format}");
+                let named = |i: usize| match steps {
+                    150 => out.contains(&format!(r#"data-step-id="s{i}""#)),
+                    _ => {
+                        out.contains(&format!(">s{i} → "))
+                            || out.contains(&format!(">s{i} (start)"))
+                    }
+                };
+                assert!((0..steps).all(named), "every step, {steps} steps, {format}");
+            }
+        }
     }
 
     #[test]

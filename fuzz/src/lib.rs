@@ -39,8 +39,9 @@ pub fn analyze_holds(text: &str, syntax: Option<Syntax>, kind: Option<Kind>) {
 }
 
 /// Lays out a step graph with sizes like the playground's (a label's width
-/// grows with its text) and checks the drawing: a box per node and a route
-/// per edge, every coordinate finite.
+/// grows with its text) and checks the drawing: within the layout's budget,
+/// a box per node and a route per edge, every coordinate finite; or, too
+/// dense to draw, a price over the budget.
 fn layout_holds(graph: &opb_core::explain::Graph) {
     let specs: Vec<NodeSpec> = graph
         .nodes
@@ -52,7 +53,15 @@ fn layout_holds(graph: &opb_core::explain::Graph) {
         })
         .collect();
     let label = |text: &str| Size::new(7.0 * text.chars().count() as f64, 14.0);
-    let drawn = layout::playbook(graph, &specs, label, Size::new(20.0, 20.0), &Spacing::default());
+    let drawn =
+        match layout::playbook(graph, &specs, label, Size::new(20.0, 20.0), &Spacing::default()) {
+            Ok(drawn) => drawn,
+            Err(dense) => {
+                assert!(dense.needed > dense.budget, "{dense:?}");
+                return;
+            }
+        };
+    assert!(drawn.work <= layout::BUDGET, "{} units", drawn.work);
     assert_eq!(drawn.nodes.len(), graph.nodes.len(), "a box per node");
     assert_eq!(drawn.edges.len(), graph.edges.len(), "a route per edge");
     let finite = |v: f64| v.is_finite();

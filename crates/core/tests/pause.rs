@@ -1,28 +1,18 @@
-//! A paused analysis: the page's way of checking a large text without
-//! freezing (see `opb_core::pause`).
+//! A paused analysis and a paused layout: the page's way of checking a
+//! large text and drawing a dense graph without freezing (see
+//! `opb_core::pause`).
 
-use opb_core::pause::{never, EVERY_EVENTS};
+#[path = "../benches/dense.rs"]
+mod dense;
+
+use opb_core::explain::layout::{self, NodeSpec, Shape, Size, Spacing};
+use opb_core::explain::Explain;
+use opb_core::pause::{never, Turn, EVERY_EVENTS};
 use opb_core::{analyze, analyze_pausing, Kind, Options};
 use std::cell::Cell;
 use std::future::Future;
 use std::pin::pin;
 use std::task::{Context, Poll, Waker};
-
-/// A pause that is pending when first polled, as a timer is.
-struct Turn(bool);
-
-impl Future for Turn {
-    type Output = ();
-    fn poll(mut self: std::pin::Pin<&mut Self>, context: &mut Context<'_>) -> Poll<()> {
-        if self.0 {
-            Poll::Ready(())
-        } else {
-            self.0 = true;
-            context.waker().wake_by_ref();
-            Poll::Pending
-        }
-    }
-}
 
 /// Polls `future` until it is ready; returns its output and how many
 /// polls it took.
@@ -53,7 +43,7 @@ fn a_paused_analysis_finds_what_an_unpaused_one_finds() {
     let asked = Cell::new(0);
     let pause = || {
         asked.set(asked.get() + 1);
-        Some(Turn(false))
+        Some(Turn::default())
     };
     let (paused, polls) = run(analyze_pausing(&text, &options, pause));
     assert!(asked.get() > text.len() / 20 / EVERY_EVENTS, "asked {} times", asked.get());
@@ -69,4 +59,33 @@ fn a_caller_that_never_pauses_is_answered_at_once() {
     let (analysis, polls) = run(analyze_pausing(&text, &Options::default(), never));
     assert_eq!(polls, 1);
     assert_eq!(analysis.checked.kind, Some(Kind::Playbook));
+}
+
+#[test]
+fn a_layout_that_pauses_draws_what_one_at_once_draws() {
+    let example = include_str!("../../../examples/failed-charge-recovery.json");
+    for text in [example.to_owned(), dense::playbook(60, 6), dense::playbook(150, 8)] {
+        let Some(Explain::Playbook(explain)) = analyze(&text, &Options::default()).explain else {
+            panic!("a playbook")
+        };
+        let graph = &explain.graph;
+        let specs = vec![
+            NodeSpec { size: Size::new(150.0, 84.0), shape: Shape::Diamond };
+            graph.nodes.len()
+        ];
+        let label = |text: &str| Size::new(7.0 * text.len() as f64 + 16.0, 20.0);
+        let (terminal, spacing) = (Size::new(58.0, 24.0), Spacing::default());
+        let at_once = layout::playbook(graph, &specs, label, terminal, &spacing);
+        let asked = Cell::new(0);
+        let pause = || {
+            asked.set(asked.get() + 1);
+            Some(Turn::default())
+        };
+        let (paused, polls) =
+            run(layout::playbook_pausing(graph, &specs, label, terminal, &spacing, pause));
+        assert_eq!(paused, at_once);
+        assert!(at_once.is_ok_and(|drawn| drawn.work > 0));
+        assert!(asked.get() >= 6, "asked between the phases and alignments: {}", asked.get());
+        assert_eq!(polls, asked.get() + 1, "each pause is awaited");
+    }
 }

@@ -6,9 +6,10 @@
 
 use foldhash::{HashMap, HashSet};
 use opb_core::explain::boundary::StepBoundary;
-use opb_core::explain::layout::{self, GraphLayout, NodeSpec, Shape, Size, Spacing};
+use opb_core::explain::layout::{self, GraphLayout, NodeSpec, Shape, Size, Spacing, TooDense};
 use opb_core::explain::{Graph, PlaybookExplain};
 use opb_core::CompactString;
+use std::future::Future;
 
 /// Graphs with more steps than this are not drawn: the browser would spend
 /// seconds on the SVG, and nobody reads a diagram that large.
@@ -276,11 +277,69 @@ impl Geometry {
         Some(Geometry { graph: explain.graph.clone(), nodes })
     }
 
-    /// The core's layout of the graph with these nodes.
-    pub fn lay_out(&self) -> GraphLayout {
-        let specs: Vec<NodeSpec> = self.nodes.iter().map(Node::spec).collect();
-        layout::playbook(&self.graph, &specs, |text| label(text).1, TERMINAL, &Spacing::default())
+    /// The core's layout of the graph with these nodes, within its budget.
+    pub fn lay_out(&self) -> Result<GraphLayout, TooDense> {
+        opb_core::pause::at_once(self.lay_out_pausing(opb_core::pause::never))
     }
+
+    /// Lays out as [`Geometry::lay_out`] does, asking `pause` now and then
+    /// whether to pause ([`opb_core::pause`]).
+    pub async fn lay_out_pausing<W: Future<Output = ()>>(
+        &self,
+        pause: impl FnMut() -> Option<W>,
+    ) -> Result<GraphLayout, TooDense> {
+        let specs: Vec<NodeSpec> = self.nodes.iter().map(Node::spec).collect();
+        let spacing = Spacing::default();
+        layout::playbook_pausing(
+            &self.graph,
+            &specs,
+            |text| label(text).1,
+            TERMINAL,
+            &spacing,
+            pause,
+        )
+        .await
+    }
+}
+
+/// What a drawer says in place of a graph too dense to draw, before it
+/// lists the steps and their edges ([`edge_lines`]).
+pub fn dense_notice(dense: &TooDense) -> String {
+    format!(
+        "{}: here are the steps and their edges as a list.",
+        crate::words::capitalized(&dense.to_string())
+    )
+}
+
+/// Each step of `graph` with the steps its `next` leads to (and the
+/// branches' labels), one line a step in document order: what a drawing
+/// shows, without the drawing.
+pub fn edge_lines(graph: &Graph) -> Vec<String> {
+    // The graph lists its edges by source step, in the steps' order.
+    let mut edges = graph.edges.iter().peekable();
+    graph
+        .nodes
+        .iter()
+        .map(|node| {
+            let mut line = node.id.to_string();
+            if graph.start.as_ref() == Some(&node.id) {
+                line.push_str(" (start)");
+            }
+            let mut separator = " → ";
+            while let Some(edge) = edges.next_if(|edge| edge.from == node.id) {
+                line.push_str(separator);
+                line.push_str(&edge.to);
+                if let Some(label) = &edge.label {
+                    line.push_str(&format!(" ({label})"));
+                }
+                separator = ", ";
+            }
+            if graph.ends.contains(&node.id) {
+                line.push_str(": ends the playbook");
+            }
+            line
+        })
+        .collect()
 }
 
 /// What is drawn over a node, read from the explain view on every check.

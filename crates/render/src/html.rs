@@ -34,13 +34,7 @@ pub fn report(name: &str, analysis: &Analysis, theme: Theme) -> Option<String> {
         Explain::Playbook(explain) => {
             crate::explain::playbook::render(name, explain, &mut page);
             let title = explain.document.name.clone().or_else(|| explain.document.id.clone());
-            let graph = match crate::svg::graph(explain, theme) {
-                Ok(svg) => format!(r#"<div class="graph">{svg}</div>"#),
-                Err(why) => {
-                    format!("<p>{}.</p>", escape(&crate::words::capitalized(&why.to_string())))
-                }
-            };
-            (title, Some(graph))
+            (title, Some(crate::figure::for_report(explain, theme)))
         }
         Explain::PluginManifest(explain) => {
             crate::explain::manifest::render(name, explain, &mut page);

@@ -10,6 +10,7 @@
 
 pub mod drawing;
 pub mod explain;
+pub mod figure;
 pub mod glance;
 pub mod html;
 pub mod svg;

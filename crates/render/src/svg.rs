@@ -9,13 +9,16 @@
 //! the document with its credentials masked.
 
 use crate::drawing::{
-    diamond, label, path_data, risk_bar, Geometry, Look, Marks, BAR, CORNER, ID_PX, PADDING,
+    dense_notice, diamond, edge_lines, label, path_data, risk_bar, text_width, Font, Geometry,
+    Look, Marks, BAR, CORNER, ID_PX, PADDING,
 };
 use crate::xml::escape;
 use crate::Theme;
-use opb_core::explain::layout::{EdgeRoute, GraphLayout, NodeBox};
+use opb_core::explain::layout::{EdgeRoute, Fidelity, GraphLayout, NodeBox, TooDense};
 use opb_core::explain::PlaybookExplain;
+use opb_core::pause;
 use std::fmt::Write;
+use std::future::Future;
 
 /// The graph's stylesheet, as the playground links it.
 const GRAPH_CSS: &str = include_str!("../../../style/graph.css");
@@ -27,6 +30,10 @@ pub enum NotDrawn {
     NoSteps,
     /// More steps than a diagram can show ([`crate::drawing::MAX_DRAWN_STEPS`]).
     TooManySteps(usize),
+    /// Too many edges crossing ranks to lay out within the layout's budget:
+    /// the steps and their edges are listed instead ([`graph`],
+    /// [`crate::figure`]).
+    TooDense(TooDense),
 }
 
 impl std::fmt::Display for NotDrawn {
@@ -40,6 +47,7 @@ impl std::fmt::Display for NotDrawn {
                 "the playbook has {count} steps, more than the {} a diagram can show",
                 crate::drawing::MAX_DRAWN_STEPS
             ),
+            NotDrawn::TooDense(dense) => dense.fmt(f),
         }
     }
 }
@@ -47,41 +55,74 @@ impl std::fmt::Display for NotDrawn {
 /// The step graph of `explain` as a standalone SVG document in `theme`.
 /// The ids it defines (its arrowheads, title and description) start with
 /// `opb-` and a digest of what is drawn, so drawings of several documents,
-/// or of one in both themes, can share a page.
+/// or of one in both themes, can share a page. A simplified drawing says so
+/// above itself; a graph too dense to draw is listed instead, step by step.
 pub fn graph(explain: &PlaybookExplain, theme: Theme) -> Result<String, NotDrawn> {
-    drawn(explain, Some(theme), |out| {
-        write!(out, "<style>{}</style>", stylesheet()).ok();
-    })
+    let drawn = drawn(explain, Some(theme), write_stylesheet, NoticeIn::Drawing, pause::never);
+    match pause::at_once(drawn) {
+        Ok((svg, _)) => Ok(svg),
+        Err(NotDrawn::TooDense(dense)) => Ok(listed(explain, &dense, theme)),
+        Err(why) => Err(why),
+    }
 }
 
-/// The step graph of `explain` as an SVG element for a page that links
-/// `style/graph.css` (the viewer's): no stylesheet of its own, and no
-/// theme, so the page's colours (and their changes) apply. Its ids are as
-/// [`graph`]'s.
-pub fn graph_for_page(explain: &PlaybookExplain) -> Result<String, NotDrawn> {
-    drawn(explain, None, |_| {})
+/// Writes the graph's stylesheet for a drawing of its own.
+pub(crate) fn write_stylesheet(out: &mut String) {
+    write!(out, "<style>{}</style>", stylesheet()).ok();
 }
 
-/// The drawing, standalone in `theme` or, without one, for a page; `style`
-/// writes its stylesheet, if it has one. Generic over `style`, so the
-/// drawing for pages is compiled apart and a build that draws only for
-/// pages (the viewer's wasm) links no stylesheet.
-fn drawn(
+/// Where a simplified drawing's notice is shown.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum NoticeIn {
+    /// In the drawing, above the graph: a standalone SVG has nowhere else.
+    Drawing,
+    /// On the page, beside the drawing, which may be shown scaled down.
+    Page,
+}
+
+/// The drawing and its fidelity, standalone in `theme` or, without one, for
+/// a page; `style` writes its stylesheet, if it has one. Generic over
+/// `style`, so the drawing for pages is compiled apart and a build that
+/// draws only for pages (the viewer's wasm) links no stylesheet. `pause`
+/// is asked during the layout ([`opb_core::pause`]).
+pub(crate) async fn drawn<W: Future<Output = ()>>(
     explain: &PlaybookExplain,
     theme: Option<Theme>,
     style: impl Fn(&mut String),
-) -> Result<String, NotDrawn> {
+    notice: NoticeIn,
+    pause: impl FnMut() -> Option<W>,
+) -> Result<(String, Fidelity), NotDrawn> {
     let steps = explain.graph.nodes.len();
     let geometry = Geometry::of(explain).ok_or(NotDrawn::TooManySteps(steps))?;
     if geometry.nodes.is_empty() {
         return Err(NotDrawn::NoSteps);
     }
-    let layout = geometry.lay_out();
+    let layout = geometry.lay_out_pausing(pause).await.map_err(NotDrawn::TooDense)?;
     let marks = Marks::of(explain);
     let mut out = String::with_capacity(4096 + 1024 * steps);
-    drawing(&mut out, explain, &geometry, &layout, &marks, theme, &style);
-    let ids = format!("opb-{:08x}-", digest(&out));
-    Ok(out.replace('\0', &ids))
+    let said = layout.fidelity.notice().filter(|_| notice == NoticeIn::Drawing);
+    let parts = Parts { explain, geometry: &geometry, layout: &layout, marks: &marks };
+    drawing(&mut out, &parts, said, theme, &style);
+    Ok((named(&out), layout.fidelity))
+}
+
+/// What a drawing is made of.
+struct Parts<'a> {
+    explain: &'a PlaybookExplain,
+    geometry: &'a Geometry,
+    layout: &'a GraphLayout,
+    marks: &'a [Marks],
+}
+
+/// The height of the band above a drawing that holds its notice.
+const NOTICE_BAND: f64 = 30.0;
+/// The notice's text size.
+const NOTICE_PX: f64 = 13.0;
+
+/// `svg` with its ids' prefix ([`IDS`]) replaced by `opb-` and a digest of
+/// the whole.
+fn named(svg: &str) -> String {
+    svg.replace('\0', &format!("opb-{:08x}-", digest(svg)))
 }
 
 /// FNV-1a, folded to 32 bits: ids that differ between drawings.
@@ -92,30 +133,31 @@ fn digest(text: &str) -> u32 {
     (hash ^ (hash >> 32)) as u32
 }
 
-/// Writes the drawing, its ids starting with a NUL for [`drawn`] to replace.
+/// Writes the drawing, its ids starting with [`IDS`] for [`named`] to replace;
+/// `notice`, when given, in a band above the graph.
 fn drawing(
     out: &mut String,
-    explain: &PlaybookExplain,
-    geometry: &Geometry,
-    layout: &GraphLayout,
-    marks: &[Marks],
+    parts: &Parts,
+    notice: Option<&str>,
     theme: Option<Theme>,
     style: &impl Fn(&mut String),
 ) {
-    // NUL where the ids' prefix goes: escaped text never holds one, so the
-    // prefix, a digest of the whole, replaces exactly those ([`drawn`]).
-    let ids = "\0";
-    let (w, h) = (layout.width, layout.height);
-    let theme = theme.map(|theme| format!(r#" data-theme="{}""#, theme.name())).unwrap_or_default();
-    write!(
-        out,
-        r#"<svg xmlns="http://www.w3.org/2000/svg" class="graph"{theme} width="{w:.0}" height="{h:.0}" viewBox="0 0 {w:.1} {h:.1}" role="img" aria-labelledby="{ids}title {ids}desc">"#,
-    )
-    .ok();
-    write!(out, r#"<title id="{ids}title">{}</title>"#, escape(&title(explain))).ok();
-    write!(out, r#"<desc id="{ids}desc">{}</desc>"#, escape(&description(explain))).ok();
-    style(out);
-    write!(out, r#"<rect class="graph-background" width="{w:.1}" height="{h:.1}"/>"#).ok();
+    let Parts { explain, geometry, layout, marks } = *parts;
+    let ids = IDS;
+    let band = if notice.is_some() { NOTICE_BAND } else { 0.0 };
+    let notice_width =
+        notice.map_or(0.0, |text| text_width(text, NOTICE_PX, Font::Sans) + 2.0 * PADDING);
+    let size = (layout.width.max(notice_width), layout.height + band);
+    open(out, explain, size, notice, theme, style);
+    if let Some(text) = notice {
+        write!(
+            out,
+            r#"<text class="graph-notice" x="{PADDING}" y="{:.1}">{}</text><g transform="translate(0,{band:.1})">"#,
+            band / 2.0,
+            escape(text)
+        )
+        .ok();
+    }
     out.push_str("<defs>");
     for (id, class) in [("arrow", "arrow"), ("arrow-back", "arrow back")] {
         write!(
@@ -131,8 +173,76 @@ fn drawing(
     for ((node, b), mark) in geometry.nodes.iter().zip(&layout.nodes).zip(marks) {
         node_svg(out, node, b, mark);
     }
-    out.push_str("</g></svg>\n");
+    out.push_str("</g>");
+    if notice.is_some() {
+        out.push_str("</g>");
+    }
+    out.push_str("</svg>\n");
 }
+
+/// NUL where the ids' prefix goes: escaped text never holds one, so the
+/// prefix, a digest of the whole, replaces exactly those ([`named`]).
+const IDS: &str = "\0";
+
+/// Opens an SVG of `size` (width and height): its title, its description
+/// (with `notice`, when there is one), its stylesheet and background.
+fn open(
+    out: &mut String,
+    explain: &PlaybookExplain,
+    (w, h): (f64, f64),
+    notice: Option<&str>,
+    theme: Option<Theme>,
+    style: &impl Fn(&mut String),
+) {
+    let ids = IDS;
+    let theme = theme.map(|theme| format!(r#" data-theme="{}""#, theme.name())).unwrap_or_default();
+    write!(
+        out,
+        r#"<svg xmlns="http://www.w3.org/2000/svg" class="graph"{theme} width="{w:.0}" height="{h:.0}" viewBox="0 0 {w:.1} {h:.1}" role="img" aria-labelledby="{ids}title {ids}desc">"#,
+    )
+    .ok();
+    write!(out, r#"<title id="{ids}title">{}</title>"#, escape(&title(explain))).ok();
+    let notice = notice.map(|text| format!(" {text}")).unwrap_or_default();
+    write!(
+        out,
+        r#"<desc id="{ids}desc">{}{}</desc>"#,
+        escape(&description(explain)),
+        escape(&notice)
+    )
+    .ok();
+    style(out);
+    write!(out, r#"<rect class="graph-background" width="{w:.1}" height="{h:.1}"/>"#).ok();
+}
+
+/// A standalone SVG in place of a graph too dense to draw: the notice, then
+/// each step and its edges, a line each ([`edge_lines`]).
+fn listed(explain: &PlaybookExplain, dense: &TooDense, theme: Theme) -> String {
+    let notice = dense_notice(dense);
+    let lines = edge_lines(&explain.graph);
+    let widest = std::iter::once(text_width(&notice, NOTICE_PX, Font::Sans))
+        .chain(lines.iter().map(|line| text_width(line, LIST_PX, Font::Sans)))
+        .fold(0.0, f64::max);
+    let size = (widest + 2.0 * PADDING, NOTICE_BAND + LIST_LINE * lines.len() as f64 + PADDING);
+    let mut out = String::with_capacity(4096 + 80 * lines.len());
+    open(&mut out, explain, size, Some(&notice), Some(theme), &write_stylesheet);
+    write!(
+        out,
+        r#"<text class="graph-notice" x="{PADDING}" y="{:.1}">{}</text><g class="graph-list">"#,
+        NOTICE_BAND / 2.0,
+        escape(&notice)
+    )
+    .ok();
+    for (i, line) in lines.iter().enumerate() {
+        let y = NOTICE_BAND + LIST_LINE * (i as f64 + 0.5);
+        write!(out, r#"<text x="{PADDING}" y="{y:.1}">{}</text>"#, escape(line)).ok();
+    }
+    out.push_str("</g></svg>\n");
+    named(&out)
+}
+
+/// A listed step's text size, and the height of its line.
+const LIST_PX: f64 = 12.0;
+const LIST_LINE: f64 = 20.0;
 
 /// The drawing's title: the playbook's name or id.
 fn title(explain: &PlaybookExplain) -> String {

@@ -16,8 +16,9 @@ use crate::xml::escape;
 use opb_core::explain::manifest::ManifestExplain;
 use opb_core::explain::paths::RiskPaths;
 use opb_core::explain::{Explain, PlaybookExplain};
-use opb_core::Analysis;
+use opb_core::{pause, Analysis};
 use std::fmt::Write;
+use std::future::Future;
 
 /// A tab of the viewer: its id (what `<opb-viewer tab="…">` names) and
 /// label.
@@ -32,10 +33,22 @@ pub struct Tab {
 /// The viewer's markup for the document read from `name`, analysed as
 /// `analysis`, and its tabs in order (the first is shown first).
 pub fn view(name: &str, analysis: &Analysis) -> (String, Vec<Tab>) {
+    pause::at_once(view_pausing(name, analysis, pause::never))
+}
+
+/// The viewer's markup as [`view`] writes it, asking `pause` now and then
+/// whether to pause ([`opb_core::pause`]): between its parts and while the
+/// graph is laid out.
+pub async fn view_pausing<W: Future<Output = ()>>(
+    name: &str,
+    analysis: &Analysis,
+    mut pause: impl FnMut() -> Option<W>,
+) -> (String, Vec<Tab>) {
     let mut out = String::with_capacity(32_768);
     out.push_str(r#"<div class="opb-view">"#);
     // Walked once, for the summary and the Risk paths tab.
     let paths = opb_core::risk_paths(analysis);
+    pause::ask(&mut pause).await;
     if let Some(summary) = opb_core::trust_summary_with(analysis, paths.as_ref()) {
         write!(
             out,
@@ -45,7 +58,7 @@ pub fn view(name: &str, analysis: &Analysis) -> (String, Vec<Tab>) {
         .ok();
     }
     let mut panels: Vec<(Tab, String)> = match &analysis.explain {
-        Some(Explain::Playbook(explain)) => playbook(name, explain, paths.as_ref()),
+        Some(Explain::Playbook(explain)) => playbook(name, explain, paths.as_ref(), pause).await,
         Some(Explain::PluginManifest(explain)) => manifest(name, explain),
         None => vec![],
     };
@@ -104,13 +117,15 @@ fn sections(blocks: Vec<String>) -> (Vec<String>, Vec<Vec<String>>) {
     (head, sections)
 }
 
-fn playbook(
+async fn playbook<W: Future<Output = ()>>(
     name: &str,
     explain: &PlaybookExplain,
     paths: Option<&RiskPaths>,
+    mut pause: impl FnMut() -> Option<W>,
 ) -> Vec<(Tab, String)> {
     let mut page = HtmlPage::default();
     crate::explain::playbook::render(name, explain, &mut page);
+    pause::ask(&mut pause).await;
     let (_, mut sections) = sections(page.finish());
     // The account's sections: steps, embedded tools, requires, graph.
     let facts = sections.pop().unwrap_or_default();
@@ -118,13 +133,8 @@ fn playbook(
     let tools = sections.pop().unwrap_or_default();
     let steps = sections.pop().unwrap_or_default();
 
-    let mut graph = String::new();
-    match crate::svg::graph_for_page(explain) {
-        Ok(svg) => write!(graph, r#"<div class="opb-graph">{svg}</div>"#).ok(),
-        Err(why) => {
-            write!(graph, "<p>{}.</p>", escape(&crate::words::capitalized(&why.to_string()))).ok()
-        }
-    };
+    let mut graph = crate::figure::for_viewer(explain, &mut pause).await;
+    pause::ask(&mut pause).await;
     // Each step's boundary, in the graph's order, marked with its id so a
     // step chosen in the drawing leads to it.
     let mut ids = explain.steps.iter().map(|step| step.id.as_deref().unwrap_or_default());

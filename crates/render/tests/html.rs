@@ -7,7 +7,7 @@ use opb_render::html::{report, POLICY};
 use opb_render::Theme;
 
 mod common;
-use common::{assert_inert, example};
+use common::{assert_inert, dense, example};
 
 fn report_of(name: &str, text: &str, theme: Theme) -> String {
     let analysis =
@@ -126,4 +126,16 @@ fn document_text_is_escaped_and_credentials_masked() {
 fn what_is_neither_kind_gets_no_report() {
     let analysis = analyze("name: something\n", &Options::default());
     assert_eq!(report("x.yaml", &analysis, Theme::Light), None);
+}
+
+#[test]
+fn a_dense_graph_is_reported_simplified_under_a_notice_or_listed() {
+    let simplified = report_of("dense.yaml", &dense::playbook(150, 8), Theme::Light);
+    let notice = opb_core::explain::layout::Fidelity::Simplified.notice().unwrap();
+    assert!(simplified.contains(&format!(
+        r#"<p class="graph-notice" role="note" data-testid="graph-notice">{notice}</p><div class="graph"><svg"#
+    )));
+    let listed = report_of("dense.yaml", &dense::playbook(200, 20), Theme::Light);
+    assert!(listed.contains(r#"<ul class="graph-list" data-testid="graph-list"><li>s0 (start) → "#));
+    assert!(!listed.contains("<svg"), "nothing drawn");
 }

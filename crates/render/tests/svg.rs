@@ -2,6 +2,10 @@
 //! tool would: well formed, described, self-contained, and showing what the
 //! core's explain view says, masked.
 
+#[path = "../../core/benches/dense.rs"]
+mod dense;
+
+use opb_core::explain::layout::Fidelity;
 use opb_core::explain::{Explain, PlaybookExplain};
 use opb_core::{analyze, Options, Syntax};
 use opb_render::svg::{graph, NotDrawn};
@@ -165,4 +169,42 @@ fn what_cannot_be_drawn_says_why() {
         error.to_string(),
         "the playbook has 2001 steps, more than the 2000 a diagram can show"
     );
+}
+
+#[test]
+fn a_dense_graph_is_drawn_simplified_and_says_so_above_itself() {
+    let explain = explain_of(&dense::playbook(150, 8), Syntax::Yaml);
+    let svg = graph(&explain, Theme::Light).expect("drawn");
+    let doc = Document::parse(&svg).expect("well-formed XML");
+    let notice = Fidelity::Simplified.notice().expect("a simplified drawing says so");
+    assert_eq!(texts(&doc, "graph-notice"), [notice]);
+    let desc = doc.descendants().find(|n| n.has_tag_name("desc")).and_then(|n| n.text());
+    assert!(desc.is_some_and(|d| d.ends_with(notice)), "{desc:?}");
+    let steps = doc.descendants().filter(|n| n.attribute("data-step-id").is_some()).count();
+    assert_eq!(steps, 150, "every step drawn");
+    let edges = doc.descendants().filter(|n| n.attribute("class") == Some("edge-label")).count();
+    assert_eq!(edges, 150 * 8, "every branch drawn with its label");
+}
+
+#[test]
+fn a_graph_too_dense_to_draw_is_listed_step_by_step() {
+    let explain = explain_of(&dense::playbook(200, 20), Syntax::Yaml);
+    let svg = graph(&explain, Theme::Light).expect("listed");
+    let doc = Document::parse(&svg).expect("well-formed XML");
+    assert_eq!(
+        texts(&doc, "graph-notice"),
+        ["Too many crossing edges to draw: here are the steps and their edges as a list."]
+    );
+    let list = doc.descendants().find(|n| n.attribute("class") == Some("graph-list"));
+    let lines: Vec<&str> =
+        list.expect("a list").children().filter_map(|line| line.text()).collect();
+    assert_eq!(lines.len(), 200);
+    for (i, line) in lines.iter().enumerate() {
+        let id = format!("s{i}");
+        assert!(line.starts_with(&format!("{id} ")), "{line}");
+        assert_eq!(line.matches(", ").count(), 19, "every branch of {id}: {line}");
+    }
+    let first = explain.graph.edges.first().expect("an edge");
+    assert!(lines[0].starts_with(&format!("s0 (start) → {} (b0), ", first.to)), "{}", lines[0]);
+    assert!(doc.descendants().all(|n| n.attribute("data-step-id").is_none()), "nothing drawn");
 }

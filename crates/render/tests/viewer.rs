@@ -7,7 +7,7 @@ use opb_core::{analyze, Options, Syntax};
 use opb_render::viewer::{result, view};
 
 mod common;
-use common::{assert_inert, attributes, example};
+use common::{assert_inert, attributes, dense, example};
 
 fn analysis_of(name: &str) -> opb_core::Analysis {
     analyze(&example(name), &Options { syntax: Syntax::from_path(name), ..Options::default() })
@@ -115,4 +115,27 @@ fn the_result_message_is_json_a_host_page_reads() {
             .unwrap()["kind"],
         serde_json::Value::Null
     );
+}
+
+#[test]
+fn a_dense_graph_is_drawn_simplified_under_a_notice_or_listed() {
+    let options = Options::default();
+    let (html, _) = view("dense.yaml", &analyze(&dense::playbook(150, 8), &options));
+    let notice = opb_core::explain::layout::Fidelity::Simplified.notice().unwrap();
+    let note = format!(
+        r#"<p class="graph-notice" role="note" data-testid="graph-notice">{notice}</p><div class="opb-graph"><svg"#
+    );
+    assert!(html.contains(&note), "the notice heads the drawing");
+    assert_eq!(html.matches(r#"class="graph-notice""#).count(), 1, "and is not in the drawing too");
+    assert_eq!(attributes(&html, "data-step-id").len(), 150);
+
+    let (html, _) = view("dense.yaml", &analyze(&dense::playbook(200, 20), &options));
+    assert!(html.contains(
+        r#"<p class="graph-notice" role="note" data-testid="graph-notice">Too many crossing edges to draw: here are the steps and their edges as a list.</p><ul class="graph-list" data-testid="graph-list"><li>s0 (start) → "#
+    ));
+    assert!(!html.contains("<svg"), "nothing drawn");
+    let listed = html.split(r#"data-testid="graph-list">"#).nth(1).unwrap_or_default();
+    let listed = listed.split("</ul>").next().unwrap_or_default();
+    assert_eq!(listed.matches("<li>").count(), 200, "every step listed");
+    assert_eq!(attributes(&html, "data-step").len(), 200, "with its boundary beneath");
 }

@@ -12,7 +12,11 @@ mod embed;
 #[cfg(feature = "link")]
 mod link;
 
+use opb_core::pause::{Slices, Turn};
 use opb_core::{Kind, Options, Syntax};
+use std::future::Future;
+use std::pin::Pin;
+use std::task::{Context, Poll, Waker};
 use wasm_bindgen::prelude::*;
 
 /// What the viewer shows of a document, and what it tells the host page.
@@ -45,20 +49,72 @@ impl Viewed {
     }
 }
 
-/// Checks and explains `text`, read as `kind` (`playbook` or
-/// `plugin-manifest`; detected when absent or unknown) from a file called
-/// `name`, whose extension, when it has one, says the syntax.
+/// A view being made in slices, so the page answers its reader while a
+/// large or dense document is read and its graph laid out: each [`step`]
+/// works for about [`SLICE_MS`](opb_core::pause::SLICE_MS) and returns, and
+/// the page's script lets the browser run before the next.
+///
+/// [`step`]: Viewing::step
 #[wasm_bindgen]
-pub fn view(text: &str, kind: Option<String>, name: &str) -> Viewed {
-    let options = Options {
-        kind: kind.as_deref().and_then(Kind::parse),
-        syntax: Syntax::from_path(name),
-        ..Options::default()
-    };
-    let analysis = opb_core::analyze(text, &options);
-    let (html, tabs) = opb_render::viewer::view(name, &analysis);
-    let tabs = tabs.iter().map(|tab| tab.id).collect::<Vec<_>>().join(" ");
-    Viewed { html, tabs, result: opb_render::viewer::result(&analysis) }
+pub struct Viewing {
+    work: Option<Pin<Box<dyn Future<Output = Viewed>>>>,
+    viewed: Option<Viewed>,
+}
+
+#[wasm_bindgen]
+impl Viewing {
+    /// Works on the view for a slice; whether it is ready.
+    pub fn step(&mut self) -> bool {
+        if let Some(work) = &mut self.work {
+            if let Poll::Ready(viewed) = work.as_mut().poll(&mut Context::from_waker(Waker::noop()))
+            {
+                self.viewed = Some(viewed);
+                self.work = None;
+            }
+        }
+        self.work.is_none()
+    }
+
+    /// The view, once [`Viewing::step`] said it is ready (once).
+    pub fn viewed(&mut self) -> Option<Viewed> {
+        self.viewed.take()
+    }
+}
+
+#[wasm_bindgen]
+extern "C" {
+    /// The page's clock, in milliseconds.
+    #[wasm_bindgen(js_namespace = Date, js_name = now)]
+    fn date_now() -> f64;
+}
+
+/// Starts checking and explaining `text`, read as `kind` (`playbook` or
+/// `plugin-manifest`; detected when absent or unknown) from a file called
+/// `name`, whose extension, when it has one, says the syntax; the page
+/// calls [`Viewing::step`] until the view is ready.
+#[wasm_bindgen]
+pub fn viewing(text: String, kind: Option<String>, name: String) -> Viewing {
+    Viewing::new(text, kind, name, date_now)
+}
+
+impl Viewing {
+    /// A view of `text` made in slices timed by `clock`.
+    fn new(text: String, kind: Option<String>, name: String, clock: fn() -> f64) -> Viewing {
+        let work = async move {
+            let options = Options {
+                kind: kind.as_deref().and_then(Kind::parse),
+                syntax: Syntax::from_path(&name),
+                ..Options::default()
+            };
+            let slices = Slices::new(clock);
+            let pause = || slices.pause(Turn::default);
+            let analysis = opb_core::analyze_pausing(&text, &options, pause).await;
+            let (html, tabs) = opb_render::viewer::view_pausing(&name, &analysis, pause).await;
+            let tabs = tabs.iter().map(|tab| tab.id).collect::<Vec<_>>().join(" ");
+            Viewed { html, tabs, result: opb_render::viewer::result(&analysis) }
+        };
+        Viewing { work: Some(Box::pin(work)), viewed: None }
+    }
 }
 
 /// The text of an element written inline in a page: its lines without the
@@ -87,8 +143,34 @@ pub fn element_text(text: &str) -> String {
 }
 
 #[cfg(test)]
+#[path = "../../core/benches/dense.rs"]
+mod dense;
+
+#[cfg(test)]
 mod tests {
-    use super::element_text;
+    use super::{dense, element_text, Viewed, Viewing};
+    use std::cell::Cell;
+
+    thread_local! {
+        static NOW: Cell<f64> = const { Cell::new(0.0) };
+    }
+
+    /// A clock that moves ten milliseconds each time it is read.
+    fn ticking() -> f64 {
+        NOW.with(|now| {
+            now.set(now.get() + 10.0);
+            now.get()
+        })
+    }
+
+    /// The view of `text`, stepped as the page steps it, and in how many
+    /// steps it was made.
+    fn view(text: &str, kind: Option<&str>, name: &str) -> (Viewed, usize) {
+        let mut viewing =
+            Viewing::new(text.to_owned(), kind.map(str::to_owned), name.to_owned(), ticking);
+        let steps = (1..).find(|_| viewing.step()).unwrap_or_default();
+        (viewing.viewed().expect("a view once ready"), steps)
+    }
 
     #[test]
     fn an_element_text_loses_the_markup_indentation() {
@@ -102,16 +184,26 @@ mod tests {
 
     #[test]
     fn a_document_is_read_as_its_name_and_kind_say() {
-        let viewed =
-            super::view("{\"name\": \"x\"}", Some("plugin-manifest".to_owned()), "oz0-plugin.json");
+        let (viewed, _) = view("{\"name\": \"x\"}", Some("plugin-manifest"), "oz0-plugin.json");
         assert!(viewed.result().contains(r#""kind":"plugin-manifest""#), "{}", viewed.result());
         assert!(viewed.tabs().starts_with("manifest "));
-        let unknown =
-            super::view("openplaybook: \"1.6\"\nsteps: []\n", Some("novel".to_owned()), "document");
+        let (unknown, _) = view("openplaybook: \"1.6\"\nsteps: []\n", Some("novel"), "document");
         assert!(
             unknown.result().contains(r#""kind":"playbook""#),
             "an unknown kind is detected instead"
         );
         assert!(unknown.html().contains("opb-panel"));
+    }
+
+    #[test]
+    fn a_dense_graph_is_viewed_in_slices_as_it_would_be_at_once() {
+        let text = dense::playbook(150, 8);
+        let (viewed, steps) = view(&text, None, "dense.yaml");
+        assert!(steps > 2, "made in {steps} steps");
+        let analysis = opb_core::analyze(&text, &opb_core::Options::default());
+        assert_eq!(viewed.html(), opb_render::viewer::view("dense.yaml", &analysis).0);
+        let mut done = Viewing::new(text, None, "dense.yaml".to_owned(), ticking);
+        while !done.step() {}
+        assert!(done.viewed().is_some() && done.step() && done.viewed().is_none(), "given once");
     }
 }

@@ -24,7 +24,8 @@ use super::share::{
 use crate::embed::PageOptions;
 use crate::format::{human_size, renamed, syntax_label};
 use crate::route::Route;
-use crate::schedule::{debounce_ms, is_large, Slices};
+use crate::schedule::{debounce_ms, is_large};
+use opb_core::pause::Slices;
 // The viewer: graph, tools, requires, manifest (src/ui/viewer).
 use super::compare::{ComparePanel, CompareState};
 use super::registry::{RegistryControl, RegistryState};

@@ -2,6 +2,10 @@
 
 use std::path::Path;
 
+/// Dense playbooks, as the layout's benchmarks make them.
+#[path = "../../../core/benches/dense.rs"]
+pub mod dense;
+
 /// The example document `name` (examples/).
 pub fn example(name: &str) -> String {
     std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("../../examples").join(name))

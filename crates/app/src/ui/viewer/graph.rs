@@ -14,6 +14,7 @@ use opb_core::explain::{Explain, PlaybookExplain};
 use opb_render::drawing::{
     self, diamond, path_data, risk_bar, Geometry, Look, Marks, BAR, CORNER, ID_PX, PADDING,
 };
+use opb_render::figure;
 use std::collections::HashSet;
 use std::sync::Arc;
 use wasm_bindgen::JsCast;
@@ -54,7 +55,21 @@ pub fn GraphView(
     let path = path.unwrap_or_else(|| Signal::stored(None));
     let geometry = Memo::new(move |_| report.with(|r| playbook(r).and_then(Geometry::of)));
     let marks = Memo::new(move |_| report.with(|r| playbook(r).map(Marks::of).unwrap_or_default()));
-    let placed = Memo::new(move |_| geometry.with(|g| g.as_ref().map(|g| Arc::new(g.lay_out()))));
+    let laid_out =
+        Memo::new(move |_| geometry.with(|g| g.as_ref().map(|g| g.lay_out().map(Arc::new))));
+    let placed = Memo::new(move |_| laid_out.with(|l| l.clone().and_then(Result::ok)));
+    // What the layout says of itself: that it simplified the drawing, or
+    // that the graph is too dense to draw and is listed instead.
+    let notice = Memo::new(move |_| {
+        laid_out.with(|l| match l.as_ref()? {
+            Ok(layout) => layout.fidelity.notice().map(str::to_owned),
+            Err(dense) => Some(drawing::dense_notice(dense)),
+        })
+    });
+    let listed = Memo::new(move |_| {
+        let dense = laid_out.with(|l| matches!(l, Some(Err(_))));
+        dense.then(|| report.with(|r| playbook(r).map(|p| figure::edge_list(&p.graph)))).flatten()
+    });
     let steps = Memo::new(move |_| report.with(|r| playbook(r).map_or(0, |p| p.graph.nodes.len())));
 
     let camera = Camera::default();
@@ -214,6 +229,9 @@ pub fn GraphView(
 
     let drawing = move || {
         let (Some(layout), Some(geometry)) = (placed.get(), geometry.get()) else {
+            if listed.with(Option::is_some) {
+                return ().into_any();
+            }
             let count = steps.get();
             let text = if count > drawing::MAX_DRAWN_STEPS {
                 format!("This playbook has {count} steps, more than the {} a diagram can show. The Tools and Requires tabs cover them all.", drawing::MAX_DRAWN_STEPS)
@@ -240,8 +258,14 @@ pub fn GraphView(
                 </div>
                 <RiskLegend />
             </div>
+            {move || notice.get().map(|text| view! {
+                <p class="graph-notice" role="note" data-testid="graph-notice">{text}</p>
+            })}
+            // The list is the renderer's markup, every text in it escaped.
+            {move || listed.get().map(|html| view! { <div class="graph-listed" inner_html=html></div> })}
             <div
                 class="graph-canvas"
+                hidden=move || listed.with(Option::is_some)
                 data-testid="graph"
                 node_ref=camera.canvas
                 tabindex="0"

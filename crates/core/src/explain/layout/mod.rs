@@ -22,8 +22,13 @@
 //! The input is never trusted: edges to nodes that do not exist are left
 //! without a route, sizes that are not finite positive numbers are read as
 //! one unit, and every phase runs in time near-linear in the size of the
-//! graph with its dummy vertices. Nothing here panics or loops forever.
+//! graph with its dummy vertices. That graph can still be huge (an edge
+//! gets a dummy per rank it crosses), so the work is priced before it is
+//! done and kept within a budget (`budget`): past it the drawing is
+//! simplified, and past that it is not made. Nothing here panics, loops
+//! forever or runs unbounded.
 
+mod budget;
 mod order;
 mod playbook;
 mod position;
@@ -32,9 +37,13 @@ mod route;
 #[cfg(test)]
 mod tests;
 
-pub use playbook::{playbook, GraphLayout, Terminal};
+pub use budget::{Fidelity, TooDense, BUDGET, DRAWN_EDGE};
+pub use playbook::{playbook, playbook_pausing, GraphLayout, Terminal};
 
+use budget::{Extent, Work};
+use opb_syntax::pause;
 use serde::Serialize;
+use std::future::Future;
 
 /// A width and a height, in the caller's unit (the playground's is the CSS pixel).
 #[derive(Debug, Clone, Copy, PartialEq, Serialize)]
@@ -215,6 +224,11 @@ pub struct Layout {
     pub nodes: Vec<NodeBox>,
     /// One route per input edge, in input order.
     pub edges: Vec<EdgeRoute>,
+    /// Whether the drawing is exact or was simplified to stay within the
+    /// budget.
+    pub fidelity: Fidelity,
+    /// The work units the layout spent ([`budget`](BUDGET)).
+    pub work: u64,
 }
 
 /// What occupies a position in a rank.
@@ -259,25 +273,98 @@ struct Proper {
     loops: Vec<Vec<usize>>,
 }
 
-/// Lays out `nodes` and `edges`. `root`, when given, is the node the
-/// drawing starts from: it goes first in the search that breaks cycles and
-/// sits on the top rank unless an edge from elsewhere leads into it.
+/// Lays out `nodes` and `edges` within [`BUDGET`]. `root`, when given, is
+/// the node the drawing starts from: it goes first in the search that
+/// breaks cycles and sits on the top rank unless an edge from elsewhere
+/// leads into it.
 pub fn layout(
     nodes: &[NodeSpec],
     edges: &[EdgeSpec],
     root: Option<usize>,
     spacing: &Spacing,
-) -> Layout {
+) -> Result<Layout, TooDense> {
+    pause::at_once(layout_pausing(nodes, edges, root, spacing, BUDGET, pause::never))
+}
+
+/// Lays out as [`layout`] does, within `budget` work units: exactly when
+/// the whole exact drawing fits in it, else simplified when that fits
+/// ([`Fidelity`]), else not at all. `pause` is asked between the phases and
+/// between the sweeps of crossing reduction whether to pause (see
+/// [`pause`]).
+pub async fn layout_pausing<W: Future<Output = ()>>(
+    nodes: &[NodeSpec],
+    edges: &[EdgeSpec],
+    root: Option<usize>,
+    spacing: &Spacing,
+    budget: u64,
+    mut pause: impl FnMut() -> Option<W>,
+) -> Result<Layout, TooDense> {
     let spacing = spacing.sane();
     let nodes: Vec<NodeSpec> =
         nodes.iter().map(|n| NodeSpec { size: n.size.sane(), shape: n.shape }).collect();
     let edges: Vec<EdgeSpec> =
         edges.iter().map(|e| EdgeSpec { label: e.label.map(Size::sane), ..*e }).collect();
+    let mut work = Work::new(budget);
     let layering = rank::layer(nodes.len(), &edges, root.filter(|&r| r < nodes.len()));
-    let proper = proper(&nodes, &edges, &layering, &spacing);
-    let layers = order::order(&proper);
-    let xs = position::x_coordinates(&proper, &layers, &spacing);
-    route::draw(&nodes, &edges, &proper, &layers, &xs, &spacing)
+    work.spend((nodes.len() + edges.len()) as u64);
+    pause::ask(&mut pause).await;
+
+    let mut drawn = None;
+    let exact = extent(nodes.len(), &layering, Fidelity::Exact);
+    // The least the exact drawing can cost, known before it is built.
+    if work.affords(exact.fixed().saturating_add(order::SWEEPS.saturating_mul(exact.sweep()))) {
+        let graph = proper(&nodes, &edges, &layering, &spacing, Fidelity::Exact);
+        let rest = exact.fixed().saturating_add(order::most(&graph)) - exact.pass();
+        work.spend(exact.pass());
+        if work.affords(rest) {
+            drawn = Some((graph, Fidelity::Exact));
+        }
+    }
+    let (graph, fidelity) = match drawn {
+        Some(drawn) => drawn,
+        None => {
+            let simple = extent(nodes.len(), &layering, Fidelity::Simplified);
+            let price = simple.simplified(exact, layering.edges.len() as u64);
+            if !work.affords(price) {
+                return Err(TooDense { needed: work.spent().saturating_add(price), budget });
+            }
+            work.spend(simple.pass());
+            (
+                proper(&nodes, &edges, &layering, &spacing, Fidelity::Simplified),
+                Fidelity::Simplified,
+            )
+        }
+    };
+    pause::ask(&mut pause).await;
+    // Coordinates and routes are paid for first: crossing reduction, which
+    // can stop at any sweep, takes what is left.
+    work.spend(graph.extent().coordinates());
+    let layers = order::order(&graph, &mut work, &mut pause).await;
+    let xs = position::x_coordinates(&graph, &layers, &spacing, &mut pause).await;
+    let mut drawing = route::draw(&nodes, &edges, &graph, &layers, &xs, &spacing, fidelity);
+    drawing.work = work.spent();
+    Ok(drawing)
+}
+
+/// The size of the graph [`proper`] makes of `layering` for `fidelity`,
+/// from the ranks alone.
+fn extent(nodes: usize, layering: &rank::Layering, fidelity: Fidelity) -> Extent {
+    let mut size = Extent { vertices: nodes as u64, segments: 0 };
+    for oriented in &layering.edges {
+        let (Some(&top), Some(&bottom)) =
+            (layering.rank.get(oriented.upper), layering.rank.get(oriented.lower))
+        else {
+            continue;
+        };
+        let span = bottom.saturating_sub(top) as u64;
+        let (vertices, segments) = match fidelity {
+            Fidelity::Exact => (span.saturating_sub(1), span),
+            Fidelity::Simplified => (1, if span == 2 { 2 } else { 1 }),
+        };
+        size.vertices += vertices;
+        size.segments += segments;
+    }
+    size
 }
 
 /// The self-loops of each node, by input edge position.
@@ -305,11 +392,16 @@ fn loop_room(loops: &[usize], edges: &[EdgeSpec], spacing: &Spacing) -> Size {
     Size::new(beside, stacked)
 }
 
+/// The graph of `layering` with its edges cut at the ranks between their
+/// ends: at every one for an exact drawing, at its label's rank only for a
+/// simplified one, whose edge then has no segment between the ranks left
+/// uncut.
 fn proper(
     nodes: &[NodeSpec],
     edges: &[EdgeSpec],
     layering: &rank::Layering,
     spacing: &Spacing,
+    fidelity: Fidelity,
 ) -> Proper {
     let loops = self_loops(nodes.len(), edges);
     let mut vertices: Vec<Vertex> = nodes
@@ -340,7 +432,11 @@ fn proper(
         // just above it when the edge is drawn pointing up.
         let label_rank = if oriented.reversed { bottom.saturating_sub(1) } else { top + 1 };
         let mut chain = vec![oriented.upper];
-        for r in top + 1..bottom {
+        let cuts = match fidelity {
+            Fidelity::Exact => top + 1..bottom,
+            Fidelity::Simplified => label_rank..label_rank + 1,
+        };
+        for r in cuts {
             let (role, size) = match edge.label {
                 Some(size) if r == label_rank => (Role::Label(oriented.edge), size),
                 _ => (Role::Bend, Size::new(0.0, 0.0)),
@@ -357,11 +453,20 @@ fn proper(
     for chain in &chains {
         for pair in chain.windows(2) {
             if let [a, b] = *pair {
-                down[a].push(b);
-                up[b].push(a);
+                if vertices[b].rank == vertices[a].rank + 1 {
+                    down[a].push(b);
+                    up[b].push(a);
+                }
             }
         }
     }
     let ranks = vertices.iter().map(|v| v.rank + 1).max().unwrap_or(0);
     Proper { vertices, up, down, chains, reversed, ranks, loops }
+}
+
+impl Proper {
+    fn extent(&self) -> Extent {
+        let segments: usize = self.down.iter().map(Vec::len).sum();
+        Extent { vertices: self.vertices.len() as u64, segments: segments as u64 }
+    }
 }

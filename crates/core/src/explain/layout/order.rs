@@ -1,30 +1,42 @@
 //! Crossing reduction: the order of the vertices within each rank.
 
+use super::budget::Work;
 use super::{Proper, Role};
-use opb_syntax::order;
+use opb_syntax::{order, pause};
+use std::future::Future;
 
 /// Sweeps (each one down or one up) at most; the search stops earlier once
 /// `PATIENCE` sweeps in a row found no better order.
-const SWEEPS: usize = 24;
+pub(super) const SWEEPS: u64 = 24;
 const PATIENCE: usize = 4;
 
 /// Adjacent swaps cost the product of two vertices' degrees per pair; they
 /// run on graphs up to this many vertices (dummies included).
 const TRANSPOSE_LIMIT: usize = 4_000;
-const TRANSPOSE_PASSES: usize = 4;
+pub(super) const TRANSPOSE_PASSES: u64 = 4;
 
-/// The vertices of each rank, left to right, with few crossings.
-pub(super) fn order(graph: &Proper) -> Vec<Vec<usize>> {
+/// The vertices of each rank, left to right, with few crossings. A sweep
+/// or a pass of swaps runs only while `work` affords it; the caller that
+/// wants the full search checks [`most`] first. `pause` is asked after
+/// each sweep.
+pub(super) async fn order<W: Future<Output = ()>>(
+    graph: &Proper,
+    work: &mut Work,
+    pause: &mut impl FnMut() -> Option<W>,
+) -> Vec<Vec<usize>> {
+    let size = graph.extent();
+    work.spend(size.pass().saturating_add(size.segments));
     let mut layers = initial(graph);
     let mut pos = positions(&layers, graph.vertices.len());
     let mut best = layers.clone();
     let mut fewest = crossings(&layers, &pos, &graph.down);
-    let small = graph.vertices.len() <= TRANSPOSE_LIMIT;
+    let swaps = swap_bound(graph);
     let mut stale = 0;
     for sweep in 0..SWEEPS {
-        if fewest == 0 || stale >= PATIENCE {
+        if fewest == 0 || stale >= PATIENCE || !work.affords(size.sweep()) {
             break;
         }
+        work.spend(size.sweep());
         // Ties go left in two sweeps out of four and right in the others,
         // which lets symmetric orders that are stuck swap over.
         let lean = if sweep % 4 >= 2 { Lean::Right } else { Lean::Left };
@@ -37,8 +49,8 @@ pub(super) fn order(graph: &Proper) -> Vec<Vec<usize>> {
                 reorder(layer, &mut pos, &graph.down, lean);
             }
         }
-        if small {
-            transpose(&mut layers, &mut pos, graph);
+        if let Some(bound) = swaps {
+            transpose(&mut layers, &mut pos, graph, bound, work);
         }
         let count = crossings(&layers, &pos, &graph.down);
         if count < fewest {
@@ -48,8 +60,44 @@ pub(super) fn order(graph: &Proper) -> Vec<Vec<usize>> {
         } else {
             stale += 1;
         }
+        pause::ask(pause).await;
     }
     best
+}
+
+/// The most `order` may spend on `graph` beyond its fixed cost: every
+/// sweep, and every pass of swaps after each.
+pub(super) fn most(graph: &Proper) -> u64 {
+    let swaps = swap_bound(graph).unwrap_or(0);
+    SWEEPS.saturating_mul(
+        graph.extent().sweep().saturating_add(TRANSPOSE_PASSES.saturating_mul(swaps)),
+    )
+}
+
+/// What one pass of adjacent swaps costs at most, when the graph is small
+/// enough for swaps: comparing a vertex with its right neighbour costs the
+/// products of their degrees up and down, twice (the pair kept and
+/// swapped). The right one of each pair is a rank's vertex in the order
+/// the pass found it, every vertex but the first, and the left one may be
+/// any vertex of the rank (it moves right as it is swapped). So a rank
+/// costs at most its largest degree times the sum of the others, each way.
+/// Degrees do not change with the order.
+fn swap_bound(graph: &Proper) -> Option<u64> {
+    if graph.vertices.len() > TRANSPOSE_LIMIT {
+        return None;
+    }
+    // By rank and side: the largest degree, the smallest and their sum.
+    let mut degrees = vec![[(0u64, u64::MAX, 0u64); 2]; graph.ranks];
+    for (v, vertex) in graph.vertices.iter().enumerate() {
+        let Some(rank) = degrees.get_mut(vertex.rank) else { continue };
+        for (side, neighbours) in rank.iter_mut().zip([&graph.up, &graph.down]) {
+            let d = neighbours[v].len() as u64;
+            *side = (side.0.max(d), side.1.min(d), side.2 + d);
+        }
+    }
+    let pairs = degrees.iter().flatten().filter(|side| side.2 > 0);
+    let swaps: u64 = pairs.map(|&(largest, smallest, sum)| 2 * largest * (sum - smallest)).sum();
+    Some(swaps + graph.vertices.len() as u64)
 }
 
 /// A depth-first order from the nodes, by rank and then input order: each
@@ -62,7 +110,11 @@ fn initial(graph: &Proper) -> Vec<Vec<usize>> {
         .filter(|&v| matches!(graph.vertices[v].role, Role::Node(_)))
         .collect();
     order::sort_by_key(&mut starts, |&v| graph.vertices[v].rank);
-    // Every dummy hangs below a node, so starting from the nodes reaches all.
+    // A dummy not reached from a node (one a simplified drawing leaves
+    // without a neighbour above) starts a search of its own, after them.
+    starts.extend(
+        (0..graph.vertices.len()).filter(|&v| !matches!(graph.vertices[v].role, Role::Node(_))),
+    );
     for start in starts {
         let mut stack = vec![start];
         while let Some(v) = stack.pop() {
@@ -129,16 +181,28 @@ fn reorder(layer: &mut [usize], pos: &mut [usize], neighbours: &[Vec<usize>], le
 }
 
 /// Swaps neighbouring vertices while that removes crossings with both
-/// neighbouring ranks.
-fn transpose(layers: &mut [Vec<usize>], pos: &mut [usize], graph: &Proper) {
+/// neighbouring ranks, a pass at a time while `work` affords `bound`.
+fn transpose(
+    layers: &mut [Vec<usize>],
+    pos: &mut [usize],
+    graph: &Proper,
+    bound: u64,
+    work: &mut Work,
+) {
     for _ in 0..TRANSPOSE_PASSES {
+        if !work.affords(bound) {
+            break;
+        }
         let mut improved = false;
+        let mut spent = 0u64;
         for layer in layers.iter_mut() {
+            spent += layer.len() as u64;
             for i in 1..layer.len() {
                 let (u, v) = (layer[i - 1], layer[i]);
                 let kept = pair_crossings(u, v, pos, graph);
                 let swapped = pair_crossings(v, u, pos, graph);
-                if swapped < kept {
+                spent += kept.1 + swapped.1;
+                if swapped.0 < kept.0 {
                     layer.swap(i - 1, i);
                     pos[u] = i;
                     pos[v] = i - 1;
@@ -146,6 +210,7 @@ fn transpose(layers: &mut [Vec<usize>], pos: &mut [usize], graph: &Proper) {
                 }
             }
         }
+        work.spend(spent);
         if !improved {
             break;
         }
@@ -153,16 +218,17 @@ fn transpose(layers: &mut [Vec<usize>], pos: &mut [usize], graph: &Proper) {
 }
 
 /// Crossings between the edges of `left` and of `right` when `left` is just
-/// left of `right`.
-fn pair_crossings(left: usize, right: usize, pos: &[usize], graph: &Proper) -> usize {
+/// left of `right`, and the pairs of edges compared to count them.
+fn pair_crossings(left: usize, right: usize, pos: &[usize], graph: &Proper) -> (usize, u64) {
     let side = |neighbours: &[Vec<usize>]| {
         let mut count = 0;
         for &a in &neighbours[left] {
             count += neighbours[right].iter().filter(|&&b| pos[a] > pos[b]).count();
         }
-        count
+        (count, (neighbours[left].len() * neighbours[right].len()) as u64)
     };
-    side(&graph.up) + side(&graph.down)
+    let (up, down) = (side(&graph.up), side(&graph.down));
+    (up.0 + down.0, up.1 + down.1)
 }
 
 /// Crossings between every two neighbouring ranks, each pair counted with a

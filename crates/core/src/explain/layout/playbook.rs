@@ -2,10 +2,15 @@
 //! marker with an arrow into the start step, and an end marker below each
 //! step that ends the playbook.
 
-use super::{layout, EdgeRoute, EdgeSpec, NodeBox, NodeSpec, Shape, Size, Spacing};
+use super::{
+    layout_pausing, EdgeRoute, EdgeSpec, Fidelity, NodeBox, NodeSpec, Shape, Size, Spacing,
+    TooDense, BUDGET,
+};
 use crate::views::graph::Graph;
 use foldhash::{HashMap, HashMapExt};
+use opb_syntax::pause;
 use serde::Serialize;
+use std::future::Future;
 
 /// A start or end marker and the edge that joins it to its step.
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -34,19 +39,38 @@ pub struct GraphLayout {
     pub start: Option<Terminal>,
     /// An end marker below each step of `graph.ends`, in its order.
     pub ends: Vec<Terminal>,
+    /// Whether the drawing is exact or was simplified to stay within the
+    /// layout's budget; a drawer shows [`Fidelity::notice`] with it.
+    pub fidelity: Fidelity,
+    /// The work units the layout spent.
+    pub work: u64,
 }
 
 /// Lays out `graph`. `nodes` gives each graph node's size and shape, in the
 /// graph's order (a node without one is drawn as a small box); `label`
 /// measures a branch label; `terminal` is the size of the round start and
-/// end markers.
+/// end markers. A graph too dense to draw within the layout's budget is
+/// [`TooDense`], and a drawer lists its steps and edges instead.
 pub fn playbook(
     graph: &Graph,
     nodes: &[NodeSpec],
     label: impl Fn(&str) -> Size,
     terminal: Size,
     spacing: &Spacing,
-) -> GraphLayout {
+) -> Result<GraphLayout, TooDense> {
+    pause::at_once(playbook_pausing(graph, nodes, label, terminal, spacing, pause::never))
+}
+
+/// Lays out as [`playbook`] does, asking `pause` now and then whether to
+/// pause (see [`super::layout_pausing`]).
+pub async fn playbook_pausing<W: Future<Output = ()>>(
+    graph: &Graph,
+    nodes: &[NodeSpec],
+    label: impl Fn(&str) -> Size,
+    terminal: Size,
+    spacing: &Spacing,
+    pause: impl FnMut() -> Option<W>,
+) -> Result<GraphLayout, TooDense> {
     let fallback =
         NodeSpec { size: Size::new(terminal.width, terminal.height), shape: Shape::Rect };
     let mut specs: Vec<NodeSpec> =
@@ -86,7 +110,7 @@ pub fn playbook(
         })
         .collect();
 
-    let drawn = layout(&specs, &edges, root, spacing);
+    let drawn = layout_pausing(&specs, &edges, root, spacing, BUDGET, pause).await?;
     let terminal_at = |id: &str, node: usize, edge: usize| -> Option<Terminal> {
         Some(Terminal {
             step: id.to_owned(),
@@ -102,12 +126,14 @@ pub fn playbook(
         .enumerate()
         .filter_map(|(k, &(id, node))| terminal_at(id, node, first_end_edge + k))
         .collect();
-    GraphLayout {
+    Ok(GraphLayout {
         width: drawn.width,
         height: drawn.height,
         nodes: drawn.nodes.iter().take(graph.nodes.len()).copied().collect(),
         edges: drawn.edges.iter().take(graph_edges).cloned().collect(),
         start: start_terminal,
         ends: end_terminals,
-    }
+        fidelity: drawn.fidelity,
+        work: drawn.work,
+    })
 }

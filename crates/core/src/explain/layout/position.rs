@@ -8,7 +8,8 @@
 //! statistics of four separated values are separated too).
 
 use super::{Proper, Spacing};
-use opb_syntax::order;
+use opb_syntax::{order, pause};
+use std::future::Future;
 
 #[derive(Clone, Copy, PartialEq, Eq)]
 enum Vertical {
@@ -22,8 +23,13 @@ enum Horizontal {
     Right,
 }
 
-/// The centre x of every vertex.
-pub(super) fn x_coordinates(graph: &Proper, layers: &[Vec<usize>], spacing: &Spacing) -> Vec<f64> {
+/// The centre x of every vertex. `pause` is asked after each alignment.
+pub(super) async fn x_coordinates<W: Future<Output = ()>>(
+    graph: &Proper,
+    layers: &[Vec<usize>],
+    spacing: &Spacing,
+    pause: &mut impl FnMut() -> Option<W>,
+) -> Vec<f64> {
     let count = graph.vertices.len();
     if count == 0 {
         return Vec::new();
@@ -53,6 +59,7 @@ pub(super) fn x_coordinates(graph: &Proper, layers: &[Vec<usize>], spacing: &Spa
                 }
             }
             candidates.push((horizontal, xs));
+            pause::ask(pause).await;
         }
     }
     balance(graph, candidates)

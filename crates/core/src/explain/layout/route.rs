@@ -7,7 +7,8 @@
 //! a node or a label.
 
 use super::{
-    EdgeRoute, EdgeSpec, Layout, NodeBox, NodeSpec, Point, Proper, Role, Shape, Size, Spacing,
+    EdgeRoute, EdgeSpec, Fidelity, Layout, NodeBox, NodeSpec, Point, Proper, Role, Shape, Size,
+    Spacing,
 };
 use opb_syntax::order;
 
@@ -123,6 +124,7 @@ pub(super) fn draw(
     layers: &[Vec<usize>],
     xs: &[f64],
     spacing: &Spacing,
+    fidelity: Fidelity,
 ) -> Layout {
     let bands = Bands::new(graph, layers, spacing);
     let left =
@@ -189,6 +191,8 @@ pub(super) fn draw(
         height,
         nodes: boxes,
         edges: routes,
+        fidelity,
+        work: 0,
     }
 }
 

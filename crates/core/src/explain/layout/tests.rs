@@ -17,15 +17,23 @@ fn boxes(n: usize) -> Vec<NodeSpec> {
 }
 
 fn draw(n: usize, edges: &[EdgeSpec]) -> Layout {
-    layout(&boxes(n), edges, Some(0), &Spacing::default())
+    exact(&boxes(n), edges, Some(0), &Spacing::default())
+}
+
+/// The layout of a graph the budget lets through whole.
+fn exact(nodes: &[NodeSpec], edges: &[EdgeSpec], root: Option<usize>, spacing: &Spacing) -> Layout {
+    let drawn = layout(nodes, edges, root, spacing).expect("within the budget");
+    assert_eq!(drawn.fidelity, Fidelity::Exact);
+    assert!(drawn.work <= BUDGET);
+    drawn
 }
 
 /// Crossings of the order the layout chooses, counted on its proper graph.
 fn crossings_of(nodes: &[NodeSpec], edges: &[EdgeSpec], root: Option<usize>) -> usize {
     let spacing = Spacing::default();
     let layering = rank::layer(nodes.len(), edges, root);
-    let graph = proper(nodes, edges, &layering, &spacing);
-    let layers = order::order(&graph);
+    let graph = proper(nodes, edges, &layering, &spacing, Fidelity::Exact);
+    let layers = pause::at_once(order::order(&graph, &mut Work::new(BUDGET), &mut pause::never));
     let mut pos = vec![0; graph.vertices.len()];
     for layer in &layers {
         for (i, &v) in layer.iter().enumerate() {
@@ -85,7 +93,8 @@ fn samples(route: &EdgeRoute) -> Vec<Vec<Point>> {
 }
 
 /// The invariants every drawing keeps: finite numbers, nodes and labels
-/// apart, every route outside every node and label but its own, and each
+/// apart, every route outside every node and label but its own (in a
+/// simplified drawing, every route between neighbouring ranks), and each
 /// edge that is not reversed pointing down.
 fn check(nodes: &[NodeSpec], edges: &[EdgeSpec], drawn: &Layout) {
     assert_eq!(drawn.nodes.len(), nodes.len());
@@ -118,6 +127,10 @@ fn check(nodes: &[NodeSpec], edges: &[EdgeSpec], drawn: &Layout) {
             "edge {e} has a route exactly when both ends exist"
         );
         if !valid {
+            continue;
+        }
+        let (upper, lower) = (drawn.nodes[spec.from].rank, drawn.nodes[spec.to].rank);
+        if drawn.fidelity == Fidelity::Simplified && upper.abs_diff(lower) > 1 {
             continue;
         }
         for group in samples(route) {
@@ -154,7 +167,7 @@ fn check(nodes: &[NodeSpec], edges: &[EdgeSpec], drawn: &Layout) {
 
 #[test]
 fn an_empty_graph_is_just_its_margins() {
-    let drawn = layout(&[], &[], None, &Spacing::default());
+    let drawn = exact(&[], &[], None, &Spacing::default());
     assert_eq!((drawn.width, drawn.height), (48.0, 48.0));
     assert!(drawn.nodes.is_empty() && drawn.edges.is_empty());
 }
@@ -209,7 +222,7 @@ fn known_crossing_numbers_are_met() {
         (0..4).flat_map(|i| [edge(i, i + 1), edge(5 + i, 6 + i), edge(i, 6 + i)]).collect();
     ladder.reverse();
     assert_eq!(crossings_of(&boxes(10), &ladder, Some(0)), 0);
-    check(&boxes(10), &ladder, &layout(&boxes(10), &ladder, Some(0), &Spacing::default()));
+    check(&boxes(10), &ladder, &exact(&boxes(10), &ladder, Some(0), &Spacing::default()));
 }
 
 #[test]
@@ -250,7 +263,7 @@ fn labels_take_room_between_the_ranks() {
         EdgeSpec { back: true, ..labelled(3, 0, 60.0) },
         labelled(2, 2, 40.0),
     ];
-    let drawn = layout(&nodes, &edges, Some(0), &Spacing::default());
+    let drawn = exact(&nodes, &edges, Some(0), &Spacing::default());
     check(&nodes, &edges, &drawn);
     let approved = drawn.edges[1].label.expect("a label position");
     assert!(
@@ -271,7 +284,7 @@ fn gates_and_markers_meet_edges_on_their_outline() {
         BOX,
     ];
     let edges = [edge(0, 1), edge(1, 2)];
-    let drawn = layout(&nodes, &edges, Some(0), &Spacing::default());
+    let drawn = exact(&nodes, &edges, Some(0), &Spacing::default());
     check(&nodes, &edges, &drawn);
     let gate = drawn.nodes[1];
     let into = drawn.edges[0].points.last().copied().expect("a route");
@@ -295,7 +308,7 @@ fn edges_to_missing_nodes_and_absurd_sizes_are_harmless() {
         EdgeSpec { label: Some(Size::new(f64::NAN, 5.0)), ..edge(1, 2) },
     ];
     let spacing = Spacing { node_gap: f64::NAN, rank_gap: -1.0, ..Spacing::default() };
-    let drawn = layout(&nodes, &edges, Some(99), &spacing);
+    let drawn = exact(&nodes, &edges, Some(99), &spacing);
     check(&nodes, &edges, &drawn);
     assert_eq!(drawn.nodes[0].width, 1.0);
     assert_eq!((drawn.nodes[1].width, drawn.nodes[1].height), (1.0, MAX_SIDE));
@@ -334,7 +347,7 @@ fn random_graphs_keep_every_invariant() {
             })
             .collect();
         let root = (random.below(4) > 0).then(|| random.below(n));
-        let drawn = layout(&nodes, &edges, root, &Spacing::default());
+        let drawn = exact(&nodes, &edges, root, &Spacing::default());
         check(&nodes, &edges, &drawn);
     }
 }
@@ -361,7 +374,7 @@ fn a_thousand_nodes_stay_linear_in_size() {
     let spacing = Spacing::default();
     let layering = rank::layer(1000, &chain, Some(0));
     assert_eq!(
-        proper(&boxes(1000), &chain, &layering, &spacing).vertices.len(),
+        proper(&boxes(1000), &chain, &layering, &spacing, Fidelity::Exact).vertices.len(),
         1999,
         "one bend per edge"
     );
@@ -370,7 +383,7 @@ fn a_thousand_nodes_stay_linear_in_size() {
     let drawn = draw(1000, &dag);
     check(&boxes(1000), &dag, &drawn);
     let layering = rank::layer(1000, &dag, Some(0));
-    let vertices = proper(&boxes(1000), &dag, &layering, &spacing).vertices.len();
+    let vertices = proper(&boxes(1000), &dag, &layering, &spacing, Fidelity::Exact).vertices.len();
     assert!(vertices < 1000 + dag.len() * 12, "dummies stay proportional to the edges: {vertices}");
 }
 
@@ -395,7 +408,8 @@ fn the_example_playbook_reads_top_down_with_its_markers() {
         |label| Size::new(label.len() as f64 * 7.0 + 16.0, 20.0),
         Size::new(18.0, 18.0),
         &Spacing::default(),
-    );
+    )
+    .expect("within the budget");
     let rank = |id: &str| graph.nodes.iter().position(|n| n.id == id).map(|i| drawn.nodes[i].rank);
     assert_eq!(
         ["recover", "gate", "send", "record"].map(rank),
@@ -420,5 +434,109 @@ fn the_example_playbook_reads_top_down_with_its_markers() {
     all.extend(drawn.ends.iter().map(|t| t.at));
     for (i, a) in all.iter().enumerate() {
         assert!(all.iter().skip(i + 1).all(|b| !a.overlaps(b)));
+    }
+}
+
+/// `n` gates of `branches` labelled branches each, to steps anywhere in
+/// the graph: edges that span many ranks, which made millions of dummies.
+fn dense(n: usize, branches: usize, seed: u64) -> (Vec<NodeSpec>, Vec<EdgeSpec>) {
+    let gate = NodeSpec { size: Size::new(150.0, 84.0), shape: Shape::Diamond };
+    let mut random = Lcg(seed);
+    let edges = (0..n)
+        .flat_map(|from| (0..branches).map(move |_| from))
+        .map(|from| EdgeSpec { to: random.below(n), ..labelled(from, 0, 30.0) })
+        .collect();
+    (vec![gate; n], edges)
+}
+
+#[test]
+fn a_dense_graph_is_drawn_simplified_within_the_budget() {
+    let (nodes, edges) = dense(150, 8, 11);
+    let spacing = Spacing::default();
+    let layering = rank::layer(nodes.len(), &edges, Some(0));
+    let exact = extent(nodes.len(), &layering, Fidelity::Exact);
+    let least = exact.fixed() + order::SWEEPS * exact.sweep();
+    assert!(least > BUDGET, "an exact drawing would cost {least} units: {exact:?}");
+    let drawn = layout(&nodes, &edges, Some(0), &spacing).expect("drawn, simplified");
+    assert_eq!(drawn.fidelity, Fidelity::Simplified);
+    assert!(drawn.work <= BUDGET, "{} units", drawn.work);
+    check(&nodes, &edges, &drawn);
+    assert!(drawn.edges.iter().all(|route| route.points.len() <= 8), "a few bends an edge");
+    assert!(
+        drawn.edges.iter().zip(&edges).all(|(route, e)| route.label.is_some() || e.from == e.to),
+        "every label has its place"
+    );
+}
+
+#[test]
+fn a_graph_too_dense_even_simplified_is_refused_with_its_price() {
+    let (nodes, edges) = dense(1_000, 20, 12);
+    let Err(refused) = layout(&nodes, &edges, Some(0), &Spacing::default()) else {
+        panic!("drawn")
+    };
+    assert_eq!(refused.budget, BUDGET);
+    assert!(refused.needed > BUDGET, "{refused:?}");
+    assert_eq!(refused.to_string(), "too many crossing edges to draw");
+}
+
+#[test]
+fn every_layout_keeps_within_its_budget_and_more_budget_never_draws_less() {
+    let mut random = Lcg(0xb0d9e7);
+    let rank_of = |fidelity: &Result<Layout, TooDense>| match fidelity {
+        Ok(drawn) if drawn.fidelity == Fidelity::Exact => 2,
+        Ok(_) => 1,
+        Err(_) => 0,
+    };
+    for _ in 0..200 {
+        let n = 1 + random.below(40);
+        let nodes = boxes(n);
+        let edges: Vec<EdgeSpec> = (0..random.below(4 * n + 1))
+            .map(|_| EdgeSpec {
+                label: (random.below(2) == 0).then(|| Size::new(40.0, 18.0)),
+                back: random.below(6) == 0,
+                ..edge(random.below(n), random.below(n))
+            })
+            .collect();
+        let spacing = Spacing::default();
+        let mut last = 0;
+        for budget in [0, 1_000, 10_000, 50_000, 200_000, 1_000_000, BUDGET] {
+            let paused = layout_pausing(&nodes, &edges, Some(0), &spacing, budget, pause::never);
+            let drawn = pause::at_once(paused);
+            match &drawn {
+                Ok(layout) => {
+                    assert!(layout.work <= budget, "{} units of {budget}", layout.work);
+                    check(&nodes, &edges, layout);
+                }
+                Err(refused) => assert!(refused.needed > budget && refused.budget == budget),
+            }
+            assert!(rank_of(&drawn) >= last, "a budget of {budget} draws less than a smaller one");
+            last = rank_of(&drawn);
+        }
+    }
+}
+
+#[test]
+fn the_price_of_a_graph_is_known_before_it_is_built() {
+    let mut random = Lcg(0x9a1ce);
+    let spacing = Spacing::default();
+    for _ in 0..200 {
+        let n = 1 + random.below(30);
+        let edges: Vec<EdgeSpec> = (0..random.below(3 * n + 1))
+            .map(|_| EdgeSpec {
+                label: (random.below(3) == 0).then(|| Size::new(50.0, 18.0)),
+                back: random.below(5) == 0,
+                ..edge(random.below(n + 1), random.below(n))
+            })
+            .collect();
+        let layering = rank::layer(n, &edges, Some(0));
+        for fidelity in [Fidelity::Exact, Fidelity::Simplified] {
+            let priced = extent(n, &layering, fidelity);
+            let built = proper(&boxes(n), &edges, &layering, &spacing, fidelity).extent();
+            assert_eq!(
+                (priced.vertices, priced.segments),
+                (built.vertices, built.segments),
+                "{fidelity:?}"
+            );
+        }
     }
 }

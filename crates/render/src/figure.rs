@@ -1,0 +1,78 @@
+//! The step graph as a page shows it (the viewer, the HTML report): the
+//! drawing, headed by the layout's notice when it was simplified; the steps
+//! and their edges as a list when the graph is too dense to draw within the
+//! layout's budget; or why there is no drawing.
+//!
+//! The notices' words are the core's ([`opb_core::explain::layout`]) and
+//! [`crate::drawing`]'s; the playground's graph view shows the same.
+
+use crate::drawing::{dense_notice, edge_lines};
+use crate::svg::{drawn, write_stylesheet, NotDrawn, NoticeIn};
+use crate::words::capitalized;
+use crate::xml::escape;
+use crate::Theme;
+use opb_core::explain::{Graph, PlaybookExplain};
+use opb_core::pause;
+use std::fmt::Write;
+use std::future::Future;
+
+/// The graph for the viewer, whose page links the graph's stylesheet: the
+/// drawing in a `div` of class `opb-graph`. `pause` is asked during the
+/// layout ([`opb_core::pause`]).
+pub async fn for_viewer<W: Future<Output = ()>>(
+    explain: &PlaybookExplain,
+    pause: impl FnMut() -> Option<W>,
+) -> String {
+    match drawn(explain, None, |_| {}, NoticeIn::Page, pause).await {
+        Ok((svg, fidelity)) => framed(fidelity.notice(), "opb-graph", &svg),
+        Err(why) => undrawn(&explain.graph, &why),
+    }
+}
+
+/// The graph for the HTML report: a standalone drawing in `theme`, in a
+/// `div` of class `graph`.
+pub fn for_report(explain: &PlaybookExplain, theme: Theme) -> String {
+    let drawn = drawn(explain, Some(theme), write_stylesheet, NoticeIn::Page, pause::never);
+    match pause::at_once(drawn) {
+        Ok((svg, fidelity)) => framed(fidelity.notice(), "graph", &svg),
+        Err(why) => undrawn(&explain.graph, &why),
+    }
+}
+
+fn framed(notice: Option<&str>, class: &str, svg: &str) -> String {
+    let mut out = notice.map(note).unwrap_or_default();
+    write!(out, r#"<div class="{class}">{svg}</div>"#).ok();
+    out
+}
+
+/// Why there is no drawing, with the list in its place when there are
+/// steps to list.
+fn undrawn(graph: &Graph, why: &NotDrawn) -> String {
+    match why {
+        NotDrawn::TooDense(dense) => {
+            let mut out = note(&dense_notice(dense));
+            out.push_str(&edge_list(graph));
+            out
+        }
+        _ => format!("<p>{}.</p>", escape(&capitalized(&why.to_string()))),
+    }
+}
+
+/// A notice about the drawing, as a page shows it.
+fn note(text: &str) -> String {
+    format!(
+        r#"<p class="graph-notice" role="note" data-testid="graph-notice">{}</p>"#,
+        escape(text)
+    )
+}
+
+/// Every step of `graph` with the steps its `next` leads to, as an HTML
+/// list ([`edge_lines`]).
+pub fn edge_list(graph: &Graph) -> String {
+    let mut out = String::from(r#"<ul class="graph-list" data-testid="graph-list">"#);
+    for line in edge_lines(graph) {
+        write!(out, "<li>{}</li>", escape(&line)).ok();
+    }
+    out.push_str("</ul>");
+    out
+}
