@@ -20,16 +20,16 @@
 set -euo pipefail
 
 # Gzipped bytes of the app. Issue 7's target is 450 KB (460,800 bytes); it
-# is not met: the app is about 833 KB gzipped, the wasm 666 KB of it and the
+# is not met: the app is about 839 KB gzipped, the wasm 671 KB of it and the
 # CodeMirror bundle 137 KB (docs/performance.md, "Download size": the gap
-# and the plan). The budget sits 0.25% above that, so that any growth fails
+# and the plan). The budget sits 0.3% above that, so that any growth fails
 # the test command and is looked at before it is accepted.
-budget=$((816 * 1024))
+budget=$((822 * 1024))
 
 # Gzipped bytes of the viewer a docs page with one <opb-viewer> downloads:
 # the element's script and stylesheet, the viewer's loader and wasm. The
 # budget is issue 21's target for the whole cold page, 300 KB (307,200
-# bytes): the viewer is about 298 KB gzipped, its wasm 290 KB
+# bytes): the viewer is about 301 KB gzipped, its wasm 293 KB
 # (docs/performance.md, "The docs-site viewer": the profile and the cuts
 # made).
 viewer_budget=$((300 * 1024))
@@ -41,17 +41,18 @@ viewer_budget=$((300 * 1024))
 # opb-share's reading of links but for the inflating). The budget is the
 # issue's, 300 KB by the time the trust banner is on screen, and the page
 # loads nothing else before it (scripts/bench-link.mjs counts what was
-# transferred, headers included). It is 2.9 KB over that since the graph's
-# layout has a budget and the view is made in slices (docs/performance.md,
-# "Size options, measured": about 6.4 KB on each build); the budget sits
-# 0.4% above today's 310 KB.
-reading_budget=$((304 * 1024))
+# transferred, headers included). It is 5 KB over that since the graph's
+# layout has a budget and the view is made in slices (about 6.4 KB on each
+# build) and the credentials are masked by what the rules found (about
+# 2.3 KB): docs/performance.md, "Size options, measured". The budget sits
+# 0.3% above today's 312 KB.
+reading_budget=$((306 * 1024))
 
 # Gzipped bytes of the embed page (what an <iframe> of it downloads): its
 # HTML and script, the viewer's stylesheet, the embed's loader and wasm
 # (the viewer's, and opb-share's reading of links and messages). About
-# 326 KB; the budget sits 0.3% above.
-embed_budget=$((319 * 1024))
+# 328 KB; the budget sits 0.2% above.
+embed_budget=$((321 * 1024))
 
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 dist="${1:-$root/dist}"
