@@ -10,9 +10,7 @@
 
 use crate::diagnostics::secrets::{preview, redact};
 use crate::diagnostics::Diagnostic;
-use crate::rules::credentials::SEC001;
-use crate::rules::manifest::PM312;
-use crate::rules::playbook::PB411;
+use crate::rules::credentials::is_credential_finding;
 use opb_syntax::order;
 use opb_syntax::text::Span;
 use opb_syntax::{Node, Value};
@@ -23,7 +21,7 @@ use std::borrow::Cow;
 pub(crate) fn masked(root: &Node, diagnostics: &[Diagnostic]) -> Option<Node> {
     let mut found: Vec<Span> = diagnostics
         .iter()
-        .filter(|d| [&SEC001, &PB411, &PM312].iter().any(|rule| rule.code == d.code))
+        .filter(|d| is_credential_finding(d))
         .map(|d| Span::new(d.range.start.offset, d.range.end.offset))
         .collect();
     if found.is_empty() {

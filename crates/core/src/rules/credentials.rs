@@ -9,7 +9,7 @@ use super::playbook::PB411;
 use crate::diagnostics::secrets::{
     find_credential, high_entropy_run, may_hold_credential, preview,
 };
-use crate::diagnostics::{documented, At, Group, Report, Rule, Severity};
+use crate::diagnostics::{documented, At, Diagnostic, Group, Report, Rule, Severity};
 use opb_syntax::{Node, Ptr, Value};
 
 pub static SEC001: Rule = Rule {
@@ -31,6 +31,14 @@ pub static RULES: &[&Rule] = &[&SEC001];
 /// a string, SEC001 stays silent.
 fn more_specific() -> [&'static Rule; 2] {
     [&PB411, &PM312]
+}
+
+/// Whether a diagnostic reports a credential written into the document:
+/// SEC001's, or a more specific rule's in its stead. The explain view masks
+/// what these found, and a shell asks before such a document leaves the page.
+pub(crate) fn is_credential_finding(diagnostic: &Diagnostic) -> bool {
+    diagnostic.code == SEC001.code
+        || more_specific().iter().any(|rule| rule.code == diagnostic.code)
 }
 
 /// One step of the pointer to the value being looked at.
