@@ -77,10 +77,15 @@ export async function serve(from = dist, { production = false, caching = false }
   return { url: `http://127.0.0.1:${port}/`, close: () => new Promise((ok) => server.close(ok)) };
 }
 
+// OPB_CPU_SLOWDOWN=N: every page's CPU slowed N times by DevTools'
+// throttling (4 is Lighthouse's phone), so the same tests run as on a slow
+// phone or a loaded machine (scripts/e2e-under-load.sh).
+const slowdown = Number(process.env.OPB_CPU_SLOWDOWN ?? 1);
+
 // playwright-core gives every launch a fresh profile directory of its own
 // (the fresh --user-data-dir GUIDE §4 asks for).
 export async function launch() {
-  return chromium.launch({
+  const browser = await chromium.launch({
     executablePath: process.env.CHROMIUM ?? "/usr/bin/chromium",
     headless: true,
     args: [
@@ -93,6 +98,33 @@ export async function launch() {
       "--disable-dev-shm-usage",
     ],
   });
+  if (slowdown > 1) throttleEveryPage(browser, slowdown);
+  return browser;
+}
+
+// Slows every page of every context `browser` makes (browser.newPage
+// makes its context with newContext too): a page is returned by newPage
+// once throttled, and a page the site opens is throttled as it appears.
+function throttleEveryPage(browser, rate) {
+  const newContext = browser.newContext.bind(browser);
+  browser.newContext = async (options) => {
+    const context = await newContext(options);
+    const throttled = new WeakMap();
+    const throttle = (page) => {
+      if (!throttled.has(page)) {
+        throttled.set(page, context.newCDPSession(page).then((cdp) => cdp.send("Emulation.setCPUThrottlingRate", { rate })));
+      }
+      return throttled.get(page);
+    };
+    context.on("page", throttle);
+    const newPage = context.newPage.bind(context);
+    context.newPage = async () => {
+      const page = await newPage();
+      await throttle(page);
+      return page;
+    };
+    return context;
+  };
 }
 
 export async function screenshot(page, name) {

@@ -328,6 +328,14 @@ impl Links {
             has_report
         });
         let _ = window_event_listener(leptos::ev::hashchange, move |_| links.on_hash_change());
+        // An address written while the page is being left (a reload, say,
+        // between `beforeunload` and `pagehide`) is lost, and so is its
+        // history state: Chromium then reloads the address before it with
+        // no state, which reads as a link that arrived. The drafts keep
+        // the last edits.
+        let _ = window_event_listener(leptos::ev::beforeunload, move |_| {
+            links.timer.set_value(None);
+        });
         links
     }
 
