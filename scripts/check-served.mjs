@@ -1,9 +1,11 @@
 // scripts/run.sh --check: waits until the server at URL (process SERVER_PID)
-// serves the built playground, opens it in headless Chromium as a person
-// would, and exits 0 once the example (failed-charge-recovery.json) is
-// checked with "No problems found", with nothing at all said in the console: no error, no
-// warning, no refused request, no Content-Security-Policy violation.
-// Exits 1, saying what it saw, otherwise.
+// serves the built playground, checks that it answers with the framing
+// headers docs/embedding.md asks a host for (the playground refuses to be
+// framed, the embed page does not), opens it in headless Chromium as a
+// person would, and exits 0 once the example (failed-charge-recovery.json)
+// is checked with "No problems found", with nothing at all said in the
+// console: no error, no warning, no refused request, no
+// Content-Security-Policy violation. Exits 1, saying what it saw, otherwise.
 //
 //   node scripts/check-served.mjs URL SERVER_PID
 import { launch, screenshot } from "../tests/e2e/harness.mjs";
@@ -28,14 +30,13 @@ const alive = (pid) => {
   }
 };
 
-// The first build of a fresh clone compiles every crate of the app: allow
-// it half an hour before calling the server stuck.
-const buildDeadline = Date.now() + 30 * 60_000;
+// run.sh starts the server once the build is done: it listens within
+// seconds.
+const deadline = Date.now() + 60_000;
 const served = async () => {
   try {
     const response = await fetch(url);
-    // Trunk answers before its first build is done; the built page is the
-    // one that names the wasm's loader.
+    // The built page is the one that names the wasm's loader.
     return response.ok && (await response.text()).includes("data-opb-boot");
   } catch {
     return false;
@@ -43,11 +44,19 @@ const served = async () => {
 };
 while (!(await served())) {
   if (!alive(serverPid)) fail(`the server stopped before serving ${url} (its output is above)`);
-  if (Date.now() > buildDeadline) fail(`${url} served no built page within 30 minutes`);
+  if (Date.now() > deadline) fail(`${url} served no built page within a minute`);
   await new Promise((ok) => setTimeout(ok, 1000));
 }
 
 const said = [];
+for (const [page, framable] of [["", false], ["embed.html", true]]) {
+  const headers = (await fetch(new URL(page, url))).headers;
+  const refuses = headers.get("content-security-policy") === "frame-ancestors 'none'" && headers.get("x-frame-options") === "DENY";
+  const saysNothing = !headers.has("content-security-policy") && !headers.has("x-frame-options");
+  if (framable ? !saysNothing : !refuses) {
+    said.push(`${page || "the playground"} ${framable ? "must not refuse" : "must refuse"} to be framed: Content-Security-Policy ${headers.get("content-security-policy")}, X-Frame-Options ${headers.get("x-frame-options")}`);
+  }
+}
 let seen;
 const browser = await launch();
 try {

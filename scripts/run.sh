@@ -2,7 +2,9 @@
 # Installs what the playground needs (scripts/setup.sh run), then builds it
 # for release and serves it on localhost with failed-charge-recovery.json
 # open. Trunk rebuilds when a source changes; reload the page to see it.
-# PORT picks another port.
+# PORT picks another port. scripts/serve.mjs serves the build with the
+# headers a host sends (docs/embedding.md): the playground refuses to be
+# framed by another site, the embed page does not.
 #
 #   scripts/run.sh           serve until Ctrl-C
 #   scripts/run.sh --check   serve, open the page in headless Chromium, wait
@@ -33,17 +35,21 @@ export PATH="$root/node_modules/.bin:$PATH"
 
 port="${PORT:-8080}"
 url="http://127.0.0.1:$port/"
-# --no-autoreload: Trunk's reload script is inline, which the page's
-# Content-Security-Policy refuses (a console error on every load).
-serve=(trunk serve --release --offline --no-autoreload --address 127.0.0.1 --port "$port")
 
 if [ "$mode" = serve ]; then
   printf '\n\033[1mThe playground will be at %s once built (the first build takes a few minutes).\033[0m\n\n' "$url" >&2
-  exec "${serve[@]}"
+  # Trunk's watch adds no reload script (an inline one, which the page's
+  # Content-Security-Policy would refuse).
+  trunk watch --release --offline &
+  watcher=$!
+  trap 'kill "$watcher" 2>/dev/null; wait "$watcher" 2>/dev/null || true' EXIT
+  node scripts/serve.mjs "$port"
+  exit
 fi
 
 started=$SECONDS
-"${serve[@]}" &
+trunk build --release --offline
+node scripts/serve.mjs "$port" &
 server=$!
 trap 'kill "$server" 2>/dev/null; wait "$server" 2>/dev/null || true' EXIT
 node scripts/check-served.mjs "$url" "$server"

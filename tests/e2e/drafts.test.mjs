@@ -2,7 +2,13 @@
 // in IndexedDB, so two tabs never overwrite each other's work; a fresh tab
 // continues the most recent draft; the Drafts menu lists, opens and
 // deletes them; a storage that is full or refused says so; pruning keeps
-// the tab's own draft; a reload keeps the selection and the panel.
+// the tab's own draft; a reload keeps the selection and the panel, and a
+// reload at once after a keystroke keeps it and opens the playground.
+//
+// Timing matters here, so these tests must also pass as a slow phone or a
+// loaded machine runs them: scripts/e2e-under-load.sh runs this file and
+// the reading view's ten times with every page's CPU slowed 4 times and
+// both cores kept busy.
 
 import { test } from "node:test";
 import assert from "node:assert/strict";
@@ -122,6 +128,25 @@ test("a reload at once after a keystroke keeps it: the tab's draft is written as
   await page.reload();
   await page.waitForFunction(() => Number(document.querySelector(".statusbar")?.dataset.checks) > 0);
   assert.equal(await editorText(page), onScreen);
+  await assertClean(page);
+  await context.close();
+});
+
+test("a reload as the address is about to follow a keystroke reopens the playground with it, not its link's reading view", async () => {
+  const context = await opb.browser.newContext();
+  const page = await newTab(context);
+  await paste(page, PLAYBOOK);
+  // The address follows the paste at once, then at most every 750 ms:
+  // once the draft is saved (400 ms on), the keystroke's address is due
+  // about as the reload below begins.
+  await page.waitForFunction(() => history.state === "opb");
+  await draftSaved(page, PLAYBOOK);
+  await page.click('[data-testid="editor"] .cm-content');
+  await page.keyboard.press("Control+End");
+  await page.keyboard.type("#");
+  await page.reload();
+  await page.waitForFunction(() => Number(document.querySelector(".statusbar")?.dataset.checks) > 0, null, { timeout: 60_000 });
+  assert.equal(await editorText(page), PLAYBOOK + "#");
   await assertClean(page);
   await context.close();
 });

@@ -10,7 +10,7 @@ import { createServer } from "node:http";
 import { createHash } from "node:crypto";
 import { readFile, mkdir } from "node:fs/promises";
 import { readFileSync } from "node:fs";
-import { extname, join, normalize, resolve, dirname } from "node:path";
+import { basename, extname, join, normalize, resolve, dirname } from "node:path";
 import { fileURLToPath } from "node:url";
 import { chromium } from "playwright-core";
 
@@ -28,7 +28,29 @@ const types = {
   ".svg": "image/svg+xml",
 };
 
-// Serves `from` (the release build by default); a folder's index.html
+// The headers that keep other sites from framing a file: every page of the
+// playground refuses it (a <meta> Content-Security-Policy cannot say
+// frame-ancestors; X-Frame-Options for browsers without CSP 2), but the
+// embed page, which exists to be framed (docs/embedding.md, "Hosting the
+// playground").
+export function framingHeaders(file) {
+  if (basename(file) === "embed.html") return {};
+  return { "content-security-policy": "frame-ancestors 'none'", "x-frame-options": "DENY" };
+}
+
+// The embed page's address for a frame that asks for the playground's own
+// form of an embed address (`/?embed=1…`, which older embed codes frame):
+// the page that would send it on is refused in a frame before its script
+// runs, so the server sends it on. A top-level visit is left to js/boot.js.
+function framedEmbed(request, url) {
+  const framed = request.headers["sec-fetch-dest"] === "iframe";
+  if (!framed || !url.searchParams.has("embed") || !["/", "/index.html"].includes(url.pathname)) return null;
+  url.searchParams.delete("embed");
+  return `embed.html${url.search}`;
+}
+
+// Serves `from` (the release build by default) on `port` (any free one
+// unless given) with the framing headers above; a folder's index.html
 // answers for the folder. With `production`, as a production server would
 // for another origin's pages: gzipped (to clients that accept it; the
 // build's precompressed FILE.gz when there is one), allowed
@@ -36,9 +58,15 @@ const types = {
 // too, cached as a host should (docs/embedding.md): a file whose name holds
 // the build's hash for a year and immutable, the others revalidated by
 // their ETag at every use (scripts/bench-link.mjs).
-export async function serve(from = dist, { production = false, caching = false } = {}) {
+export async function serve(from = dist, { production = false, caching = false, port = 0 } = {}) {
   const server = createServer(async (request, response) => {
-    const path = normalize(decodeURIComponent(new URL(request.url, "http://localhost").pathname));
+    const url = new URL(request.url, "http://localhost");
+    const embed = framedEmbed(request, url);
+    if (embed) {
+      response.writeHead(302, { location: embed }).end();
+      return;
+    }
+    const path = normalize(decodeURIComponent(url.pathname));
     const file = join(from, path.endsWith("/") ? join(path, "index.html") : path);
     if (!file.startsWith(from)) {
       response.writeHead(403).end();
@@ -51,7 +79,7 @@ export async function serve(from = dist, { production = false, caching = false }
       response.writeHead(404).end("not found");
       return;
     }
-    const headers = { "content-type": types[extname(file)] ?? "application/octet-stream" };
+    const headers = { "content-type": types[extname(file)] ?? "application/octet-stream", ...framingHeaders(file) };
     if (production) {
       Object.assign(headers, { "access-control-allow-origin": "*", "cache-control": "no-store" });
       if (caching) {
@@ -72,15 +100,19 @@ export async function serve(from = dist, { production = false, caching = false }
     }
     response.writeHead(200, headers).end(body);
   });
-  await new Promise((ok) => server.listen(0, "127.0.0.1", ok));
-  const { port } = server.address();
-  return { url: `http://127.0.0.1:${port}/`, close: () => new Promise((ok) => server.close(ok)) };
+  await new Promise((ok, fail) => server.once("error", fail).listen(port, "127.0.0.1", ok));
+  return { url: `http://127.0.0.1:${server.address().port}/`, close: () => new Promise((ok) => server.close(ok)) };
 }
+
+// OPB_CPU_SLOWDOWN=N: every page's CPU slowed N times by DevTools'
+// throttling (4 is Lighthouse's phone), so the same tests run as on a slow
+// phone or a loaded machine (scripts/e2e-under-load.sh).
+const slowdown = Number(process.env.OPB_CPU_SLOWDOWN ?? 1);
 
 // playwright-core gives every launch a fresh profile directory of its own
 // (the fresh --user-data-dir GUIDE §4 asks for).
 export async function launch() {
-  return chromium.launch({
+  const browser = await chromium.launch({
     executablePath: process.env.CHROMIUM ?? "/usr/bin/chromium",
     headless: true,
     args: [
@@ -93,6 +125,33 @@ export async function launch() {
       "--disable-dev-shm-usage",
     ],
   });
+  if (slowdown > 1) throttleEveryPage(browser, slowdown);
+  return browser;
+}
+
+// Slows every page of every context `browser` makes (browser.newPage
+// makes its context with newContext too): a page is returned by newPage
+// once throttled, and a page the site opens is throttled as it appears.
+function throttleEveryPage(browser, rate) {
+  const newContext = browser.newContext.bind(browser);
+  browser.newContext = async (options) => {
+    const context = await newContext(options);
+    const throttled = new WeakMap();
+    const throttle = (page) => {
+      if (!throttled.has(page)) {
+        throttled.set(page, context.newCDPSession(page).then((cdp) => cdp.send("Emulation.setCPUThrottlingRate", { rate })));
+      }
+      return throttled.get(page);
+    };
+    context.on("page", throttle);
+    const newPage = context.newPage.bind(context);
+    context.newPage = async () => {
+      const page = await newPage();
+      await throttle(page);
+      return page;
+    };
+    return context;
+  };
 }
 
 export async function screenshot(page, name) {
@@ -141,7 +200,11 @@ export async function routeSites(page) {
       return route.fulfill({
         status: 200,
         body,
-        headers: { "content-type": types[extname(file)] ?? "application/octet-stream", "access-control-allow-origin": "*" },
+        headers: {
+          "content-type": types[extname(file)] ?? "application/octet-stream",
+          "access-control-allow-origin": "*",
+          ...(site === dist ? framingHeaders(file) : {}),
+        },
       });
     } catch {
       return route.fulfill({ status: 404, body: "not found" });

@@ -231,6 +231,67 @@ test("a document with a credential asks before its link is copied, and the banne
   await context.close();
 });
 
+// Every address the page's history holds from its first script on: the
+// one it opened at and each one written or navigated to since (an entry's
+// address cannot be read back once left).
+async function recordAddresses(context) {
+  await context.addInitScript(() => {
+    window.addresses = [location.href];
+    for (const name of ["pushState", "replaceState"]) {
+      const write = History.prototype[name];
+      History.prototype[name] = function (...args) {
+        const result = write.apply(this, args);
+        window.addresses.push(location.href);
+        return result;
+      };
+    }
+    addEventListener("hashchange", () => window.addresses.push(location.href));
+  });
+}
+
+// One document per credential rule, each finding by that rule alone.
+for (const code of ["SEC001", "PB411", "PM312"]) {
+  test(`a document with a ${code} finding is copied only once confirmed, and never written into the address`, async () => {
+    const text = readFileSync(join(root, `crates/core/tests/fixtures/rules/${code}.bad.yaml`), "utf8");
+    const context = await opb.browser.newContext({ viewport: { width: 1440, height: 900 } });
+    await context.grantPermissions(["clipboard-read", "clipboard-write"]);
+    await recordAddresses(context);
+    const page = await open(undefined, { context });
+    const entries = await page.evaluate(() => history.length);
+    await page.evaluate(() => navigator.clipboard.writeText("before"));
+    await paste(page, text);
+    await page.waitForSelector(`li.diagnostic[data-code="${code}"]`);
+    // The address follows the document within 750 ms of a check: the page
+    // has written it once its history state is its own.
+    await page.waitForFunction(() => history.state === "opb");
+    await page.click('[data-testid="share"]');
+    await page.click('[data-testid="copy-link"]');
+    await page.waitForSelector('[data-testid="credential-confirm"]');
+    assert.match(await page.textContent('[data-testid="credential-confirm"]'), new RegExp(`like (a credential|credentials) \\(${code}\\)`));
+    await page.click('[data-testid="cancel-copy"]');
+    await page.waitForSelector('[data-testid="credential-confirm"]', { state: "detached" });
+    assert.equal(await page.evaluate(() => navigator.clipboard.readText()), "before", "a cancelled copy copies nothing");
+    const written = await page.evaluate(() => [...window.addresses, location.href]);
+    assert.deepEqual(written.filter((address) => address.includes("#pako:")), [], "the address never held the document");
+    assert.equal(await page.evaluate(() => history.length), entries, "no history entry was added");
+
+    await page.click('[data-testid="copy-link"]');
+    await page.click('[data-testid="confirm-copy"]');
+    await page.waitForSelector('[data-testid="share-status"]');
+    const copied = await page.evaluate(() => navigator.clipboard.readText());
+    assert.equal(copied, await page.inputValue('[data-testid="share-link"]'));
+    assert.equal(JSON.parse(inflateSync(Buffer.from(copied.slice(copied.indexOf("#pako:") + 6), "base64url")).toString("utf8")).code, text);
+    assert.equal(new URL(page.url()).hash, "", "the address shows the panel alone, here none");
+
+    // A reload continues the work from its draft.
+    await draftSaved(page, text);
+    await page.reload();
+    assert.equal(await editorText(page), text);
+    assertClean(page);
+    await context.close();
+  });
+}
+
 test("a document too large for a link says so and offers downloads", async () => {
   const page = await open();
   let seed = 3;

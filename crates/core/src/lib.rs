@@ -102,6 +102,16 @@ pub struct Checked {
     pub masking: Masking,
 }
 
+impl Checked {
+    /// The findings of a credential written into the document (SEC001, and
+    /// PB411 and PM312, which report one more specifically): the values the
+    /// explain view masks. A shell asks before a document with one leaves
+    /// the page, in a link or an embed code.
+    pub fn credential_findings(&self) -> impl Iterator<Item = &Diagnostic> {
+        self.diagnostics.iter().filter(|d| rules::credentials::is_credential_finding(d))
+    }
+}
+
 /// A checked document with its explanation, for viewers.
 #[derive(Debug, Clone, Serialize)]
 pub struct Analysis {

@@ -149,3 +149,30 @@ fn every_rule_has_fixtures_that_trigger_it_and_not() {
     }
     assert!(problems.is_empty(), "{}", problems.join("\n"));
 }
+
+/// The findings a shell asks about before a document leaves the page are
+/// exactly the credential rules': each of SEC001, PB411 and PM312 makes
+/// one of its bad fixture, and no other rule's bad fixture has one.
+#[test]
+fn credential_findings_are_the_credential_rules_findings() {
+    const CREDENTIAL_RULES: [&str; 3] = ["PB411", "PM312", "SEC001"];
+    let mut problems = Vec::new();
+    for rule in opb_core::rules() {
+        let Some(path) = fixture(rule.code, "bad") else { continue };
+        let run = run(&path, registry(rule.code, "bad"));
+        let found: Vec<_> = run.checked.credential_findings().map(|d| d.code).collect();
+        let credential_rule = CREDENTIAL_RULES.contains(&rule.code);
+        if credential_rule && !found.contains(&rule.code) {
+            problems
+                .push(format!("{}: its bad fixture has no credential finding of it", rule.code));
+        }
+        if let Some(other) = found.iter().find(|code| !CREDENTIAL_RULES.contains(code)) {
+            problems.push(format!("{}: {other} counts as a credential finding", rule.code));
+        }
+        let all = run.checked.diagnostics.iter().filter(|d| CREDENTIAL_RULES.contains(&d.code));
+        if all.count() != found.len() {
+            problems.push(format!("{}: a credential rule's finding is left out", rule.code));
+        }
+    }
+    assert!(problems.is_empty(), "{}", problems.join("\n"));
+}

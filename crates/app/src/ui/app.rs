@@ -270,7 +270,7 @@ pub fn App(start: Start) -> impl IntoView {
         }
         edited.set(incoming.edited);
     };
-    let document_state = DocumentState { editor, report, kind_choice, name, edited, route };
+    let document_state = DocumentState { editor, report, fresh, kind_choice, name, edited, route };
     let links = Links::new(document_state, Callback::new(open_document), start, checks.into());
     // An example or a file over edited work keeps that work, as a link does.
     let load_example = move |example_name: String| {

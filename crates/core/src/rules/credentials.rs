@@ -13,7 +13,7 @@ use crate::diagnostics::secrets::{
     credential_parts, find_credential, high_entropy_run, high_entropy_runs, may_hold_credential,
     preview,
 };
-use crate::diagnostics::{documented, At, Group, Report, Rule, Severity};
+use crate::diagnostics::{documented, At, Diagnostic, Group, Report, Rule, Severity};
 use opb_syntax::{Node, Ptr, Value};
 
 pub static SEC001: Rule = Rule {
@@ -42,6 +42,14 @@ fn reported_more_specifically(report: &Report) -> Vec<String> {
         .collect();
     opb_syntax::order::sort(&mut pointers);
     pointers
+}
+
+/// Whether a diagnostic reports a credential written into the document:
+/// SEC001's, or a more specific rule's in its stead. The explain view masks
+/// what these found, and a shell asks before such a document leaves the page.
+pub(crate) fn is_credential_finding(diagnostic: &Diagnostic) -> bool {
+    diagnostic.code == SEC001.code
+        || more_specific().iter().any(|rule| rule.code == diagnostic.code)
 }
 
 /// One step of the pointer to the value being looked at.

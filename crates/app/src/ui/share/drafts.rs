@@ -291,8 +291,8 @@ impl Session {
     }
 
     /// Continues `draft` in this tab, or a copy of it when another tab has
-    /// it open. The tab's own selection wins over the one kept, which a
-    /// reload's `pagehide` may not have written.
+    /// it open. The tab's own selection wins over the one kept, which is
+    /// written with the text only.
     pub async fn resume(&mut self, draft: &DraftMeta) -> Option<Resumed> {
         let (mut meta, text) = self.store.as_ref()?.load(&draft.id).await.ok().flatten()?;
         if let Some(tab) = self.tab.as_ref().filter(|t| t.draft == meta.id) {
@@ -368,7 +368,7 @@ pub struct Drafts {
 impl Drafts {
     /// Takes over the session's draft, which holds `stored`, and saves the
     /// document after every check (`checked` counts them), and at once
-    /// when the page is left or hidden.
+    /// when the page is left or hidden, with the tab's selection.
     pub fn new(
         doc: DocumentState,
         notice: RwSignal<Option<ShareNotice>>,
@@ -402,6 +402,13 @@ impl Drafts {
             drafts.save_pending();
             drafts.remember_tab();
         };
+        // A write issued at `pagehide` is often aborted with the page:
+        // Chromium lost about half of them on a reload. `beforeunload`
+        // comes before the next page is even asked for, while the page
+        // still has time to commit; `pagehide` and a hidden page stay for
+        // the browsers and exits that skip it (iOS, a phone's tab killed
+        // in the background).
+        let _ = window_event_listener(leptos::ev::beforeunload, move |_| leave());
         let _ = window_event_listener(leptos::ev::pagehide, move |_| leave());
         let _ = window_event_listener(leptos::ev::visibilitychange, move |_| {
             if document().visibility_state() == web_sys::VisibilityState::Hidden {

@@ -3,7 +3,7 @@
 //!
 //! Every transaction's requests are issued before anything is awaited, so
 //! none depends on a transaction staying active across a task, and a write
-//! issued as the page is left (`pagehide`) is already on its way.
+//! issued as the page is left (`beforeunload`) is already on its way.
 
 use js_sys::{Array, Function, Promise};
 use wasm_bindgen::prelude::*;

@@ -1,7 +1,8 @@
 //! The playground's address: which document a visit opens (a link, the
 //! tab's draft, the most recent draft, or the default example), the
 //! fragment that follows every edit (at most one history update per
-//! 750 ms: Safari limits them), opening a link in an open page, and keeping
+//! 750 ms: Safari limits them; never a document holding a credential),
+//! opening a link in an open page, and keeping
 //! the work that a link, an example, a file or a draft replaces, one click
 //! away (drafts are in `drafts.rs`).
 
@@ -220,6 +221,9 @@ async fn start_with_link(mut session: Session, share: opb_share::Share) -> Start
 pub struct DocumentState {
     pub editor: EditorHandle,
     pub report: RwSignal<Option<Arc<Report>>>,
+    /// Whether `report` is of the editor's text (an edit's check may still
+    /// be coming).
+    pub fresh: StoredValue<bool>,
     pub kind_choice: RwSignal<Option<Kind>>,
     pub name: RwSignal<String>,
     pub edited: RwSignal<bool>,
@@ -238,6 +242,19 @@ impl DocumentState {
 
     pub fn view(&self) -> Option<String> {
         self.route.get_untracked().view()
+    }
+
+    /// The codes of the findings of a credential written into the text
+    /// (the core says which findings are), one per finding; none while the
+    /// last check is of an older text.
+    pub fn credential_findings(&self) -> Option<Vec<&'static str>> {
+        if !self.fresh.get_value() {
+            return None;
+        }
+        self.report.with_untracked(|report| {
+            let checked = &report.as_ref()?.analysis.checked;
+            Some(checked.credential_findings().map(|d| d.code).collect())
+        })
     }
 }
 
@@ -311,6 +328,14 @@ impl Links {
             has_report
         });
         let _ = window_event_listener(leptos::ev::hashchange, move |_| links.on_hash_change());
+        // An address written while the page is being left (a reload, say,
+        // between `beforeunload` and `pagehide`) is lost, and so is its
+        // history state: Chromium then reloads the address before it with
+        // no state, which reads as a link that arrived. The drafts keep
+        // the last edits.
+        let _ = window_event_listener(leptos::ev::beforeunload, move |_| {
+            links.timer.set_value(None);
+        });
         links
     }
 
@@ -330,6 +355,12 @@ impl Links {
         Ok(format!("{base}{fragment}"))
     }
 
+    /// The codes of the document's credential findings, one per finding;
+    /// none while its check is coming.
+    pub fn credential_findings(&self) -> Option<Vec<&'static str>> {
+        self.doc.credential_findings()
+    }
+
     fn schedule_fragment(&self) {
         if self.timer.with_value(Option::is_some) {
             return;
@@ -339,26 +370,39 @@ impl Links {
         self.timer.set_value(Some(Timeout::new(wait as u32, move || links.write_fragment())));
     }
 
+    /// Writes the document's link into the address, or only its panel when
+    /// no link holds it or it holds a credential: a credential leaves the
+    /// page only in a link the reader chose to copy, never in the address
+    /// bar and the history, where anyone who sees the screen, a synced
+    /// browser or an extension reads it. A reload continues the work from
+    /// its draft; an address that brought the document as it is keeps it,
+    /// as rewriting it would only lose a document that is no draft.
     fn write_fragment(&self) {
         self.timer.set_value(None);
+        // The check of the current text is coming, and schedules this again.
+        let Some(credentials) = self.doc.credential_findings() else { return };
+        if !credentials.is_empty() && self.address_holds_document() {
+            return;
+        }
         self.last_write.set_value(now_ms());
-        let address = match self.link() {
-            Ok(address) => address,
-            // No link holds the document: the address keeps just the panel.
-            Err(NoLink::TooLong { .. }) => {
-                let route = self
-                    .doc
-                    .route
-                    .get_untracked()
-                    .view()
-                    .map(|v| format!("#{v}"))
-                    .unwrap_or_default();
-                format!("{}{route}", page_base())
-            }
-        };
+        let link = if credentials.is_empty() { self.link().ok() } else { None };
+        let address = link.unwrap_or_else(|| {
+            let route =
+                self.doc.route.get_untracked().view().map(|v| format!("#{v}")).unwrap_or_default();
+            format!("{}{route}", page_base())
+        });
         if let Ok(history) = window().history() {
             let _ = history.replace_state_with_url(&WRITTEN_BY_PAGE.into(), "", Some(&address));
         }
+    }
+
+    /// Whether the address holds the editor's document as it is now.
+    fn address_holds_document(&self) -> bool {
+        match Fragment::read(&location_hash()) {
+            Fragment::Share(share) => self.doc.editor.with_text(|text| text == share.code),
+            _ => None,
+        }
+        .unwrap_or(false)
     }
 
     /// A fragment the reader typed, pasted or went back to.

@@ -50,11 +50,25 @@ fn thousands(n: usize) -> String {
     out
 }
 
-/// How many SEC001 findings the report has.
-fn credentials(report: &Option<Arc<Report>>) -> usize {
-    report
-        .as_ref()
-        .map_or(0, |r| r.analysis.checked.diagnostics.iter().filter(|d| d.code == "SEC001").count())
+/// Why copying `what` asks first: the credentials the document holds (the
+/// codes of their findings, one per finding), or none known yet while its
+/// check is coming.
+fn confirmation(found: Option<&[&str]>, what: Copyable) -> String {
+    let noun = what.noun();
+    let Some(found) = found.filter(|found| !found.is_empty()) else {
+        return format!("This document changed since it was last checked, so it may hold a credential. Anyone who gets the {noun} can read the whole document.");
+    };
+    let mut codes = found.to_vec();
+    opb_core::order::sort(&mut codes);
+    codes.dedup();
+    let (holds, it) = match found.len() {
+        1 => ("a value that looks like a credential".to_owned(), "it"),
+        n => (format!("{n} values that look like credentials"), "them"),
+    };
+    format!(
+        "This document holds {holds} ({}). Anyone who gets the {noun} can read {it} and use {it}.",
+        codes.join(", ")
+    )
 }
 
 #[component]
@@ -105,12 +119,11 @@ pub fn ShareMenu(
             }));
         });
     };
-    let copy = move |what: Copyable| {
-        if report.with_untracked(credentials) > 0 {
-            confirming.set(Some(what));
-        } else {
-            copy_now(what);
-        }
+    // A document that may hold a credential is copied only once the
+    // reader confirms.
+    let copy = move |what: Copyable| match links.credential_findings() {
+        Some(found) if found.is_empty() => copy_now(what),
+        _ => confirming.set(Some(what)),
     };
     let save = move |to: Syntax| {
         let Some(text) = text.run(()) else { return };
@@ -175,21 +188,13 @@ pub fn ShareMenu(
     };
     let confirm = move || {
         confirming.get().map(|what| {
-            let count = report.with_untracked(credentials);
+            let text = confirmation(links.credential_findings().as_deref(), what);
             view! {
                 <div class="share-confirm" role="alertdialog" aria-labelledby="share-confirm-text" data-testid="credential-confirm">
-                    <p id="share-confirm-text">
-                        {format!(
-                            "This document holds {} (SEC001). Anyone who gets the {} can read {} and use {}.",
-                            if count == 1 { "a value that looks like a credential".to_owned() } else { format!("{count} values that look like credentials") },
-                            what.noun(),
-                            if count == 1 { "it" } else { "them" },
-                            if count == 1 { "it" } else { "them" },
-                        )}
-                    </p>
+                    <p id="share-confirm-text">{text}</p>
                     <div class="share-row">
                         <button class="button danger" data-testid="confirm-copy" on:click=move |_| copy_now(what)>{format!("Copy the {} anyway", what.noun())}</button>
-                        <button class="button" on:click=move |_| confirming.set(None)>"Cancel"</button>
+                        <button class="button" data-testid="cancel-copy" on:click=move |_| confirming.set(None)>"Cancel"</button>
                     </div>
                 </div>
             }
