@@ -29,17 +29,17 @@ pub static SEC001: Rule = Rule {
 
 pub static RULES: &[&Rule] = &[&SEC001];
 
-/// Where a rule that reports a credential-shaped string more specifically
-/// than SEC001 has reported one, sorted: an MCP server name that is auth
-/// material (PB411), a manifest header with a credential literal (PM312).
-/// There SEC001 stays silent. Read once, so a document of many findings is
-/// not searched again for each string.
+/// Rules that report a credential-shaped string more specifically than
+/// SEC001: an MCP server name that is auth material (PB411), a manifest
+/// header with a credential literal (PM312).
+const MORE_SPECIFIC: [&Rule; 2] = [&PB411, &PM312];
+
+/// Where a more specific rule has reported a credential, sorted: there
+/// SEC001 stays silent. Read once, so a document of many findings is not
+/// searched again for each string.
 fn reported_more_specifically(report: &Report) -> Vec<String> {
-    let mut pointers: Vec<String> = [&PB411, &PM312]
-        .iter()
-        .flat_map(|rule| report.pointers_of(rule))
-        .map(str::to_owned)
-        .collect();
+    let mut pointers: Vec<String> =
+        MORE_SPECIFIC.iter().flat_map(|rule| report.pointers_of(rule)).map(str::to_owned).collect();
     opb_syntax::order::sort(&mut pointers);
     pointers
 }
@@ -48,8 +48,7 @@ fn reported_more_specifically(report: &Report) -> Vec<String> {
 /// SEC001's, or a more specific rule's in its stead. The explain view masks
 /// what these found, and a shell asks before such a document leaves the page.
 pub(crate) fn is_credential_finding(diagnostic: &Diagnostic) -> bool {
-    diagnostic.code == SEC001.code
-        || more_specific().iter().any(|rule| rule.code == diagnostic.code)
+    diagnostic.code == SEC001.code || MORE_SPECIFIC.iter().any(|rule| rule.code == diagnostic.code)
 }
 
 /// One step of the pointer to the value being looked at.
