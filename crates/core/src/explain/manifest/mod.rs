@@ -13,7 +13,7 @@ use crate::views;
 use crate::views::manifest::package::Package;
 use crate::views::manifest::url::HttpUrl;
 use crate::views::manifest::values::{parse_go_duration, secret_references, SECOND};
-use crate::views::manifest::{ManifestView, Runs, ToolView};
+use crate::views::manifest::{ManifestToolView, ManifestView, Runs};
 use foldhash::{HashMap, HashMapExt, HashSet, HashSetExt};
 use opb_syntax::{Node, Object};
 use serde::Serialize;
@@ -74,13 +74,13 @@ pub struct ManifestExplain {
     /// The plugin's own fields.
     pub plugin: PluginInfo,
     /// Each `tools` entry that is an object, in document order.
-    pub tools: Vec<ToolExplain>,
+    pub tools: Vec<ManifestToolExplain>,
     /// Each `flows` entry, in document order.
     pub flows: Vec<FlowExplain>,
     /// Each `connections` entry, in document order.
-    pub connections: Vec<ConnectionExplain>,
+    pub connections: Vec<ManifestConnectionExplain>,
     /// `requires.secrets`, then `optional_secrets`, each in document order.
-    pub secrets: Vec<SecretExplain>,
+    pub secrets: Vec<ManifestSecretExplain>,
     /// Each `skills` entry, in document order.
     pub skills: Vec<SkillExplain>,
     /// Whether the plugin declares `egress` (reaches outside).
@@ -101,7 +101,7 @@ pub struct PluginInfo {
 /// One manifest tool: how it runs, where, within which limits and how its
 /// calls are approved.
 #[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct ToolExplain {
+pub struct ManifestToolExplain {
     /// `id`, when it is a string: its functions are `<id>.<function>`.
     pub id: Option<String>,
     /// Index in `tools`.
@@ -309,7 +309,7 @@ pub struct FlowExplain {
 
 /// One of the plugin's `connections`.
 #[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct ConnectionExplain {
+pub struct ManifestConnectionExplain {
     /// `name`, when it is a string.
     pub name: Option<String>,
     /// RFC 6901 pointer to the entry.
@@ -327,7 +327,7 @@ pub struct ConnectionExplain {
 
 /// A secret the plugin takes: a name, never a value.
 #[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct SecretExplain {
+pub struct ManifestSecretExplain {
     /// The secret's name.
     pub name: String,
     /// RFC 6901 pointer to the entry.
@@ -370,7 +370,7 @@ fn strings(node: Option<&Node>) -> Vec<String> {
 pub(crate) fn build(root: &Node, diagnostics: &[Diagnostic]) -> ManifestExplain {
     let view = ManifestView::new(root);
     let counts = Counts::by_item(diagnostics, root, "tools");
-    let tools: Vec<ToolExplain> = view
+    let tools: Vec<ManifestToolExplain> = view
         .tools
         .iter()
         .map(|tool| tool_explain(&view, tool, counts.get(tool.index).copied().unwrap_or_default()))
@@ -426,7 +426,7 @@ pub(crate) fn build(root: &Node, diagnostics: &[Diagnostic]) -> ManifestExplain 
     let connections = view
         .connections
         .iter()
-        .map(|connection| ConnectionExplain {
+        .map(|connection| ManifestConnectionExplain {
             name: connection.name.map(str::to_owned),
             pointer: connection.ptr.as_str().to_owned(),
             tools: connection.tools.iter().map(|t| t.name.to_owned()).collect(),
@@ -440,7 +440,7 @@ pub(crate) fn build(root: &Node, diagnostics: &[Diagnostic]) -> ManifestExplain 
         .iter()
         .map(|s| (s, true))
         .chain(view.optional_secrets.iter().map(|s| (s, false)))
-        .map(|(secret, required)| SecretExplain {
+        .map(|(secret, required)| ManifestSecretExplain {
             name: secret.name.to_owned(),
             pointer: secret.ptr.as_str().to_owned(),
             required,
@@ -470,10 +470,14 @@ pub(crate) fn build(root: &Node, diagnostics: &[Diagnostic]) -> ManifestExplain 
     }
 }
 
-fn tool_explain(view: &ManifestView<'_>, tool: &ToolView<'_>, counts: Counts) -> ToolExplain {
+fn tool_explain(
+    view: &ManifestView<'_>,
+    tool: &ManifestToolView<'_>,
+    counts: Counts,
+) -> ManifestToolExplain {
     let runs = runs_explain(view, tool);
     let is_flow = tool.is_flow();
-    ToolExplain {
+    ManifestToolExplain {
         id: tool.id.map(str::to_owned),
         index: tool.index,
         placement: (!is_flow).then(|| placement(tool)),
@@ -523,7 +527,7 @@ fn tool_explain(view: &ManifestView<'_>, tool: &ToolView<'_>, counts: Counts) ->
     }
 }
 
-fn runs_explain(view: &ManifestView<'_>, tool: &ToolView<'_>) -> RunsExplain {
+fn runs_explain(view: &ManifestView<'_>, tool: &ManifestToolView<'_>) -> RunsExplain {
     let command = strings(tool.get("mcp"));
     match &tool.runs {
         Runs::Command => RunsExplain::Command { command },
@@ -553,7 +557,7 @@ fn runs_explain(view: &ManifestView<'_>, tool: &ToolView<'_>) -> RunsExplain {
     }
 }
 
-fn placement(tool: &ToolView<'_>) -> Placement {
+fn placement(tool: &ManifestToolView<'_>) -> Placement {
     let isolation = tool.str("isolation");
     let sandbox = tool.sandbox();
     let node_label = match isolation {
@@ -575,7 +579,7 @@ fn placement(tool: &ToolView<'_>) -> Placement {
     }
 }
 
-fn resources(tool: &ToolView<'_>) -> Option<ResourcesExplain> {
+fn resources(tool: &ManifestToolView<'_>) -> Option<ResourcesExplain> {
     let (field, defaults) = if tool.is_oci() {
         ("container", CONTAINER_DEFAULTS)
     } else if tool.is_local() {
@@ -601,7 +605,7 @@ fn resources(tool: &ToolView<'_>) -> Option<ResourcesExplain> {
 /// The functions the manifest says something about: overrides in
 /// `functions`, and those named by `requires_approval` or
 /// `secret_arguments`; a flow tool's one function.
-fn functions(view: &ManifestView<'_>, tool: &ToolView<'_>) -> Vec<FunctionExplain> {
+fn functions(view: &ManifestView<'_>, tool: &ManifestToolView<'_>) -> Vec<FunctionExplain> {
     let mut names: Vec<String> = Vec::new();
     let mut seen: HashSet<String> = HashSet::new();
     let mut add = |name: &str| {
