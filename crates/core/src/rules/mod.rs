@@ -10,7 +10,6 @@ pub mod drift;
 pub mod input;
 pub mod manifest;
 pub mod playbook;
-pub mod registry;
 mod shape;
 
 pub(crate) use shape::{check_fields, expect, expect_objects, is_absent, is_blank};
