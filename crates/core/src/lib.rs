@@ -52,6 +52,7 @@ pub mod schema;
 mod views;
 
 pub use diagnostics::masking::Masking;
+pub use diagnostics::prose;
 pub use diagnostics::{Counts, Diagnostic, Group, Related, Rule, Severity};
 pub use opb_syntax::{order, pause, text, CompactString, Kind, Limits, Syntax};
 pub use rules::drift::Registry;

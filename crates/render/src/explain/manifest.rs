@@ -3,12 +3,13 @@
 //! connections, secrets and skills with what uses them.
 
 use super::{Page, Tone};
-use crate::words::{capitalized, list, problems};
+use crate::words::{list, problems};
 use opb_core::explain::manifest::{
     Defaulted, FlowExplain, FunctionExplain, ManifestConnectionExplain, ManifestSecretExplain,
     ManifestToolExplain, Placement, ResourcesExplain, RunsExplain, SkillExplain,
 };
 use opb_core::explain::manifest::{Ecosystem, ManifestExplain};
+use opb_core::prose::capitalise;
 
 /// Width of the field labels of a tool.
 const LABEL: usize = 12;
@@ -292,7 +293,7 @@ fn connection(connection: &ManifestConnectionExplain, page: &mut dyn Page) {
     if connection.has_steps {
         facts.push("has steps".to_owned());
     }
-    page.paragraph(4, &format!("{}.", capitalized(&facts.join("; "))));
+    page.paragraph(4, &format!("{}.", capitalise(facts.join("; "))));
 }
 
 fn secret(secret: &ManifestSecretExplain, page: &mut dyn Page) {

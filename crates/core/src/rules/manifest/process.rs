@@ -2,8 +2,9 @@
 //! `sandbox`, `limits`, `timeout`). A flow tool sets none of these fields
 //! (PM604), so its values are not checked here as well.
 
-use super::{capitalise, shown};
+use super::shown;
 use crate::diagnostics::prose::and_list;
+use crate::diagnostics::prose::capitalise;
 use crate::diagnostics::{documented, At, Group, Report, Rule, Severity};
 use crate::views::manifest::url::{is_loopback_host, HttpUrl};
 use crate::views::manifest::values::{is_env_name, parse_go_duration, HOUR};

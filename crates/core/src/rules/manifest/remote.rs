@@ -1,7 +1,8 @@
 //! PM3xx: remote tools (seed 003: `url`, `connection`, `functions`,
 //! `headers`, `affinity`).
 
-use super::{capitalise, known_names, shown};
+use super::{known_names, shown};
+use crate::diagnostics::prose::capitalise;
 use crate::diagnostics::{documented, At, Group, Report, Rule, Severity};
 use crate::views::manifest::url::HttpUrl;
 use crate::views::manifest::values::{

@@ -1,7 +1,7 @@
 //! PM2xx: what runs a tool (seed 003: `mcp`, `package`, `url`, `flow`,
 //! `container`).
 
-use super::capitalise;
+use crate::diagnostics::prose::capitalise;
 use crate::diagnostics::{documented, At, Group, Report, Rule, Severity};
 use crate::views::manifest::package::{
     Ecosystem, Package, PackageError, BINARY_FORM, NPM_FORM, OCI_FORM, PYPI_FORM,
