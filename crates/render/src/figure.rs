@@ -10,6 +10,7 @@ use crate::drawing::{dense_notice, edge_lines};
 use crate::svg::{drawn, write_stylesheet, NotDrawn, NoticeIn};
 use crate::xml::escape;
 use crate::Theme;
+use opb_core::explain::layout::Notice;
 use opb_core::explain::{Graph, PlaybookExplain};
 use opb_core::pause;
 use opb_core::prose::capitalise;
