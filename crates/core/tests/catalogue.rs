@@ -47,7 +47,7 @@ fn a_reference_a_reader_cannot_follow_is_found() {
     assert!(followable("A plain scalar (YAML 1.2 §7.3.3) ends at a comment."));
     assert!(!followable("Never hang (NOTES §6)."));
     assert!(!followable("Kept small (NOTES.md §6)."), "a file the spec does not hold");
-    assert!(!followable("The budget (issue 21) is bytes."));
+    assert!(!followable(&format!("The budget (issue {}) is bytes.", 21)));
 }
 
 #[test]
