@@ -4,23 +4,15 @@
 //! playbooks' layout is the core's bench (`cargo bench -p opb-core --bench
 //! layout`).
 
+mod lcg;
+
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion};
+use lcg::Lcg;
 use opb_layout::{layout, EdgeSpec, NodeSpec, Shape, Size, Spacing};
 use std::hint::black_box;
 
 fn edge(from: usize, to: usize) -> EdgeSpec {
     EdgeSpec { from, to, label: None, back: false }
-}
-
-/// A deterministic generator, so every run lays out the same graphs.
-struct Lcg(u64);
-
-impl Lcg {
-    fn below(&mut self, n: usize) -> usize {
-        self.0 =
-            self.0.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1_442_695_040_888_963_407);
-        ((self.0 >> 33) as usize) % n.max(1)
-    }
 }
 
 /// Each node after the first gets one or two parents among the `window`

@@ -1,4 +1,8 @@
 use super::*;
+use lcg::Lcg;
+
+#[path = "../benches/lcg.rs"]
+mod lcg;
 
 const BOX: NodeSpec = NodeSpec { size: Size::new(120.0, 48.0), shape: Shape::Rect };
 
@@ -310,17 +314,6 @@ fn edges_to_missing_nodes_and_absurd_sizes_are_harmless() {
     check(&nodes, &edges, &drawn);
     assert_eq!(drawn.nodes[0].width, 1.0);
     assert_eq!((drawn.nodes[1].width, drawn.nodes[1].height), (1.0, MAX_SIDE));
-}
-
-/// A small deterministic generator, so failures reproduce.
-struct Lcg(u64);
-
-impl Lcg {
-    fn below(&mut self, n: usize) -> usize {
-        self.0 =
-            self.0.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1_442_695_040_888_963_407);
-        ((self.0 >> 33) as usize) % n.max(1)
-    }
 }
 
 #[test]

@@ -62,50 +62,57 @@ pub fn starts_with_bearer(text: &str) -> bool {
 /// diagnostic passes through it, so no rule can echo a credential it quotes
 /// (a tool name, a server name, a list of declared values) in full.
 pub fn redact(message: &str) -> std::borrow::Cow<'_, str> {
-    let mut rest = message;
-    let mut out: Option<String> = None;
-    while let Some((at, len)) = earliest_credential(rest) {
-        let out = out.get_or_insert_with(String::new);
-        out.push_str(&rest[..at]);
-        out.push_str(&preview(&rest[at..at + len]));
-        rest = &rest[at + len..];
-    }
-    match out {
-        Some(mut out) => {
-            out.push_str(rest);
-            out.into()
-        }
-        None => message.into(),
-    }
+    rewrite_credentials(message, String::new, |out, credential| {
+        out.push_str(&preview(credential));
+    })
 }
 
 /// `text` with every credential-shaped part hidden past its first four
 /// characters, each hidden character replaced by as many `*` as it has
 /// bytes (blanks and line breaks kept), so byte offsets and lines into the
-/// text stay valid. For showing source text, as the CLI shows the lines a diagnostic
-/// points at: a credential must not reach a CI log through its snippet.
+/// text stay valid. For showing source text, as the CLI shows the lines a
+/// diagnostic points at: a credential must not reach a CI log through its
+/// snippet.
 pub fn mask(text: &str) -> std::borrow::Cow<'_, str> {
-    let mut rest = text;
-    let mut out: Option<String> = None;
-    while let Some((at, len)) = earliest_credential(rest) {
-        let out = out.get_or_insert_with(|| String::with_capacity(text.len()));
-        out.push_str(&rest[..at]);
-        for (i, c) in rest[at..at + len].chars().enumerate() {
-            match c {
-                c if c.is_ascii_whitespace() => out.push(c),
-                c if i < 4 => out.push(c),
-                c => out.extend(std::iter::repeat_n('*', c.len_utf8())),
+    rewrite_credentials(
+        text,
+        || String::with_capacity(text.len()),
+        |out, credential| {
+            for (i, c) in credential.chars().enumerate() {
+                match c {
+                    c if c.is_ascii_whitespace() => out.push(c),
+                    c if i < 4 => out.push(c),
+                    c => out.extend(std::iter::repeat_n('*', c.len_utf8())),
+                }
             }
-        }
+        },
+    )
+}
+
+/// `text` with each credential-shaped part, earliest first, written by
+/// `write` in its place; `text` itself, uncopied, when it holds none.
+fn rewrite_credentials<'t>(
+    text: &'t str,
+    new: impl FnOnce() -> String,
+    mut write: impl FnMut(&mut String, &str),
+) -> std::borrow::Cow<'t, str> {
+    let Some(mut found) = earliest_credential(text) else {
+        return text.into();
+    };
+    let mut out = new();
+    let mut rest = text;
+    loop {
+        let (at, len) = found;
+        out.push_str(&rest[..at]);
+        write(&mut out, &rest[at..at + len]);
         rest = &rest[at + len..];
-    }
-    match out {
-        Some(mut out) => {
-            out.push_str(rest);
-            out.into()
+        match earliest_credential(rest) {
+            Some(next) => found = next,
+            None => break,
         }
-        None => text.into(),
     }
+    out.push_str(rest);
+    out.into()
 }
 
 /// The credential-shaped part of `text` that starts first (the longest of
