@@ -22,7 +22,7 @@ cd "$(dirname "$0")/.."
 
 if [[ "${1:-}" != "--no-run" ]]; then
   cargo bench -p opb-core --bench analyze
-  cargo bench -p opb-core --bench layout -- '/1000$'
+  cargo bench -p opb-layout --bench layout -- '/1000$'
 fi
 
 target=$(cargo metadata --format-version 1 --no-deps |
@@ -81,7 +81,7 @@ for group, unit, sizes, fitted in [
         verdicts.append((f"{group} {largest:,} {unit}: ratio {ratios[largest]:.2f}× (target ≤ 3×)", ratios[largest] <= 3))
         verdicts.append((f"{group} exponent {ours:.3f} (target < 1.15)", ours < 1.15))
 
-print("\nlayout (explain::layout) of 1,000 nodes")
+print("\nlayout (opb-layout) of 1,000 nodes")
 print("| graph | time |")
 print("|---|---:|")
 for shape in ["chain", "random_dag_local", "random_dag_uniform"]:

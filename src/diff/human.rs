@@ -7,8 +7,9 @@ use super::Versions;
 use crate::{escape, style};
 use anstyle::Style;
 use opb_core::explain::diff::{Diff, Impact, Subject};
+use opb_core::prose::capitalise;
 use opb_core::Kind;
-use opb_render::words::{capitalized, plural};
+use opb_render::words::plural;
 use std::fmt::Write;
 
 /// Lines are wrapped to this many columns.
@@ -34,7 +35,7 @@ pub fn render(versions: &Versions<'_>, diff: &Diff) -> String {
                 out,
                 "{}{}{}",
                 style::LABEL.render(),
-                capitalized(&plain(&words::subject(&change.subject))),
+                capitalise(plain(&words::subject(&change.subject))),
                 style::LABEL.render_reset()
             )
             .ok();

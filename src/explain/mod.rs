@@ -3,16 +3,16 @@
 //! a playbook's risk paths. The core builds the explanation; this module
 //! only renders it.
 
-mod layout;
+mod terminal_page;
 
 use crate::args::{ExplainArgs, ExplainFormat};
 use crate::output::Output;
 use crate::{input, Status};
-use layout::Layout;
 use opb_core::explain::Explain;
 use opb_core::Analysis;
 use opb_render::explain::Page;
 use opb_render::words::plural;
+use terminal_page::TerminalPage;
 
 pub fn run(args: &ExplainArgs, output: &mut Output) -> Status {
     let Some((input, analysis)) = input::analyze(&args.path, &args.read, output) else {
@@ -57,27 +57,27 @@ fn risk_paths(
     match format {
         ExplainFormat::Json => output.print(&crate::check::to_json(&paths)),
         ExplainFormat::Human => {
-            let mut layout = Layout::default();
-            opb_render::explain::paths::render(name, explain, &paths, &mut layout);
-            output.print_for_people(&layout.finish());
+            let mut page = TerminalPage::default();
+            opb_render::explain::paths::render(name, explain, &paths, &mut page);
+            output.print_for_people(&page.finish());
         }
     }
     Status::Clean
 }
 
 fn human(name: &str, analysis: &Analysis) -> String {
-    let mut layout = Layout::default();
+    let mut page = TerminalPage::default();
     match &analysis.explain {
-        Some(Explain::Playbook(explain)) => opb_render::explain::playbook::render(name, explain, &mut layout),
-        Some(Explain::PluginManifest(explain)) => opb_render::explain::manifest::render(name, explain, &mut layout),
-        None => layout.paragraph(
+        Some(Explain::Playbook(explain)) => opb_render::explain::playbook::render(name, explain, &mut page),
+        Some(Explain::PluginManifest(explain)) => opb_render::explain::manifest::render(name, explain, &mut page),
+        None => page.paragraph(
             0,
             &format!(
                 "opb cannot explain {name}: it could not read it as a playbook or a plugin manifest. `opb check {name}` shows why; if it is one of them, say which with `--kind playbook` or `--kind plugin`."
             ),
         ),
     }
-    layout.blank();
+    page.blank();
     let counts = analysis.checked.counts;
     let problems = if counts == opb_core::Counts::default() {
         "`opb check` finds no problems in it.".to_owned()
@@ -89,6 +89,6 @@ fn human(name: &str, analysis: &Analysis) -> String {
             plural(counts.info, "info", "infos"),
         )
     };
-    layout.paragraph(0, &problems);
-    layout.finish()
+    page.paragraph(0, &problems);
+    page.finish()
 }

@@ -2,7 +2,7 @@
 //! `<iframe>` snippet of the embed page (embed.html, on the viewer's build;
 //! its protocol is opb-share's `embed`).
 
-pub use opb_share::embed::Theme;
+pub use opb_share::host::Theme;
 
 /// What the page's query string asks for.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]

@@ -1,68 +1,16 @@
-//! The graph layout (`explain::layout`) on a chain and on random DAGs of 250
-//! to 4,000 nodes: the later viewer needs a 1,000-node graph laid out in
-//! well under 50 ms natively; and on dense playbooks (`dense.rs`), drawn
-//! simplified (150 gates of 8 branches, 500 of 3) or refused (200 and
-//! 1,000 of 20) within the layout's budget. Run: `cargo bench -p opb-core
-//! --bench layout`.
+//! The layout of dense playbooks' step graphs (`dense.rs`), as the
+//! playground sizes their gates: drawn simplified (150 gates of 8
+//! branches, 500 of 3) or refused (200 and 1,000 of 20) within the
+//! layout's budget. Run: `cargo bench -p opb-core --bench layout`; the
+//! engine alone on chains and random DAGs is opb-layout's bench.
 
 mod dense;
 
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion};
-use opb_core::explain::layout::{self, layout, EdgeSpec, NodeSpec, Shape, Size, Spacing};
+use opb_core::explain::layout::{self, NodeSpec, Shape, Size, Spacing};
 use opb_core::explain::Explain;
 use opb_core::{analyze, Options};
 use std::hint::black_box;
-
-fn edge(from: usize, to: usize) -> EdgeSpec {
-    EdgeSpec { from, to, label: None, back: false }
-}
-
-/// A deterministic generator, so every run lays out the same graphs.
-struct Lcg(u64);
-
-impl Lcg {
-    fn below(&mut self, n: usize) -> usize {
-        self.0 =
-            self.0.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1_442_695_040_888_963_407);
-        ((self.0 >> 33) as usize) % n.max(1)
-    }
-}
-
-/// Each node after the first gets one or two parents among the `window`
-/// nodes before it (all earlier nodes when `window` is `usize::MAX`), and
-/// one edge in ten carries a branch label.
-fn random_dag(n: usize, window: usize) -> Vec<EdgeSpec> {
-    let mut random = Lcg(7);
-    let mut edges = Vec::new();
-    for to in 1..n {
-        for _ in 0..1 + random.below(2) {
-            let from = to - 1 - random.below(window.min(to));
-            let label = (random.below(10) == 0).then(|| Size::new(60.0, 20.0));
-            edges.push(EdgeSpec { label, ..edge(from, to) });
-        }
-    }
-    edges
-}
-
-fn graphs(c: &mut Criterion) {
-    let mut group = c.benchmark_group("layout");
-    group.sample_size(20);
-    let spacing = Spacing::default();
-    for n in [250, 1_000, 4_000] {
-        let nodes = vec![NodeSpec { size: Size::new(180.0, 56.0), shape: Shape::Rect }; n];
-        let chain: Vec<EdgeSpec> = (1..n).map(|i| edge(i - 1, i)).collect();
-        let local = random_dag(n, 8);
-        let uniform = random_dag(n, usize::MAX);
-        for (name, edges) in
-            [("chain", &chain), ("random_dag_local", &local), ("random_dag_uniform", &uniform)]
-        {
-            group.bench_with_input(BenchmarkId::new(name, n), edges, |b, edges| {
-                b.iter(|| layout(black_box(&nodes), black_box(edges), Some(0), &spacing))
-            });
-        }
-    }
-    group.finish();
-}
 
 /// The step graph of a dense playbook laid out as the playground sizes its
 /// gates (the document is read once, outside the measure).
@@ -98,5 +46,5 @@ fn dense_playbooks(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, graphs, dense_playbooks);
+criterion_group!(benches, dense_playbooks);
 criterion_main!(benches);

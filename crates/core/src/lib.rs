@@ -52,9 +52,10 @@ pub mod schema;
 mod views;
 
 pub use diagnostics::masking::Masking;
+pub use diagnostics::prose;
 pub use diagnostics::{Counts, Diagnostic, Group, Related, Rule, Severity};
 pub use opb_syntax::{order, pause, text, CompactString, Kind, Limits, Syntax};
-pub use rules::registry::Registry;
+pub use rules::drift::Registry;
 
 /// What the seeds define that a viewer shows beside the explain view.
 pub mod spec {

@@ -23,6 +23,33 @@ fn catalogue() -> BTreeMap<String, (String, String)> {
     rows("spec/RULES.md")
 }
 
+/// Whether every reference in a rule's text is one its reader can follow:
+/// each section it cites (`§`) is of a document of `spec/` (`DOCUMENTS.md
+/// §2`) or of the YAML specification, and it names no issue by number.
+fn followable(text: &str) -> bool {
+    let spec = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../spec");
+    let sections = text.match_indices('§').all(|(at, _)| {
+        let cited = &text[text[..at].rfind('(').map_or(0, |open| open + 1)..at];
+        cited.contains("YAML")
+            || cited
+                .split([' ', ','])
+                .any(|word| word.ends_with(".md") && spec.join(word).is_file())
+    });
+    let issues = text
+        .match_indices("issue ")
+        .any(|(at, word)| text[at + word.len()..].starts_with(|c: char| c.is_ascii_digit()));
+    sections && !issues
+}
+
+#[test]
+fn a_reference_a_reader_cannot_follow_is_found() {
+    assert!(followable("Both formats are data (DOCUMENTS.md §1, §2)."));
+    assert!(followable("A plain scalar (YAML 1.2 §7.3.3) ends at a comment."));
+    assert!(!followable("Never hang (NOTES §6)."));
+    assert!(!followable("Kept small (NOTES.md §6)."), "a file the spec does not hold");
+    assert!(!followable(&format!("The budget (issue {}) is bytes.", 21)));
+}
+
 #[test]
 fn every_catalogue_rule_is_registered_as_written() {
     let mut catalogue = catalogue();
@@ -105,12 +132,19 @@ fn every_registered_rule_is_documented_once() {
             ("example", rule.example),
         ] {
             assert!(text.trim().len() > 10, "{}: {what} is missing", rule.code);
+            // `opb rules` prints it to people who cannot follow a reference
+            // to the project's notes or tracker: the reason is in words.
+            assert!(
+                followable(text),
+                "{}: its {what} cites a note a reader cannot follow: {text}",
+                rule.code
+            );
         }
         assert!(
             rule.source.contains("seed 000")
                 || rule.source.contains("seed 003")
                 || rule.source.contains("DOCUMENTS.md")
-                || rule.source.contains("GUIDE")
+                || rule.source.contains("docs/limits.md")
                 || rule.source.contains("YAML"),
             "{}: the source names where the rule comes from",
             rule.code

@@ -1,6 +1,6 @@
-//! The semantic diff of two versions: the fixture (one step gains a
-//! customer_comms tool) and a manifest a version later, snapshotted as the
-//! JSON the CLI prints and the app reads.
+//! The semantic diff of two versions: a playbook whose new version gives a
+//! step more power (one step gains a customer_comms tool) and a manifest a
+//! version later, snapshotted as the JSON the CLI prints and the app reads.
 
 use opb_core::explain::diff::{Detail, Diff, Impact, Section};
 use opb_core::{analyze, diff, Options, Syntax};

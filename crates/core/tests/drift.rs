@@ -1,6 +1,6 @@
-//! Drift against a registry: the fixture (a registry that widens one
-//! permission and lowers one risk class), the registry's forms, and the
-//! cases that must stay quiet.
+//! Drift against a registry: a registry that disagrees where it matters (it
+//! widens one permission and lowers one risk class), the registry's forms,
+//! and the cases that must stay quiet.
 
 use opb_core::{analyze, check, Checked, Limits, Options, Registry, Severity, Syntax};
 use std::path::Path;

@@ -1,7 +1,9 @@
-//! The graph layout of dense playbooks, as a red team wrote them to stall
-//! it (`benches/dense.rs`): every one is laid out within the budget, drawn
-//! simplified or refused with its price, never laid out exactly at a cost
-//! of millions of dummy vertices.
+//! The graph layout of playbooks: an example's step graph reads top down
+//! between its markers, and dense playbooks, as a red team wrote them to
+//! stall it (`benches/dense.rs`), are each laid out within the budget,
+//! drawn simplified or refused with its price, never laid out exactly at a
+//! cost of millions of dummy vertices. The engine's own tests are
+//! opb-layout's.
 
 #[path = "../benches/dense.rs"]
 mod dense;
@@ -10,7 +12,7 @@ mod dense;
 #[path = "../benches/generate.rs"]
 mod generate;
 
-use opb_core::explain::layout::{self, Fidelity, NodeSpec, Shape, Size, Spacing, BUDGET};
+use opb_core::explain::layout::{self, Fidelity, NodeBox, NodeSpec, Shape, Size, Spacing, BUDGET};
 use opb_core::explain::{Explain, Graph};
 use opb_core::{analyze, Options};
 
@@ -19,6 +21,11 @@ fn graph_of(text: &str) -> Graph {
         Some(Explain::Playbook(explain)) => explain.graph,
         other => panic!("not a playbook: {other:?}"),
     }
+}
+
+/// Whether two boxes share any area.
+fn overlaps(a: &NodeBox, b: &NodeBox) -> bool {
+    a.x < b.x + b.width && b.x < a.x + a.width && a.y < b.y + b.height && b.y < a.y + a.height
 }
 
 /// Lays `graph` out with gates the playground's size.
@@ -68,4 +75,54 @@ fn the_examples_and_generated_playbooks_are_drawn_exactly() {
         }
     }
     assert_eq!(drawn, 6, "two examples and four generated playbooks");
+}
+
+#[test]
+fn the_example_playbook_reads_top_down_with_its_markers() {
+    let text = include_str!("../../../examples/failed-charge-recovery.json");
+    let Some(Explain::Playbook(explain)) = analyze(text, &Options::default()).explain else {
+        panic!("a playbook")
+    };
+    let graph = &explain.graph;
+    let specs: Vec<NodeSpec> = graph
+        .nodes
+        .iter()
+        .map(|n| match n.kind.as_deref() {
+            Some("gate") => NodeSpec { size: Size::new(110.0, 64.0), shape: Shape::Diamond },
+            _ => NodeSpec { size: Size::new(120.0, 48.0), shape: Shape::Rect },
+        })
+        .collect();
+    let drawn = layout::playbook(
+        graph,
+        &specs,
+        |label| Size::new(label.len() as f64 * 7.0 + 16.0, 20.0),
+        Size::new(18.0, 18.0),
+        &Spacing::default(),
+    )
+    .expect("within the budget");
+    let rank = |id: &str| graph.nodes.iter().position(|n| n.id == id).map(|i| drawn.nodes[i].rank);
+    assert_eq!(
+        ["recover", "gate", "send", "record"].map(rank),
+        [Some(1), Some(2), Some(3), Some(4)],
+        "the start marker takes the top rank"
+    );
+    let start = drawn.start.as_ref().expect("a start marker");
+    assert_eq!(start.step, "recover");
+    assert_eq!(start.at.rank, 0);
+    assert_eq!(
+        drawn.ends.iter().map(|t| (t.step.as_str(), t.at.rank)).collect::<Vec<_>>(),
+        [("record", 5)]
+    );
+    assert_eq!(drawn.edges.len(), graph.edges.len());
+    assert!(graph
+        .edges
+        .iter()
+        .zip(&drawn.edges)
+        .all(|(e, r)| e.label.is_some() == r.label.is_some()));
+    let mut all = drawn.nodes.clone();
+    all.push(start.at);
+    all.extend(drawn.ends.iter().map(|t| t.at));
+    for (i, a) in all.iter().enumerate() {
+        assert!(all.iter().skip(i + 1).all(|b| !overlaps(a, b)));
+    }
 }

@@ -1,4 +1,4 @@
-//! Every input limit (`parse/limits.rs`, and the step and tool counts) with
+//! Every input limit (the syntax layer's `crates/syntax/src/limits.rs`, and the step and tool counts) with
 //! the default limits the CLI and the playground use: a document just over
 //! the limit gets IN006 and nothing else, with a message that names the
 //! limit and what was found; one at the limit does not (checked under a

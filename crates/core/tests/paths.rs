@@ -1,5 +1,7 @@
 //! Risk paths of the fixtures in `fixtures/paths/`, rendered one line per
-//! path and per step and snapshotted, and the guarantees the issue asks for.
+//! path and per step and snapshotted, and what a reader relies on: the path
+//! that skips a gate is found, a loop is walked round once, and dead ends
+//! and unreachable ends are told apart.
 //!
 //! Refresh snapshots with `cargo insta review` (or INSTA_UPDATE=always).
 

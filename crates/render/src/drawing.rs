@@ -305,10 +305,7 @@ impl Geometry {
 /// What a drawer says in place of a graph too dense to draw, before it
 /// lists the steps and their edges ([`edge_lines`]).
 pub fn dense_notice(dense: &TooDense) -> String {
-    format!(
-        "{}: here are the steps and their edges as a list.",
-        crate::words::capitalized(&dense.to_string())
-    )
+    format!("{}: here are the steps and their edges as a list.", opb_core::prose::capitalise(dense))
 }
 
 /// Each step of `graph` with the steps its `next` leads to (and the

@@ -8,11 +8,12 @@
 
 use crate::drawing::{dense_notice, edge_lines};
 use crate::svg::{drawn, write_stylesheet, NotDrawn, NoticeIn};
-use crate::words::capitalized;
 use crate::xml::escape;
 use crate::Theme;
+use opb_core::explain::layout::Notice;
 use opb_core::explain::{Graph, PlaybookExplain};
 use opb_core::pause;
+use opb_core::prose::capitalise;
 use std::fmt::Write;
 use std::future::Future;
 
@@ -54,7 +55,7 @@ fn undrawn(graph: &Graph, why: &NotDrawn) -> String {
             out.push_str(&edge_list(graph));
             out
         }
-        _ => format!("<p>{}.</p>", escape(&capitalized(&why.to_string()))),
+        _ => format!("<p>{}.</p>", escape(&capitalise(why).to_string())),
     }
 }
 

@@ -14,7 +14,7 @@ use crate::drawing::{
 };
 use crate::xml::escape;
 use crate::Theme;
-use opb_core::explain::layout::{EdgeRoute, Fidelity, GraphLayout, NodeBox, TooDense};
+use opb_core::explain::layout::{EdgeRoute, Fidelity, GraphLayout, NodeBox, Notice, TooDense};
 use opb_core::explain::PlaybookExplain;
 use opb_core::pause;
 use std::fmt::Write;

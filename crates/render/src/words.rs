@@ -1,20 +1,22 @@
 //! Small pieces of English shared by the renderers: the CLI's, the
-//! playground's and the static pages'.
+//! playground's and the static pages'. Lists and capitals are the core's
+//! (`opb_core::prose`).
+
+use opb_core::prose::and_list;
 
 /// `1 error`, `2 errors`.
 pub fn plural(n: usize, one: &str, many: &str) -> String {
     format!("{n} {}", if n == 1 { one } else { many })
 }
 
-/// `a, b and c`; `none` for nothing.
+/// `a, b and c` as the core's sentences say it
+/// ([`opb_core::prose::and_list`]); `none` for nothing, where a field of
+/// the account would otherwise stand empty.
 pub fn list<S: AsRef<str>>(items: &[S]) -> String {
-    match items {
-        [] => "none".to_owned(),
-        [one] => one.as_ref().to_owned(),
-        [init @ .., last] => {
-            let init: Vec<&str> = init.iter().map(AsRef::as_ref).collect();
-            format!("{} and {}", init.join(", "), last.as_ref())
-        }
+    if items.is_empty() {
+        "none".to_owned()
+    } else {
+        opb_core::prose::and_list(items)
     }
 }
 
@@ -31,7 +33,8 @@ pub fn problems(counts: opb_core::Counts) -> Option<String> {
     .map(|(n, one, many)| plural(n, one, many))
     .collect();
     let total = counts.error + counts.warning + counts.info;
-    (total > 0).then(|| format!("{} {}", list(&parts), if total == 1 { "points" } else { "point" }))
+    (total > 0)
+        .then(|| format!("{} {}", and_list(&parts), if total == 1 { "points" } else { "point" }))
 }
 
 /// A diagnostic message split at its backtick code spans, as
@@ -56,17 +59,6 @@ pub fn code_spans(message: &str) -> Vec<(bool, String)> {
         }
     }
     pieces
-}
-
-/// `text` with its first character in upper case when it is an ASCII
-/// letter: opb capitalises only its own sentences, which start in English,
-/// and so needs no Unicode case tables in the wasm.
-pub fn capitalized(text: &str) -> String {
-    let mut text = text.to_owned();
-    if let Some(first) = text.get_mut(..1) {
-        first.make_ascii_uppercase();
-    }
-    text
 }
 
 #[cfg(test)]

@@ -2,6 +2,7 @@
 //! Content-Security-Policy, nothing to fetch, `opb explain`'s words, the
 //! drawing and every diagnostic, masked and escaped.
 
+use opb_core::explain::layout::Notice;
 use opb_core::{analyze, Options, Syntax};
 use opb_render::html::{report, POLICY};
 use opb_render::Theme;

@@ -5,7 +5,7 @@
 #[path = "../../core/benches/dense.rs"]
 mod dense;
 
-use opb_core::explain::layout::Fidelity;
+use opb_core::explain::layout::{Fidelity, Notice};
 use opb_core::explain::{Explain, PlaybookExplain};
 use opb_core::{analyze, Options, Syntax};
 use opb_render::svg::{graph, NotDrawn};

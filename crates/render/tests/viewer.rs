@@ -3,6 +3,7 @@
 //! linked to its node, markup that needs no script and carries none, and
 //! the result message a host page reads.
 
+use opb_core::explain::layout::Notice;
 use opb_core::{analyze, Options, Syntax};
 use opb_render::viewer::{result, view};
 

@@ -13,8 +13,8 @@
 //! broken is a [`ShareError`] whose message says what to do.
 
 mod decode;
-pub mod embed;
 mod error;
+pub mod host;
 
 pub use decode::{decode, decode_with_limit, read, unpack, Unpacked};
 pub use error::{Base64Problem, ShareError};

@@ -29,7 +29,7 @@ pub use detect::{detect, Kind};
 pub use limits::Limits;
 pub use pointer::{item_pointer, Ptr};
 pub use problem::{Note, Problem, ProblemKind};
-pub use tree::{CompactString, Member, Node, Number, Object, Value};
+pub use tree::{CompactString, JsonType, Member, Node, Number, Object, Value};
 
 use serde::Serialize;
 use std::future::Future;

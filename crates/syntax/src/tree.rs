@@ -16,6 +16,38 @@ pub struct Node {
     pub value: Value,
 }
 
+/// The six types a JSON value has, for any reader's values (this tree's,
+/// or serde_json's in the share links' host messages): one wording of them.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum JsonType {
+    /// `null`.
+    Null,
+    /// `true` or `false`.
+    Boolean,
+    /// A number.
+    Number,
+    /// A string.
+    String,
+    /// An array (a sequence).
+    Array,
+    /// An object (a mapping).
+    Object,
+}
+
+impl JsonType {
+    /// The type's name as messages say it, with its article: `an object`.
+    pub fn name(self) -> &'static str {
+        match self {
+            JsonType::Null => "null",
+            JsonType::Boolean => "a boolean",
+            JsonType::Number => "a number",
+            JsonType::String => "a string",
+            JsonType::Array => "an array",
+            JsonType::Object => "an object",
+        }
+    }
+}
+
 /// A value of the data model JSON and YAML share.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Value {
@@ -182,14 +214,15 @@ impl Node {
 
     /// A short name of the value's type, as messages say it.
     pub fn type_name(&self) -> &'static str {
-        match self.value {
-            Value::Null => "null",
-            Value::Bool(_) => "a boolean",
-            Value::Number(_) => "a number",
-            Value::String(_) => "a string",
-            Value::Array(_) => "an array",
-            Value::Object(_) => "an object",
-        }
+        let json_type = match self.value {
+            Value::Null => JsonType::Null,
+            Value::Bool(_) => JsonType::Boolean,
+            Value::Number(_) => JsonType::Number,
+            Value::String(_) => JsonType::String,
+            Value::Array(_) => JsonType::Array,
+            Value::Object(_) => JsonType::Object,
+        };
+        json_type.name()
     }
 
     /// The value a scalar would have as text: a string itself, a number as

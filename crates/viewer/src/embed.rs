@@ -4,7 +4,7 @@
 //! by [`crate::link`].
 
 use crate::link::Shared;
-use opb_share::embed::{read_message, BadMessage, HostMessage};
+use opb_share::host::{read_message, BadMessage, HostMessage};
 use wasm_bindgen::prelude::*;
 
 /// What a message of the host page asks.

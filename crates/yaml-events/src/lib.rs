@@ -7,7 +7,8 @@
 //! for speed (`[profile.wasm-release.package.opb-yaml-events]` in the
 //! workspace's Cargo.toml): at opt-level "z" the scanner reads a 5 MB YAML
 //! document in about 200 ms in Chromium, where it must leave typing in such
-//! a document responsive (issue 7).
+//! a document responsive (no keystroke may hold the page for more than
+//! 100 ms).
 
 pub use saphyr_parser::{Event, Marker, ScalarStyle, ScanError, Span, Tag};
 use saphyr_parser::{Parser, StrInput};

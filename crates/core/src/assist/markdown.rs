@@ -12,7 +12,7 @@ use std::fmt::Write;
 /// start. Credentials are masked first, so escaping cannot hide one from
 /// the masking.
 pub fn text(text: &str) -> String {
-    let text = crate::diagnostics::secrets::mask(text);
+    let text = crate::diagnostics::credentials::mask(text);
     let mut out = String::with_capacity(text.len() + 8);
     for c in text.chars() {
         if c.is_ascii_punctuation() {
@@ -30,7 +30,7 @@ pub fn text(text: &str) -> String {
 /// code span could end its paragraph, or a table's row, and let what
 /// follows be read as Markdown). Credentials are masked, as in [`text`].
 pub fn code(text: &str) -> String {
-    let text = crate::diagnostics::secrets::mask(text);
+    let text = crate::diagnostics::credentials::mask(text);
     let text: String = text.chars().map(|c| if c.is_control() { ' ' } else { c }).collect();
     let longest = text.split(|c| c != '`').map(str::len).max().unwrap_or(0);
     let fence = "`".repeat(longest + 1);

@@ -1,7 +1,7 @@
 //! Diagnostics as the outside world sees them.
 
+use crate::diagnostics::credentials::redact;
 use crate::diagnostics::masking::Masking;
-use crate::diagnostics::secrets::redact;
 use crate::diagnostics::{Finding, Severity};
 use opb_syntax::order;
 use opb_syntax::text::{LineIndex, Range};

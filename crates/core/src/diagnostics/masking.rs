@@ -11,7 +11,7 @@
 //! The values are searched for all at once (one Aho-Corasick automaton),
 //! so masking a text costs one pass over it however many were found.
 
-use super::secrets::{automaton, mask as mask_by_shape, preview};
+use super::credentials::{automaton, mask as mask_by_shape, preview};
 use aho_corasick::automaton::Automaton;
 use aho_corasick::nfa::noncontiguous::NFA;
 use aho_corasick::Input;

@@ -7,11 +7,11 @@
 //! It knows the syntax layer's spans and pointers, and nothing of any rule
 //! or view: the rules themselves are statics of [`crate::rules`].
 
+pub mod credentials;
 mod diagnostic;
 mod finding;
 pub mod masking;
 pub mod prose;
-pub mod secrets;
 
 pub use diagnostic::{resolve, Counts, Diagnostic, Related};
 pub use finding::{At, Finding, Report};

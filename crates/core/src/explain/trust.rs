@@ -11,7 +11,7 @@
 use super::boundary::{Resolution, StepBoundary};
 use super::paths::RiskPaths;
 use super::{Explain, PlaybookExplain};
-use crate::diagnostics::secrets::redact;
+use crate::diagnostics::credentials::redact;
 use crate::diagnostics::{Counts, Diagnostic};
 use crate::explain::manifest::{ManifestExplain, RunsExplain};
 use crate::explain::requires::{Missing, RequiresExplain};

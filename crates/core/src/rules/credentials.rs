@@ -3,13 +3,13 @@
 //! Every string value and every key is looked at, wherever it is: a
 //! credential in a description, a schema example, a branch label or a
 //! header's name is as leaked as one in a header's value. The shapes live
-//! in [`crate::diagnostics::secrets`], shared with PB411. Each credential
+//! in [`crate::diagnostics::credentials`], shared with PB411. Each credential
 //! found is flagged for masking ([`Report::flag_credential`]), so it is cut
 //! wherever else it occurs.
 
 use super::manifest::PM312;
 use super::playbook::PB411;
-use crate::diagnostics::secrets::{
+use crate::diagnostics::credentials::{
     credential_parts, find_credential, high_entropy_run, high_entropy_runs, may_hold_credential,
     preview,
 };

@@ -67,7 +67,7 @@ pub static IN006: Rule = Rule {
     severity: Severity::Error,
     group: Group::Input,
     summary: documented!("The input is over one of the documented limits (size, nesting depth, line length, YAML alias expansion, number of steps or tools); nothing else is reported."),
-    source: documented!("Every input is hostile until parsed: a validator in a reader's browser must answer, never hang or run out of memory (GUIDE §6). The limits are listed in the README."),
+    source: documented!("Every input is hostile until parsed: a validator in a reader's browser must answer, never hang or run out of memory. The limits are listed in the README and in docs/limits.md."),
     fix: documented!("Split the document, or remove the deep nesting or alias chain the message names. The limits are far above any real playbook or manifest."),
     example: documented!("a: &a [x, x, x, x, x, x, x, x, x, x]\nb: &b [*a, *a, *a, *a, *a, *a, *a, *a, *a, *a]\nc: &c [*b, *b, *b, *b, *b, *b, *b, *b, *b, *b]\n# ... and so on: a \"billion laughs\""),
 };

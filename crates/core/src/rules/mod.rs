@@ -10,7 +10,6 @@ pub mod drift;
 pub mod input;
 pub mod manifest;
 pub mod playbook;
-pub mod registry;
 mod shape;
 
 pub(crate) use shape::{check_fields, expect, expect_objects, is_absent, is_blank};
@@ -92,53 +91,10 @@ impl std::fmt::Display for ItemName<'_> {
     }
 }
 
-/// "Tool `x`" from "tool `x`", for the start of a sentence. Takes what
-/// names the subject as `Display`, and writes it capitalised straight into
-/// the message: no copy of the name is made (PB219 writes thousands). Only
-/// an ASCII letter is upper-cased: every sentence opb starts begins with
-/// its own English word, and Unicode's case tables would weigh on the wasm.
-pub(crate) fn capitalise<T: std::fmt::Display>(text: T) -> Capitalised<T> {
-    Capitalised(text)
-}
-
-/// What [`capitalise`] returns: its text, first character upper-cased.
-pub(crate) struct Capitalised<T>(T);
-
-impl<T: std::fmt::Display> std::fmt::Display for Capitalised<T> {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        /// Passes text on, upper-casing the first character of the first
-        /// piece that has one.
-        struct FirstUpper<'f, 'g> {
-            out: &'f mut std::fmt::Formatter<'g>,
-            done: bool,
-        }
-        impl std::fmt::Write for FirstUpper<'_, '_> {
-            fn write_str(&mut self, s: &str) -> std::fmt::Result {
-                let mut chars = s.chars();
-                match chars.next() {
-                    Some(first) if !self.done => {
-                        self.done = true;
-                        self.out.write_char(first.to_ascii_uppercase())?;
-                        self.out.write_str(chars.as_str())
-                    }
-                    _ => self.out.write_str(s),
-                }
-            }
-        }
-        std::fmt::write(&mut FirstUpper { out: f, done: false }, format_args!("{}", self.0))
-    }
-}
-
 #[cfg(test)]
 mod tests {
-    use super::{capitalise, ItemName};
-
-    #[test]
-    fn capitalise_upper_cases_only_the_first_character_written() {
-        assert_eq!(capitalise("step `send`").to_string(), "Step `send`");
-        assert_eq!(capitalise(format_args!("{}{}", "", "étape")).to_string(), "étape");
-        assert_eq!(capitalise("").to_string(), "");
-    }
+    use super::ItemName;
+    use crate::diagnostics::prose::capitalise;
 
     #[test]
     fn an_item_is_named_by_its_name_or_else_by_its_place() {

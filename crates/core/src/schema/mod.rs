@@ -186,6 +186,3 @@ fn plain(markdown: &str) -> String {
     }
     out
 }
-
-#[cfg(test)]
-mod tests;

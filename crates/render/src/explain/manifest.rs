@@ -3,12 +3,13 @@
 //! connections, secrets and skills with what uses them.
 
 use super::{Page, Tone};
-use crate::words::{capitalized, list, problems};
+use crate::words::{list, problems};
 use opb_core::explain::manifest::{
-    ConnectionExplain, Defaulted, FlowExplain, FunctionExplain, Placement, ResourcesExplain,
-    RunsExplain, SecretExplain, SkillExplain, ToolExplain,
+    Defaulted, FlowExplain, FunctionExplain, ManifestConnectionExplain, ManifestSecretExplain,
+    ManifestToolExplain, Placement, ResourcesExplain, RunsExplain, SkillExplain,
 };
 use opb_core::explain::manifest::{Ecosystem, ManifestExplain};
+use opb_core::prose::capitalise;
 
 /// Width of the field labels of a tool.
 const LABEL: usize = 12;
@@ -58,7 +59,7 @@ fn section<T>(page: &mut dyn Page, title: &str, items: &[T], item: fn(&T, &mut d
     }
 }
 
-fn tool(tool: &ToolExplain, page: &mut dyn Page) {
+fn tool(tool: &ManifestToolExplain, page: &mut dyn Page) {
     let id = tool.id.clone().unwrap_or_else(|| format!("tool {} (no id)", tool.index + 1));
     page.styled_line(2, Tone::Emphasis, &id, "");
     page.field(4, "Runs", LABEL, &runs(&tool.runs));
@@ -275,7 +276,7 @@ fn steps_call(tools: &[String]) -> String {
     }
 }
 
-fn connection(connection: &ConnectionExplain, page: &mut dyn Page) {
+fn connection(connection: &ManifestConnectionExplain, page: &mut dyn Page) {
     let name = connection.name.as_deref().unwrap_or("(no name)");
     page.styled_line(2, Tone::Emphasis, name, &format!(": covers {}", list(&connection.tools)));
     let mut facts = vec![format!(
@@ -292,10 +293,10 @@ fn connection(connection: &ConnectionExplain, page: &mut dyn Page) {
     if connection.has_steps {
         facts.push("has steps".to_owned());
     }
-    page.paragraph(4, &format!("{}.", capitalized(&facts.join("; "))));
+    page.paragraph(4, &format!("{}.", capitalise(facts.join("; "))));
 }
 
-fn secret(secret: &SecretExplain, page: &mut dyn Page) {
+fn secret(secret: &ManifestSecretExplain, page: &mut dyn Page) {
     let required = if secret.required { "required" } else { "optional" };
     let used: Vec<String> =
         secret.used_by.iter().map(|u| format!("{} header of {}", u.header, u.tool)).collect();

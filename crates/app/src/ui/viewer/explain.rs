@@ -2,7 +2,7 @@
 //! The first item of a repeated name is the one the core resolves to.
 
 use opb_core::explain::boundary::{StepBoundary, ToolExplain};
-use opb_core::explain::manifest::{ManifestExplain, ToolExplain as ManifestTool};
+use opb_core::explain::manifest::{ManifestExplain, ManifestToolExplain};
 use opb_core::explain::PlaybookExplain;
 
 pub fn playbook_step<'e>(explain: &'e PlaybookExplain, id: &str) -> Option<&'e StepBoundary> {
@@ -13,12 +13,15 @@ pub fn playbook_tool<'e>(explain: &'e PlaybookExplain, name: &str) -> Option<&'e
     explain.tools.iter().find(|t| t.facts.name.as_deref() == Some(name))
 }
 
-pub fn manifest_tool<'e>(explain: &'e ManifestExplain, key: &str) -> Option<&'e ManifestTool> {
+pub fn manifest_tool<'e>(
+    explain: &'e ManifestExplain,
+    key: &str,
+) -> Option<&'e ManifestToolExplain> {
     explain.tools.iter().find(|t| tool_key(t) == key)
 }
 
 /// How the viewer names a manifest tool: its id, or `tools/<index>` for one
 /// without (as the core's "used by" lists do).
-pub fn tool_key(tool: &ManifestTool) -> String {
+pub fn tool_key(tool: &ManifestToolExplain) -> String {
     tool.id.clone().unwrap_or_else(|| format!("tools/{}", tool.index))
 }

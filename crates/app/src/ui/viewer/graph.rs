@@ -9,7 +9,7 @@ use super::selection::{Selection, Target};
 use crate::checker::Report;
 use leptos::ev::{KeyboardEvent, MouseEvent, PointerEvent, WheelEvent};
 use leptos::prelude::*;
-use opb_core::explain::layout::{GraphLayout, NodeBox, Point};
+use opb_core::explain::layout::{GraphLayout, NodeBox, Notice, Point};
 use opb_core::explain::{Explain, PlaybookExplain};
 use opb_render::drawing::{
     self, diamond, path_data, risk_bar, Geometry, Look, Marks, BAR, CORNER, ID_PX, PADDING,

@@ -10,7 +10,7 @@ use crate::checker::{Located, Report};
 use crate::ui::diagnostics::{message, Jump};
 use leptos::prelude::*;
 use opb_core::explain::manifest::{
-    Defaulted, ManifestExplain, ResourcesExplain, RunsExplain, ToolExplain,
+    Defaulted, ManifestExplain, ManifestToolExplain, ResourcesExplain, RunsExplain,
 };
 use opb_core::explain::Explain;
 use std::sync::Arc;
@@ -136,7 +136,7 @@ fn compact(text: String, default: bool) -> impl IntoView {
     view! { <span class="value" class:is-default=default title=default.then_some("Not set: the seed's default")>{text}</span> }
 }
 
-fn where_cell(tool: &ToolExplain) -> AnyView {
+fn where_cell(tool: &ManifestToolExplain) -> AnyView {
     let Some(p) = &tool.placement else {
         return view! { <span class="runs-note">"the plugin's pool (a flow)"</span> }.into_any();
     };
@@ -156,7 +156,7 @@ fn number(value: f64) -> String {
     }
 }
 
-fn limits_cell(tool: &ToolExplain) -> AnyView {
+fn limits_cell(tool: &ManifestToolExplain) -> AnyView {
     let resources = tool.resources.as_ref().map(|r| {
         let item = |d: &Defaulted<f64>, unit: &str| compact(format!("{} {unit}", number(d.value)), d.default);
         view! {
@@ -173,7 +173,7 @@ fn limits_cell(tool: &ToolExplain) -> AnyView {
 }
 
 /// The functions a tool always asks about, without the tool's own prefix.
-fn asked(tool: &ToolExplain, key: &str) -> Vec<String> {
+fn asked(tool: &ManifestToolExplain, key: &str) -> Vec<String> {
     let prefix = format!("{key}.");
     tool.approval
         .always_asks
@@ -182,7 +182,7 @@ fn asked(tool: &ToolExplain, key: &str) -> Vec<String> {
         .collect()
 }
 
-fn approval_cell(tool: &ToolExplain, key: &str) -> AnyView {
+fn approval_cell(tool: &ManifestToolExplain, key: &str) -> AnyView {
     let a = &tool.approval;
     view! {
         {if a.always_asks.is_empty() {
@@ -373,7 +373,11 @@ fn resources_detail(r: &ResourcesExplain) -> impl IntoView {
 }
 
 /// Everything the manifest says about one tool.
-fn tool_detail(tool: &ToolExplain, report: &Report, on_jump: Callback<Jump>) -> impl IntoView {
+fn tool_detail(
+    tool: &ManifestToolExplain,
+    report: &Report,
+    on_jump: Callback<Jump>,
+) -> impl IntoView {
     let key = tool_key(tool);
     let a = &tool.approval;
     let diagnostics: Vec<&Located> = report

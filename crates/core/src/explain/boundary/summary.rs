@@ -406,7 +406,7 @@ fn shorten(description: &str) -> String {
 }
 
 /// Upper-cases the character that starts at byte `at`, when it is ASCII
-/// (see [`crate::rules`]' `capitalise`).
+/// (as [`crate::diagnostics::prose::capitalise`] does).
 fn capitalize_at(out: &mut str, at: usize) {
     if let Some(first) = out.get_mut(at..at + 1) {
         first.make_ascii_uppercase();

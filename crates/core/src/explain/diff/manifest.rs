@@ -4,7 +4,8 @@
 
 use super::{keyed, Change, Detail, FromTo, Impact, Section, Subject};
 use crate::explain::manifest::{
-    Annotations, ApprovalExplain, FunctionExplain, ManifestExplain, RunsExplain, ToolExplain,
+    Annotations, ApprovalExplain, FunctionExplain, ManifestExplain, ManifestToolExplain,
+    RunsExplain,
 };
 use crate::views::compare::list_change;
 
@@ -87,8 +88,8 @@ fn same_policy(a: &ApprovalExplain, b: &ApprovalExplain) -> bool {
 
 fn tool_changes(
     subject: &Subject,
-    before: &ToolExplain,
-    after: &ToolExplain,
+    before: &ManifestToolExplain,
+    after: &ManifestToolExplain,
     changes: &mut Vec<Change>,
 ) {
     let mut push =
@@ -104,7 +105,7 @@ fn tool_changes(
             Detail::ToolConnection(FromTo { from: connection_before, to: connection_after }),
         );
     }
-    let placement = |tool: &ToolExplain| {
+    let placement = |tool: &ManifestToolExplain| {
         tool.placement
             .as_ref()
             .map(|p| (p.isolation.clone(), p.sandbox.clone()))
@@ -187,8 +188,9 @@ fn tool_changes(
             .into_iter()
             .for_each(|name| push(Impact::Neutral, Detail::EnvRemoved { name }));
     }
-    let headers =
-        |tool: &ToolExplain| tool.headers.iter().map(|h| h.name.clone()).collect::<Vec<_>>();
+    let headers = |tool: &ManifestToolExplain| {
+        tool.headers.iter().map(|h| h.name.clone()).collect::<Vec<_>>()
+    };
     if let Some(change) = list_change(Some(&strs(&headers(before))), Some(&strs(&headers(after)))) {
         change
             .added

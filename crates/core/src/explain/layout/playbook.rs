@@ -2,12 +2,12 @@
 //! marker with an arrow into the start step, and an end marker below each
 //! step that ends the playbook.
 
-use super::{
+use crate::views::graph::Graph;
+use foldhash::{HashMap, HashMapExt};
+use opb_layout::{
     layout_pausing, EdgeRoute, EdgeSpec, Fidelity, NodeBox, NodeSpec, Shape, Size, Spacing,
     TooDense, BUDGET,
 };
-use crate::views::graph::Graph;
-use foldhash::{HashMap, HashMapExt};
 use opb_syntax::pause;
 use serde::Serialize;
 use std::future::Future;
@@ -40,7 +40,7 @@ pub struct GraphLayout {
     /// An end marker below each step of `graph.ends`, in its order.
     pub ends: Vec<Terminal>,
     /// Whether the drawing is exact or was simplified to stay within the
-    /// layout's budget; a drawer shows [`Fidelity::notice`] with it.
+    /// layout's budget; a drawer shows its [`super::Notice`] with it.
     pub fidelity: Fidelity,
     /// The work units the layout spent.
     pub work: u64,

@@ -5,7 +5,7 @@
 use super::{strings, Defaulted, DurationValue};
 use crate::diagnostics::prose::write_list;
 use crate::views::manifest::values::read_fraction;
-use crate::views::manifest::{Escalation, ToolView};
+use crate::views::manifest::{Escalation, ManifestToolView};
 use opb_syntax::Node;
 use serde::Serialize;
 use std::fmt::Write;
@@ -85,7 +85,7 @@ pub struct EscalationStep {
 }
 
 /// The approval policy of `tool` as the explain view shows it.
-pub(crate) fn explain(tool: &ToolView<'_>) -> ApprovalExplain {
+pub(crate) fn explain(tool: &ManifestToolView<'_>) -> ApprovalExplain {
     let approval = tool.get("approval").filter(|a| a.as_object().is_some());
     let field = |key: &str| approval.and_then(|a| a.get(key)).filter(|v| !v.is_null());
     let deciders_node = field("deciders");

@@ -148,7 +148,8 @@ pub struct ActingTool {
 }
 
 impl ActingTool {
-    /// Whether its risk class is one the readers fear most.
+    /// Whether its risk class is one a playbook's readers fear most (money
+    /// moved, customers written to).
     pub(crate) fn reaches_money_or_customers(&self) -> bool {
         matches!(self.risk_class.as_deref(), Some("money" | "customer_comms"))
     }

@@ -10,19 +10,20 @@
 //! document. DR009 is about the registry text itself and is reported with
 //! the registry's own diagnostics.
 
+mod registry;
 mod schema;
 mod shape;
 
-pub(crate) use shape::registry_entries;
+pub use registry::Registry;
 
 use crate::diagnostics::{documented, At, Group, Report, Rule, Severity};
-use crate::rules::registry::{Registry, RegistryTool};
 use crate::views::compare::{
     compare, Definition, Direction, ListChange, ListField, ToolChange, ValueChange,
 };
 use crate::views::playbook::{PlaybookView, ToolView};
 use foldhash::{HashSet, HashSetExt};
 use opb_syntax::{Node, Ptr};
+use registry::RegistryTool;
 
 pub static DR001: Rule = Rule {
     code: "DR001",

@@ -3,7 +3,7 @@
 use super::shown;
 use crate::diagnostics::{documented, At, Group, Report, Rule, Severity};
 use crate::views::manifest::values::{parse_go_duration, read_fraction, HOUR, MINUTE};
-use crate::views::manifest::{Escalation, ManifestView, Runs, ToolLabel, ToolView};
+use crate::views::manifest::{Escalation, ManifestToolView, ManifestView, Runs, ToolLabel};
 use crate::views::spec::one_of;
 use opb_syntax::{Node, Ptr, Value};
 
@@ -144,7 +144,11 @@ pub(super) fn check(view: &ManifestView<'_>, report: &mut Report) {
     }
 }
 
-fn check_requires_approval(view: &ManifestView<'_>, tool: &ToolView<'_>, report: &mut Report) {
+fn check_requires_approval(
+    view: &ManifestView<'_>,
+    tool: &ManifestToolView<'_>,
+    report: &mut Report,
+) {
     let Some(id) = tool.id else { return };
     let Some(entries) = tool.get("requires_approval").and_then(Node::as_array) else { return };
     // A flow tool's one function is its flow; a `flow` that names no flow

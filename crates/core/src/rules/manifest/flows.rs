@@ -5,7 +5,7 @@
 use super::{known_names, shown};
 use crate::diagnostics::{documented, At, Group, Report, Rule, Severity};
 use crate::views::manifest::values::is_argument_pointer;
-use crate::views::manifest::{ManifestView, Runs, ToolView};
+use crate::views::manifest::{ManifestToolView, ManifestView, Runs};
 use foldhash::{HashMap, HashMapExt, HashSet, HashSetExt};
 use opb_syntax::order;
 use opb_syntax::Node;
@@ -220,7 +220,7 @@ pub(super) fn check(view: &ManifestView<'_>, report: &mut Report) {
 }
 
 fn check_flow_tools(view: &ManifestView<'_>, report: &mut Report) {
-    let mut exposed: HashMap<&str, &ToolView<'_>> = HashMap::new();
+    let mut exposed: HashMap<&str, &ManifestToolView<'_>> = HashMap::new();
     for tool in &view.tools {
         let Runs::Flow(name) = tool.runs else { continue };
         let Some(node) = tool.get("flow") else { continue };
@@ -399,7 +399,7 @@ fn way_round(
     vec![start]
 }
 
-fn check_results(tool: &ToolView<'_>, report: &mut Report) {
+fn check_results(tool: &ManifestToolView<'_>, report: &mut Report) {
     let Some(member) = tool.member("results") else { return };
     let empty = member.value.is_null() || member.value.as_object().is_some_and(|o| o.is_empty());
     if empty {
@@ -426,7 +426,7 @@ fn check_results(tool: &ToolView<'_>, report: &mut Report) {
     }
 }
 
-fn check_uses_model(tool: &ToolView<'_>, report: &mut Report) {
+fn check_uses_model(tool: &ManifestToolView<'_>, report: &mut Report) {
     let Some(member) = tool.member("uses_model") else { return };
     let ptr = tool.ptr.key("uses_model");
     if tool.is_remote() || tool.is_flow() {
@@ -475,7 +475,7 @@ fn check_uses_model(tool: &ToolView<'_>, report: &mut Report) {
     }
 }
 
-fn check_secret_arguments(tool: &ToolView<'_>, report: &mut Report) {
+fn check_secret_arguments(tool: &ManifestToolView<'_>, report: &mut Report) {
     let Some(map) = tool.get("secret_arguments").and_then(Node::as_object) else { return };
     let ptr = tool.ptr.key("secret_arguments");
     for entry in map.unique_members() {
@@ -514,7 +514,7 @@ fn check_secret_arguments(tool: &ToolView<'_>, report: &mut Report) {
     }
 }
 
-fn check_manual(view: &ManifestView<'_>, tool: &ToolView<'_>, report: &mut Report) {
+fn check_manual(view: &ManifestView<'_>, tool: &ManifestToolView<'_>, report: &mut Report) {
     let Some(entries) = tool.get("manual").and_then(Node::as_array) else { return };
     let ptr = tool.ptr.key("manual");
     let label = tool.label();
@@ -553,7 +553,7 @@ fn check_manual(view: &ManifestView<'_>, tool: &ToolView<'_>, report: &mut Repor
     }
 }
 
-fn check_labels(tool: &ToolView<'_>, report: &mut Report) {
+fn check_labels(tool: &ManifestToolView<'_>, report: &mut Report) {
     let Some(labels) = tool.get("labels").filter(|l| l.as_object().is_some()) else { return };
     let ptr = tool.ptr.key("labels");
     if let Some(source) = labels.get("source").filter(|s| !s.is_null() && s.as_str().is_none()) {

@@ -13,7 +13,6 @@ mod tool_id;
 
 pub(crate) use remote::PM312;
 
-use super::capitalise;
 use super::input::over_count_limit;
 use crate::diagnostics::{Report, Rule};
 use crate::views::manifest::ManifestView;

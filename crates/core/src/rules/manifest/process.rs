@@ -2,12 +2,13 @@
 //! `sandbox`, `limits`, `timeout`). A flow tool sets none of these fields
 //! (PM604), so its values are not checked here as well.
 
-use super::{capitalise, shown};
+use super::shown;
 use crate::diagnostics::prose::and_list;
+use crate::diagnostics::prose::capitalise;
 use crate::diagnostics::{documented, At, Group, Report, Rule, Severity};
 use crate::views::manifest::url::{is_loopback_host, HttpUrl};
 use crate::views::manifest::values::{is_env_name, parse_go_duration, HOUR};
-use crate::views::manifest::{ManifestView, Runs, ToolView};
+use crate::views::manifest::{ManifestToolView, ManifestView, Runs};
 use crate::views::spec::one_of;
 use opb_syntax::{Member, Node};
 
@@ -222,7 +223,7 @@ pub(super) fn check(view: &ManifestView<'_>, report: &mut Report) {
     }
 }
 
-fn check_env(tool: &ToolView<'_>, microvm: bool, report: &mut Report) {
+fn check_env(tool: &ManifestToolView<'_>, microvm: bool, report: &mut Report) {
     let Some(env) = tool.get("env").and_then(Node::as_object) else { return };
     let ptr = tool.ptr.key("env");
     let label = tool.label();
@@ -262,7 +263,7 @@ fn check_env(tool: &ToolView<'_>, microvm: bool, report: &mut Report) {
 }
 
 fn check_env_value(
-    tool: &ToolView<'_>,
+    tool: &ManifestToolView<'_>,
     member: &Member,
     ptr: &opb_syntax::Ptr,
     report: &mut Report,
@@ -345,7 +346,7 @@ fn runtime_reads(name: &str) -> bool {
         || matches!(name, "HOME" | "TMPDIR" | "REGISTRY_AUTH_FILE")
 }
 
-fn check_isolation(tool: &ToolView<'_>, report: &mut Report) {
+fn check_isolation(tool: &ManifestToolView<'_>, report: &mut Report) {
     let Some(node) = tool.get("isolation") else { return };
     let Some(isolation) = node.as_str() else { return };
     let label = tool.label();
@@ -372,7 +373,7 @@ fn check_isolation(tool: &ToolView<'_>, report: &mut Report) {
     }
 }
 
-fn check_sandbox(view: &ManifestView<'_>, tool: &ToolView<'_>, report: &mut Report) {
+fn check_sandbox(view: &ManifestView<'_>, tool: &ManifestToolView<'_>, report: &mut Report) {
     let Some(node) = tool.get("sandbox") else { return };
     let Some(sandbox) = node.as_str() else { return };
     let ptr = tool.ptr.key("sandbox");
@@ -439,7 +440,7 @@ fn check_sandbox(view: &ManifestView<'_>, tool: &ToolView<'_>, report: &mut Repo
     }
 }
 
-fn check_limits(tool: &ToolView<'_>, report: &mut Report) {
+fn check_limits(tool: &ManifestToolView<'_>, report: &mut Report) {
     let Some(member) = tool.member("limits").filter(|m| !m.value.is_null()) else { return };
     let ptr = tool.ptr.key("limits");
     let label = tool.label();
@@ -488,7 +489,7 @@ fn check_limits(tool: &ToolView<'_>, report: &mut Report) {
     }
 }
 
-fn check_timeout(tool: &ToolView<'_>, timeout: &Node, report: &mut Report) {
+fn check_timeout(tool: &ManifestToolView<'_>, timeout: &Node, report: &mut Report) {
     let problem = match timeout.as_str() {
         None => format!(
             "must be a duration such as `35m`, not {}; a number has no unit",

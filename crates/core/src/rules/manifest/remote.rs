@@ -1,13 +1,14 @@
 //! PM3xx: remote tools (seed 003: `url`, `connection`, `functions`,
 //! `headers`, `affinity`).
 
-use super::{capitalise, known_names, shown};
+use super::{known_names, shown};
+use crate::diagnostics::prose::capitalise;
 use crate::diagnostics::{documented, At, Group, Report, Rule, Severity};
 use crate::views::manifest::url::HttpUrl;
 use crate::views::manifest::values::{
     is_argument_pointer, is_env_name, json_size, secret_references,
 };
-use crate::views::manifest::{ManifestView, ToolView};
+use crate::views::manifest::{ManifestToolView, ManifestView};
 use crate::views::spec::one_of;
 use opb_syntax::{Member, Node};
 
@@ -226,7 +227,7 @@ pub(super) fn check(view: &ManifestView<'_>, report: &mut Report) {
     }
 }
 
-fn check_url(view: &ManifestView<'_>, tool: &ToolView<'_>, report: &mut Report) {
+fn check_url(view: &ManifestView<'_>, tool: &ManifestToolView<'_>, report: &mut Report) {
     let Some(node) = tool.get("url") else { return };
     let Some(text) = node.as_str() else { return };
     let ptr = tool.ptr.key("url");
@@ -299,7 +300,7 @@ fn check_url(view: &ManifestView<'_>, tool: &ToolView<'_>, report: &mut Report) 
     }
 }
 
-fn check_connection(view: &ManifestView<'_>, tool: &ToolView<'_>, report: &mut Report) {
+fn check_connection(view: &ManifestView<'_>, tool: &ManifestToolView<'_>, report: &mut Report) {
     let Some(member) = tool.member("connection").filter(|m| !m.value.is_null()) else { return };
     let ptr = tool.ptr.key("connection");
     if !tool.is_remote() {
@@ -338,7 +339,7 @@ fn check_connection(view: &ManifestView<'_>, tool: &ToolView<'_>, report: &mut R
     }
 }
 
-fn check_functions(tool: &ToolView<'_>, report: &mut Report) {
+fn check_functions(tool: &ManifestToolView<'_>, report: &mut Report) {
     let Some(member) = tool.member("functions").filter(|m| !m.value.is_null()) else { return };
     let ptr = tool.ptr.key("functions");
     if !tool.is_remote() {
@@ -445,7 +446,7 @@ fn check_output_schema(schema: &Node, ptr: &opb_syntax::Ptr, what: &str, report:
     }
 }
 
-fn check_headers(view: &ManifestView<'_>, tool: &ToolView<'_>, report: &mut Report) {
+fn check_headers(view: &ManifestView<'_>, tool: &ManifestToolView<'_>, report: &mut Report) {
     let Some(member) = tool.member("headers").filter(|m| !m.value.is_null()) else { return };
     let ptr = tool.ptr.key("headers");
     let label = tool.label();

@@ -1,12 +1,12 @@
 //! PM2xx: what runs a tool (seed 003: `mcp`, `package`, `url`, `flow`,
 //! `container`).
 
-use super::capitalise;
+use crate::diagnostics::prose::capitalise;
 use crate::diagnostics::{documented, At, Group, Report, Rule, Severity};
 use crate::views::manifest::package::{
     Ecosystem, Package, PackageError, BINARY_FORM, NPM_FORM, OCI_FORM, PYPI_FORM,
 };
-use crate::views::manifest::{ManifestView, ToolView};
+use crate::views::manifest::{ManifestToolView, ManifestView};
 use opb_syntax::{Member, Node, Value};
 
 pub static PM201: Rule = Rule {
@@ -126,7 +126,7 @@ pub(super) fn check(view: &ManifestView<'_>, report: &mut Report) {
     }
 }
 
-fn check_kinds(tool: &ToolView<'_>, report: &mut Report) {
+fn check_kinds(tool: &ManifestToolView<'_>, report: &mut Report) {
     let set: Vec<&Member> = ["mcp", "package", "url"]
         .into_iter()
         .filter_map(|key| tool.member(key))
@@ -165,7 +165,7 @@ fn check_kinds(tool: &ToolView<'_>, report: &mut Report) {
     }
 }
 
-fn check_mcp(tool: &ToolView<'_>, mcp: &Node, report: &mut Report) {
+fn check_mcp(tool: &ManifestToolView<'_>, mcp: &Node, report: &mut Report) {
     let ptr = tool.ptr.key("mcp");
     let Some(items) = mcp.as_array() else {
         let hint = match mcp.as_str() {
@@ -209,7 +209,7 @@ fn check_mcp(tool: &ToolView<'_>, mcp: &Node, report: &mut Report) {
     }
 }
 
-fn check_package(tool: &ToolView<'_>, report: &mut Report) {
+fn check_package(tool: &ManifestToolView<'_>, report: &mut Report) {
     let Some(node) = tool.get("package") else { return };
     let Some(text) = node.as_str() else { return };
     let ptr = tool.ptr.key("package");
@@ -269,7 +269,7 @@ fn check_package(tool: &ToolView<'_>, report: &mut Report) {
     }
 }
 
-fn check_container(tool: &ToolView<'_>, report: &mut Report) {
+fn check_container(tool: &ManifestToolView<'_>, report: &mut Report) {
     // A flow tool's `container` is PM604's.
     if tool.is_flow() {
         return;

@@ -178,7 +178,7 @@ fn check_prefix(
     if !starts(&full) && !starts(segment) {
         // The prefixes spell the name with `_` for `-`, a form redaction
         // cannot recognise: a name that is a credential is not spelled out.
-        let choices = if crate::diagnostics::secrets::redact(name) != name {
+        let choices = if crate::diagnostics::credentials::redact(name) != name {
             "the plugin's name and `_`".to_owned()
         } else if full == segment {
             format!("`{full}_`")

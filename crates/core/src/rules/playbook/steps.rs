@@ -10,8 +10,9 @@ mod flow;
 pub use allowed::{PB205, PB209, PB210, PB211, PB212, PB219};
 pub use flow::{PB213, PB214, PB215, PB216, PB217};
 
+use crate::diagnostics::prose::capitalise;
 use crate::diagnostics::{documented, At, Group, Report, Rule, Severity};
-use crate::rules::{capitalise, check_fields, is_absent, is_blank, Field, ItemName, Ty};
+use crate::rules::{check_fields, is_absent, is_blank, Field, ItemName, Ty};
 use crate::views::graph::Graph;
 use crate::views::playbook::{PlaybookView, StepView};
 use crate::views::spec::{one_of, step_kind_meaning, STEP_KINDS};

@@ -19,10 +19,10 @@ pub struct ManifestView<'a> {
     /// The plugin's name, when it is a non-empty string.
     pub name: Option<&'a str>,
     pub version: Option<&'a Node>,
-    pub tools: Vec<ToolView<'a>>,
+    pub tools: Vec<ManifestToolView<'a>>,
     pub skills: Vec<Named<'a>>,
     pub flows: Vec<FlowView<'a>>,
-    pub connections: Vec<ConnectionView<'a>>,
+    pub connections: Vec<ManifestConnectionView<'a>>,
     /// `requires.secrets`.
     pub secrets: Vec<Named<'a>>,
     pub optional_secrets: Vec<Named<'a>>,
@@ -71,7 +71,7 @@ pub enum Runs<'a> {
 }
 
 #[derive(Debug)]
-pub struct ToolView<'a> {
+pub struct ManifestToolView<'a> {
     pub index: usize,
     pub ptr: Ptr,
     pub node: &'a Node,
@@ -90,7 +90,7 @@ pub struct FlowView<'a> {
 }
 
 #[derive(Debug)]
-pub struct ConnectionView<'a> {
+pub struct ManifestConnectionView<'a> {
     pub ptr: Ptr,
     pub name: Option<&'a str>,
     /// Tool ids, `<tool>.<function>` or `<tool>.*`.
@@ -160,7 +160,7 @@ impl<'a> ManifestView<'a> {
     pub fn new(root: &'a Node) -> Self {
         let top = Ptr::root();
         let tools = objects(root.get("tools"), &top.key("tools"))
-            .map(|(index, ptr, node)| ToolView {
+            .map(|(index, ptr, node)| ManifestToolView {
                 index,
                 id: non_empty_str(node, "id"),
                 runs: runs(node),
@@ -181,7 +181,7 @@ impl<'a> ManifestView<'a> {
             })
             .collect();
         let connections = objects(root.get("connections"), &top.key("connections"))
-            .map(|(_, ptr, node)| ConnectionView {
+            .map(|(_, ptr, node)| ManifestConnectionView {
                 name: non_empty_str(node, "name"),
                 tools: names(node.get("tools"), &ptr.key("tools")),
                 params: names(node.get("params"), &ptr.key("params")),
@@ -244,7 +244,7 @@ impl<'a> ManifestView<'a> {
     }
 
     /// The first connection with this name.
-    pub fn connection(&self, name: &str) -> Option<&ConnectionView<'a>> {
+    pub fn connection(&self, name: &str) -> Option<&ManifestConnectionView<'a>> {
         self.index.connections.get(name).and_then(|&i| self.connections.get(i))
     }
 
@@ -278,7 +278,10 @@ impl<'a> ManifestView<'a> {
 
     /// The connections whose `tools` list this tool: its id, `<id>.*` or one
     /// of its functions.
-    pub fn connections_covering(&self, id: &str) -> impl Iterator<Item = &ConnectionView<'a>> {
+    pub fn connections_covering(
+        &self,
+        id: &str,
+    ) -> impl Iterator<Item = &ManifestConnectionView<'a>> {
         self.index
             .covered_by
             .get(id)
@@ -288,7 +291,7 @@ impl<'a> ManifestView<'a> {
     }
 
     /// Whether a connection's `tools` list this tool.
-    pub fn lists(&self, connection: &ConnectionView<'_>, tool_id: &str) -> bool {
+    pub fn lists(&self, connection: &ManifestConnectionView<'_>, tool_id: &str) -> bool {
         connection.tools.iter().any(|t| self.listed_tool(t.name) == Some(tool_id))
     }
 }
@@ -309,7 +312,7 @@ fn runs(node: &Node) -> Runs<'_> {
     Runs::Unknown
 }
 
-impl<'a> ToolView<'a> {
+impl<'a> ManifestToolView<'a> {
     /// The value of a field, when it is set (not null).
     pub fn get(&self, key: &str) -> Option<&'a Node> {
         self.node.get(key).filter(|n| !n.is_null())
@@ -367,7 +370,7 @@ impl<'a> ToolView<'a> {
     }
 }
 
-/// A tool's name in a message (see [`ToolView::label`]).
+/// A tool's name in a message (see [`ManifestToolView::label`]).
 #[derive(Debug, Clone, Copy)]
 pub struct ToolLabel<'a> {
     id: Option<&'a str>,

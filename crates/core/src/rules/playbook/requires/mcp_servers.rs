@@ -1,7 +1,9 @@
 //! PB410–PB416 and PB419: the MCP servers a playbook declares by logical
 //! name, and the `mcp.<server>.<tool>` names that compose from them.
 
-use crate::diagnostics::secrets::{find_credential, high_entropy_run, preview, starts_with_bearer};
+use crate::diagnostics::credentials::{
+    find_credential, high_entropy_run, preview, starts_with_bearer,
+};
 use crate::diagnostics::{documented, At, Group, Report, Rule, Severity};
 use crate::rules::playbook::steps::PB205;
 use crate::rules::{check_fields, is_blank, Field, Ty};

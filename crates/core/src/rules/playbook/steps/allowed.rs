@@ -1,8 +1,9 @@
 //! The names on a step's `allowedTools`: their type, form, duplicates, and
 //! what they resolve to (PB205, PB209 to PB212, PB219).
 
+use crate::diagnostics::prose::capitalise;
 use crate::diagnostics::{documented, At, Group, Report, Rule, Severity};
-use crate::rules::{capitalise, ItemName};
+use crate::rules::ItemName;
 use crate::views::graph::Graph;
 use crate::views::playbook::{mcp_name, McpName, PlaybookView, StepView, ToolView};
 use crate::views::spec::one_of;

@@ -9,9 +9,9 @@
 //! in [`crate::Options::registry`]; its own problems are diagnostics with
 //! positions in the registry's text, apart from the document's.
 
+use super::shape::registry_entries;
 use crate::diagnostics::masking::Masking;
 use crate::diagnostics::{self, Counts, Diagnostic, Report};
-use crate::rules::drift;
 use crate::rules::input::{self, IN006};
 use crate::views::playbook::ToolView;
 use foldhash::{HashMap, HashMapExt};
@@ -60,7 +60,7 @@ impl Registry {
         };
         let index = LineIndex::new(text);
         if let Some(root) = parsed.root.filter(|_| !report.has(&IN006)) {
-            if let Some((list, entries)) = drift::registry_entries(&root, &mut report) {
+            if let Some((list, entries)) = registry_entries(&root, &mut report) {
                 let lines = index
                     .positions(&entries.iter().map(|(_, _, offset)| *offset).collect::<Vec<_>>());
                 registry.entries = entries

@@ -1,11 +1,12 @@
-//! The embed page's side of embedding (docs/embedding.md): the themes a
-//! page asks for, and the messages the page that frames it may post
-//! (`opb:set-document`, `opb:set-theme`), read or refused with a reason.
+//! The host page's messages: what a page that frames the embed page
+//! (docs/embedding.md) may ask of it, the themes and the messages it may
+//! post (`opb:set-document`, `opb:set-theme`), read or refused with a
+//! reason.
 //! Here, beside the links, so the embed page (the viewer build's `embed`
 //! feature, crates/viewer) and the playground (its theme, its Share menu)
 //! word them once.
 
-use opb_syntax::Kind;
+use opb_syntax::{JsonType, Kind};
 use serde_json::Value;
 
 /// The colour scheme a page asks for.
@@ -131,16 +132,18 @@ pub fn read_message(data: &Value) -> Result<HostMessage, BadMessage> {
     Ok(HostMessage::SetDocument(SetDocument { code: code.to_owned(), kind }))
 }
 
-/// A JSON value's type, with its article, for a message.
+/// A JSON value's type, with its article, for a message: the syntax
+/// layer's words.
 fn json_type(value: &Value) -> &'static str {
-    match value {
-        Value::Null => "null",
-        Value::Bool(_) => "a boolean",
-        Value::Number(_) => "a number",
-        Value::String(_) => "a string",
-        Value::Array(_) => "an array",
-        Value::Object(_) => "an object",
-    }
+    let json_type = match value {
+        Value::Null => JsonType::Null,
+        Value::Bool(_) => JsonType::Boolean,
+        Value::Number(_) => JsonType::Number,
+        Value::String(_) => JsonType::String,
+        Value::Array(_) => JsonType::Array,
+        Value::Object(_) => JsonType::Object,
+    };
+    json_type.name()
 }
 
 #[cfg(test)]

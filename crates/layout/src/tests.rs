@@ -1,6 +1,8 @@
 use super::*;
-use crate::explain::Explain;
-use crate::{analyze, Options};
+use lcg::Lcg;
+
+#[path = "../benches/lcg.rs"]
+mod lcg;
 
 const BOX: NodeSpec = NodeSpec { size: Size::new(120.0, 48.0), shape: Shape::Rect };
 
@@ -314,17 +316,6 @@ fn edges_to_missing_nodes_and_absurd_sizes_are_harmless() {
     assert_eq!((drawn.nodes[1].width, drawn.nodes[1].height), (1.0, MAX_SIDE));
 }
 
-/// A small deterministic generator, so failures reproduce.
-struct Lcg(u64);
-
-impl Lcg {
-    fn below(&mut self, n: usize) -> usize {
-        self.0 =
-            self.0.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1_442_695_040_888_963_407);
-        ((self.0 >> 33) as usize) % n.max(1)
-    }
-}
-
 #[test]
 fn random_graphs_keep_every_invariant() {
     let mut random = Lcg(0x5eed);
@@ -385,56 +376,6 @@ fn a_thousand_nodes_stay_linear_in_size() {
     let layering = rank::layer(1000, &dag, Some(0));
     let vertices = proper(&boxes(1000), &dag, &layering, &spacing, Fidelity::Exact).vertices.len();
     assert!(vertices < 1000 + dag.len() * 12, "dummies stay proportional to the edges: {vertices}");
-}
-
-#[test]
-fn the_example_playbook_reads_top_down_with_its_markers() {
-    let text = include_str!("../../../../../examples/failed-charge-recovery.json");
-    let Some(Explain::Playbook(explain)) = analyze(text, &Options::default()).explain else {
-        panic!("a playbook")
-    };
-    let graph = &explain.graph;
-    let specs: Vec<NodeSpec> = graph
-        .nodes
-        .iter()
-        .map(|n| match n.kind.as_deref() {
-            Some("gate") => NodeSpec { size: Size::new(110.0, 64.0), shape: Shape::Diamond },
-            _ => BOX,
-        })
-        .collect();
-    let drawn = playbook(
-        graph,
-        &specs,
-        |label| Size::new(label.len() as f64 * 7.0 + 16.0, 20.0),
-        Size::new(18.0, 18.0),
-        &Spacing::default(),
-    )
-    .expect("within the budget");
-    let rank = |id: &str| graph.nodes.iter().position(|n| n.id == id).map(|i| drawn.nodes[i].rank);
-    assert_eq!(
-        ["recover", "gate", "send", "record"].map(rank),
-        [Some(1), Some(2), Some(3), Some(4)],
-        "the start marker takes the top rank"
-    );
-    let start = drawn.start.as_ref().expect("a start marker");
-    assert_eq!(start.step, "recover");
-    assert_eq!(start.at.rank, 0);
-    assert_eq!(
-        drawn.ends.iter().map(|t| (t.step.as_str(), t.at.rank)).collect::<Vec<_>>(),
-        [("record", 5)]
-    );
-    assert_eq!(drawn.edges.len(), graph.edges.len());
-    assert!(graph
-        .edges
-        .iter()
-        .zip(&drawn.edges)
-        .all(|(e, r)| e.label.is_some() == r.label.is_some()));
-    let mut all = drawn.nodes.clone();
-    all.push(start.at);
-    all.extend(drawn.ends.iter().map(|t| t.at));
-    for (i, a) in all.iter().enumerate() {
-        assert!(all.iter().skip(i + 1).all(|b| !a.overlaps(b)));
-    }
 }
 
 /// `n` gates of `branches` labelled branches each, to steps anywhere in

@@ -1,5 +1,6 @@
-//! Laying out explain text: headings, labelled fields with wrapped values,
-//! and short lists, at a fixed width so the output is the same everywhere.
+//! Explain text for a terminal: headings, labelled fields with wrapped
+//! values, and short lists, at a fixed width so the output is the same
+//! everywhere.
 //!
 //! Every text that may come from the document passes through
 //! [`escape::line`], so control characters, line breaks and bidi overrides
@@ -14,11 +15,11 @@ use opb_render::explain::{Page, Tone};
 const WIDTH: usize = 100;
 
 #[derive(Default)]
-pub struct Layout {
+pub struct TerminalPage {
     out: String,
 }
 
-impl Layout {
+impl TerminalPage {
     pub fn finish(self) -> String {
         self.out
     }
@@ -59,7 +60,7 @@ fn style_of(tone: Tone) -> Style {
     }
 }
 
-impl Page for Layout {
+impl Page for TerminalPage {
     fn blank(&mut self) {
         self.out.push('\n');
     }
@@ -120,8 +121,8 @@ mod tests {
 
     #[test]
     fn document_text_cannot_restyle_the_terminal() {
-        let mut layout = Layout::default();
-        layout.paragraph(0, "evil \u{1b}[31mred\u{202e}");
-        assert!(!layout.finish().contains('\u{1b}'));
+        let mut page = TerminalPage::default();
+        page.paragraph(0, "evil \u{1b}[31mred\u{202e}");
+        assert!(!page.finish().contains('\u{1b}'));
     }
 }

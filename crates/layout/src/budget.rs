@@ -16,7 +16,7 @@
 //!    its source (its label's place, so labels still never cover a node),
 //!    and runs from there straight to its target, across the ranks
 //!    between; crossing reduction sweeps while the budget lasts;
-//! 3. else no drawing at all: [`TooDense`], and the drawers list the steps
+//! 3. else no drawing at all: [`TooDense`], and the callers list the nodes
 //!    and their edges instead.
 
 use serde::Serialize;
@@ -50,22 +50,9 @@ pub enum Fidelity {
     Exact,
     /// Within the budget only by simplifying: an edge that spans several
     /// ranks is drawn from just below its source straight to its target,
-    /// and may pass behind the steps between; crossing reduction may stop
+    /// and may pass behind the nodes between; crossing reduction may stop
     /// early.
     Simplified,
-}
-
-impl Fidelity {
-    /// What a drawer shows beside a drawing of this fidelity, to say it is
-    /// simplified and why; nothing for an exact one.
-    pub fn notice(self) -> Option<&'static str> {
-        match self {
-            Fidelity::Exact => None,
-            Fidelity::Simplified => Some(
-                "Simplified drawing: too many edges cross several ranks to route each one around the steps, so they are drawn straight and may pass behind steps.",
-            ),
-        }
-    }
 }
 
 /// A graph too dense to draw even simplified within the budget.
@@ -77,7 +64,7 @@ pub struct TooDense {
     pub budget: u64,
 }
 
-/// Why there is no drawing, which a drawer says before it lists the steps
+/// Why there is no drawing, which a caller says before it lists the nodes
 /// and their edges instead.
 impl std::fmt::Display for TooDense {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
