@@ -59,7 +59,7 @@ pub use rules::drift::Registry;
 
 /// What the seeds define that a viewer shows beside the explain view.
 pub mod spec {
-    pub use crate::views::spec::{risk_meaning, RISK_CLASSES};
+    pub use crate::views::spec::{risk_label, risk_meaning, risk_words, RiskWords, RISK_CLASSES};
 }
 
 use diagnostics::Report;

@@ -56,6 +56,35 @@ pub fn one_of(values: &[&str]) -> String {
     out
 }
 
+/// The words for one risk class, the same in every output: the enum value
+/// (`customer_comms`) is the document's, never prose.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct RiskWords {
+    /// What a tool of the class does, lower case: "moves money".
+    pub label: &'static str,
+    /// One word for badges and chips: "money".
+    pub short: &'static str,
+    /// What it may do, in one sentence ([`risk_meaning`]).
+    pub sentence: &'static str,
+}
+
+/// The words for a risk class of [`RISK_CLASSES`]; `None` for another value.
+pub fn risk_words(class: &str) -> Option<RiskWords> {
+    let (label, short) = match class {
+        "read" => ("reads only", "read"),
+        "internal" => ("changes internal systems", "internal"),
+        "customer_comms" => ("writes to customers", "customers"),
+        "money" => ("moves money", "money"),
+        _ => return None,
+    };
+    Some(RiskWords { label, short, sentence: risk_meaning(class)? })
+}
+
+/// A risk class's label ([`RiskWords::label`]).
+pub fn risk_label(class: &str) -> Option<&'static str> {
+    risk_words(class).map(|w| w.label)
+}
+
 /// What a tool of each risk class may do, in one sentence, for legends. The
 /// seed names the four classes and nothing more; these readings follow the
 /// names, and its one rule about them: read tools change nothing and never
@@ -153,6 +182,8 @@ mod tests {
     fn every_risk_class_has_a_meaning() {
         assert!(super::RISK_CLASSES.iter().all(|c| super::risk_meaning(c).is_some()));
         assert_eq!(super::risk_meaning("write"), None);
+        assert!(super::RISK_CLASSES.iter().all(|c| super::risk_words(c).is_some()));
+        assert_eq!(super::risk_words("customer comms"), None);
     }
 
     #[test]

@@ -6,9 +6,13 @@
 
 mod allowed;
 mod flow;
+mod unsupervised;
 
 pub use allowed::{PB205, PB209, PB210, PB211, PB212, PB219};
 pub use flow::{PB213, PB214, PB215, PB216, PB217};
+pub use unsupervised::{
+    gate_free, route, unsupervised_class, Reached, PB220, PB221, SUPERVISED_CLASSES,
+};
 
 use crate::diagnostics::prose::capitalise;
 use crate::diagnostics::{documented, At, Group, Report, Rule, Severity};
@@ -101,15 +105,15 @@ pub static PB218: Rule = Rule {
     name: "allowed-tools-on-non-agent",
     severity: Severity::Warning,
     group: Group::PlaybookSteps,
-    summary: documented!("A `gate` step has `allowedTools`: the list is an agent step's capability boundary, and a gate runs no agent."),
-    source: documented!("\"On an agent step, allowedTools is a list of tool names\" (seed 000); \"`allowedTools` on a step that is not an agent step is shown and reported (warning).\" (DOCUMENTS.md §1). A step of a kind opb does not know is reported as PB204 instead, since opb cannot say what its kind allows."),
+    summary: documented!("A step whose kind is not `agent` has `allowedTools`: a `gate`, or a kind opb does not know (that step also gets PB204). The list is an agent step's capability boundary, and only an agent step calls tools."),
+    source: documented!("\"On an agent step, allowedTools is a list of tool names\" (seed 000); \"`allowedTools` on a step that is not an agent step is shown and reported (warning).\" (DOCUMENTS.md §1)."),
     fix: documented!("Move the tools to the agent step that calls them, or make the step `\"kind\": \"agent\"` if an agent runs it."),
     example: documented!("steps:\n  - id: gate\n    kind: gate\n    allowedTools: [email.send]   # a gate calls no tools"),
 };
 
 pub static RULES: &[&Rule] = &[
     &PB201, &PB202, &PB203, &PB204, &PB205, &PB206, &PB207, &PB208, &PB209, &PB210, &PB211, &PB212,
-    &PB213, &PB214, &PB215, &PB216, &PB217, &PB218, &PB219,
+    &PB213, &PB214, &PB215, &PB216, &PB217, &PB218, &PB219, &PB220, &PB221,
 ];
 
 /// The fields of a step. `id` is checked by PB201, `next` by `flow`.
@@ -224,17 +228,20 @@ fn check_kind(step: &StepView<'_>, what: ItemName<'_>, report: &mut Report) {
             }
         }
         unknown => {
-            let tools = if has_tools {
-                " Its `allowedTools` are shown, but opb cannot say whether they bind it."
-            } else {
-                ""
-            };
             report.push(
                 &PB204,
                 &step.ptr.key("kind"),
                 At::Value(node),
-                format!("{} has kind `{unknown}`, which opb does not know (it knows {}); it is drawn as a plain node.{tools}", capitalise(what), one_of(STEP_KINDS)),
+                format!("{} has kind `{unknown}`, which opb does not know (it knows {}); it is drawn as a plain node.", capitalise(what), one_of(STEP_KINDS)),
             );
+            if let Some(tools) = step.allowed_tools_node.filter(|_| has_tools) {
+                report.push(
+                    &PB218,
+                    &step.ptr.key("allowedTools"),
+                    At::Value(tools),
+                    format!("{} is a `{unknown}` step, a kind opb does not know, but has `allowedTools`: only an agent step calls tools, so they are shown but bind nothing opb can tell. Move them to the agent step that needs them, or make the step `kind: agent`.", capitalise(what)),
+                );
+            }
         }
     }
 }

@@ -1,6 +1,8 @@
 //! The names on a step's `allowedTools`: their type, form, duplicates, and
-//! what they resolve to (PB205, PB209 to PB212, PB219).
+//! what they resolve to (PB205, PB209 to PB212, PB219, and through
+//! `unsupervised` PB220 and PB221).
 
+use super::unsupervised::Unsupervised;
 use crate::diagnostics::prose::capitalise;
 use crate::diagnostics::{documented, At, Group, Report, Rule, Severity};
 use crate::rules::ItemName;
@@ -84,6 +86,8 @@ pub(super) struct Context<'a> {
     /// The steps that can be entered other than straight from a `gate`
     /// step, and how: the first way found.
     ungated: HashMap<&'a str, Entry<'a>>,
+    /// The gate-free routes from the start (PB220, PB221).
+    unsupervised: Unsupervised<'a>,
 }
 
 /// How a step can be entered without a `gate` step right before it.
@@ -109,7 +113,7 @@ impl<'a> Context<'a> {
                 ungated.entry(edge.to.as_str()).or_insert(Entry::From(edge.from.as_str()));
             }
         }
-        Context { view, servers, ungated }
+        Context { view, servers, ungated, unsupervised: Unsupervised::new(graph) }
     }
 }
 
@@ -163,6 +167,17 @@ pub(super) fn check(
         }
         if let Some(message) = ungated(context, step, name, tool, what) {
             report.push(&PB219, &ptr(), At::Value(entry), message);
+        }
+        if let Some(tool) = tool {
+            if let Some((rule, message)) = context.unsupervised.finding(
+                step,
+                name,
+                tool.risk_class,
+                tool.requires_approval,
+                what,
+            ) {
+                report.push(rule, &ptr(), At::Value(entry), message);
+            }
         }
     }
 }

@@ -206,6 +206,7 @@ steps:
             "PB208 /steps/0",
             "PB218 /steps/1/allowedTools",
             "PB204 /steps/2/kind",
+            "PB218 /steps/2/allowedTools",
             "PB203 /steps/3"
         ]
     );
@@ -281,4 +282,105 @@ steps:
   - {id: send, kind: agent, allowedTools: [email.send]}
 ";
     assert!(found(gated, &["PB219"]).is_empty(), "a step entered only from a gate");
+}
+
+const UNSUPERVISED: &[&str] = &["PB220", "PB221"];
+
+/// Tools of both supervised classes, without approval, and a money tool
+/// with it; `orders.sync` is internal.
+const RISKY_TOOLS: &str = "
+tools:
+  - {name: refund.create, riskClass: money, sideEffecting: true}
+  - {name: email.send, riskClass: customer_comms, sideEffecting: true, requiresApproval: false}
+  - {name: payout.create, riskClass: money, sideEffecting: true, requiresApproval: true}
+  - {name: orders.sync, riskClass: internal, sideEffecting: true}
+";
+
+fn unsupervised(steps: &str) -> Vec<String> {
+    found(&format!("{RISKY_TOOLS}{steps}"), UNSUPERVISED)
+}
+
+#[test]
+fn a_gate_start_covers_everything_after_it() {
+    let steps = "
+steps:
+  - {id: approve, kind: gate, next: refund}
+  - {id: refund, kind: agent, allowedTools: [refund.create, email.send], next: again}
+  - {id: again, kind: agent, allowedTools: [refund.create]}
+";
+    assert!(unsupervised(steps).is_empty(), "{:?}", unsupervised(steps));
+}
+
+#[test]
+fn the_start_and_a_branch_without_a_gate_are_unsupervised() {
+    let steps = "
+steps:
+  - {id: quick_refund, kind: agent, allowedTools: [orders.sync, refund.create], next: [review, rush]}
+  - {id: review, kind: gate, next: {approved: notify}}
+  - {id: notify, kind: agent, allowedTools: [email.send]}
+  - {id: rush, kind: agent, allowedTools: [email.send, refund.create]}
+";
+    assert_eq!(
+        unsupervised(steps),
+        [
+            "PB220 /steps/0/allowedTools/1",
+            "PB221 /steps/3/allowedTools/0",
+            "PB220 /steps/3/allowedTools/1"
+        ]
+    );
+    let messages = messages(&format!("{RISKY_TOOLS}{steps}"), "PB221");
+    assert_eq!(
+        messages,
+        ["Step `rush` may call `email.send` (writes to customers), which does not declare `requiresApproval: true`, and the playbook can reach it with no `gate` step on the way: `quick_refund` → `rush`. The playbook may write to customers with no person deciding: put a `gate` step before it on every way in, or declare `requiresApproval: true` on the tool."]
+    );
+}
+
+#[test]
+fn a_loop_back_past_a_gate_is_still_supervised_and_one_around_it_is_not() {
+    // `pay` comes after the gate on every way in: the back edge from `pay`
+    // returns to the gate, not past it.
+    let gated = "
+steps:
+  - {id: look, kind: agent, allowedTools: [orders.sync], next: approve}
+  - {id: approve, kind: gate, next: pay}
+  - {id: pay, kind: agent, allowedTools: [refund.create], next: [approve, look]}
+";
+    assert!(unsupervised(gated).is_empty(), "{:?}", unsupervised(gated));
+    // Here the loop returns to `look`, which leads to `pay` without the gate.
+    let around = "
+steps:
+  - {id: look, kind: agent, allowedTools: [orders.sync], next: [approve, pay]}
+  - {id: approve, kind: gate, next: look}
+  - {id: pay, kind: agent, allowedTools: [refund.create]}
+";
+    assert_eq!(unsupervised(around), ["PB220 /steps/2/allowedTools/0"]);
+}
+
+#[test]
+fn approval_on_the_tool_or_an_unknown_risk_is_not_flagged() {
+    let steps = "
+steps:
+  - {id: pay, kind: agent, allowedTools: [payout.create, registry.only, orders.sync]}
+";
+    assert!(unsupervised(steps).is_empty(), "{:?}", unsupervised(steps));
+    assert_eq!(
+        found(&format!("{RISKY_TOOLS}{steps}"), &["PB211"]),
+        ["PB211 /steps/0/allowedTools/1"]
+    );
+}
+
+#[test]
+fn a_long_route_is_cut_in_the_middle() {
+    let steps = "
+steps:
+  - {id: s0, kind: agent, next: s1}
+  - {id: s1, kind: agent, next: s2}
+  - {id: s2, kind: agent, next: s3}
+  - {id: s3, kind: agent, next: s4}
+  - {id: s4, kind: agent, next: s5}
+  - {id: s5, kind: agent, next: s6}
+  - {id: s6, kind: agent, allowedTools: [refund.create]}
+";
+    let messages = messages(&format!("{RISKY_TOOLS}{steps}"), "PB220");
+    assert!(messages[0].contains("`s0` → … → `s2` → `s3` → `s4` → `s5` → `s6`."), "{messages:?}");
 }
