@@ -10,6 +10,9 @@ use opb_core::{analyze, risk_paths, Options, Syntax};
 use std::fmt::Write;
 use std::path::Path;
 
+#[path = "support/invariants.rs"]
+mod invariants;
+
 fn fixture(name: &str) -> RiskPaths {
     let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/paths").join(name);
     let text = std::fs::read_to_string(&path).unwrap();
@@ -38,10 +41,13 @@ fn render(paths: &RiskPaths) -> String {
             Ending::DeadEnd => " (dead end)",
         };
         let loops = if path.loops { " (loops)" } else { "" };
+        let unsupervised: Vec<String> =
+            path.unsupervised.iter().map(|u| format!("{} {}", u.risk_class, u.step)).collect();
         writeln!(
             out,
-            "{mark:<7} {risk}{unknown:<2} ungated: [{}]  {}{ending}{loops}",
+            "{mark:<7} {risk}{unknown:<2} ungated: [{}] unsupervised: [{}]  {}{ending}{loops}",
             ungated.join(", "),
+            unsupervised.join(", "),
             path.steps.join(" > ")
         )
         .unwrap();
@@ -115,4 +121,37 @@ fn a_manifest_has_no_risk_paths() {
         Path::new(env!("CARGO_MANIFEST_DIR")).join("../../examples/acme-github.oz0-plugin.yaml");
     let text = std::fs::read_to_string(path).unwrap();
     assert!(risk_paths(&analyze(&text, &Options::default())).is_none());
+}
+
+/// The examples, the path fixtures and the rule fixtures of steps and
+/// tools: on each, PB220/PB221 and the risk paths name the same steps
+/// (`invariants::assert_risk_agrees`); some of them flag a step, some not.
+#[test]
+fn the_risk_paths_and_the_rules_agree_on_every_playbook_here() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let dirs = [
+        root.join("../../examples"),
+        root.join("tests/fixtures/paths"),
+        root.join("tests/fixtures/rules"),
+    ];
+    let mut flagged = 0;
+    let mut playbooks = 0;
+    for dir in dirs {
+        for entry in std::fs::read_dir(&dir).unwrap() {
+            let path = entry.unwrap().path();
+            let name = path.file_name().unwrap().to_string_lossy().into_owned();
+            let playbook_rule = name.starts_with("PB2") || name.starts_with("PB3");
+            if dir.ends_with("rules") && !playbook_rule || name.contains("oz0-plugin") {
+                continue;
+            }
+            let text = std::fs::read_to_string(&path).unwrap();
+            let options = Options { syntax: Syntax::from_path(&name), ..Options::default() };
+            let analysis = analyze(&text, &options);
+            let Some(paths) = risk_paths(&analysis) else { continue };
+            playbooks += 1;
+            flagged += usize::from(paths.flagged_paths() > 0);
+            invariants::assert_analysis(&text, &options, &analysis);
+        }
+    }
+    assert!(playbooks > 40 && flagged > 3, "{playbooks} playbooks, {flagged} flagged");
 }

@@ -12,11 +12,13 @@ pub use facts::{SharedFacts, ToolExplain};
 pub use gates::GateEntry;
 
 use crate::diagnostics::{Counts, Diagnostic};
+use crate::rules::playbook::unsupervised;
 use crate::views::graph::Graph;
 use crate::views::playbook::{mcp_name, McpName, PlaybookView, StepView};
 use crate::views::requires;
 use crate::views::requires::{AllowingSteps, CrossCheck};
 use facts::Facts;
+use foldhash::HashSet;
 use gates::EntryIndex;
 use opb_syntax::{item_pointer, CompactString, Node};
 use serde::Serialize;
@@ -125,10 +127,26 @@ pub struct StepBoundary {
     pub behind_gate: bool,
     /// Whether the playbook starts here.
     pub is_start: bool,
+    /// The embedded tools it allows that a person should decide before and
+    /// that ask for no one (`riskClass` `money` or `customer_comms`, without
+    /// `requiresApproval: true`), when it is an agent step the start reaches
+    /// with no gate on the way: each is a PB220 or PB221 finding, and the
+    /// graph marks the step. Empty for every other step.
+    pub unsupervised: Vec<UnsupervisedTool>,
     /// How many error diagnostics point into this step.
     pub errors: usize,
     /// What the step may do, in plain English.
     pub summary: String,
+}
+
+/// A tool a step may call with no person deciding (see
+/// [`StepBoundary::unsupervised`]).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct UnsupervisedTool {
+    /// The tool's name, as embedded.
+    pub name: String,
+    /// Its `riskClass`: `money` or `customer_comms`.
+    pub risk_class: String,
 }
 
 /// What resolving a step's entries reads, built once per playbook.
@@ -193,6 +211,15 @@ pub(crate) fn explain(
     let facts = Facts::new(view, check);
     let resolver = Resolver { view, check, facts: &facts };
     let entries = EntryIndex::new(graph);
+    // The rules' walk, so the steps named here are the ones PB220 and PB221
+    // report.
+    let gate_free = unsupervised::gate_free(graph);
+    let reached_freely: HashSet<usize> = graph
+        .nodes
+        .iter()
+        .zip(&gate_free)
+        .filter_map(|(node, reached)| reached.map(|_| node.step))
+        .collect();
     let step_counts = Counts::by_item(diagnostics, view.root, "steps");
     let mut list = String::new();
     let steps = view
@@ -204,6 +231,7 @@ pub(crate) fn explain(
                 &resolver,
                 &entries,
                 step_counts.get(step.index).map_or(0, |counts| counts.error),
+                reached_freely.contains(&step.index),
                 &mut list,
             )
         })
@@ -219,6 +247,7 @@ fn boundary(
     resolver: &Resolver<'_, '_, '_>,
     entries: &EntryIndex<'_>,
     errors: usize,
+    reached_freely: bool,
     list: &mut String,
 ) -> StepBoundary {
     list.clear();
@@ -262,6 +291,26 @@ fn boundary(
         }
     }
 
+    let mut unsupervised = Vec::new();
+    if reached_freely && step.kind == Some("agent") {
+        for tool in &tools {
+            let Resolution::Embedded { facts, .. } = &tool.resolution else { continue };
+            let (Some(name), Some(class)) = (
+                facts.name.as_deref(),
+                unsupervised::unsupervised_class(
+                    facts.risk_class.as_deref(),
+                    facts.requires_approval,
+                ),
+            ) else {
+                continue;
+            };
+            if !unsupervised.iter().any(|u: &UnsupervisedTool| u.name == name) {
+                unsupervised
+                    .push(UnsupervisedTool { name: name.to_owned(), risk_class: class.to_owned() });
+            }
+        }
+    }
+
     // Owned once, after the loop, rather than at every higher class.
     let highest_risk_rank = highest.map(|(rank, _)| rank);
     let highest_risk_class = highest.map(|(_, class)| CompactString::new(class));
@@ -282,6 +331,7 @@ fn boundary(
         entered_from: entered.entered_from,
         behind_gate: entered.behind_gate,
         is_start: entered.is_start,
+        unsupervised,
         errors,
         summary: String::new(),
     };

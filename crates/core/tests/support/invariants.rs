@@ -3,9 +3,11 @@
 //! includes this file), so a fuzzer and a test can never hold different
 //! ideas of "correct".
 
+use opb_core::explain::Explain;
 use opb_core::text::LineIndex;
-use opb_core::{Analysis, Checked, Counts, Masking, Options};
+use opb_core::{risk_paths, Analysis, Checked, Counts, Masking, Options};
 use opb_syntax::{parse, Member, Node, Value};
+use std::collections::{BTreeMap, BTreeSet};
 
 /// Checks the invariants of `checked`, the result of checking `text` under
 /// `options`; panics with the first one broken:
@@ -63,8 +65,61 @@ pub fn assert_checked(text: &str, options: &Options, checked: &Checked) {
 /// the CLI's `explain --format json` and the playground read it).
 pub fn assert_analysis(text: &str, options: &Options, analysis: &Analysis) {
     assert_checked(text, options, &analysis.checked);
+    assert_risk_agrees(analysis);
     if let Err(error) = serde_json::to_string(analysis) {
         panic!("the analysis serialises: {error}");
+    }
+}
+
+/// PB220, PB221 and the risk paths come from one walk, so they agree:
+/// - per step and class, the rules' findings and the explain view's
+///   unsupervised tools match one for one;
+/// - every step a listed path calls unsupervised is one of those, and the
+///   per-step summary flags exactly those steps;
+/// - when the list is complete and walks through every step the start
+///   reaches, the listed paths name all of them.
+pub fn assert_risk_agrees(analysis: &Analysis) {
+    let Some(Explain::Playbook(explain)) = &analysis.explain else { return };
+    let class_of = |code: &str| match code {
+        "PB220" => Some("money"),
+        "PB221" => Some("customer_comms"),
+        _ => None,
+    };
+    let mut found: BTreeMap<(usize, &str), usize> = BTreeMap::new();
+    for d in &analysis.checked.diagnostics {
+        let Some(class) = class_of(d.code) else { continue };
+        let step = d.pointer.split('/').nth(2).and_then(|i| i.parse::<usize>().ok());
+        *found.entry((step.expect("a PB220/PB221 pointer names a step"), class)).or_default() += 1;
+    }
+    let mut explained: BTreeMap<(usize, &str), usize> = BTreeMap::new();
+    for step in &explain.steps {
+        for tool in &step.unsupervised {
+            *explained.entry((step.index, tool.risk_class.as_str())).or_default() += 1;
+        }
+    }
+    assert_eq!(found, explained, "PB220/PB221 and the explain view's unsupervised tools");
+    let Some(paths) = risk_paths(analysis) else { return };
+    let flagged: BTreeSet<(&str, &str)> = explain
+        .steps
+        .iter()
+        .filter_map(|s| Some((s.id.as_deref()?, &s.unsupervised)))
+        .flat_map(|(id, tools)| tools.iter().map(move |t| (id, t.risk_class.as_str())))
+        .collect();
+    let on_paths: BTreeSet<(&str, &str)> = paths
+        .paths
+        .iter()
+        .flat_map(|p| &p.unsupervised)
+        .map(|u| (u.step.as_str(), u.risk_class.as_str()))
+        .collect();
+    assert!(on_paths.is_subset(&flagged), "paths {on_paths:?} beyond the rules' {flagged:?}");
+    let summary: BTreeSet<&str> =
+        paths.steps.iter().filter(|s| s.flagged).map(|s| s.step.as_str()).collect();
+    let flagged_steps: BTreeSet<&str> = flagged.iter().map(|(step, _)| *step).collect();
+    assert_eq!(summary, flagged_steps, "the per-step summary and the rules");
+    let walked: BTreeSet<&str> =
+        paths.paths.iter().flat_map(|p| &p.steps).map(String::as_str).collect();
+    if paths.complete && paths.steps.iter().all(|s| walked.contains(s.step.as_str())) {
+        assert_eq!(on_paths, flagged, "a complete path list names every flagged step");
     }
 }
 

@@ -22,15 +22,20 @@
 //!
 //! A step "acts" when it allows an embedded tool that may change something:
 //! `sideEffecting: true`, `requiresApproval: true`, or side effects left
-//! undeclared on a tool whose risk class is not `read`. A path is *flagged*
-//! when a step that acts with a `money` or `customer_comms` tool has no gate
-//! before it on that path.
+//! undeclared on a tool whose risk class is not `read`. A path is
+//! *unsupervised* for a class (money, or writing to customers) when a step
+//! on it allows a tool of that class that asks for no approval, and no gate
+//! comes before that step on that path: the path is then *flagged*. Which
+//! steps can be so is the rules' walk (PB220, PB221, read from
+//! [`StepBoundary::unsupervised`]), so the flagged paths and those findings
+//! name the same steps.
 
 mod steps;
 mod walk;
 
 use super::boundary::{Resolution, StepBoundary};
 use super::PlaybookExplain;
+use crate::rules::playbook::unsupervised;
 use crate::views::spec;
 use foldhash::{HashMap, HashMapExt};
 use serde::Serialize;
@@ -119,8 +124,27 @@ pub struct RiskPath {
     pub gated: bool,
     /// The steps that act with no gate before them on this path, each once.
     pub ungated: Vec<UngatedStep>,
-    /// Whether one of `ungated` acts with a `money` or `customer_comms` tool.
+    /// For each class a person should decide before (money, then writing to
+    /// customers), the steps on this path that reach it with no gate before
+    /// them, each once, in walking order.
+    pub unsupervised: Vec<UnsupervisedStep>,
+    /// Whether `unsupervised` names a step: the path may move money or
+    /// write to customers with no person deciding.
     pub flagged: bool,
+}
+
+/// A step that may move money or write to customers, with no gate before it
+/// on a path.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct UnsupervisedStep {
+    /// `money` or `customer_comms`.
+    pub risk_class: String,
+    /// The step's id.
+    pub step: String,
+    /// Its first position on the path (0 is the start).
+    pub position: usize,
+    /// Its tools of that class that ask for no approval.
+    pub tools: Vec<String>,
 }
 
 /// A step that acts with no gate before it on a path.
@@ -145,14 +169,6 @@ pub struct ActingTool {
     pub side_effecting: Option<bool>,
     /// Whether a person approves each call (`requiresApproval: true`).
     pub requires_approval: bool,
-}
-
-impl ActingTool {
-    /// Whether its risk class is one a playbook's readers fear most (money
-    /// moved, customers written to).
-    pub(crate) fn reaches_money_or_customers(&self) -> bool {
-        matches!(self.risk_class.as_deref(), Some("money" | "customer_comms"))
-    }
 }
 
 /// One step the start reaches, summarised without walking paths.
@@ -180,8 +196,8 @@ pub struct StepRisk {
     pub behind_gate: bool,
     /// The tools it may act with; empty when it acts with none.
     pub acting_tools: Vec<ActingTool>,
-    /// Whether it acts with a `money` or `customer_comms` tool and some path
-    /// reaches it without a gate.
+    /// Whether it may move money or write to customers with no person
+    /// deciding: PB220 or PB221 reports it ([`StepBoundary::unsupervised`]).
     pub flagged: bool,
     /// When a path reaches it without passing a gate: the step before it on
     /// a shortest such route (none for the start). Follow it back with
@@ -280,7 +296,7 @@ impl<'e> Profile<'e> {
     }
 
     fn flagged(&self) -> bool {
-        self.acting.iter().any(ActingTool::reaches_money_or_customers)
+        !self.step.unsupervised.is_empty()
     }
 }
 
@@ -295,6 +311,10 @@ struct Net<'e> {
     start: Option<usize>,
     ends: Vec<bool>,
     reachable: Vec<bool>,
+    /// How the start reaches each node with no gate on the way (the rules'
+    /// walk): the node before it on a shortest such route, and how many
+    /// come before it.
+    gate_free: Vec<Option<(Option<usize>, usize)>>,
     edge_count: usize,
 }
 
@@ -327,15 +347,18 @@ impl<'e> Net<'e> {
         let graph = &explain.graph;
         let by_step: HashMap<usize, &StepBoundary> =
             explain.steps.iter().map(|s| (s.index, s)).collect();
+        let reached = unsupervised::gate_free(graph);
         let mut ids = Vec::with_capacity(graph.nodes.len());
+        let mut reached_at = Vec::with_capacity(graph.nodes.len());
         let mut profiles = Vec::with_capacity(graph.nodes.len());
         let mut position: HashMap<&str, usize> = HashMap::with_capacity(graph.nodes.len());
-        for node in &graph.nodes {
+        for (at, node) in graph.nodes.iter().enumerate() {
             // Every graph node is a step of the view; a node without one
             // would be a bug upstream, and is left out rather than trusted.
             let Some(step) = by_step.get(&node.step) else { continue };
             position.insert(node.id.as_str(), ids.len());
             ids.push(node.id.as_str());
+            reached_at.push(reached[at]);
             profiles.push(Profile::new(step, node.kind.as_deref() == Some("gate")));
         }
         let mut out = vec![Vec::new(); ids.len()];
@@ -369,7 +392,14 @@ impl<'e> Net<'e> {
                 }
             }
         }
-        Net { ids, profiles, out, back, start, ends, reachable, edge_count }
+        // From graph positions to the net's own (the same unless a node
+        // was left out above).
+        let net_position = |at: usize| position.get(graph.nodes[at].id.as_str()).copied();
+        let gate_free = reached_at
+            .iter()
+            .map(|r| r.map(|r| (r.previous.and_then(net_position), r.distance)))
+            .collect();
+        Net { ids, profiles, out, back, start, ends, reachable, gate_free, edge_count }
     }
 }
 

@@ -4,7 +4,6 @@ use super::{class_of, higher, Net, StepRisk};
 use opb_syntax::order;
 use petgraph::algo::kosaraju_scc;
 use petgraph::graph::{DiGraph, NodeIndex};
-use std::collections::VecDeque;
 
 /// What can run before a node: the highest risk rank, and whether some
 /// step's risk is not known.
@@ -69,37 +68,8 @@ fn risk_before(net: &Net<'_>) -> Vec<Before> {
     node_before
 }
 
-/// How a node is reached without passing a gate: the node before it on a
-/// shortest such route (none for the start) and how many come before it.
-#[derive(Debug, Clone, Copy)]
-struct Reached {
-    previous: Option<usize>,
-    distance: usize,
-}
-
-/// Breadth first from the start; a gate is reached but not walked through.
-fn ungated_parents(net: &Net<'_>) -> Vec<Option<Reached>> {
-    let mut reached: Vec<Option<Reached>> = vec![None; net.ids.len()];
-    let Some(start) = net.start else { return reached };
-    reached[start] = Some(Reached { previous: None, distance: 0 });
-    let mut queue = VecDeque::from([(start, 0)]);
-    while let Some((node, distance)) = queue.pop_front() {
-        if net.profiles[node].is_gate {
-            continue;
-        }
-        for &(_, next) in &net.out[node] {
-            if reached[next].is_none() {
-                reached[next] = Some(Reached { previous: Some(node), distance: distance + 1 });
-                queue.push_back((next, distance + 1));
-            }
-        }
-    }
-    reached
-}
-
 pub(super) fn summarize(net: &Net<'_>) -> Vec<StepRisk> {
     let before = risk_before(net);
-    let parents = ungated_parents(net);
     let mut order: Vec<usize> = (0..net.ids.len()).filter(|&n| net.reachable[n]).collect();
     order::sort_by_key(&mut order, |&n| net.profiles[n].step.index);
     order
@@ -107,7 +77,7 @@ pub(super) fn summarize(net: &Net<'_>) -> Vec<StepRisk> {
         .map(|node| {
             let profile = &net.profiles[node];
             let behind_gate = profile.step.behind_gate;
-            let reached = parents[node].filter(|_| !behind_gate);
+            let reached = net.gate_free[node].filter(|_| !behind_gate);
             StepRisk {
                 step: net.ids[node].to_owned(),
                 kind: profile.step.kind.as_deref().map(str::to_owned),
@@ -118,9 +88,9 @@ pub(super) fn summarize(net: &Net<'_>) -> Vec<StepRisk> {
                 risk_before_partly_unknown: before[node].partly_unknown,
                 behind_gate,
                 acting_tools: profile.acting.clone(),
-                flagged: !behind_gate && profile.flagged(),
-                ungated_previous: reached.and_then(|r| r.previous).map(|p| net.ids[p].to_owned()),
-                ungated_distance: reached.map(|r| r.distance),
+                flagged: profile.flagged(),
+                ungated_previous: reached.and_then(|(p, _)| p).map(|p| net.ids[p].to_owned()),
+                ungated_distance: reached.map(|(_, d)| d),
             }
         })
         .collect()

@@ -240,3 +240,28 @@ fn long_walks_round_cycles_stop_at_the_listed_steps_limit() {
     assert!(paths.paths.iter().map(|p| p.steps.len()).sum::<usize>() <= 1_000);
     assert_eq!(walks(&paths)[0], ids.join(">"), "the walk round no cycle comes first");
 }
+
+#[test]
+fn an_internal_step_before_the_gate_leaves_a_gated_money_step_supervised() {
+    let text = playbook(&[
+        ("note", "agent", &["note"], r#""review""#),
+        ("review", "gate", &[], r#""pay""#),
+        ("pay", "agent", &["pay"], ""),
+    ]);
+    let gated = paths(&text);
+    let [path] = gated.paths.as_slice() else { panic!("one path: {:?}", walks(&gated)) };
+    assert_eq!(path.highest_risk_class.as_deref(), Some("money"));
+    assert!(!path.gated, "`note` acts before the gate");
+    assert!(!path.flagged && path.unsupervised.is_empty(), "{:?}", path.unsupervised);
+    // Without the gate, the path names the class and the step.
+    let text =
+        playbook(&[("note", "agent", &["note"], r#""pay""#), ("pay", "agent", &["pay"], "")]);
+    let open = paths(&text);
+    let unsupervised: Vec<_> = open.paths[0]
+        .unsupervised
+        .iter()
+        .map(|u| (u.risk_class.as_str(), u.step.as_str(), u.tools.clone()))
+        .collect();
+    assert_eq!(unsupervised, [("money", "pay", vec!["pay".to_owned()])]);
+    assert!(open.paths[0].flagged);
+}

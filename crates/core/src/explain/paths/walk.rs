@@ -3,7 +3,10 @@
 //! document order, in rounds by the number of back edges followed, and
 //! iterative so a 10,000-step chain cannot exhaust the stack.
 
-use super::{class_of, higher, ActingTool, Ending, Net, PathLimits, RiskPath, Stop, UngatedStep};
+use super::{
+    class_of, higher, Ending, Net, PathLimits, RiskPath, Stop, UngatedStep, UnsupervisedStep,
+};
+use crate::rules::playbook::unsupervised::SUPERVISED_CLASSES;
 use opb_syntax::order;
 use std::cmp::Reverse;
 
@@ -161,6 +164,7 @@ fn describe(net: &Net<'_>, path: &[usize], number: usize, seen: &mut [usize]) ->
     let mut rank = None;
     let mut risk_partly_unknown = false;
     let mut ungated: Vec<UngatedStep> = Vec::new();
+    let mut unsupervised: Vec<UnsupervisedStep> = Vec::new();
     let mut gate_passed = false;
     for (position, &node) in path.iter().enumerate() {
         let first_visit = seen[node] != number;
@@ -175,6 +179,25 @@ fn describe(net: &Net<'_>, path: &[usize], number: usize, seen: &mut [usize]) ->
                 position,
                 tools: profile.acting.clone(),
             });
+        }
+        if !gate_passed && first_visit {
+            for (class, _) in SUPERVISED_CLASSES {
+                let tools: Vec<String> = profile
+                    .step
+                    .unsupervised
+                    .iter()
+                    .filter(|t| t.risk_class == class)
+                    .map(|t| t.name.clone())
+                    .collect();
+                if !tools.is_empty() {
+                    unsupervised.push(UnsupervisedStep {
+                        risk_class: class.to_owned(),
+                        step: net.ids[node].to_owned(),
+                        position,
+                        tools,
+                    });
+                }
+            }
         }
         gate_passed |= profile.is_gate;
     }
@@ -191,7 +214,16 @@ fn describe(net: &Net<'_>, path: &[usize], number: usize, seen: &mut [usize]) ->
         highest_risk_rank: rank,
         risk_partly_unknown,
         gated: ungated.is_empty(),
-        flagged: ungated.iter().any(|u| u.tools.iter().any(ActingTool::reaches_money_or_customers)),
         ungated,
+        flagged: !unsupervised.is_empty(),
+        unsupervised: by_class(unsupervised),
     }
+}
+
+/// Money first, then writing to customers; each in walking order.
+fn by_class(mut steps: Vec<UnsupervisedStep>) -> Vec<UnsupervisedStep> {
+    order::sort_by_key(&mut steps, |s| {
+        SUPERVISED_CLASSES.iter().position(|(c, _)| *c == s.risk_class)
+    });
+    steps
 }

@@ -9,6 +9,7 @@ mod steps;
 mod tools;
 
 pub(crate) use requires::PB411;
+pub(crate) use steps::unsupervised;
 
 use super::input::over_count_limit;
 use crate::diagnostics::{Report, Rule};

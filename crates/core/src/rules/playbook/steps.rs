@@ -6,13 +6,11 @@
 
 mod allowed;
 mod flow;
-mod unsupervised;
+pub(crate) mod unsupervised;
 
 pub use allowed::{PB205, PB209, PB210, PB211, PB212, PB219};
 pub use flow::{PB213, PB214, PB215, PB216, PB217};
-pub use unsupervised::{
-    gate_free, route, unsupervised_class, Reached, PB220, PB221, SUPERVISED_CLASSES,
-};
+pub use unsupervised::{PB220, PB221};
 
 use crate::diagnostics::prose::capitalise;
 use crate::diagnostics::{documented, At, Group, Report, Rule, Severity};
