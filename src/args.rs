@@ -176,8 +176,8 @@ Examples:
 --paths lists every walk from the start to a step that ends the playbook,
 following each edge that closes a cycle at most once, riskiest first: its
 highest risk class, whether a gate stands before every step that may change
-something, and a flag where money or customer communications are reached
-with no gate before. The walk stops at 200 paths, 100,000 listed steps or
+something, and `No person decides` where a step that may move money or
+write to customers has no gate before it on that path (PB220, PB221). The walk stops at 200 paths, 100,000 listed steps or
 200,000 edges followed, and says so; the per-step summary after the paths is
 always complete.
 

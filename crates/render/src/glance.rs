@@ -9,7 +9,10 @@ use crate::words::plural;
 use crate::xml::escape;
 use opb_core::explain::trust::{
     ClassReach, Gate, ManifestReach, Needed, PlaybookReach, Reach, ReachingStep, TrustSummary,
+    VerdictLevel,
 };
+use opb_core::prose::capitalise;
+use opb_core::spec::{risk_label, risk_words};
 use opb_core::Kind;
 use std::fmt::Write;
 
@@ -24,15 +27,9 @@ pub fn kind_label(kind: Kind) -> &'static str {
     }
 }
 
-/// A risk class as a reader reads it.
-pub fn class_label(class: &str) -> &str {
-    match class {
-        "money" => "money",
-        "customer_comms" => "customer communications",
-        "internal" => "internal systems",
-        "read" => "read only",
-        other => other,
-    }
+/// A risk class's label, capitalised for a title: "Moves money".
+fn class_title(class: &str) -> String {
+    risk_label(class).map_or_else(|| class.to_owned(), |label| capitalise(label).to_string())
 }
 
 /// The summary as HTML: a heading line (kind, title, problem counts) and
@@ -40,6 +37,19 @@ pub fn class_label(class: &str) -> &str {
 pub fn html(summary: &TrustSummary) -> String {
     let mut out = String::with_capacity(2048);
     let counts = summary.counts;
+    if let Some(verdict) = &summary.verdict {
+        let level = match verdict.level {
+            VerdictLevel::Unsupervised => "unsupervised",
+            VerdictLevel::Supervised => "supervised",
+            VerdictLevel::Neutral => "neutral",
+        };
+        write!(
+            out,
+            r#"<p class="trust-verdict {level}" data-verdict="{level}" data-testid="trust-verdict">{}</p>"#,
+            code_spans(&verdict.sentence)
+        )
+        .ok();
+    }
     write!(
         out,
         r#"<p class="trust-heading"><span class="trust-kind">{} </span>"#,
@@ -51,12 +61,31 @@ pub fn html(summary: &TrustSummary) -> String {
     }
     write!(
         out,
-        r#"<span class="trust-counts{}" data-testid="trust-counts">{}, {}</span></p><ul class="trust-facts">"#,
+        r#"<span class="trust-counts{}" data-testid="trust-counts">{}, {}</span></p>"#,
         if counts.error > 0 { " bad" } else { "" },
         plural(counts.error, "error", "errors"),
         plural(counts.warning, "warning", "warnings"),
     )
     .ok();
+    if let Some(description) = &summary.description {
+        write!(out, r#"<p class="trust-description">{}</p>"#, escape(description)).ok();
+    }
+    out.push_str(r#"<ul class="trust-facts">"#);
+    // Most important first: a credential anyone can use, then what the
+    // document may do (money, then customers), then what it needs.
+    if summary.credentials > 0 {
+        let them = if summary.credentials == 1 { "it" } else { "them" };
+        // The alert is inside the item: a list holds items only.
+        let alert = format!(
+            r#"<span role="alert">{} written into the document (SEC001). Anyone who has it can use {them}: revoke {them}.</span>"#,
+            plural(
+                summary.credentials,
+                "value looks like a credential",
+                "values look like credentials"
+            ),
+        );
+        fact(&mut out, "credentials", " danger", "Credentials", &alert);
+    }
     match &summary.reach {
         Reach::Playbook(reach) => playbook_facts(&mut out, reach),
         Reach::PluginManifest(reach) => manifest_facts(&mut out, reach),
@@ -75,20 +104,21 @@ pub fn html(summary: &TrustSummary) -> String {
         format!(r#"<span class="trust-needs">{}</span>"#, needs.concat())
     };
     fact(&mut out, "requires", "", "Requires", &requires);
-    if summary.credentials > 0 {
-        let them = if summary.credentials == 1 { "it" } else { "them" };
-        // The alert is inside the item: a list holds items only.
-        let alert = format!(
-            r#"<span role="alert">{} written into the document (SEC001). Anyone who has it can use {them}: revoke {them}.</span>"#,
-            plural(
-                summary.credentials,
-                "value looks like a credential",
-                "values look like credentials"
-            ),
-        );
-        fact(&mut out, "credentials", " danger", "Credentials", &alert);
-    }
     out.push_str("</ul>");
+    out
+}
+
+/// A sentence of the core's, escaped, each `identifier` in backticks as
+/// code.
+fn code_spans(sentence: &str) -> String {
+    let mut out = String::with_capacity(sentence.len() + 32);
+    for (i, part) in sentence.split('`').enumerate() {
+        if i % 2 == 1 {
+            write!(out, "<code>{}</code>", escape(part)).ok();
+        } else {
+            out.push_str(&escape(part));
+        }
+    }
     out
 }
 
@@ -176,7 +206,7 @@ fn class_fact(out: &mut String, reach: &ClassReach) {
     if more > 0 {
         write!(body, r#"<p class="trust-muted">and {}</p>"#, plural(more, "step", "steps")).ok();
     }
-    let title = format!("Reaches {}", class_label(&reach.risk_class));
+    let title = class_title(&reach.risk_class);
     fact(out, &reach.risk_class, if open { " warn" } else { "" }, &title, &body);
 }
 
@@ -191,14 +221,19 @@ fn playbook_facts(out: &mut String, reach: &PlaybookReach) {
                 format!(
                     r#"<span class="risk-chip" data-risk="{}">{}</span>"#,
                     escape(class),
-                    escape(class_label(class))
+                    escape(risk_words(class).map_or(class.as_str(), |w| w.short))
                 )
             })
             .collect();
         format!(r#"<span class="risk-chips">{chips}</span>"#)
     };
-    fact(out, "risk-classes", "", "Risk classes", &chips);
-    for class in &reach.warned {
+    // A class reached with no gate on the way matters most.
+    let open =
+        |reach: &&ClassReach| reach.steps.iter().any(|s| matches!(s.gate, Gate::Open { .. }));
+    for class in reach.warned.iter().filter(open) {
+        class_fact(out, class);
+    }
+    for class in reach.warned.iter().filter(|c| !open(c)) {
         class_fact(out, class);
     }
     if !reach.unknown_risk_tools.is_empty() {
@@ -208,6 +243,7 @@ fn playbook_facts(out: &mut String, reach: &PlaybookReach) {
         );
         fact(out, "unknown-risk", "", "Risk not stated", &body);
     }
+    fact(out, "risk-classes", "", "Risk classes", &chips);
 }
 
 fn manifest_facts(out: &mut String, reach: &ManifestReach) {

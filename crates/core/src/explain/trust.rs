@@ -12,11 +12,13 @@ use super::boundary::{Resolution, StepBoundary};
 use super::paths::RiskPaths;
 use super::{Explain, PlaybookExplain};
 use crate::diagnostics::credentials::redact;
+use crate::diagnostics::prose::and_list;
 use crate::diagnostics::{Counts, Diagnostic};
 use crate::explain::manifest::{ManifestExplain, RunsExplain};
 use crate::explain::requires::{Missing, RequiresExplain};
 use crate::rules::credentials::SEC001;
-use crate::views::spec::RISK_CLASSES;
+use crate::rules::playbook::unsupervised::SUPERVISED_CLASSES;
+use crate::views::spec::{risk_words, RISK_CLASSES};
 use foldhash::{HashSet, HashSetExt};
 use opb_syntax::order;
 use opb_syntax::Kind;
@@ -35,8 +37,14 @@ pub(crate) const ROUTE_TAIL: usize = 6;
 pub struct TrustSummary {
     /// The kind the document was explained as.
     pub kind: Kind,
+    /// The first sentence a reader reads (playbooks only): whether the
+    /// document may move money or write to customers with no person
+    /// deciding.
+    pub verdict: Option<Verdict>,
     /// The document's name for people (`name`, else `id`), redacted.
     pub title: Option<String>,
+    /// The document's `description`, in its author's words, redacted.
+    pub description: Option<String>,
     /// Diagnostics by severity.
     pub counts: Counts,
     /// How many SEC001 findings: credentials written into the document.
@@ -51,6 +59,31 @@ pub struct TrustSummary {
     pub connections: Vec<Needed>,
     /// MCP servers it requires (playbooks only).
     pub mcp_servers: Vec<Needed>,
+}
+
+/// Whether a person decides before a playbook moves money or writes to
+/// customers, in one sentence.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Verdict {
+    /// How strongly to say it.
+    pub level: VerdictLevel,
+    /// The sentence, names redacted; identifiers in backticks.
+    pub sentence: String,
+}
+
+/// How strongly a [`Verdict`] is said.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum VerdictLevel {
+    /// PB220 or PB221 fires: a step may move money or write to customers
+    /// with no person deciding. Said in the strongest style.
+    Unsupervised,
+    /// Every step that may move money or write to customers waits for a
+    /// person (a gate before it, or approval on each call). Said calmly.
+    Supervised,
+    /// No step the start reaches may do either (as far as the document
+    /// says).
+    Neutral,
 }
 
 /// Something the document needs from the place that runs it.
@@ -166,7 +199,9 @@ pub(crate) fn summarize(
             let (secrets, connections, mcp_servers) = requirements(&playbook.requires);
             TrustSummary {
                 kind: Kind::Playbook,
+                verdict: Some(verdict(playbook)),
                 title: document.name.as_deref().or(document.id.as_deref()).map(shown),
+                description: document.description.as_deref().map(shown),
                 counts,
                 credentials,
                 reach: Reach::Playbook(playbook_reach(playbook, paths)),
@@ -177,7 +212,9 @@ pub(crate) fn summarize(
         }
         Explain::PluginManifest(manifest) => TrustSummary {
             kind: Kind::PluginManifest,
+            verdict: None,
             title: manifest.plugin.name.as_deref().map(shown),
+            description: manifest.plugin.description.as_deref().map(shown),
             counts,
             credentials,
             reach: Reach::PluginManifest(manifest_reach(manifest)),
@@ -195,6 +232,130 @@ pub(crate) fn summarize(
             mcp_servers: Vec::new(),
         },
     }
+}
+
+/// The verdict on a playbook, from its explain view: PB220 and PB221's
+/// steps ([`StepBoundary::unsupervised`]) first, else whether any step the
+/// start reaches may move money or write to customers. `opb explain` and
+/// the trust summary say it in these words.
+pub fn verdict(playbook: &PlaybookExplain) -> Verdict {
+    let reachable = |step: &&StepBoundary| {
+        step.id.as_deref().is_some_and(|id| !playbook.graph.unreachable.iter().any(|u| u == id))
+    };
+    let flagged: Vec<&StepBoundary> =
+        playbook.steps.iter().filter(|s| !s.unsupervised.is_empty()).collect();
+    if !flagged.is_empty() {
+        let mut acts = Vec::new();
+        let mut named = Vec::new();
+        let mut shown_steps = HashSet::new();
+        for (class, _) in SUPERVISED_CLASSES {
+            let Some((step, tool)) = flagged.iter().find_map(|step| {
+                let tool = step.unsupervised.iter().find(|t| t.risk_class == class)?;
+                Some((step, tool))
+            }) else {
+                continue;
+            };
+            acts.push(risk_words(class).map_or(class, |w| w.act));
+            let id = step.id.as_deref().unwrap_or_default();
+            shown_steps.insert(id);
+            named.push(format!("step `{}` calls `{}`", shown(id), shown(&tool.name)));
+        }
+        let more = flagged.len() - shown_steps.len();
+        let more = match more {
+            0 => String::new(),
+            1 => ", and 1 more step".to_owned(),
+            n => format!(", and {n} more steps"),
+        };
+        return Verdict {
+            level: VerdictLevel::Unsupervised,
+            sentence: format!(
+                "Can {} with no person deciding: {}{more}.",
+                acts.join(" and "),
+                named.join("; ")
+            ),
+        };
+    }
+    // Steps the start reaches that may call a tool a person should decide
+    // before: each waits for one, or PB220/PB221 would have fired.
+    let mut classes = Vec::new();
+    let mut gates: Vec<String> = Vec::new();
+    let mut approved: Vec<String> = Vec::new();
+    for (class, _) in SUPERVISED_CLASSES {
+        // Only an agent step calls tools (PB218 reports a list elsewhere).
+        let agents = playbook.steps.iter().filter(|s| s.kind.as_deref() == Some("agent"));
+        for step in agents.filter(reachable) {
+            let tools: Vec<&str> = step
+                .tools
+                .iter()
+                .filter_map(|t| match &t.resolution {
+                    Resolution::Embedded { facts, .. }
+                        if facts.risk_class.as_deref() == Some(class) =>
+                    {
+                        facts.name.as_deref().map(|name| (name, facts.requires_approval))
+                    }
+                    _ => None,
+                })
+                .map(|(name, approval)| {
+                    if approval == Some(true) && !step.behind_gate {
+                        let name = format!("`{}`", shown(name));
+                        if !approved.contains(&name) {
+                            approved.push(name);
+                        }
+                    }
+                    name
+                })
+                .collect();
+            if tools.is_empty() {
+                continue;
+            }
+            if !classes.contains(&class) {
+                classes.push(class);
+            }
+            for gate in step.gated_by.iter().filter(|_| step.behind_gate) {
+                let gate = format!("`{}`", shown(&gate.gate));
+                if !gates.contains(&gate) {
+                    gates.push(gate);
+                }
+            }
+        }
+    }
+    if !classes.is_empty() {
+        let acts: Vec<&str> = classes.iter().map(|c| risk_words(c).map_or(*c, |w| w.act)).collect();
+        let mut how = Vec::new();
+        match gates.len() {
+            0 => {}
+            1 => how.push(format!("gate {}", gates[0])),
+            _ => how.push(format!("gates {}", and_list(&gates))),
+        }
+        if !approved.is_empty() {
+            how.push(format!("a person approves each call of {}", and_list(&approved)));
+        }
+        let how = if how.is_empty() { String::new() } else { format!(": {}", how.join("; ")) };
+        return Verdict {
+            level: VerdictLevel::Supervised,
+            sentence: format!("Every step that can {} waits for a person{how}.", acts.join(" or ")),
+        };
+    }
+    let unknown = playbook
+        .steps
+        .iter()
+        .filter(|s| s.kind.as_deref() == Some("agent"))
+        .filter(reachable)
+        .flat_map(|s| &s.tools)
+        .filter(|t| match &t.resolution {
+            Resolution::Embedded { facts, .. } => facts.risk_rank.is_none(),
+            Resolution::RegistryOnly { .. } => true,
+            Resolution::Invalid { .. } => false,
+        })
+        .filter_map(|t| t.resolution.name())
+        .collect::<HashSet<&str>>()
+        .len();
+    let sentence = match unknown {
+        0 => "No step can move money or write to customers.".to_owned(),
+        1 => "No step is known to move money or write to customers, but the risk of 1 tool is not stated.".to_owned(),
+        n => format!("No step is known to move money or write to customers, but the risk of {n} tools is not stated."),
+    };
+    Verdict { level: VerdictLevel::Neutral, sentence }
 }
 
 /// A name as the glance may show it.
@@ -416,6 +577,88 @@ steps:
         let connections: Vec<_> =
             summary.connections.iter().map(|c| (c.name.as_str(), c.declared)).collect();
         assert_eq!(connections, [("stripe", true), ("resend", false)]);
+    }
+
+    fn verdict_of(text: &str) -> (VerdictLevel, String) {
+        let verdict = glance(text).verdict.expect("a playbook has a verdict");
+        (verdict.level, verdict.sentence)
+    }
+
+    #[test]
+    fn the_verdict_names_what_no_person_decides_first() {
+        assert_eq!(
+            verdict_of(PLAYBOOK),
+            (
+                VerdictLevel::Unsupervised,
+                "Can write to customers with no person deciding: step `look` calls `email.send`."
+                    .to_owned()
+            )
+        );
+        // Without approval on `refund.create` and with `look` also allowed to
+        // refund, both classes fire, money first.
+        let both = PLAYBOOK
+            .replace(
+                "riskClass: money, sideEffecting: true, requiresApproval: true",
+                "riskClass: money, sideEffecting: true",
+            )
+            .replace(
+                "allowedTools: [email.send, orders.lookup]",
+                "allowedTools: [email.send, orders.lookup, refund.create]",
+            );
+        assert_eq!(
+            verdict_of(&both).1,
+            "Can move money and write to customers with no person deciding: step `look` calls `refund.create`; step `look` calls `email.send`."
+        );
+    }
+
+    #[test]
+    fn the_verdict_is_calm_when_every_such_step_waits_for_a_person() {
+        let gated = PLAYBOOK
+            .replace("email.send, orders.lookup", "orders.lookup")
+            .replace("allowedTools: [refund.create]", "allowedTools: [refund.create, email.send]");
+        assert_eq!(
+            verdict_of(&gated),
+            (
+                VerdictLevel::Supervised,
+                "Every step that can move money or write to customers waits for a person: gate `approve`.".to_owned()
+            )
+        );
+        // Approval on each call, with no gate drawn: still a person decides.
+        let approved = "openplaybook: \"1.6\"\ntools:\n  - {name: refund.create, riskClass: money, sideEffecting: true, requiresApproval: true}\nsteps:\n  - {id: pay, kind: agent, allowedTools: [refund.create]}\n";
+        assert_eq!(
+            verdict_of(approved).1,
+            "Every step that can move money waits for a person: a person approves each call of `refund.create`."
+        );
+    }
+
+    #[test]
+    fn the_verdict_is_neutral_when_no_step_can_do_either() {
+        let reads = "openplaybook: \"1.6\"\ntools:\n  - {name: notes.read, riskClass: read, sideEffecting: false}\nsteps:\n  - {id: look, kind: agent, allowedTools: [notes.read, orders.lookup]}\n";
+        assert_eq!(
+            verdict_of(reads),
+            (
+                VerdictLevel::Neutral,
+                "No step is known to move money or write to customers, but the risk of 1 tool is not stated.".to_owned()
+            )
+        );
+    }
+
+    #[test]
+    fn the_verdict_and_the_description_show_no_credential_whole() {
+        let token = "ghp_0123456789abcdefghijABCDEFGHIJ012345";
+        let text = PLAYBOOK
+            .replace(
+                "name: Refunds",
+                &format!("name: Refunds\ndescription: Paste {token} to run it."),
+            )
+            .replace("id: look", &format!("id: {token}"));
+        let summary = glance(&text);
+        let description = summary.description.as_deref().expect("the description");
+        let sentence = summary.verdict.expect("a verdict").sentence;
+        for shown in [description, sentence.as_str()] {
+            assert!(!shown.contains(token), "{shown}");
+            assert!(shown.contains("ghp_"), "{shown}");
+        }
     }
 
     #[test]

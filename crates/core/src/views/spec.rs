@@ -64,20 +64,22 @@ pub struct RiskWords {
     pub label: &'static str,
     /// One word for badges and chips: "money".
     pub short: &'static str,
+    /// What a step with such a tool can do, after "can": "move money".
+    pub act: &'static str,
     /// What it may do, in one sentence ([`risk_meaning`]).
     pub sentence: &'static str,
 }
 
 /// The words for a risk class of [`RISK_CLASSES`]; `None` for another value.
 pub fn risk_words(class: &str) -> Option<RiskWords> {
-    let (label, short) = match class {
-        "read" => ("reads only", "read"),
-        "internal" => ("changes internal systems", "internal"),
-        "customer_comms" => ("writes to customers", "customers"),
-        "money" => ("moves money", "money"),
+    let (label, short, act) = match class {
+        "read" => ("reads only", "read", "read data"),
+        "internal" => ("changes internal systems", "internal", "change internal systems"),
+        "customer_comms" => ("writes to customers", "customers", "write to customers"),
+        "money" => ("moves money", "money", "move money"),
         _ => return None,
     };
-    Some(RiskWords { label, short, sentence: risk_meaning(class)? })
+    Some(RiskWords { label, short, act, sentence: risk_meaning(class)? })
 }
 
 /// A risk class's label ([`RiskWords::label`]).

@@ -2,11 +2,13 @@
 //! something, with the gates before them: `opb explain --paths` and the
 //! viewer's Risk paths tab.
 
+use super::playbook::side_effects;
 use super::{Page, Tone};
 use crate::words::{list, plural};
 use foldhash::HashSet;
 use opb_core::explain::paths::{ActingTool, Ending, RiskPath, RiskPaths, Routes, StepRisk, Stop};
 use opb_core::explain::PlaybookExplain;
+use opb_core::spec::{risk_label, risk_words};
 
 /// Width of the field labels.
 const LABEL: usize = 12;
@@ -14,6 +16,9 @@ const LABEL: usize = 12;
 const LONGEST_SHOWN: usize = 40;
 /// Steps shown at each end of a long path.
 const ENDS_SHOWN: usize = 15;
+
+/// What the marks of a path mean, said once above the list.
+pub const TERMS: &str = "No person decides: a step on the path may move money or write to customers, and no gate comes before it on that path (PB220, PB221). A person decides first: a gate comes before every step on the path that changes something. Acts before any gate: a step changes something before the path's first gate, but none moves money or writes to customers.";
 
 /// Writes the risk paths of the playbook read from `name` on `page`.
 pub fn render(name: &str, explain: &PlaybookExplain, paths: &RiskPaths, page: &mut dyn Page) {
@@ -34,6 +39,8 @@ pub fn render(name: &str, explain: &PlaybookExplain, paths: &RiskPaths, page: &m
         .map(|n| n.id.as_str())
         .collect();
     page.paragraph(0, &overview(paths));
+    page.blank();
+    page.paragraph(0, TERMS);
     for (number, path) in paths.paths.iter().enumerate() {
         page.blank();
         self::path(number + 1, path, &gates, page);
@@ -61,9 +68,8 @@ fn overview(paths: &RiskPaths) -> String {
     };
     let flagged = paths.flagged_paths();
     if flagged > 0 {
-        let verb = if flagged == 1 { "is" } else { "are" };
         text.push_str(&format!(
-            " {} {verb} flagged: a step on it may act on money or customer communications with no gate before it.",
+            " On {} no person decides before a step that may move money or write to customers.",
             plural(flagged, "path", "paths")
         ));
     }
@@ -85,17 +91,16 @@ fn stopped(stop: Stop, limits: &opb_core::explain::paths::PathLimits) -> String 
 
 fn path(number: usize, path: &RiskPath, gates: &HashSet<&str>, page: &mut dyn Page) {
     let (head_style, verdict) = if path.flagged {
-        (Tone::Missing, "FLAGGED")
+        (Tone::Missing, "No person decides")
     } else if path.gated {
-        (Tone::Emphasis, "gated")
+        (Tone::Emphasis, "A person decides first")
     } else {
-        (Tone::Odd, "ungated")
+        (Tone::Odd, "Acts before any gate")
     };
-    let risk = match (&path.highest_risk_class, path.risk_partly_unknown) {
-        (Some(class), false) => format!("highest risk {class}"),
-        (Some(class), true) => {
-            format!("highest risk at least {class}; some tools' risk is not known")
-        }
+    let label = path.highest_risk_class.as_deref().map(|c| risk_label(c).unwrap_or(c));
+    let risk = match (label, path.risk_partly_unknown) {
+        (Some(class), false) => format!("{class} at most"),
+        (Some(class), true) => format!("{class} at least; some tools' risk is not known"),
         (None, true) => "risk not known: no tool on it declares a risk class".to_owned(),
         (None, false) => "no tool on it declares a risk".to_owned(),
     };
@@ -113,6 +118,19 @@ fn path(number: usize, path: &RiskPath, gates: &HashSet<&str>, page: &mut dyn Pa
         &format!(" ({})", notes.join("; ")),
     );
     page.field(4, "Steps", LABEL, &walk(&path.steps, gates));
+    for step in &path.unsupervised {
+        let act = risk_words(&step.risk_class).map_or(step.risk_class.as_str(), |w| w.act);
+        page.field(
+            4,
+            "Risk",
+            LABEL,
+            &format!(
+                "no person decides before {}, which may {act} with {}",
+                step.step,
+                list(&step.tools)
+            ),
+        );
+    }
     for ungated in &path.ungated {
         let tools: Vec<String> = ungated.tools.iter().map(acting).collect();
         page.field(
@@ -142,15 +160,13 @@ fn walk(steps: &[String], gates: &HashSet<&str>) -> String {
     )
 }
 
-/// `refund.create (money, changes data)`.
+/// `refund.create (moves money, changes data)`.
 fn acting(tool: &ActingTool) -> String {
-    let mut traits =
-        vec![tool.risk_class.clone().unwrap_or_else(|| "risk not declared".to_owned())];
-    traits.push(match tool.side_effecting {
-        Some(true) => "changes data".to_owned(),
-        Some(false) => "reads only".to_owned(),
-        None => "side effects not declared".to_owned(),
-    });
+    let mut traits = vec![tool
+        .risk_class
+        .as_deref()
+        .map_or_else(|| "risk not declared".to_owned(), |c| risk_label(c).unwrap_or(c).to_owned())];
+    traits.push(side_effects(tool.side_effecting).to_owned());
     if tool.requires_approval {
         traits.push("a person approves each call".to_owned());
     }
@@ -200,7 +216,7 @@ fn ungated_route(paths: &RiskPaths, routes: &Routes<'_>, step: &StepRisk) -> Str
 
 fn step(paths: &RiskPaths, routes: &Routes<'_>, step: &StepRisk, page: &mut dyn Page) {
     let (head_style, rest) =
-        if step.flagged { (Tone::Missing, "  FLAGGED") } else { (Tone::Emphasis, "") };
+        if step.flagged { (Tone::Missing, "  no person decides") } else { (Tone::Emphasis, "") };
     page.styled_line(2, head_style, &step.step, rest);
     let tools: Vec<String> = step.acting_tools.iter().map(acting).collect();
     page.field(4, "May act with", LABEL, &list(&tools));
@@ -210,9 +226,10 @@ fn step(paths: &RiskPaths, routes: &Routes<'_>, step: &StepRisk, page: &mut dyn 
         format!("none on some path: {}", ungated_route(paths, routes, step))
     };
     page.field(4, "Gate", LABEL, &gate);
-    let before = match (&step.highest_risk_before_class, step.risk_before_partly_unknown) {
-        (Some(class), false) => class.clone(),
-        (Some(class), true) => format!("at least {class}; some tools' risk is not known"),
+    let label = step.highest_risk_before_class.as_deref().map(|c| risk_label(c).unwrap_or(c));
+    let before = match (label, step.risk_before_partly_unknown) {
+        (Some(class), false) => class.to_owned(),
+        (Some(class), true) => format!("{class} at least; some tools' risk is not known"),
         (None, true) => "not known".to_owned(),
         (None, false) => "nothing that declares a risk".to_owned(),
     };

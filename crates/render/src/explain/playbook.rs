@@ -7,7 +7,9 @@ use opb_core::explain::boundary::{
     AllowedTool, Family, ListForm, Requirement, Resolution, StepBoundary, ToolExplain, ToolFacts,
 };
 use opb_core::explain::requires::{Mismatch, Missing, RequiresExplain, Unused};
+use opb_core::explain::trust::{verdict, VerdictLevel};
 use opb_core::explain::{Graph, PlaybookExplain};
+use opb_core::spec::risk_label;
 use opb_core::Counts;
 
 /// Width of the field labels of a step or tool.
@@ -49,14 +51,20 @@ fn title(name: &str, explain: &PlaybookExplain, page: &mut dyn Page) {
         (None, None) => name.to_owned(),
     };
     page.styled_line(0, Tone::Emphasis, &heading, "");
+    let verdict = verdict(explain);
+    let tone = match verdict.level {
+        VerdictLevel::Unsupervised => Tone::Missing,
+        VerdictLevel::Supervised | VerdictLevel::Neutral => Tone::Label,
+    };
+    page.bullet(0, tone, &verdict.sentence);
+    if let Some(description) = &document.description {
+        page.paragraph(0, description);
+    }
     let version = match &document.version {
         Some(version) => format!("OpenPlaybook {version}"),
         None => "no `openplaybook` version, read as 1.6".to_owned(),
     };
     page.paragraph(0, &format!("A playbook ({version}), from {name}."));
-    if let Some(description) = &document.description {
-        page.paragraph(0, description);
-    }
 }
 
 fn step(step: &StepBoundary, graph: &Graph, page: &mut dyn Page) {
@@ -105,7 +113,7 @@ fn step(step: &StepBoundary, graph: &Graph, page: &mut dyn Page) {
     }
 }
 
-/// `charge.history     read only, risk read, via stripe`.
+/// `charge.history     no side effects, reads only, connector of stripe`.
 fn allowed_tool(tool: &AllowedTool, width: usize) -> String {
     match &tool.resolution {
         Resolution::Embedded { facts, .. } => {
@@ -127,13 +135,9 @@ fn allowed_tool(tool: &AllowedTool, width: usize) -> String {
 
 /// What a tool's definition declares about its effect, risk and place.
 fn tool_traits(facts: &ToolFacts) -> Vec<String> {
-    let mut traits = vec![match facts.side_effecting {
-        Some(false) => "reads only".to_owned(),
-        Some(true) => "changes data".to_owned(),
-        None => "side effects not declared".to_owned(),
-    }];
-    traits.push(match &facts.risk_class {
-        Some(risk) => format!("risk {risk}"),
+    let mut traits = vec![side_effects(facts.side_effecting).to_owned()];
+    traits.push(match facts.risk_class.as_deref() {
+        Some(risk) => risk_label(risk).unwrap_or(risk).to_owned(),
         None => "risk not declared".to_owned(),
     });
     if facts.requires_approval == Some(true) {
@@ -141,6 +145,15 @@ fn tool_traits(facts: &ToolFacts) -> Vec<String> {
     }
     traits.push(place(facts.family, facts.source.as_deref(), facts.needs.as_ref()));
     traits
+}
+
+/// What `sideEffecting` declares, in words: `true` is "changes data".
+pub(crate) fn side_effects(declared: Option<bool>) -> &'static str {
+    match declared {
+        Some(false) => "no side effects",
+        Some(true) => "changes data",
+        None => "side effects not declared",
+    }
 }
 
 /// Where a tool comes from and what it needs from `requires`.
@@ -172,11 +185,17 @@ fn requirement(needs: &Requirement) -> String {
 }
 
 fn risk(step: &StepBoundary) -> Option<String> {
-    match (&step.highest_risk_class, step.risk_partly_unknown) {
-        (Some(risk), false) => Some(format!("at most {risk}")),
-        (Some(risk), true) => {
-            Some(format!("at least {risk}; the risk of some of its tools is not known"))
-        }
+    let label = step.highest_risk_class.as_deref().map(|c| risk_label(c).unwrap_or(c));
+    let unsupervised = if step.unsupervised.is_empty() {
+        ""
+    } else {
+        "; no person decides before it (see `opb check`)"
+    };
+    match (label, step.risk_partly_unknown) {
+        (Some(risk), false) => Some(format!("{risk} at most{unsupervised}")),
+        (Some(risk), true) => Some(format!(
+            "{risk} at least; the risk of some of its tools is not known{unsupervised}"
+        )),
         (None, true) => Some("not known: no tool it allows declares a risk class".to_owned()),
         (None, false) => None,
     }

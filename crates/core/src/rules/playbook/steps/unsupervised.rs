@@ -10,6 +10,7 @@ use crate::diagnostics::{documented, Group, Rule, Severity};
 use crate::rules::ItemName;
 use crate::views::graph::Graph;
 use crate::views::playbook::StepView;
+use crate::views::spec::risk_words;
 use foldhash::{HashMap, HashMapExt};
 use std::collections::VecDeque;
 
@@ -168,13 +169,14 @@ impl<'g> Unsupervised<'g> {
         } else {
             format!("the playbook can reach it with no `gate` step on the way: {shown}")
         };
-        let does = if class == "money" { "move money" } else { "write to customers" };
+        let words = risk_words(class)?;
         Some((
             rule,
             format!(
-                "{} may call `{name}` ({}), which does not declare `requiresApproval: true`, and {how}. The playbook may {does} with no person deciding: put a `gate` step before it on every way in, or declare `requiresApproval: true` on the tool.",
+                "{} may call `{name}` ({}), which does not declare `requiresApproval: true`, and {how}. The playbook may {} with no person deciding: put a `gate` step before it on every way in, or declare `requiresApproval: true` on the tool.",
                 capitalise(what),
-                crate::views::spec::risk_label(class).unwrap_or(class),
+                words.label,
+                words.act,
             ),
         ))
     }
