@@ -114,6 +114,7 @@ fn a_manifest_report_has_its_account_and_no_graph() {
 #[test]
 fn document_text_is_escaped_and_credentials_masked() {
     let text = r#"{"openplaybook": "1.6", "name": "<script>alert(1)</script>",
+      "description": "Run it with ghp_Zq8rT2vLm4Nx7Kp1Wd9Yb3Hc6Js5Fg0Ae2Ru8 set.",
       "requires": {"connections": []},
       "steps": [{"id": "a", "kind": "agent", "agent": "lou", "purpose": "Charge with sk_live_51HqLyjWDarjtT1zdp7dcXYZa9b8 now.", "allowedTools": []}],
       "start": "a"}"#;
@@ -122,6 +123,15 @@ fn document_text_is_escaped_and_credentials_masked() {
     assert!(html.contains("&lt;script&gt;alert(1)&lt;/script&gt;"));
     assert!(!html.contains("sk_live_51HqLyjWDarjtT1zdp7dcXYZa9b8"), "the key whole");
     assert!(html.contains("sk_l"));
+    assert!(
+        !html.contains("ghp_Zq8rT2vLm4Nx7Kp1Wd9Yb3Hc6Js5Fg0Ae2Ru8"),
+        "the description's token whole"
+    );
+    let banner = &html[html.find("trust-description").expect("the banner's description")..];
+    assert!(
+        banner.starts_with(r#"trust-description">Run it with ghp_"#),
+        "masked in the banner: {banner}"
+    );
 }
 
 #[test]

@@ -18,7 +18,7 @@ const LONGEST_SHOWN: usize = 40;
 const ENDS_SHOWN: usize = 15;
 
 /// What the marks of a path mean, said once above the list.
-pub const TERMS: &str = "No person decides: a step on the path may move money or write to customers, and no gate comes before it on that path (PB220, PB221). A person decides first: a gate comes before every step on the path that changes something. Acts before any gate: a step changes something before the path's first gate, but none moves money or writes to customers.";
+pub const TERMS: &str = "No person decides: a step on the path may move money or write to customers, and no gate comes before it on that path (PB220, PB221). A person decides first: a gate comes before every step on the path that changes something. Acts before any gate: a step changes something before the path's first gate, but a person decides before every step on it that may move money or write to customers.";
 
 /// Writes the risk paths of the playbook read from `name` on `page`.
 pub fn render(name: &str, explain: &PlaybookExplain, paths: &RiskPaths, page: &mut dyn Page) {
