@@ -8,7 +8,7 @@
 //! redaction as diagnostics: a credential written as a step id or a secret
 //! name shows only its first four characters.
 
-use super::boundary::{Resolution, StepBoundary};
+use super::boundary::{Resolution, StepBoundary, ToolFacts};
 use super::paths::RiskPaths;
 use super::{Explain, PlaybookExplain};
 use crate::diagnostics::credentials::redact;
@@ -284,16 +284,9 @@ pub fn verdict(playbook: &PlaybookExplain) -> Verdict {
         // Only an agent step calls tools (PB218 reports a list elsewhere).
         let agents = playbook.steps.iter().filter(|s| s.kind.as_deref() == Some("agent"));
         for step in agents.filter(reachable) {
-            let tools: Vec<&str> = step
-                .tools
-                .iter()
-                .filter_map(|t| match &t.resolution {
-                    Resolution::Embedded { facts, .. }
-                        if facts.risk_class.as_deref() == Some(class) =>
-                    {
-                        facts.name.as_deref().map(|name| (name, facts.requires_approval))
-                    }
-                    _ => None,
+            let tools: Vec<&str> = of_class(step, class)
+                .filter_map(|facts| {
+                    facts.name.as_deref().map(|name| (name, facts.requires_approval))
                 })
                 .map(|(name, approval)| {
                     if approval == Some(true) && !step.behind_gate {
@@ -392,18 +385,8 @@ fn playbook_reach(playbook: &PlaybookExplain, paths: Option<&RiskPaths>) -> Play
                 .filter(|step| !is_gate(step))
                 .filter_map(|step| {
                     let id = step.id.as_deref()?;
-                    let tools: Vec<&str> = step
-                        .tools
-                        .iter()
-                        .filter_map(|t| match &t.resolution {
-                            Resolution::Embedded { facts, .. }
-                                if facts.risk_class.as_deref() == Some(class) =>
-                            {
-                                facts.name.as_deref()
-                            }
-                            _ => None,
-                        })
-                        .collect();
+                    let tools: Vec<&str> =
+                        of_class(step, class).filter_map(|facts| facts.name.as_deref()).collect();
                     if tools.is_empty() {
                         return None;
                     }
@@ -456,6 +439,16 @@ fn playbook_reach(playbook: &PlaybookExplain, paths: Option<&RiskPaths>) -> Play
         .map(shown)
         .collect();
     PlaybookReach { risk_classes, warned, unknown_risk_tools }
+}
+
+/// The embedded tools a step allows whose `riskClass` is `class`.
+fn of_class<'s>(step: &'s StepBoundary, class: &'s str) -> impl Iterator<Item = &'s ToolFacts> {
+    step.tools.iter().filter_map(move |t| match &t.resolution {
+        Resolution::Embedded { facts, .. } if facts.risk_class.as_deref() == Some(class) => {
+            Some(&**facts)
+        }
+        _ => None,
+    })
 }
 
 /// A gate calls no tool (PB218 reports one that lists some).
