@@ -326,7 +326,7 @@ export async function pasteOver(page, text, editor = "editor") {
   );
 }
 
-// The drafts the playground keeps in IndexedDB (src/ui/share/drafts.rs),
+// The drafts the playground keeps in IndexedDB (crates/app/src/ui/storage/drafts.rs),
 // each description with its text, newest first; none before the page made
 // the database (opening it here would make it without its stores).
 export async function storedDrafts(page) {
