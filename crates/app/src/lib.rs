@@ -10,14 +10,13 @@
 
 pub mod assist;
 pub mod checker;
-pub mod embed;
+pub mod embed_code;
 pub mod examples;
 pub mod files;
 pub mod format;
 pub mod link;
 pub mod markdown;
 pub mod mirror;
-pub mod positions;
 pub mod route;
 pub mod schedule;
 pub mod storage;

@@ -22,7 +22,7 @@ use super::session::Session;
 use super::share::ShareMenu;
 use super::theme::{self, ThemeState, ThemeToggle};
 use super::trust_banner::TrustBanner;
-use crate::embed::PageOptions;
+use crate::embed_code::PageOptions;
 use crate::format::{human_size, renamed, syntax_label};
 use crate::route::Route;
 use crate::schedule::{debounce_ms, is_large};

@@ -8,7 +8,7 @@ use super::popover::{Names, Popover};
 use super::session::address::page_base;
 use super::session::Session;
 use crate::checker::Report;
-use crate::embed::{embed_src, iframe_snippet, Theme};
+use crate::embed_code::{embed_src, iframe_snippet, Theme};
 use crate::files;
 use crate::format::syntax_label;
 use crate::link::{without_fragment, NoLink, MAX_LINK_CHARS};

@@ -5,7 +5,7 @@
 //! `<html>` element, or an `<opb-viewer>`'s root).
 
 use super::storage::web_storage;
-use crate::embed::Theme;
+use crate::embed_code::Theme;
 use leptos::prelude::*;
 use wasm_bindgen::prelude::*;
 use web_sys::{Element, MediaQueryList, MediaQueryListEvent};
