@@ -84,7 +84,7 @@ if (playground) {
   for (const name of readdirSync(staging).filter((f) => f.startsWith(`${embedCore}.`) || f.startsWith(`${readCore}.`))) rmSync(join(staging, name));
 }
 
-const css = ["style/view.css", "style/trust.css", "style/graph.css"]
+const css = ["style/viewer.css", "style/trust.css", "style/graph.css"]
   .map((sheet) => readFileSync(join(source, sheet), "utf8").replaceAll(":root", ".opb-root"))
   .join("\n");
 writeFileSync(join(staging, "opb-viewer.css"), transformSync(css, { minify: true, loader: "css" }).code);

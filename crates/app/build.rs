@@ -1,6 +1,7 @@
 //! Parses every rule's documentation (Markdown, written from the core's static
 //! rule table) into a tree of elements once, at build time, so the wasm
-//! carries the trees as static data instead of a Markdown parser (issue 7).
+//! carries the trees as static data instead of a Markdown parser, which
+//! would weigh on the download.
 //! Writes `$OUT_DIR/documentation.rs`: one expression, a slice of
 //! `(code, &[Md])` in catalogue order, which `src/markdown.rs` includes. The
 //! trees' text nodes are byte ranges of the rule's Markdown, which the app

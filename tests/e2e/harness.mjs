@@ -1,7 +1,8 @@
 // Shared by the end-to-end tests: serves the release build (dist/), or
 // another folder, on a free localhost port with node's http module, and
 // starts Debian's Chromium through playwright-core with the flags it needs
-// here (GUIDE §4).
+// here: headless, no sandbox (the tests run as root), no GPU, and nothing
+// fetched or synced in the background.
 
 import { before, after, beforeEach, afterEach } from "node:test";
 import assert from "node:assert/strict";
@@ -110,7 +111,7 @@ export async function serve(from = dist, { production = false, caching = false, 
 const slowdown = Number(process.env.OPB_CPU_SLOWDOWN ?? 1);
 
 // playwright-core gives every launch a fresh profile directory of its own
-// (the fresh --user-data-dir GUIDE §4 asks for).
+// (a fresh --user-data-dir, so no test sees another's storage).
 export async function launch() {
   const browser = await chromium.launch({
     executablePath: process.env.CHROMIUM ?? "/usr/bin/chromium",
@@ -326,7 +327,30 @@ export async function pasteOver(page, text, editor = "editor") {
   );
 }
 
-// The drafts the playground keeps in IndexedDB (src/ui/share/drafts.rs),
+// The whole text of the playground's editor (the page draws only the lines
+// in view); with `checked`, once the first check has run.
+export async function editorText(page, { checked = false } = {}) {
+  if (checked) await page.waitForFunction(() => Number(document.querySelector(".statusbar")?.dataset.checks) > 0);
+  return page.evaluate(() => window.opbEditor.textOf(document.querySelector('[data-testid="editor"]')));
+}
+
+// Pastes `text` over the editor's (pasteOver) and waits for its check.
+export async function pasteChecked(page, text) {
+  await afterCheck(page, () => pasteOver(page, text));
+}
+
+// Chooses an example from the header's list and waits for its check.
+export async function loadExample(page, name) {
+  await afterCheck(page, () => page.selectOption('[data-testid="examples"]', name));
+}
+
+// Opens a panel's tab and waits until it is the selected one.
+export async function openTab(page, name) {
+  await page.click(`[data-testid="tab-${name}"]`);
+  await page.waitForSelector(`[data-testid="tab-${name}"][aria-selected="true"]`);
+}
+
+// The drafts the playground keeps in IndexedDB (crates/app/src/ui/storage/drafts.rs),
 // each description with its text, newest first; none before the page made
 // the database (opening it here would make it without its stores).
 export async function storedDrafts(page) {

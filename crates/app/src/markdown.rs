@@ -2,10 +2,12 @@
 //! when the app is built: the build script (`build.rs`, with
 //! `src/markdown/parse.rs`) parses each rule's into a tree of elements and
 //! writes the trees here as static data, which the UI renders as elements,
-//! never as HTML text (raw HTML in the source stays literal text). Diagnostic
-//! messages, made at run time, only mark code spans
+//! never as HTML text (raw HTML in the source stays literal text). The
+//! completion and hover texts, made at run time, are a smaller Markdown,
+//! read here too ([`assist`]); diagnostic messages only mark code spans
 //! (`opb_render::words::code_spans`).
 
+pub mod assist;
 mod element;
 #[cfg(test)]
 mod parse;

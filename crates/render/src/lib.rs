@@ -16,7 +16,7 @@ pub mod html;
 pub mod svg;
 pub mod viewer;
 pub mod words;
-mod xml;
+pub mod xml;
 
 /// A colour theme for a static rendering.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]

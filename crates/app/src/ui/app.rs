@@ -9,19 +9,20 @@ use super::split::{self, Splitter};
 use super::toolbar::{Notice, Toolbar};
 use crate::checker::{self, Report};
 use crate::examples;
-// Share links, persistence, files, themes (src/ui/share).
-use super::share::{
-    banner::TrustBanner,
-    files::{FileDrop, OpenFileButton},
-    links::{DocumentState, Incoming, Links, Opened, Start},
-};
-use super::share::{
-    drafts_menu::DraftsMenu,
-    menu::ShareMenu,
-    notices::ShareNotices,
-    theme::{self, ThemeState, ThemeToggle},
-};
-use crate::embed::PageOptions;
+// The document session, the drafts, the menus and notices over them, files
+// and themes.
+use super::document::DocumentState;
+use super::drafts_menu::DraftsMenu;
+use super::files::{FileDrop, OpenFileButton};
+use super::notices::SessionNotices;
+use super::session::incoming::Incoming;
+use super::session::notice::Opened;
+use super::session::start::Start;
+use super::session::Session;
+use super::share::ShareMenu;
+use super::theme::{self, ThemeState, ThemeToggle};
+use super::trust_banner::TrustBanner;
+use crate::embed_code::PageOptions;
 use crate::format::{human_size, renamed, syntax_label};
 use crate::route::Route;
 use crate::schedule::{debounce_ms, is_large};
@@ -54,7 +55,7 @@ impl Drop for Running {
 }
 
 /// The app, opening with the document `start` holds: a link's, a draft, or
-/// the default example (`links::start`, src/ui/share/links.rs).
+/// the default example (`session::start::start`).
 #[component]
 pub fn App(start: Start) -> impl IntoView {
     let all_examples = examples::all();
@@ -258,7 +259,7 @@ pub fn App(start: Start) -> impl IntoView {
         }
     };
 
-    // Share links, persistence, files, themes (src/ui/share).
+    // The document session: links, drafts, files (src/ui/session).
     let open_document = move |incoming: Incoming| {
         selected_example.set(example_named(&incoming.name, &incoming.text).unwrap_or_default());
         name.set(incoming.name);
@@ -271,17 +272,18 @@ pub fn App(start: Start) -> impl IntoView {
         edited.set(incoming.edited);
     };
     let document_state = DocumentState { editor, report, fresh, kind_choice, name, edited, route };
-    let links = Links::new(document_state, Callback::new(open_document), start, checks.into());
+    let session = Session::new(document_state, Callback::new(open_document), start, checks.into());
     // An example or a file over edited work keeps that work, as a link does.
     let load_example = move |example_name: String| {
         if let Some(example) = examples::named(&example_name) {
             let name = example.name.to_owned();
-            links.replace(Incoming::opened(example.text, name.clone()), Opened::Example(name));
+            session.replace(Incoming::opened(example.text, name.clone()), Opened::Example(name));
         }
     };
     let open_file = move |opened: Result<crate::files::Opened, String>| match opened {
         Ok(file) => {
-            links.replace(Incoming::opened(file.text, file.name.clone()), Opened::File(file.name));
+            session
+                .replace(Incoming::opened(file.text, file.name.clone()), Opened::File(file.name));
         }
         Err(reason) => say(Notice { error: true, text: reason }),
     };
@@ -310,14 +312,14 @@ pub fn App(start: Start) -> impl IntoView {
                 <Header name=name edited=edited report=report kind_choice=kind_choice />
                 <div class="document-actions">
                     <OpenFileButton on_open=open_file />
-                    <DraftsMenu links=links />
+                    <DraftsMenu session=session />
                     <RegistryControl state=registry />
-                    <ShareMenu links=links report=report name=name text=editor_text />
+                    <ShareMenu session=session report=report name=name text=editor_text />
                     {theme_state.map(|state| view! { <ThemeToggle state=state /> })}
                 </div>
-                <ShareNotices links=links name=name text=editor_text />
-                {move || links.arrived.get().then(|| view! {
-                    <TrustBanner report=report on_dismiss=move |()| links.arrived.set(false) />
+                <SessionNotices session=session name=name text=editor_text />
+                {move || session.arrived.get().then(|| view! {
+                    <TrustBanner report=report on_dismiss=move |()| session.arrived.set(false) />
                 })}
             </div>
             <main class="workspace" style=move || format!("--split: {:.2}%", share.get())>

@@ -7,7 +7,7 @@
 use crate::checker::{Located, Report};
 use crate::files::Opened;
 use crate::storage::keys;
-use crate::ui::share::files::OpenFileButton;
+use crate::ui::files::OpenFileButton;
 use crate::ui::viewer::selection::{of_pointer, Target};
 use leptos::ev::KeyboardEvent;
 use leptos::prelude::*;

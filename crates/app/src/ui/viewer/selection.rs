@@ -3,8 +3,8 @@
 //! its link to the editor: the selected item's lines are marked there.
 
 use super::explain::{manifest_tool, playbook_step, playbook_tool, tool_key};
+use crate::checker::utf16_offsets;
 use crate::checker::{Located, Report};
-use crate::positions::Utf16Offsets;
 use crate::ui::diagnostics::Jump;
 use crate::ui::editor::EditorHandle;
 use leptos::prelude::*;
@@ -81,7 +81,7 @@ impl Selection {
             let reveal = self.reveal.get_value();
             self.reveal.set_value(false);
             let range = span.and_then(|(start, end)| {
-                match editor.with_text(|text| Utf16Offsets::new(text).convert(&[start, end]))?[..] {
+                match editor.with_text(|text| utf16_offsets(text, &[start, end]))?[..] {
                     [from, to] => Some((from, to)),
                     _ => None,
                 }

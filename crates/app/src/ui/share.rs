@@ -4,10 +4,11 @@
 
 use super::export;
 use super::files::download;
-use super::links::{page_base, Links};
 use super::popover::{Names, Popover};
+use super::session::address::page_base;
+use super::session::Session;
 use crate::checker::Report;
-use crate::embed::{embed_src, iframe_snippet, Theme};
+use crate::embed_code::{embed_src, iframe_snippet, Theme};
 use crate::files;
 use crate::format::syntax_label;
 use crate::link::{without_fragment, NoLink, MAX_LINK_CHARS};
@@ -73,7 +74,7 @@ fn confirmation(found: Option<&[&str]>, what: Copyable) -> String {
 
 #[component]
 pub fn ShareMenu(
-    links: Links,
+    session: Session,
     #[prop(into)] report: Signal<Option<Arc<Report>>>,
     #[prop(into)] name: Signal<String>,
     #[prop(into)] text: Callback<(), Option<String>>,
@@ -84,7 +85,7 @@ pub fn ShareMenu(
     let confirming = RwSignal::new(None::<Copyable>);
     let status = RwSignal::new(None::<(bool, String)>);
     let on_open = move || {
-        link.set(Some(links.link()));
+        link.set(Some(session.link()));
         confirming.set(None);
         status.set(None);
     };
@@ -121,7 +122,7 @@ pub fn ShareMenu(
     };
     // A document that may hold a credential is copied only once the
     // reader confirms.
-    let copy = move |what: Copyable| match links.credential_findings() {
+    let copy = move |what: Copyable| match session.credential_findings() {
         Some(found) if found.is_empty() => copy_now(what),
         _ => confirming.set(Some(what)),
     };
@@ -188,7 +189,7 @@ pub fn ShareMenu(
     };
     let confirm = move || {
         confirming.get().map(|what| {
-            let text = confirmation(links.credential_findings().as_deref(), what);
+            let text = confirmation(session.credential_findings().as_deref(), what);
             view! {
                 <div class="share-confirm" role="alertdialog" aria-labelledby="share-confirm-text" data-testid="credential-confirm">
                     <p id="share-confirm-text">{text}</p>

@@ -1,32 +1,30 @@
-//! The notice under the header about links and storage: a link that could
-//! not be opened, work kept when a link replaced it (with its restore
+//! The notice under the header about the document session: a link that
+//! could not be opened, work kept when a link replaced it (with its restore
 //! button), a document storage cannot hold (with its download button).
 
 use super::files::download;
-use super::links::{notice_text, Links, ShareNotice};
+use super::session::notice::{notice_text, SessionNotice};
+use super::session::Session;
 use crate::ui::diagnostics::message;
 use leptos::prelude::*;
 
 #[component]
-pub fn ShareNotices(
-    links: Links,
+pub fn SessionNotices(
+    session: Session,
     #[prop(into)] name: Signal<String>,
     #[prop(into)] text: Callback<(), Option<String>>,
 ) -> impl IntoView {
     move || {
-        links.notice.get().map(|notice| {
-            let error = matches!(
-                notice,
-                ShareNotice::BadLink(_) | ShareNotice::StorageFull { .. } | ShareNotice::StorageUnavailable | ShareNotice::NothingToRestore
-            );
-            let offers_download = matches!(notice, ShareNotice::StorageFull { .. } | ShareNotice::StorageUnavailable);
-            let restore_label = if matches!(notice, ShareNotice::Restored { .. }) { "Switch back" } else { "Restore previous" };
+        session.notice.get().map(|notice| {
+            let error = notice.is_error();
+            let offers_download = notice.offers_download();
+            let restore_label = if matches!(notice, SessionNotice::Restored { .. }) { "Switch back" } else { "Restore previous" };
             view! {
                 <div class="share-notice" class:error=error role=if error { "alert" } else { "status" } data-testid="share-notice">
                     <span>{message(&notice_text(&notice))}</span>
                     <div class="share-notice-actions">
-                        {links.can_restore().then(|| view! {
-                            <button class="button" data-testid="restore-previous" on:click=move |_| links.restore_previous()>{restore_label}</button>
+                        {session.can_restore().then(|| view! {
+                            <button class="button" data-testid="restore-previous" on:click=move |_| session.restore_previous()>{restore_label}</button>
                         })}
                         {offers_download.then(|| view! {
                             <button class="button" data-testid="notice-download" on:click=move |_| {
@@ -35,7 +33,7 @@ pub fn ShareNotices(
                                 }
                             }>"Download"</button>
                         })}
-                        <button class="icon-button" aria-label="Dismiss" data-testid="dismiss-notice" on:click=move |_| links.dismiss_notice()>"×"</button>
+                        <button class="icon-button" aria-label="Dismiss" data-testid="dismiss-notice" on:click=move |_| session.dismiss_notice()>"×"</button>
                     </div>
                 </div>
             }

@@ -4,8 +4,8 @@
 //! element whose CSS custom properties colour everything inside it (the
 //! `<html>` element, or an `<opb-viewer>`'s root).
 
-use super::store;
-use crate::embed::Theme;
+use super::storage::web_storage;
+use crate::embed_code::Theme;
 use leptos::prelude::*;
 use wasm_bindgen::prelude::*;
 use web_sys::{Element, MediaQueryList, MediaQueryListEvent};
@@ -80,7 +80,7 @@ impl ThemeState {
         };
         self.choice.set(next);
         if self.persist {
-            store::save_theme(next.as_str());
+            web_storage::save_theme(next.as_str());
         }
     }
 }
@@ -88,7 +88,9 @@ impl ThemeState {
 /// The theme a playground visit starts with: the page's `theme=`, else the
 /// reader's last choice, else the system's.
 pub fn initial(from_query: Option<Theme>) -> Theme {
-    from_query.or_else(|| store::theme().as_deref().and_then(Theme::parse)).unwrap_or_default()
+    from_query
+        .or_else(|| web_storage::theme().as_deref().and_then(Theme::parse))
+        .unwrap_or_default()
 }
 
 /// A button that steps through auto, light and dark.

@@ -1,7 +1,8 @@
-//! Embedding in docs sites: the playground's options (`?theme=dark`) and the
+//! The embed code: the playground's options (`?theme=dark`) and the
 //! `<iframe>` snippet of the embed page (embed.html, on the viewer's build;
-//! its protocol is opb-share's `embed`).
+//! its protocol is opb-share's `host`).
 
+use opb_render::xml::escape;
 pub use opb_share::host::Theme;
 
 /// What the page's query string asks for.
@@ -38,24 +39,9 @@ pub fn embed_src(page: &str, fragment: &str, theme: Theme) -> String {
 pub fn iframe_snippet(src: &str, title: &str) -> String {
     format!(
         r#"<iframe src="{}" title="{}" width="100%" height="560" loading="lazy" style="border: 1px solid #e3e6ec; border-radius: 10px"></iframe>"#,
-        attribute(src),
-        attribute(title),
+        escape(src),
+        escape(title),
     )
-}
-
-/// Text as an HTML attribute value between double quotes.
-fn attribute(text: &str) -> String {
-    let mut out = String::with_capacity(text.len());
-    for c in text.chars() {
-        match c {
-            '&' => out.push_str("&amp;"),
-            '"' => out.push_str("&quot;"),
-            '<' => out.push_str("&lt;"),
-            '>' => out.push_str("&gt;"),
-            c => out.push(c),
-        }
-    }
-    out
 }
 
 #[cfg(test)]

@@ -3,8 +3,8 @@
 //! kept as a draft in turn) or is deleted, after a confirmation.
 
 use super::drafts::Listed;
-use super::links::Links;
 use super::popover::{Names, Popover};
+use super::session::Session;
 use crate::format::{human_size, kind_label};
 use crate::storage::ago;
 use leptos::prelude::*;
@@ -26,8 +26,8 @@ fn detail(listed: &Listed, now: f64) -> String {
 }
 
 #[component]
-pub fn DraftsMenu(links: Links) -> impl IntoView {
-    let drafts = links.drafts;
+pub fn DraftsMenu(session: Session) -> impl IntoView {
+    let drafts = session.drafts;
     let open = RwSignal::new(false);
     let confirming = RwSignal::new(None::<String>);
     let on_open = move || {
@@ -37,7 +37,7 @@ pub fn DraftsMenu(links: Links) -> impl IntoView {
     };
     let choose = move |id: String| {
         open.set(false);
-        links.open_draft(id);
+        session.open_draft(id);
     };
     let entry = move |listed: Listed| {
         let now = js_sys::Date::now();

@@ -2,7 +2,7 @@
 //! them: the theme, the tab's record (which draft it edits), the reading
 //! view's record (what it showed as its reader chose Edit), and the keys
 //! versions before drafts wrote. Drafts themselves are in IndexedDB
-//! (`drafts.rs`).
+//! (`drafts.rs` beside this file).
 
 use crate::storage::{keys, ReadingRecord, TabRecord};
 use web_sys::Storage;
