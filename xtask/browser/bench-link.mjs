@@ -19,13 +19,13 @@
 // - the plain visit: to the editor's first check, and what had been
 //   transferred by then.
 //
-//   node scripts/bench-link.mjs [runs, default 5] [--fast]
+//   cargo xtask bench link [runs, default 5] [--fast]
 //
 // `--fast` measures without throttling, for comparison.
 
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { launch, serve, dist, root, pako, phoneTab } from "../tests/e2e/harness.mjs";
+import { launch, serve, dist, root, pako, phoneTab } from "../../tests/e2e/harness.mjs";
 
 const runs = Number(process.argv.slice(2).find((a) => /^\d+$/.test(a)) ?? 5);
 const fast = process.argv.includes("--fast");

@@ -12,14 +12,14 @@
 // - graph: from navigation start to the first frame with the element's
 //   graph in its shadow root (its SVG, drawn by the viewer's wasm).
 //
-//   node scripts/bench-viewer.mjs [runs, default 5] [--fast]
+//   cargo xtask bench viewer [runs, default 5] [--fast]
 //
 // `--fast` measures without throttling, for comparison.
 
 import { mkdtempSync, copyFileSync, writeFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { launch, serve, dist, root, phoneTab } from "../tests/e2e/harness.mjs";
+import { launch, serve, dist, root, phoneTab } from "../../tests/e2e/harness.mjs";
 
 const runs = Number(process.argv.slice(2).find((a) => /^\d+$/.test(a)) ?? 5);
 const fast = process.argv.includes("--fast");
