@@ -1,4 +1,4 @@
-// The playground's browser benchmark (issue 7), not a test: it prints
+// The playground's browser benchmark, not a test: it prints
 // figures and asserts nothing. Serves the release build (dist/, build it
 // first with `trunk build --release --offline`) and drives it in headless
 // Chromium with the end-to-end tests' harness:

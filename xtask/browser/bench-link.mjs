@@ -1,4 +1,4 @@
-// A shared link as its reader meets it (issue 24), a benchmark, not a test:
+// A shared link as its reader meets it, a benchmark, not a test:
 // it prints figures and asserts nothing. The release build (dist/; build it
 // first with `trunk build --release --offline`) is served with the headers
 // a host should send: each file's gzip (the build's FILE.gz), hashed files

@@ -1,4 +1,4 @@
-// The docs-site viewer's cold-load benchmark (issue 21), not a test: it
+// The docs-site viewer's cold-load benchmark, not a test: it
 // prints figures and asserts nothing. A docs page at one origin shows one
 // <opb-viewer src=…> whose script, wasm and stylesheet come from the
 // release build (dist/; build it first with `trunk build --release

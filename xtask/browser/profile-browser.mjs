@@ -1,6 +1,6 @@
-// Where the playground's time goes while someone types (issue 7): not a
-// test. Opens a document as the browser benchmark does (scripts/
-// bench-documents.mjs), records Chromium's CPU profile (the DevTools
+// Where the playground's time goes while someone types: not a
+// test. Opens a document as the browser benchmark does
+// (bench-documents.mjs), records Chromium's CPU profile (the DevTools
 // Protocol's sampling profiler) over a run of keys, and prints the functions
 // with the most time, on their own ("self") and with what they call
 // ("total"), as shares of the recorded time.
