@@ -74,9 +74,14 @@ mod tests {
     #[test]
     fn trunk_runs_the_wasm_opt_npm_installs() {
         let trunk = read(root().join("Trunk.toml")).unwrap();
-        let wanted = trunk.lines().find_map(|l| l.strip_prefix("wasm_opt = \"version_")).unwrap().trim_end_matches('"');
+        let wanted = trunk
+            .lines()
+            .find_map(|l| l.strip_prefix("wasm_opt = \"version_"))
+            .unwrap()
+            .trim_end_matches('"');
         let package = read(root().join("package.json")).unwrap();
-        let binaryen = package.lines().find_map(|l| l.trim().strip_prefix("\"binaryen\": \"")).unwrap();
+        let binaryen =
+            package.lines().find_map(|l| l.trim().strip_prefix("\"binaryen\": \"")).unwrap();
         assert_eq!(binaryen.split('.').next(), Some(wanted), "package.json's binaryen {binaryen}");
     }
 }
