@@ -115,7 +115,7 @@ pub fn supply_chain(_: &[String]) -> Result {
         let message = report
             .lines()
             .find(|line| line.trim_start().starts_with("\"message\""))
-            .map(str::trim)
+            .map(|line| line.trim().trim_end_matches(','))
             .unwrap_or_default();
         let why = format!("npm audit: the registry's audit endpoint did not answer ({message})");
         if !may_skip.split_whitespace().any(|name| name == "npm-audit") {
