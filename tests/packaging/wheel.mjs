@@ -25,7 +25,7 @@ export const version = run("cargo", ["xtask", "version"], { cwd: root }).stdout.
 // The wheel, named as PyPI's platform wheels are: one binary for any Python 3.
 export function builtWheel() {
   const wheels = readdirSync(wheelDir).filter((name) => name.endsWith(".whl"));
-  assert.equal(wheels.length, 1, `one wheel in ${wheelDir} (`cargo xtask package wheel` builds it): ${wheels.join(", ")}`);
+  assert.equal(wheels.length, 1, `one wheel in ${wheelDir} (cargo xtask package wheel builds it): ${wheels.join(", ")}`);
   assert.match(wheels[0], new RegExp(`^opb-${version.replaceAll(".", "\\.")}-py3-none-[a-z0-9_.]+\\.whl$`));
   return join(wheelDir, wheels[0]);
 }
