@@ -16,8 +16,13 @@ const TARGETS: [&str; 5] = ["check_json", "check_yaml", "check_detect", "explain
 /// fuzz/artifacts/<target>/ (run the target's binary on that file, or
 /// `cargo +nightly fuzz run <target> <file>`, to reproduce it).
 pub fn fuzz(args: &[String]) -> Result {
-    let chosen = args.first();
-    let seconds = match args.get(1).cloned().or_else(|| std::env::var("FUZZ_SECONDS").ok()) {
+    // `fuzz 30` runs every target 30 s; `fuzz check_yaml [30]` one target.
+    let (chosen, seconds) = match args {
+        [first, ..] if first.parse::<u64>().is_ok() => (None, Some(first.clone())),
+        [target, rest @ ..] => (Some(target), rest.first().cloned()),
+        [] => (None, None),
+    };
+    let seconds = match seconds.or_else(|| std::env::var("FUZZ_SECONDS").ok()) {
         Some(s) => s.parse::<u64>().map_err(|_| format!("SECONDS must be a number, not {s:?}"))?,
         None => 20,
     };

@@ -23,7 +23,7 @@ const COMMANDS: &[(&str, &str, &str, Run)] = &[
     ("e2e", "[FILE-FILTER]", "release build, its byte budgets, then the end-to-end tests (those whose file name contains FILE-FILTER)", ci::e2e),
     ("e2e-under-load", "[RUNS [FILE...]]", "end-to-end files run RUNS times (10) with the CPU slowed 4x and every core busy; builds nothing", ci::e2e_under_load),
     ("check-size", "[DIST]", "the release build's download sizes against their byte budgets (dist/ unless given)", size::check_size),
-    ("fuzz", "[TARGET [SECONDS]]", "seeds the corpora, builds the fuzz targets and runs each (or TARGET) for SECONDS (20)", fuzz::fuzz),
+    ("fuzz", "[TARGET] [SECONDS]", "seeds the corpora, builds the fuzz targets and runs each (or TARGET) for SECONDS (20)", fuzz::fuzz),
     ("fuzz-seed", "", "seeds fuzz/corpus/<target>/ from the examples and the core's fixtures", fuzz::seed),
     ("bench", "[NAME [ARGS...]]", "the benchmarks of docs/performance.md and docs/limits.md: core (default), dense, browser, link, viewer, profile, limits", bench::bench),
     ("package", "[viewer|wheel] [DIST]", "the <opb-viewer> npm package (from DIST's viewer when given) and opb's PyPI wheel", package::package),
