@@ -6,7 +6,7 @@
 // reload at once after a keystroke keeps it and opens the playground.
 //
 // Timing matters here, so these tests must also pass as a slow phone or a
-// loaded machine runs them: scripts/e2e-under-load.sh runs this file and
+// loaded machine runs them: cargo xtask e2e-under-load runs this file and
 // the reading view's ten times with every page's CPU slowed 4 times and
 // both cores kept busy.
 

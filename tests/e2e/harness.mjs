@@ -55,10 +55,10 @@ function framedEmbed(request, url) {
 // answers for the folder. With `production`, as a production server would
 // for another origin's pages: gzipped (to clients that accept it; the
 // build's precompressed FILE.gz when there is one), allowed
-// to any origin, never cached (scripts/bench-viewer.mjs); with `caching`
+// to any origin, never cached (cargo xtask bench viewer); with `caching`
 // too, cached as a host should (docs/embedding.md): a file whose name holds
 // the build's hash for a year and immutable, the others revalidated by
-// their ETag at every use (scripts/bench-link.mjs).
+// their ETag at every use (cargo xtask bench link).
 export async function serve(from = dist, { production = false, caching = false, port = 0 } = {}) {
   const server = createServer(async (request, response) => {
     const url = new URL(request.url, "http://localhost");
@@ -107,7 +107,7 @@ export async function serve(from = dist, { production = false, caching = false, 
 
 // OPB_CPU_SLOWDOWN=N: every page's CPU slowed N times by DevTools'
 // throttling (4 is Lighthouse's phone), so the same tests run as on a slow
-// phone or a loaded machine (scripts/e2e-under-load.sh).
+// phone or a loaded machine (cargo xtask e2e-under-load).
 const slowdown = Number(process.env.OPB_CPU_SLOWDOWN ?? 1);
 
 // playwright-core gives every launch a fresh profile directory of its own
@@ -160,7 +160,7 @@ export async function screenshot(page, name) {
   await page.screenshot({ path: join(screenshots, `${name}.png`) });
 }
 
-// A tab as a phone opens it, for the benchmarks (scripts/bench-*.mjs): a
+// A tab as a phone opens it, for the benchmarks (xtask/browser/bench-*.mjs): a
 // fresh context the size of a Moto G Power, its DevTools session with the
 // network on, and unless `fast`, Lighthouse's mobile profile: "Slow 4G"
 // (150 ms round trip, 1.6 Mbit/s down, 750 kbit/s up), the CPU slowed 4×.

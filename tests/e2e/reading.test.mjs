@@ -6,7 +6,7 @@
 // open the editor; a link the reading view cannot read opens the
 // playground, which says why; the keyboard reaches everything, and axe-core
 // finds nothing at 1400 and 375 px, light and dark. Like the drafts', these
-// tests must pass as a slow phone runs them too (scripts/e2e-under-load.sh).
+// tests must pass as a slow phone runs them too (cargo xtask e2e-under-load).
 
 import { test } from "node:test";
 import assert from "node:assert/strict";

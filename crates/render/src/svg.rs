@@ -137,7 +137,7 @@ fn digest(text: &str) -> u32 {
 /// `notice`, when given, in a band above the graph.
 fn drawing(
     out: &mut String,
-    parts: &Parts,
+    parts: &Parts<'_>,
     notice: Option<&str>,
     theme: Option<Theme>,
     style: &impl Fn(&mut String),

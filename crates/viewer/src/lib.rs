@@ -3,7 +3,7 @@
 //! result a host page is told (`opb-result`, `opb:result`) out. The core
 //! and the renderer do the rest; the script of the page only shows it.
 //!
-//! Built on its own (scripts/build-viewer.sh), without the playground's
+//! Built on its own (js/build-viewer.mjs), without the playground's
 //! editor, compare mode, registry or rule documentation, so a docs page
 //! downloads a fraction of the playground.
 

@@ -1,11 +1,11 @@
-// Where the playground's time goes while someone types (issue 7): not a
-// test. Opens a document as the browser benchmark does (scripts/
-// bench-documents.mjs), records Chromium's CPU profile (the DevTools
+// Where the playground's time goes while someone types: not a
+// test. Opens a document as the browser benchmark does
+// (bench-documents.mjs), records Chromium's CPU profile (the DevTools
 // Protocol's sampling profiler) over a run of keys, and prints the functions
 // with the most time, on their own ("self") and with what they call
 // ("total"), as shares of the recorded time.
 //
-//   node scripts/profile-browser.mjs [example|200|1000|5mb|5mb-yaml] [keys, default 20] [rows, default 40]
+//   cargo xtask bench profile [example|200|1000|5mb|5mb-yaml] [keys, default 20] [rows, default 40]
 //
 // Serves dist/ (OPB_DIST for another build directory). A release build has
 // no function names in its wasm; for named wasm frames, build with names
@@ -14,7 +14,7 @@
 // data-wasm-opt-params (wasm-opt then keeps the name section), and run with
 // OPB_DIST=/tmp/opb-profile.
 
-import { afterCheck, serve, launch } from "../tests/e2e/harness.mjs";
+import { afterCheck, serve, launch } from "../../tests/e2e/harness.mjs";
 import { openForTyping, playbook, playbookYaml } from "./bench-documents.mjs";
 
 const documents = { example: null, 200: playbook(20), 1000: playbook(100), "5mb": playbook(200, 40), "5mb-yaml": playbookYaml(200, 40) };

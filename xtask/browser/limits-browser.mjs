@@ -4,9 +4,9 @@
 // headless Chromium and prints the status bar's "Checked in" (the core's
 // analysis in the wasm) and whether IN006 was reported.
 //
-//   node scripts/limits-browser.mjs
+//   cargo xtask bench limits
 
-import { afterCheck, openPlayground, serve, launch, pasteOver } from "../tests/e2e/harness.mjs";
+import { afterCheck, openPlayground, serve, launch, pasteOver } from "../../tests/e2e/harness.mjs";
 const steps = (n) => 'openplaybook: "1.6"\nsteps:\n' + Array.from({ length: n }, (_, i) => `  - {id: s${i}, kind: agent, allowedTools: []}\n`).join("");
 const tools = (head, tool, n) => head + "tools:\n" + Array.from({ length: n }, (_, i) => tool.replaceAll("{i}", i)).join("");
 const laughs = () => { let t = 'a0: &a0 "lol"\n'; for (let l = 1; l <= 9; l++) t += `a${l}: &a${l} [${Array(10).fill(`*a${l-1}`).join(", ")}]\n`; return t + "steps: *a9\n"; };

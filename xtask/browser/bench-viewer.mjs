@@ -1,4 +1,4 @@
-// The docs-site viewer's cold-load benchmark (issue 21), not a test: it
+// The docs-site viewer's cold-load benchmark, not a test: it
 // prints figures and asserts nothing. A docs page at one origin shows one
 // <opb-viewer src=…> whose script, wasm and stylesheet come from the
 // release build (dist/; build it first with `trunk build --release
@@ -12,14 +12,14 @@
 // - graph: from navigation start to the first frame with the element's
 //   graph in its shadow root (its SVG, drawn by the viewer's wasm).
 //
-//   node scripts/bench-viewer.mjs [runs, default 5] [--fast]
+//   cargo xtask bench viewer [runs, default 5] [--fast]
 //
 // `--fast` measures without throttling, for comparison.
 
 import { mkdtempSync, copyFileSync, writeFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { launch, serve, dist, root, phoneTab } from "../tests/e2e/harness.mjs";
+import { launch, serve, dist, root, phoneTab } from "../../tests/e2e/harness.mjs";
 
 const runs = Number(process.argv.slice(2).find((a) => /^\d+$/.test(a)) ?? 5);
 const fast = process.argv.includes("--fast");

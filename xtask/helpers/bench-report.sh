@@ -5,8 +5,8 @@
 # `serde_json::from_str::<serde_json::Value>` of the same bytes, the fitted
 # scaling exponent, and the graph layout of 1,000 nodes.
 #
-# Usage: scripts/bench-report.sh            run the benchmarks, then print
-#        scripts/bench-report.sh --no-run   print the last run's figures
+# Usage: cargo xtask bench core            run the benchmarks, then print
+#        cargo xtask bench core --no-run   print the last run's figures
 #
 # The benchmarks are criterion's (crates/core/benches/analyze.rs and
 # layout.rs); this reads their estimates (the median of the samples) from
@@ -18,7 +18,7 @@
 # instruction counts (callgrind, the same example): the figure that does
 # not move with the other work on a shared machine.
 set -euo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 
 if [[ "${1:-}" != "--no-run" ]]; then
   cargo bench -p opb-core --bench analyze

@@ -1,4 +1,4 @@
-// A shared link as its reader meets it (issue 24), a benchmark, not a test:
+// A shared link as its reader meets it, a benchmark, not a test:
 // it prints figures and asserts nothing. The release build (dist/; build it
 // first with `trunk build --release --offline`) is served with the headers
 // a host should send: each file's gzip (the build's FILE.gz), hashed files
@@ -19,13 +19,13 @@
 // - the plain visit: to the editor's first check, and what had been
 //   transferred by then.
 //
-//   node scripts/bench-link.mjs [runs, default 5] [--fast]
+//   cargo xtask bench link [runs, default 5] [--fast]
 //
 // `--fast` measures without throttling, for comparison.
 
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { launch, serve, dist, root, pako, phoneTab } from "../tests/e2e/harness.mjs";
+import { launch, serve, dist, root, pako, phoneTab } from "../../tests/e2e/harness.mjs";
 
 const runs = Number(process.argv.slice(2).find((a) => /^\d+$/.test(a)) ?? 5);
 const fast = process.argv.includes("--fast");

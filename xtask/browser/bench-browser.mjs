@@ -1,4 +1,4 @@
-// The playground's browser benchmark (issue 7), not a test: it prints
+// The playground's browser benchmark, not a test: it prints
 // figures and asserts nothing. Serves the release build (dist/, build it
 // first with `trunk build --release --offline`) and drives it in headless
 // Chromium with the end-to-end tests' harness:
@@ -17,12 +17,12 @@
 //   browser renders a frame first; and the longest main-thread block seen
 //   while typing (PerformanceObserver, `longtask`).
 //
-//   node scripts/bench-browser.mjs [keys per document, default 30] [example|200|1000|5mb|5mb-yaml ...]
+//   cargo xtask bench browser [keys per document, default 30] [example|200|1000|5mb|5mb-yaml ...]
 //
 // Documents named after the keys count are the only ones typed into (all
 // five by default); the load is measured either way.
 
-import { serve, launch } from "../tests/e2e/harness.mjs";
+import { serve, launch } from "../../tests/e2e/harness.mjs";
 import { openForTyping, playbook, playbookYaml } from "./bench-documents.mjs";
 
 const keys = Number(process.argv[2] ?? 30);

@@ -5,9 +5,9 @@
 # the wall-clock time and the peak memory (GNU time's maximum resident set
 # size), the best of RUNS runs (5 by default), with the release build.
 #
-# Usage: scripts/bench-dense.sh [RUNS]
+# Usage: cargo xtask bench dense [RUNS]
 set -euo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 runs="${1:-5}"
 
 if ! /usr/bin/time -f %e true 2>/dev/null; then

@@ -7,12 +7,12 @@
 // console: no error, no warning, no refused request, no
 // Content-Security-Policy violation. Exits 1, saying what it saw, otherwise.
 //
-//   node scripts/check-served.mjs URL SERVER_PID
-import { launch, screenshot } from "../tests/e2e/harness.mjs";
+//   node xtask/browser/check-served.mjs URL SERVER_PID
+import { launch, screenshot } from "../../tests/e2e/harness.mjs";
 
 const [url, serverPid] = process.argv.slice(2);
 if (!url || !serverPid) {
-  console.error("usage: node scripts/check-served.mjs URL SERVER_PID");
+  console.error("usage: node xtask/browser/check-served.mjs URL SERVER_PID");
   process.exit(2);
 }
 
