@@ -2,7 +2,8 @@
 //! what each node shows and how big that makes it, split into the part that
 //! decides the layout (compared as a whole, so the playground lays out again
 //! only when it changes) and the marks drawn over it (errors, unreachable,
-//! cycles). The layout itself is the core's.
+//! cycles). The layout itself is the core's; [`crate::scene`] places every
+//! shape and text of the laid-out graph.
 
 use foldhash::{HashMap, HashSet};
 use opb_core::explain::boundary::StepBoundary;
@@ -16,29 +17,29 @@ use std::future::Future;
 pub const MAX_DRAWN_STEPS: usize = 2_000;
 
 /// An agent step's box height.
-pub const AGENT_HEIGHT: f64 = 58.0;
+pub(crate) const AGENT_HEIGHT: f64 = 58.0;
 /// A gate's diamond height.
-pub const GATE_HEIGHT: f64 = 84.0;
+pub(crate) const GATE_HEIGHT: f64 = 84.0;
 /// The box height of a step of another kind.
-pub const OTHER_HEIGHT: f64 = 52.0;
+pub(crate) const OTHER_HEIGHT: f64 = 52.0;
 /// The Start and End markers' size.
-pub const TERMINAL: Size = Size::new(58.0, 24.0);
+pub(crate) const TERMINAL: Size = Size::new(58.0, 24.0);
 const LABEL_HEIGHT: f64 = 20.0;
 
 /// Step ids are set in the monospace font, 12.5 px, whose glyphs are 0.6 em wide.
-pub const ID_PX: f64 = 12.5;
+pub(crate) const ID_PX: f64 = 12.5;
 /// Second lines, in the sans font.
-pub const SUB_PX: f64 = 12.0;
+pub(crate) const SUB_PX: f64 = 12.0;
 /// A risk badge's text size.
-pub const BADGE_PX: f64 = 10.5;
+pub(crate) const BADGE_PX: f64 = 10.5;
 /// A branch label's text size.
-pub const LABEL_PX: f64 = 11.5;
+pub(crate) const LABEL_PX: f64 = 11.5;
 /// Space between a box's edge and its texts.
-pub const PADDING: f64 = 14.0;
+pub(crate) const PADDING: f64 = 14.0;
 /// The coloured bar on an agent step's left edge.
-pub const BAR: f64 = 5.0;
+pub(crate) const BAR: f64 = 5.0;
 /// The corner radius of a step's box.
-pub const CORNER: f64 = 10.0;
+pub(crate) const CORNER: f64 = 10.0;
 
 const AGENT_WIDTH: (f64, f64) = (176.0, 300.0);
 const GATE_WIDTH: (f64, f64) = (150.0, 230.0);
@@ -68,7 +69,7 @@ fn sans_width(text: &str, px: f64) -> f64 {
 
 #[derive(Clone, Copy, PartialEq, Eq)]
 /// The two typefaces the graph sets its texts in.
-pub enum Font {
+pub(crate) enum Font {
     /// Step ids.
     Mono,
     /// Everything else.
@@ -76,7 +77,7 @@ pub enum Font {
 }
 
 /// How wide `text` is set in `font` at `px`, as boxes are sized.
-pub fn text_width(text: &str, px: f64, font: Font) -> f64 {
+pub(crate) fn text_width(text: &str, px: f64, font: Font) -> f64 {
     match font {
         Font::Mono => mono_width(text, px),
         Font::Sans => sans_width(text, px),
@@ -84,7 +85,7 @@ pub fn text_width(text: &str, px: f64, font: Font) -> f64 {
 }
 
 /// `text` cut with an ellipsis to fit `max` pixels, and its width.
-pub fn fit(text: &str, max: f64, px: f64, font: Font) -> (String, f64) {
+pub(crate) fn fit(text: &str, max: f64, px: f64, font: Font) -> (String, f64) {
     let width = text_width(text, px, font);
     if width <= max {
         return (text.to_owned(), width);
@@ -245,7 +246,7 @@ impl Node {
 }
 
 /// A branch label as drawn, and its box size.
-pub fn label(text: &str) -> (String, Size) {
+pub(crate) fn label(text: &str) -> (String, Size) {
     let (fitted, width) = fit(text, LABEL_MAX, LABEL_PX, Font::Sans);
     (fitted, Size::new(width + 16.0, LABEL_HEIGHT))
 }
@@ -407,7 +408,7 @@ impl Marks {
 /// SVG path data for a route: consecutive points joined by curves that
 /// leave and arrive vertically (the core's routes bend only between ranks),
 /// or one cubic for a self-loop.
-pub fn path_data(route: &layout::EdgeRoute) -> String {
+pub(crate) fn path_data(route: &layout::EdgeRoute) -> String {
     let mut d = String::new();
     let Some(first) = route.points.first() else { return d };
     d.push_str(&format!("M{:.1} {:.1}", first.x, first.y));
@@ -433,14 +434,14 @@ pub fn path_data(route: &layout::EdgeRoute) -> String {
 }
 
 /// Diamond outline inside a box.
-pub fn diamond(width: f64, height: f64) -> String {
+pub(crate) fn diamond(width: f64, height: f64) -> String {
     let (w, h) = (width / 2.0, height / 2.0);
     format!("M{w:.1} 0 L{width:.1} {h:.1} L{w:.1} {height:.1} L0 {h:.1} Z")
 }
 
 /// The coloured bar along an agent step's left edge, inside its rounded
 /// corners (radius `CORNER`): the part of the box left of `BAR`.
-pub fn risk_bar(height: f64) -> String {
+pub(crate) fn risk_bar(height: f64) -> String {
     let inset = CORNER - (CORNER * CORNER - (CORNER - BAR) * (CORNER - BAR)).sqrt();
     format!(
         "M{BAR} {inset:.2} A{CORNER} {CORNER} 0 0 0 0 {CORNER} V{:.2} A{CORNER} {CORNER} 0 0 0 {BAR} {:.2} Z",

@@ -1,5 +1,7 @@
 //! opb's drawings and accounts of a document, from the core's explain view:
-//! the step graph as the playground draws it ([`drawing`]), `opb explain`'s
+//! the step graph as the playground draws it ([`drawing`]: what each step
+//! shows; [`scene`]: the drawn graph as data, which the standalone SVG and
+//! the playground's view both write), `opb explain`'s
 //! account of it for any page ([`explain`]), and static renderings that
 //! need no script ([`svg`]), for docs sites and reports.
 //!
@@ -13,6 +15,7 @@ pub mod explain;
 pub mod figure;
 pub mod glance;
 pub mod html;
+pub mod scene;
 pub mod svg;
 pub mod viewer;
 pub mod words;
