@@ -5,11 +5,13 @@
 //! cycles). The layout itself is the core's; [`crate::scene`] places every
 //! shape and text of the laid-out graph.
 
+use crate::scene::N;
 use foldhash::{HashMap, HashSet};
 use opb_core::explain::boundary::StepBoundary;
 use opb_core::explain::layout::{self, GraphLayout, NodeSpec, Shape, Size, Spacing, TooDense};
 use opb_core::explain::{Graph, PlaybookExplain};
 use opb_core::CompactString;
+use std::fmt::Write;
 use std::future::Future;
 
 /// Graphs with more steps than this are not drawn: the browser would spend
@@ -411,23 +413,20 @@ impl Marks {
 pub(crate) fn path_data(route: &layout::EdgeRoute) -> String {
     let mut d = String::new();
     let Some(first) = route.points.first() else { return d };
-    d.push_str(&format!("M{:.1} {:.1}", first.x, first.y));
+    write!(d, "M{} {}", N(first.x), N(first.y)).ok();
     if route.self_loop {
         if let [_, a, b, c] = route.points[..] {
-            d.push_str(&format!(
-                " C{:.1} {:.1} {:.1} {:.1} {:.1} {:.1}",
-                a.x, a.y, b.x, b.y, c.x, c.y
-            ));
+            write!(d, " C{} {} {} {} {} {}", N(a.x), N(a.y), N(b.x), N(b.y), N(c.x), N(c.y)).ok();
         }
         return d;
     }
     for pair in route.points.windows(2) {
         let [p, q] = pair else { continue };
         if (p.x - q.x).abs() < 0.05 {
-            d.push_str(&format!(" L{:.1} {:.1}", q.x, q.y));
+            write!(d, " L{} {}", N(q.x), N(q.y)).ok();
         } else {
-            let mid = (p.y + q.y) / 2.0;
-            d.push_str(&format!(" C{:.1} {mid:.1} {:.1} {mid:.1} {:.1} {:.1}", p.x, q.x, q.x, q.y));
+            let mid = N((p.y + q.y) / 2.0);
+            write!(d, " C{} {mid} {} {mid} {} {}", N(p.x), N(q.x), N(q.x), N(q.y)).ok();
         }
     }
     d
@@ -435,17 +434,19 @@ pub(crate) fn path_data(route: &layout::EdgeRoute) -> String {
 
 /// Diamond outline inside a box.
 pub(crate) fn diamond(width: f64, height: f64) -> String {
-    let (w, h) = (width / 2.0, height / 2.0);
-    format!("M{w:.1} 0 L{width:.1} {h:.1} L{w:.1} {height:.1} L0 {h:.1} Z")
+    let (w, h) = (N(width / 2.0), N(height / 2.0));
+    format!("M{w} 0 L{} {h} L{w} {} L0 {h} Z", N(width), N(height))
 }
 
 /// The coloured bar along an agent step's left edge, inside its rounded
 /// corners (radius `CORNER`): the part of the box left of `BAR`.
 pub(crate) fn risk_bar(height: f64) -> String {
     let inset = CORNER - (CORNER * CORNER - (CORNER - BAR) * (CORNER - BAR)).sqrt();
+    let (bar, corner) = (N(BAR), N(CORNER));
     format!(
-        "M{BAR} {inset:.2} A{CORNER} {CORNER} 0 0 0 0 {CORNER} V{:.2} A{CORNER} {CORNER} 0 0 0 {BAR} {:.2} Z",
-        height - CORNER,
-        height - inset
+        "M{bar} {} A{corner} {corner} 0 0 0 0 {corner} V{} A{corner} {corner} 0 0 0 {bar} {} Z",
+        N(inset),
+        N(height - CORNER),
+        N(height - inset)
     )
 }

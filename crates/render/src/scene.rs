@@ -12,8 +12,9 @@ use crate::drawing::{
     self, diamond, edge_lines, label, path_data, risk_bar, text_width, Font, Geometry, Look, Marks,
     BAR, CORNER, ID_PX, PADDING,
 };
-use opb_core::explain::layout::{GraphLayout, TooDense};
+use opb_core::explain::layout::{GraphLayout, NodeBox, TooDense};
 use opb_core::explain::Graph;
+use std::borrow::Cow;
 
 /// The height of the band above a drawing that holds its notice.
 const NOTICE_BAND: f64 = 30.0;
@@ -49,8 +50,11 @@ pub(crate) struct N(pub(crate) f64);
 
 impl std::fmt::Display for N {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        let text = format!("{:.1}", self.0);
-        f.write_str(text.strip_suffix(".0").unwrap_or(&text))
+        let rounded = (self.0 * 10.0).round() / 10.0;
+        match rounded.fract() == 0.0 {
+            true => write!(f, "{rounded:.0}"),
+            false => write!(f, "{rounded:.1}"),
+        }
     }
 }
 
@@ -61,19 +65,19 @@ pub fn translate(x: f64, y: f64) -> String {
 
 /// A text and where it is set: its anchor, as the stylesheet aligns it.
 #[derive(Debug, Clone, PartialEq)]
-pub struct Text {
+pub struct Text<'a> {
     /// Left or centre, as its class says.
     pub x: f64,
     /// Its baseline or middle, as its class says.
     pub y: f64,
     /// What it says.
-    pub text: String,
+    pub text: Cow<'a, str>,
 }
 
 /// A rounded box with a text in it: an edge's label, a Start or End
 /// marker, a risk badge.
 #[derive(Debug, Clone, PartialEq)]
-pub struct Tag {
+pub struct Tag<'a> {
     /// Its left edge.
     pub x: f64,
     /// Its top edge.
@@ -85,34 +89,41 @@ pub struct Tag {
     /// Its corners' radius.
     pub corner: f64,
     /// Its text, placed in the box.
-    pub text: Text,
+    pub text: Text<'a>,
 }
 
-impl Tag {
+impl<'a> Tag<'a> {
     /// A tag of `width` and `height` at (`x`, `y`), `text` at its centre.
-    fn centred(x: f64, y: f64, (width, height): (f64, f64), corner: f64, text: String) -> Tag {
-        Tag { x, y, width, height, corner, text: Text { x: width / 2.0, y: height / 2.0, text } }
+    fn centred(
+        x: f64,
+        y: f64,
+        (width, height): (f64, f64),
+        corner: f64,
+        text: Cow<'a, str>,
+    ) -> Tag<'a> {
+        let text = Text { x: width / 2.0, y: height / 2.0, text };
+        Tag { x, y, width, height, corner, text }
     }
 }
 
 /// An edge between two steps.
 #[derive(Debug, Clone, PartialEq)]
-pub struct Edge {
+pub struct Edge<'a> {
     /// The step it leaves.
-    pub from: String,
+    pub from: &'a str,
     /// The step it leads to.
-    pub to: String,
+    pub to: &'a str,
     /// Its branch label, whole.
-    pub label: Option<String>,
+    pub label: Option<&'a str>,
     /// Whether it leads back to an earlier step.
     pub back: bool,
     /// SVG path data of its line.
     pub path: String,
     /// Its label as drawn, fitted, on the line.
-    pub tag: Option<Tag>,
+    pub tag: Option<Tag<'a>>,
 }
 
-impl Edge {
+impl Edge<'_> {
     /// Its classes.
     pub fn class(&self) -> &'static str {
         if self.back {
@@ -130,15 +141,15 @@ impl Edge {
 
 /// A Start or End marker and the edge that joins it to its step.
 #[derive(Debug, Clone, PartialEq)]
-pub struct Terminal {
+pub struct Terminal<'a> {
     /// `start` or `end`.
     pub which: &'static str,
     /// The step it starts or ends at.
-    pub step: String,
+    pub step: &'a str,
     /// SVG path data of its edge, which ends in the first arrowhead.
     pub path: String,
     /// The marker.
-    pub tag: Tag,
+    pub tag: Tag<'a>,
 }
 
 /// A step's outline.
@@ -152,25 +163,25 @@ pub enum Outline {
 
 /// The coloured bar on an agent step's left edge.
 #[derive(Debug, Clone, PartialEq)]
-pub struct RiskBar {
+pub struct RiskBar<'a> {
     /// The step's highest risk class, as the badge names it.
-    pub risk: String,
+    pub risk: &'a str,
     /// SVG path data.
     pub path: String,
 }
 
 /// An agent step's risk badge.
 #[derive(Debug, Clone, PartialEq)]
-pub struct RiskBadge {
+pub struct RiskBadge<'a> {
     /// Its risk class ([`drawing::Badge::risk`]).
-    pub risk: String,
+    pub risk: &'a str,
     /// Whether some of the step's tools have a risk class and others not.
     pub partly_unknown: bool,
     /// The badge.
-    pub tag: Tag,
+    pub tag: Tag<'a>,
 }
 
-impl RiskBadge {
+impl RiskBadge<'_> {
     /// Its classes.
     pub fn class(&self) -> &'static str {
         if self.partly_unknown {
@@ -191,26 +202,23 @@ pub struct ErrorMark {
     /// Its circle's radius.
     pub radius: f64,
     /// The count, `9+` past nine.
-    pub text: String,
+    pub text: &'static str,
 }
 
 impl ErrorMark {
     /// The mark on a step `width` wide that has `errors`; none without one.
     pub fn on(width: f64, errors: usize) -> Option<ErrorMark> {
-        let text = match errors {
-            0 => return None,
-            1..=9 => errors.to_string(),
-            _ => "9+".to_owned(),
-        };
+        let counts = ["1", "2", "3", "4", "5", "6", "7", "8", "9", "9+"];
+        let text = counts.get(errors.checked_sub(1)?.min(9))?;
         Some(ErrorMark { x: width - 7.0, y: -7.0, radius: 10.0, text })
     }
 }
 
 /// A step as drawn.
 #[derive(Debug, Clone, PartialEq)]
-pub struct Node {
+pub struct Node<'a> {
     /// The step's id, whole.
-    pub id: String,
+    pub id: &'a str,
     /// `agent`, `gate` or `other`.
     pub kind: &'static str,
     /// Its left edge.
@@ -224,77 +232,78 @@ pub struct Node {
     /// Its outline.
     pub outline: Outline,
     /// An agent step's risk bar.
-    pub bar: Option<RiskBar>,
-    /// Its texts in reading order, each with its classes.
-    pub texts: Vec<(&'static str, Text)>,
+    pub bar: Option<RiskBar<'a>>,
+    /// Its two texts in reading order, each with its classes.
+    pub texts: [(&'static str, Text<'a>); 2],
     /// An agent step's risk badge.
-    pub badge: Option<RiskBadge>,
-    /// What it shows, in words, each part once: the start of its
-    /// accessible name, so that speech input users can say what they see.
-    pub words: String,
+    pub badge: Option<RiskBadge<'a>>,
 }
 
-impl Node {
-    fn of(node: &drawing::Node, b: &opb_core::explain::layout::NodeBox) -> Node {
+impl<'a> Node<'a> {
+    fn of(node: &'a drawing::Node, b: &NodeBox) -> Node<'a> {
         let (w, h) = (b.width, b.height);
-        let text = |class, x, y, text: &str| (class, Text { x, y, text: text.to_owned() });
-        let rect = Outline::Rect(CORNER);
-        let (kind, outline, bar, texts, badge, words) = match &node.look {
-            Look::Agent { title, agent, badge } => {
-                let width = badge.width();
-                let tag =
-                    Tag::centred(w - PADDING - width, 11.0, (width, 18.0), 9.0, badge.text.clone());
-                let tag = Tag { text: Text { y: 9.5, ..tag.text }, ..tag };
-                let x = BAR + PADDING;
-                (
-                    "agent",
-                    rect,
-                    Some(RiskBar { risk: badge.risk.clone(), path: risk_bar(h) }),
-                    vec![text("node-title", x, 24.0, title), text("node-sub", x, 43.0, agent)],
-                    Some(RiskBadge {
-                        risk: badge.risk.clone(),
-                        partly_unknown: badge.partly_unknown,
-                        tag,
-                    }),
-                    format!("{title}, {agent}, {}", badge.text),
-                )
-            }
-            Look::Gate { title } => (
-                "gate",
-                Outline::Path(diamond(w, h)),
-                None,
-                vec![
-                    text("node-caption", w / 2.0, h / 2.0 - 10.0, "GATE"),
-                    text("node-title centered", w / 2.0, h / 2.0 + ID_PX * 0.55, title),
-                ],
-                None,
-                format!("GATE {title}"),
-            ),
-            Look::Other { title, caption } => (
-                "other",
-                rect,
-                None,
-                vec![
-                    text("node-title", PADDING, 22.0, title),
-                    text("node-sub", PADDING, 40.0, caption),
-                ],
-                None,
-                format!("{title}, {caption}"),
-            ),
-        };
-        Node {
-            id: node.id.clone(),
-            kind,
+        let text = |class, x, y, text: &'a str| (class, Text { x, y, text: text.into() });
+        let mut drawn = Node {
+            id: &node.id,
+            kind: "other",
             x: b.x,
             y: b.y,
             width: w,
             height: h,
-            outline,
-            bar,
-            texts,
-            badge,
-            words,
+            outline: Outline::Rect(CORNER),
+            bar: None,
+            texts: [
+                text("node-title", PADDING, 22.0, &node.id),
+                text("node-sub", PADDING, 40.0, ""),
+            ],
+            badge: None,
+        };
+        match &node.look {
+            Look::Agent { title, agent, badge } => {
+                let width = badge.width();
+                let x = BAR + PADDING;
+                drawn.kind = "agent";
+                drawn.bar = Some(RiskBar { risk: &badge.risk, path: risk_bar(h) });
+                drawn.texts =
+                    [text("node-title", x, 24.0, title), text("node-sub", x, 43.0, agent)];
+                let label = Text { x: width / 2.0, y: 9.5, text: badge.text.as_str().into() };
+                drawn.badge = Some(RiskBadge {
+                    risk: &badge.risk,
+                    partly_unknown: badge.partly_unknown,
+                    tag: Tag {
+                        x: w - PADDING - width,
+                        y: 11.0,
+                        width,
+                        height: 18.0,
+                        corner: 9.0,
+                        text: label,
+                    },
+                });
+            }
+            Look::Gate { title } => {
+                drawn.kind = "gate";
+                drawn.outline = Outline::Path(diamond(w, h));
+                drawn.texts = [
+                    text("node-caption", w / 2.0, h / 2.0 - 10.0, "GATE"),
+                    text("node-title centered", w / 2.0, h / 2.0 + ID_PX * 0.55, title),
+                ];
+            }
+            Look::Other { title, caption } => {
+                drawn.texts[0].1.text = title.as_str().into();
+                drawn.texts[1].1.text = caption.as_str().into();
+            }
         }
+        drawn
+    }
+
+    /// What it shows, in words, each part once: the start of its
+    /// accessible name, so that speech input users can say what they see.
+    pub fn words(&self) -> String {
+        let texts = self.texts.iter().map(|(_, t)| &*t.text);
+        let badge = self.badge.as_ref().map(|b| &*b.tag.text.text);
+        // A gate's caption reads as one with its id: "GATE refund".
+        let separator = if self.kind == "gate" { " " } else { ", " };
+        texts.chain(badge).collect::<Vec<_>>().join(separator)
     }
 }
 
@@ -308,71 +317,76 @@ pub fn mark_classes(marks: &Marks) -> impl Iterator<Item = &'static str> {
 
 /// A laid-out graph as drawn.
 #[derive(Debug, Clone, PartialEq)]
-pub struct Scene {
+pub struct Scene<'a> {
     /// The drawing's width: its view box runs from 0 to it.
     pub width: f64,
     /// The drawing's height.
     pub height: f64,
     /// A notice set in a band above the graph, when there is one.
-    pub notice: Option<Text>,
+    pub notice: Option<Text<'a>>,
     /// How far down the graph is moved: the notice's band.
     pub top: f64,
-    /// The edges between steps, which have a route, in the graph's order.
-    pub edges: Vec<Edge>,
-    /// The Start marker, then the End markers.
-    pub terminals: Vec<Terminal>,
-    /// The steps, in the graph's order.
-    pub nodes: Vec<Node>,
+    geometry: &'a Geometry,
+    layout: &'a GraphLayout,
 }
 
-impl Scene {
+impl<'a> Scene<'a> {
     /// `geometry` as `layout` places it, with `notice` in a band above the
     /// graph when given (a drawing that has nowhere else to say it).
-    pub fn new(geometry: &Geometry, layout: &GraphLayout, notice: Option<&str>) -> Scene {
+    pub fn new(
+        geometry: &'a Geometry,
+        layout: &'a GraphLayout,
+        notice: Option<&'a str>,
+    ) -> Scene<'a> {
         let top = if notice.is_some() { NOTICE_BAND } else { 0.0 };
         let notice_width =
             notice.map_or(0.0, |text| text_width(text, NOTICE_PX, Font::Sans) + 2.0 * PADDING);
-        let edges = geometry
-            .graph
-            .edges
-            .iter()
-            .zip(&layout.edges)
+        Scene {
+            width: layout.width.max(notice_width),
+            height: layout.height + top,
+            notice: notice.map(|text| Text { x: PADDING, y: top / 2.0, text: text.into() }),
+            top,
+            geometry,
+            layout,
+        }
+    }
+
+    /// The edges between steps that have a route, in the graph's order.
+    pub fn edges(&self) -> impl Iterator<Item = Edge<'a>> {
+        (self.geometry.graph.edges.iter().zip(&self.layout.edges))
             .filter(|(_, route)| !route.points.is_empty())
             .map(|(edge, route)| Edge {
-                from: edge.from.to_string(),
-                to: edge.to.to_string(),
-                label: edge.label.as_deref().map(str::to_owned),
+                from: &edge.from,
+                to: &edge.to,
+                label: edge.label.as_deref(),
                 back: edge.back,
                 path: path_data(route),
                 tag: edge.label.as_deref().zip(route.label).map(|(text, at)| {
                     let (text, size) = label(text);
                     let (x, y) = (at.x - size.width / 2.0, at.y - size.height / 2.0);
-                    Tag::centred(x, y, (size.width, size.height), 6.0, text)
+                    Tag::centred(x, y, (size.width, size.height), 6.0, text.into())
                 }),
             })
-            .collect();
-        let terminals = (layout.start.iter().map(|t| (t, "start", "Start")))
-            .chain(layout.ends.iter().map(|t| (t, "end", "End")))
+    }
+
+    /// The Start marker, then the End markers.
+    pub fn terminals(&self) -> impl Iterator<Item = Terminal<'a>> {
+        (self.layout.start.iter().map(|t| (t, "start", "Start")))
+            .chain(self.layout.ends.iter().map(|t| (t, "end", "End")))
             .map(|(terminal, which, text)| {
                 let b = terminal.at;
                 Terminal {
                     which,
-                    step: terminal.step.to_string(),
+                    step: &terminal.step,
                     path: path_data(&terminal.edge),
                     tag: Tag::centred(b.x, b.y, (b.width, b.height), b.height / 2.0, text.into()),
                 }
             })
-            .collect();
-        let nodes = geometry.nodes.iter().zip(&layout.nodes).map(|(n, b)| Node::of(n, b)).collect();
-        Scene {
-            width: layout.width.max(notice_width),
-            height: layout.height + top,
-            notice: notice.map(|text| Text { x: PADDING, y: top / 2.0, text: text.to_owned() }),
-            top,
-            edges,
-            terminals,
-            nodes,
-        }
+    }
+
+    /// The steps, in the graph's order.
+    pub fn nodes(&self) -> impl Iterator<Item = Node<'a>> {
+        self.geometry.nodes.iter().zip(&self.layout.nodes).map(|(n, b)| Node::of(n, b))
     }
 }
 
@@ -385,9 +399,9 @@ pub struct Listing {
     /// The drawing's height.
     pub height: f64,
     /// Why the graph is listed ([`drawing::dense_notice`]).
-    pub notice: Text,
+    pub notice: Text<'static>,
     /// One line a step.
-    pub lines: Vec<Text>,
+    pub lines: Vec<Text<'static>>,
 }
 
 impl Listing {
@@ -401,12 +415,12 @@ impl Listing {
         Listing {
             width: widest + 2.0 * PADDING,
             height: NOTICE_BAND + LIST_LINE * lines.len() as f64 + PADDING,
-            notice: Text { x: PADDING, y: NOTICE_BAND / 2.0, text: notice },
+            notice: Text { x: PADDING, y: NOTICE_BAND / 2.0, text: notice.into() },
             lines: (lines.into_iter().enumerate())
                 .map(|(i, text)| Text {
                     x: PADDING,
                     y: NOTICE_BAND + LIST_LINE * (i as f64 + 0.5),
-                    text,
+                    text: text.into(),
                 })
                 .collect(),
         }

@@ -131,7 +131,7 @@ fn drawing(
 ) {
     let ids = IDS;
     let notice = scene.notice.as_ref();
-    open(out, explain, (scene.width, scene.height), notice.map(|n| n.text.as_str()), theme, style);
+    open(out, explain, (scene.width, scene.height), notice.map(|n| &*n.text), theme, style);
     if let Some(notice) = notice {
         out.push_str(r#"<text class="graph-notice""#);
         text(out, notice);
@@ -148,7 +148,7 @@ fn drawing(
         .ok();
     }
     out.push_str(r#"</defs><g class="edges">"#);
-    for edge in &scene.edges {
+    for edge in scene.edges() {
         write!(
             out,
             r#"<g class="{}"><path d="{}" marker-end="url(#{ids}{})"/>"#,
@@ -158,27 +158,25 @@ fn drawing(
         )
         .ok();
         if let Some(label) = &edge.tag {
-            tag(out, r#"<g class="edge-label""#, label);
+            out.push_str(r#"<g class="edge-label""#);
+            tag(out, label);
         }
         out.push_str("</g>");
     }
     out.push_str(r#"</g><g class="terminals">"#);
-    for terminal in &scene.terminals {
+    for terminal in scene.terminals() {
         write!(
             out,
             r#"<g class="edge terminal-edge"><path d="{}" marker-end="url(#{ids}{})"/></g>"#,
             terminal.path, ARROWHEADS[0].0
         )
         .ok();
-        tag(
-            out,
-            &format!(r#"<g class="terminal" data-terminal="{}""#, terminal.which),
-            &terminal.tag,
-        );
+        write!(out, r#"<g class="terminal" data-terminal="{}""#, terminal.which).ok();
+        tag(out, &terminal.tag);
     }
     out.push_str(r#"</g><g class="nodes">"#);
-    for (node, mark) in scene.nodes.iter().zip(marks) {
-        node_svg(out, node, mark);
+    for (node, mark) in scene.nodes().zip(marks) {
+        node_svg(out, &node, mark);
     }
     out.push_str("</g>");
     if notice.is_some() {
@@ -193,12 +191,12 @@ fn text(out: &mut String, text: &Text) {
     write!(out, r#" x="{}" y="{}">{}</text>"#, N(text.x), N(text.y), escape(&text.text)).ok();
 }
 
-/// Writes a tag: `open` (a group's start tag and attributes), moved to
-/// the tag's place, its box and its text.
-fn tag(out: &mut String, open: &str, tag: &Tag) {
+/// Writes a tag after its group's start tag and attributes: the group
+/// moved to the tag's place, its box and its text.
+fn tag(out: &mut String, tag: &Tag) {
     write!(
         out,
-        r#"{open} transform="{}"><rect width="{}" height="{}" rx="{}"/><text"#,
+        r#" transform="{}"><rect width="{}" height="{}" rx="{}"/><text"#,
         translate(tag.x, tag.y),
         N(tag.width),
         N(tag.height),
@@ -227,7 +225,9 @@ fn open(
     let theme = theme.map(|theme| format!(r#" data-theme="{}""#, theme.name())).unwrap_or_default();
     write!(
         out,
-        r#"<svg xmlns="http://www.w3.org/2000/svg" class="graph"{theme} width="{w:.0}" height="{h:.0}" viewBox="0 0 {w:.1} {h:.1}" role="img" aria-labelledby="{ids}title {ids}desc">"#,
+        r#"<svg xmlns="http://www.w3.org/2000/svg" class="graph"{theme} width="{w:.0}" height="{h:.0}" viewBox="0 0 {} {}" role="img" aria-labelledby="{ids}title {ids}desc">"#,
+        N(w),
+        N(h)
     )
     .ok();
     write!(out, r#"<title id="{ids}title">{}</title>"#, escape(&title(explain))).ok();
@@ -240,7 +240,7 @@ fn open(
     )
     .ok();
     style(out);
-    write!(out, r#"<rect class="graph-background" width="{w:.1}" height="{h:.1}"/>"#).ok();
+    write!(out, r#"<rect class="graph-background" width="{}" height="{}"/>"#, N(w), N(h)).ok();
 }
 
 /// A standalone SVG in place of a graph too dense to draw ([`Listing`]).
@@ -248,7 +248,7 @@ fn listed(explain: &PlaybookExplain, dense: &TooDense, theme: Theme) -> String {
     let listing = Listing::new(&explain.graph, dense);
     let mut out = String::with_capacity(4096 + 80 * listing.lines.len());
     let size = (listing.width, listing.height);
-    open(&mut out, explain, size, Some(&listing.notice.text), Some(theme), &write_stylesheet);
+    open(&mut out, explain, size, Some(&*listing.notice.text), Some(theme), &write_stylesheet);
     out.push_str(r#"<text class="graph-notice""#);
     text(&mut out, &listing.notice);
     out.push_str(r#"<g class="graph-list">"#);
@@ -363,7 +363,7 @@ fn node_svg(out: &mut String, node: &Node, mark: &Marks) {
         out,
         r#"<g class="{class}" data-kind="{}" data-step-id="{}" transform="{}"><title>{}</title>"#,
         node.kind,
-        escape(&node.id),
+        escape(node.id),
         translate(node.x, node.y),
         escape(&mark.title)
     )
@@ -383,7 +383,7 @@ fn node_svg(out: &mut String, node: &Node, mark: &Marks) {
         write!(
             out,
             r#"<path class="risk-bar" data-risk="{}" d="{}"/>"#,
-            escape(&bar.risk),
+            escape(bar.risk),
             bar.path
         )
         .ok();
@@ -393,8 +393,8 @@ fn node_svg(out: &mut String, node: &Node, mark: &Marks) {
         text(out, shown);
     }
     if let Some(badge) = &node.badge {
-        let open = format!(r#"<g class="{}" data-risk="{}""#, badge.class(), escape(&badge.risk));
-        tag(out, &open, &badge.tag);
+        write!(out, r#"<g class="{}" data-risk="{}""#, badge.class(), escape(badge.risk)).ok();
+        tag(out, &badge.tag);
     }
     if let Some(mark) = ErrorMark::on(node.width, mark.errors) {
         write!(

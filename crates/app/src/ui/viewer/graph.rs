@@ -246,19 +246,9 @@ pub fn GraphView(
             return view! { <p class="panel-empty">"This playbook has no steps with an id, so there is nothing to draw."</p> }.into_any();
         }
         // The notice is shown above the canvas, not in the drawing.
-        let scene = Arc::new(Scene::new(&geometry, &layout, None));
-        scene_view(scene, marks, selection, dragged, path).into_any()
+        let scene = Scene::new(&geometry, &layout, None);
+        scene_view(&scene, marks, selection, dragged, path).into_any()
     };
-    // The arrowheads, and one for the edges of the selected step.
-    let arrowheads = ARROWHEADS.into_iter().chain([("arrow-related", "arrow related")]).map(|(id, class)| {
-        let (x, y) = ARROWHEAD.tip;
-        view! {
-            <marker id=format!("opb-{id}") class=class viewBox=ARROWHEAD.view_box refX=x refY=y markerWidth=ARROWHEAD.size markerHeight=ARROWHEAD.size orient="auto-start-reverse">
-                <path d=ARROWHEAD.path />
-            </marker>
-        }
-    }).collect_view();
-
     view! {
         <div class="graph-view">
             <div class="graph-toolbar">
@@ -301,7 +291,12 @@ pub fn GraphView(
                     role="group"
                     aria-label="The playbook's steps and how they connect"
                 >
-                    <defs>{arrowheads}</defs>
+                    // The arrowheads, and one for the edges of the selected step.
+                    <defs>
+                        {arrowhead(ARROWHEADS[0])}
+                        {arrowhead(ARROWHEADS[1])}
+                        {arrowhead(("arrow-related", "arrow related"))}
+                    </defs>
                     {drawing}
                 </svg>
             </div>
@@ -325,7 +320,7 @@ fn RiskLegend() -> impl IntoView {
 
 /// The nodes, edges and terminals of one drawing.
 fn scene_view(
-    scene: Arc<Scene>,
+    scene: &Scene<'_>,
     marks: Memo<Vec<Marks>>,
     selection: Selection,
     dragged: StoredValue<bool>,
@@ -342,14 +337,13 @@ fn scene_view(
         )
     };
     let edges = scene
-        .edges
-        .iter()
+        .edges()
         .map(|edge| {
-            let (from, to) = (edge.from.clone(), edge.to.clone());
+            let (from, to) = (edge.from.to_owned(), edge.to.to_owned());
             let related = move || selection.with(|t| matches!(t, Some(Target::Step(id)) if *id == from || *id == to));
             let marker = format!("url(#opb-{})", edge.arrowhead());
             let (on_path, off_path) = {
-                let (from, to) = (edge.from.clone(), edge.to.clone());
+                let (from, to) = (edge.from.to_owned(), edge.to.to_owned());
                 on(Box::new(move |p| p.has_edge(&from, &to)))
             };
             let related_for_marker = related.clone();
@@ -359,9 +353,9 @@ fn scene_view(
                     class:related=related
                     class:on-path=on_path
                     class:off-path=off_path
-                    data-from=edge.from.clone()
-                    data-to=edge.to.clone()
-                    data-label=edge.label.clone()
+                    data-from=edge.from.to_owned()
+                    data-to=edge.to.to_owned()
+                    data-label=edge.label.map(str::to_owned)
                     data-back=edge.back.to_string()
                 >
                     <path d=edge.path.clone() marker-end=move || if related_for_marker() { RELATED_MARKER.to_owned() } else { marker.clone() } />
@@ -372,18 +366,17 @@ fn scene_view(
         .collect_view();
 
     let terminals = scene
-        .terminals
-        .iter()
+        .terminals()
         .map(|terminal| {
             let which = terminal.which;
             let (on_path, off_path) = {
-                let step = terminal.step.clone();
+                let step = terminal.step.to_owned();
                 on(Box::new(move |p| if which == "start" { p.starts_at(&step) } else { p.ends_at(&step) }))
             };
             let tag = &terminal.tag;
             view! {
                 <g class="edge terminal-edge" class:on-path=on_path.clone() class:off-path=off_path.clone()><path d=terminal.path.clone() marker-end=format!("url(#opb-{})", ARROWHEADS[0].0) /></g>
-                <g class="terminal" class:on-path=on_path class:off-path=off_path data-terminal=which data-step=terminal.step.clone() transform=translate(tag.x, tag.y)>
+                <g class="terminal" class:on-path=on_path class:off-path=off_path data-terminal=which data-step=terminal.step.to_owned() transform=translate(tag.x, tag.y)>
                     <rect width=tag.width height=tag.height rx=tag.corner />
                     {text_view(&tag.text)}
                 </g>
@@ -392,13 +385,12 @@ fn scene_view(
         .collect_view();
 
     let nodes = scene
-        .nodes
-        .iter()
+        .nodes()
         .enumerate()
         .map(|(i, node)| {
-            let id = node.id.clone();
+            let id = node.id.to_owned();
             let shown = on(Box::new(move |p| p.has_step(&id)));
-            node_view(i, node, marks, selection, dragged, shown)
+            node_view(i, &node, marks, selection, dragged, shown)
         })
         .collect_view();
 
@@ -409,11 +401,22 @@ fn scene_view(
     }
 }
 
+/// An arrowhead ([`ARROWHEAD`]) of `id` and `class`.
+fn arrowhead((id, class): (&str, &'static str)) -> impl IntoView {
+    let (x, y) = ARROWHEAD.tip;
+    let size = ARROWHEAD.size;
+    view! {
+        <marker id=format!("opb-{id}") class=class viewBox=ARROWHEAD.view_box refX=x refY=y markerWidth=size markerHeight=size orient="auto-start-reverse">
+            <path d=ARROWHEAD.path />
+        </marker>
+    }
+}
+
 /// The arrowhead of an edge that leaves or reaches the selected step.
 const RELATED_MARKER: &str = "url(#opb-arrow-related)";
 
 fn text_view(text: &Text) -> impl IntoView {
-    view! { <text x=text.x y=text.y>{text.text.clone()}</text> }
+    view! { <text x=text.x y=text.y>{text.text.to_string()}</text> }
 }
 
 /// A tag ([`Tag`]) in a group of `class`.
@@ -428,7 +431,7 @@ fn tag_view(class: &'static str, tag: &Tag) -> impl IntoView {
 
 fn node_view(
     i: usize,
-    node: &scene::Node,
+    node: &scene::Node<'_>,
     marks: Memo<Vec<Marks>>,
     selection: Selection,
     dragged: StoredValue<bool>,
@@ -437,7 +440,7 @@ fn node_view(
         impl Fn() -> bool + Send + Sync + 'static,
     ),
 ) -> impl IntoView {
-    let target = Target::Step(node.id.clone());
+    let target = Target::Step(node.id.to_owned());
     let selected = {
         let target = target.clone();
         move || selection.is(&target)
@@ -473,21 +476,20 @@ fn node_view(
         Outline::Path(d) => view! { <path class="node-shape" d=d.clone() /> }.into_any(),
     };
     let bar = node.bar.as_ref().map(|bar| {
-        view! { <path class="risk-bar" data-risk=bar.risk.clone() d=bar.path.clone() /> }
+        view! { <path class="risk-bar" data-risk=bar.risk.to_owned() d=bar.path.clone() /> }
     });
     // Spaces between the node's texts (SVG draws none of them) keep its
     // words apart for assistive technology.
-    let texts = node
-        .texts
-        .iter()
-        .map(|(class, text)| {
-            view! { <text class=*class x=text.x y=text.y>{text.text.clone()}</text> " " }
-        })
-        .collect_view();
+    let [(first_class, first), (second_class, second)] = &node.texts;
+    let texts = view! {
+        <text class=*first_class x=first.x y=first.y>{first.text.to_string()}</text>
+        " "
+        <text class=*second_class x=second.x y=second.y>{second.text.to_string()}</text>
+    };
     let badge = node.badge.as_ref().map(|badge| {
         let tag = &badge.tag;
         view! {
-            <g class=badge.class() data-risk=badge.risk.clone() transform=translate(tag.x, tag.y)>
+            <g class=badge.class() data-risk=badge.risk.to_owned() transform=translate(tag.x, tag.y)>
                 <rect width=tag.width height=tag.height rx=tag.corner />
                 {text_view(&tag.text)}
             </g>
@@ -496,7 +498,7 @@ fn node_view(
     // The accessible name is the text the node shows, so speech input
     // users can say what they see (WCAG 2.5.3), each part once: its texts,
     // its error count, then what it does not show (its kind).
-    let shown = node.words.clone();
+    let shown = node.words();
     let label = move || {
         marks.with(|m| {
             m.get(i)
@@ -535,7 +537,7 @@ fn node_view(
             class:cyclic=mark(|m| m.in_cycle)
             class:on-path=on_path
             class:off-path=off_path
-            data-step-id=node.id.clone()
+            data-step-id=node.id.to_owned()
             data-kind=node.kind
             transform=translate(node.x, node.y)
             tabindex="0"
@@ -549,6 +551,7 @@ fn node_view(
             {outline}
             {bar}
             {texts}
+            " "
             {badge}
             " "
             {error_mark}
