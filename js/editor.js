@@ -297,7 +297,7 @@ const theme = EditorView.theme({
   ".cm-foldGutter span": { color: "var(--muted)" },
 });
 
-// The viewer's selection (src/ui/viewer): the lines of the selected step or
+// The viewer's selection (src/ui/panels): the lines of the selected step or
 // tool carry a background. Edits move the mark with the text until the next
 // check sets it again.
 const setLinked = StateEffect.define();

@@ -7,8 +7,8 @@
 use crate::checker::{Located, Report};
 use crate::files::Opened;
 use crate::storage::keys;
+use crate::ui::panels::selection::{of_pointer, Target};
 use crate::ui::share::files::OpenFileButton;
-use crate::ui::viewer::selection::{of_pointer, Target};
 use leptos::ev::KeyboardEvent;
 use leptos::prelude::*;
 use opb_core::{Limits, Registry, Syntax};
