@@ -31,8 +31,9 @@ pub struct RiskPathsState {
 impl RiskPathsState {
     /// The paths are walked in a task of their own after each check, not in
     /// the check's: the diagnostics and the graph a key changes are shown
-    /// first (on 1,000 steps the walk takes about 8 ms of a key's budget;
-    /// issue 7), and a run of checks walks only the last one's paths.
+    /// first (on 1,000 steps the walk takes about 8 ms of the time a
+    /// keystroke has to be answered in), and a run of checks walks only the
+    /// last one's paths.
     pub fn new(panels: Panels) -> RiskPathsState {
         let paths = RwSignal::new(None);
         let walk = StoredValue::new_local(None::<Timeout>);
