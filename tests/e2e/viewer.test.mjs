@@ -1,4 +1,4 @@
-// End-to-end tests of the viewer (crates/app/src/ui/viewer) in headless Chromium: the
+// End-to-end tests of the viewer (crates/app/src/ui/panels) in headless Chromium: the
 // step graph, the selected step's boundary, the tools table, the requires
 // cross-check, the manifest view, and the links between them, the
 // diagnostics and the editor. Screenshots go to tests/e2e/screenshots/.

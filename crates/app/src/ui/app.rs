@@ -27,11 +27,11 @@ use crate::format::{human_size, renamed, syntax_label};
 use crate::route::Route;
 use crate::schedule::{debounce_ms, is_large};
 use opb_core::pause::Slices;
-// The viewer: graph, tools, requires, manifest (src/ui/viewer).
+// The panels: graph, tools, requires, manifest (src/ui/panels).
 use super::compare::{ComparePanel, CompareState};
+use super::panels::risk_paths::{RiskPathsPanel, RiskPathsState, RiskPathsTab};
+use super::panels::{selection::Target, Panel, PanelTabs, Panels};
 use super::registry::{RegistryControl, RegistryState};
-use super::viewer::risk_paths::{RiskPathsPanel, RiskPathsState, RiskPathsTab};
-use super::viewer::{selection::Target, Viewer, ViewerPanel, ViewerTabs};
 use futures_util::future::{abortable, AbortHandle};
 use gloo_timers::callback::Timeout;
 use gloo_timers::future::TimeoutFuture;
@@ -66,18 +66,18 @@ pub fn App(start: Start) -> impl IntoView {
 
     let editor = EditorHandle::default();
     let report = RwSignal::new(None::<Arc<Report>>);
-    let viewer = Viewer::new(report.into(), editor);
+    let panels = Panels::new(report.into(), editor);
     if let Some(step) = start.step.clone() {
-        viewer.selection.choose(Some(Target::Step(step)));
+        panels.selection.choose(Some(Target::Step(step)));
     }
-    let risk_paths = RiskPathsState::new(viewer);
+    let risk_paths = RiskPathsState::new(panels);
     let registry = RegistryState::restore();
     provide_context(registry);
     let compare = CompareState::default();
     // A jump to a diagnostic moves the editor and selects its step or tool.
     let jump = move |jump: Jump| {
         editor.select(jump.from, jump.to);
-        viewer.follow_jump(jump);
+        panels.follow_jump(jump);
     };
     let kind_choice = RwSignal::new(first.kind);
     let name = RwSignal::new(first.name.clone());
@@ -362,7 +362,7 @@ pub fn App(start: Start) -> impl IntoView {
                             "Diagnostics"
                             <span class="tab-count">{diagnostics_count}</span>
                         </a>
-                        <ViewerTabs viewer=viewer route=route />
+                        <PanelTabs panels=panels route=route />
                         <RiskPathsTab state=risk_paths route=route />
                         <a
                             role="tab"
@@ -389,7 +389,7 @@ pub fn App(start: Start) -> impl IntoView {
                             }
                             .into_any(),
                             route @ (Route::Graph | Route::Tools | Route::Requires | Route::Manifest) => view! {
-                                <ViewerPanel viewer=viewer route=route on_jump=jump />
+                                <Panel panels=panels route=route on_jump=jump />
                             }
                             .into_any(),
                             Route::Paths => view! { <RiskPathsPanel state=risk_paths /> }.into_any(),

@@ -1,11 +1,11 @@
-//! `viewer::view` and `viewer::result` as `<opb-viewer>` and the embed page
+//! `markup::view` and `markup::result` as `<opb-viewer>` and the embed page
 //! use them: the trust summary, one panel per tab, every step's boundary
 //! linked to its node, markup that needs no script and carries none, and
 //! the result message a host page reads.
 
 use opb_core::explain::layout::Notice;
 use opb_core::{analyze, Options, Syntax};
-use opb_render::viewer::{result, view};
+use opb_render::markup::{result, view};
 
 mod common;
 use common::{assert_inert, attributes, dense, example};

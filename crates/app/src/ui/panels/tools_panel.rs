@@ -2,10 +2,11 @@
 //! classes, and for each tool where it comes from, what it does to data,
 //! whether a person approves it, its scope, and the steps that allow it.
 
+use super::drift::{drift_by_tool, DriftCell, RegistryNote};
 use super::parts::{approval, effects, step_links, RiskBadge};
 use super::selection::{Selection, Target};
 use crate::checker::{Located, Report};
-use crate::ui::registry::{drift_by_tool, DriftCell, RegistryNote, RegistryState};
+use crate::ui::registry::RegistryState;
 use leptos::prelude::*;
 use opb_core::explain::boundary::{Family, Requirement, ToolExplain};
 use opb_core::explain::Explain;

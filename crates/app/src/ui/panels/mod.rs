@@ -1,10 +1,11 @@
-//! The viewer: what a document can do, at a glance. For a playbook, the
+//! The panels: what a document can do, at a glance. For a playbook, the
 //! step graph with the selected step's capability boundary, the embedded
 //! tools by risk, and what the playbook requires; for a plugin manifest, its
 //! tools and what uses what. Everything shown comes from the core's explain
-//! views (and its layout of the graph); the viewer only draws and links.
+//! views (and its layout of the graph); the panels only draw and link.
 
 mod camera;
+mod drift;
 mod explain;
 pub mod graph;
 pub mod manifest_view;
@@ -30,11 +31,11 @@ use std::sync::Arc;
 use step_panel::StepPanel;
 use tools_panel::ToolsPanel;
 
-/// The viewer's state, made once by the app: the selection, and the last
-/// check whose text could be read, which the viewer keeps showing while the
+/// The panels' state, made once by the app: the selection, and the last
+/// check whose text could be read, which the panels keep showing while the
 /// text in the editor is halfway through an edit.
 #[derive(Clone, Copy)]
-pub struct Viewer {
+pub struct Panels {
     pub selection: Selection,
     report: Signal<Option<Arc<Report>>>,
     readable: Memo<Option<Arc<Report>>>,
@@ -43,10 +44,10 @@ pub struct Viewer {
     kind: Memo<Option<ViewKind>>,
 }
 
-impl Viewer {
-    /// The viewer of the app's checks; it keeps the editor's mark on the
+impl Panels {
+    /// The panels of the app's checks; it keeps the editor's mark on the
     /// selected item.
-    pub fn new(report: Signal<Option<Arc<Report>>>, editor: EditorHandle) -> Viewer {
+    pub fn new(report: Signal<Option<Arc<Report>>>, editor: EditorHandle) -> Panels {
         let readable = Memo::new_with_compare(
             move |previous: Option<&Option<Arc<Report>>>| match report.get() {
                 Some(r) if r.analysis.explain.is_some() => Some(r),
@@ -66,7 +67,7 @@ impl Viewer {
                 Explain::PluginManifest(_) => Some(ViewKind::Manifest),
             })
         });
-        Viewer { selection, report, readable, kind }
+        Panels { selection, report, readable, kind }
     }
 
     /// Selects what a diagnostic the reader jumped to is about.
@@ -84,7 +85,7 @@ impl Viewer {
         self.kind.get()
     }
 
-    /// Whether the viewer shows an earlier check than the editor's text.
+    /// Whether the panels show an earlier check than the editor's text.
     fn stale(&self) -> bool {
         let current = self.report.with(|r| r.as_ref().map(Arc::as_ptr));
         let shown = self.readable.with(|r| r.as_ref().map(Arc::as_ptr));
@@ -98,12 +99,12 @@ enum ViewKind {
     Manifest,
 }
 
-/// The viewer's tabs, for the kind of document shown.
+/// The panels' tabs, for the kind of document shown.
 #[component]
-pub fn ViewerTabs(viewer: Viewer, #[prop(into)] route: Signal<Route>) -> impl IntoView {
+pub fn PanelTabs(panels: Panels, #[prop(into)] route: Signal<Route>) -> impl IntoView {
     let count = move |f: fn(&Explain) -> usize| {
         move || {
-            viewer
+            panels
                 .readable
                 .with(|r| r.as_deref().and_then(|r| r.analysis.explain.as_ref()).map_or(0, f))
         }
@@ -126,7 +127,7 @@ pub fn ViewerTabs(viewer: Viewer, #[prop(into)] route: Signal<Route>) -> impl In
         }
     };
     move || {
-        match viewer.kind() {
+        match panels.kind() {
         Some(ViewKind::Playbook) => view! {
             {tab(Route::Graph, "Graph", "tab-graph")}
             <a role="tab" href="#tools" data-testid="tab-tools" aria-selected=move || (route.get() == Route::Tools).to_string()>
@@ -149,25 +150,21 @@ pub fn ViewerTabs(viewer: Viewer, #[prop(into)] route: Signal<Route>) -> impl In
     }
 }
 
-/// The panel of a viewer tab. `on_jump` moves the editor to a diagnostic.
+/// The panel of a tab. `on_jump` moves the editor to a diagnostic.
 #[component]
-pub fn ViewerPanel(
-    viewer: Viewer,
-    route: Route,
-    #[prop(into)] on_jump: Callback<Jump>,
-) -> impl IntoView {
-    let report: Signal<Option<Arc<Report>>> = viewer.readable.into();
-    let selection = viewer.selection;
+pub fn Panel(panels: Panels, route: Route, #[prop(into)] on_jump: Callback<Jump>) -> impl IntoView {
+    let report: Signal<Option<Arc<Report>>> = panels.readable.into();
+    let selection = panels.selection;
     let stale = move || {
-        viewer.stale().then(|| {
+        panels.stale().then(|| {
             view! {
                 <p class="stale-note" role="status">"The text cannot be read as it stands: this shows its last readable version."</p>
             }
         })
     };
     let body = move || {
-        match (route.clone(), viewer.kind()) {
-        (_, None) => view! { <p class="panel-empty">"Nothing to show yet: the viewer draws documents that can be read."</p> }.into_any(),
+        match (route.clone(), panels.kind()) {
+        (_, None) => view! { <p class="panel-empty">"Nothing to show yet: the panels show documents that can be read."</p> }.into_any(),
         (Route::Manifest, Some(ViewKind::Manifest)) => view! { <ManifestView report=report selection=selection on_jump=on_jump /> }.into_any(),
         (Route::Manifest, Some(ViewKind::Playbook)) => view! {
             <p class="panel-empty">"This is a playbook: see its " <a href="#graph">"graph"</a> ", " <a href="#tools">"tools"</a> " and " <a href="#requires">"requires"</a> "."</p>

@@ -9,12 +9,13 @@ use super::selection::{Selection, Target};
 use crate::checker::Report;
 use leptos::ev::{KeyboardEvent, MouseEvent, PointerEvent, WheelEvent};
 use leptos::prelude::*;
-use opb_core::explain::layout::{GraphLayout, NodeBox, Notice, Point};
+use opb_core::explain::layout::{Notice, Point};
 use opb_core::explain::{Explain, PlaybookExplain};
-use opb_render::drawing::{
-    self, diamond, path_data, risk_bar, Geometry, Look, Marks, BAR, CORNER, ID_PX, PADDING,
-};
+use opb_render::drawing::{self, Geometry, Marks};
 use opb_render::figure;
+use opb_render::scene::{
+    self, translate, ErrorMark, Outline, Scene, Tag, Text, ARROWHEAD, ARROWHEADS,
+};
 use std::collections::HashSet;
 use std::sync::Arc;
 use wasm_bindgen::JsCast;
@@ -244,9 +245,10 @@ pub fn GraphView(
         if geometry.nodes.is_empty() {
             return view! { <p class="panel-empty">"This playbook has no steps with an id, so there is nothing to draw."</p> }.into_any();
         }
-        scene(layout, geometry, marks, selection, dragged, path).into_any()
+        // The notice is shown above the canvas, not in the drawing.
+        let scene = Scene::new(&geometry, &layout, None);
+        scene_view(&scene, marks, selection, dragged, path).into_any()
     };
-
     view! {
         <div class="graph-view">
             <div class="graph-toolbar">
@@ -289,16 +291,11 @@ pub fn GraphView(
                     role="group"
                     aria-label="The playbook's steps and how they connect"
                 >
+                    // The arrowheads, and one for the edges of the selected step.
                     <defs>
-                        <marker id="opb-arrow" class="arrow" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="7" markerHeight="7" orient="auto-start-reverse">
-                            <path d="M0 1 L10 5 L0 9 Z" />
-                        </marker>
-                        <marker id="opb-arrow-back" class="arrow back" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="7" markerHeight="7" orient="auto-start-reverse">
-                            <path d="M0 1 L10 5 L0 9 Z" />
-                        </marker>
-                        <marker id="opb-arrow-related" class="arrow related" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="7" markerHeight="7" orient="auto-start-reverse">
-                            <path d="M0 1 L10 5 L0 9 Z" />
-                        </marker>
+                        {arrowhead(ARROWHEADS[0])}
+                        {arrowhead(ARROWHEADS[1])}
+                        {arrowhead(("arrow-related", "arrow related"))}
                     </defs>
                     {drawing}
                 </svg>
@@ -321,10 +318,9 @@ fn RiskLegend() -> impl IntoView {
     }
 }
 
-/// The nodes, edges and markers of one layout.
-fn scene(
-    layout: Arc<GraphLayout>,
-    geometry: Geometry,
+/// The nodes, edges and terminals of one drawing.
+fn scene_view(
+    scene: &Scene<'_>,
     marks: Memo<Vec<Marks>>,
     selection: Selection,
     dragged: StoredValue<bool>,
@@ -340,80 +336,61 @@ fn scene(
             move || path.with(|p| p.as_deref().is_some_and(|p| !lacks(p))),
         )
     };
-    let edges = geometry
-        .graph
-        .edges
-        .iter()
-        .zip(&layout.edges)
-        .filter(|(_, route)| !route.points.is_empty())
-        .map(|(edge, route)| {
-            let (from, to) = (edge.from.clone(), edge.to.clone());
+    let edges = scene
+        .edges()
+        .map(|edge| {
+            let (from, to) = (edge.from.to_owned(), edge.to.to_owned());
             let related = move || selection.with(|t| matches!(t, Some(Target::Step(id)) if *id == from || *id == to));
-            let label = edge.label.as_deref().zip(route.label).map(|(text, at)| {
-                let (text, size) = drawing::label(text);
-                view! {
-                    <g class="edge-label" transform=format!("translate({:.1},{:.1})", at.x - size.width / 2.0, at.y - size.height / 2.0)>
-                        <rect width=size.width height=size.height rx="6" />
-                        <text x=size.width / 2.0 y=size.height / 2.0>{text}</text>
-                    </g>
-                }
-            });
-            let marker = if edge.back { "url(#opb-arrow-back)" } else { "url(#opb-arrow)" };
-            let related_marker = "url(#opb-arrow-related)";
+            let marker = format!("url(#opb-{})", edge.arrowhead());
             let (on_path, off_path) = {
-                let (from, to) = (edge.from.clone(), edge.to.clone());
+                let (from, to) = (edge.from.to_owned(), edge.to.to_owned());
                 on(Box::new(move |p| p.has_edge(&from, &to)))
             };
             let related_for_marker = related.clone();
             view! {
                 <g
-                    class="edge"
-                    class:back=edge.back
+                    class=edge.class()
                     class:related=related
                     class:on-path=on_path
                     class:off-path=off_path
-                    data-from=edge.from.to_string()
-                    data-to=edge.to.to_string()
-                    data-label=edge.label.as_deref().map(str::to_owned)
+                    data-from=edge.from.to_owned()
+                    data-to=edge.to.to_owned()
+                    data-label=edge.label.map(str::to_owned)
                     data-back=edge.back.to_string()
                 >
-                    <path d=path_data(route) marker-end=move || if related_for_marker() { related_marker } else { marker } />
-                    {label}
+                    <path d=edge.path.clone() marker-end=move || if related_for_marker() { RELATED_MARKER.to_owned() } else { marker.clone() } />
+                    {edge.tag.as_ref().map(|label| tag_view("edge-label", label))}
                 </g>
             }
         })
         .collect_view();
 
-    let terminals = layout
-        .start
-        .iter()
-        .map(|t| (t, "start", "Start"))
-        .chain(layout.ends.iter().map(|t| (t, "end", "End")))
-        .map(|(terminal, which, text)| {
-            let b = terminal.at;
+    let terminals = scene
+        .terminals()
+        .map(|terminal| {
+            let which = terminal.which;
             let (on_path, off_path) = {
-                let step = terminal.step.clone();
+                let step = terminal.step.to_owned();
                 on(Box::new(move |p| if which == "start" { p.starts_at(&step) } else { p.ends_at(&step) }))
             };
+            let tag = &terminal.tag;
             view! {
-                <g class="edge terminal-edge" class:on-path=on_path.clone() class:off-path=off_path.clone()><path d=path_data(&terminal.edge) marker-end="url(#opb-arrow)" /></g>
-                <g class="terminal" class:on-path=on_path class:off-path=off_path data-terminal=which data-step=terminal.step.clone() transform=format!("translate({:.1},{:.1})", b.x, b.y)>
-                    <rect width=b.width height=b.height rx=b.height / 2.0 />
-                    <text x=b.width / 2.0 y=b.height / 2.0>{text}</text>
+                <g class="edge terminal-edge" class:on-path=on_path.clone() class:off-path=off_path.clone()><path d=terminal.path.clone() marker-end=format!("url(#opb-{})", ARROWHEADS[0].0) /></g>
+                <g class="terminal" class:on-path=on_path class:off-path=off_path data-terminal=which data-step=terminal.step.to_owned() transform=translate(tag.x, tag.y)>
+                    <rect width=tag.width height=tag.height rx=tag.corner />
+                    {text_view(&tag.text)}
                 </g>
             }
         })
         .collect_view();
 
-    let nodes = geometry
-        .nodes
-        .iter()
-        .zip(&layout.nodes)
+    let nodes = scene
+        .nodes()
         .enumerate()
-        .map(|(i, (node, b))| {
-            let id = node.id.clone();
+        .map(|(i, node)| {
+            let id = node.id.to_owned();
             let shown = on(Box::new(move |p| p.has_step(&id)));
-            node_view(i, node, *b, marks, selection, dragged, shown)
+            node_view(i, &node, marks, selection, dragged, shown)
         })
         .collect_view();
 
@@ -424,10 +401,37 @@ fn scene(
     }
 }
 
+/// An arrowhead ([`ARROWHEAD`]) of `id` and `class`.
+fn arrowhead((id, class): (&str, &'static str)) -> impl IntoView {
+    let (x, y) = ARROWHEAD.tip;
+    let size = ARROWHEAD.size;
+    view! {
+        <marker id=format!("opb-{id}") class=class viewBox=ARROWHEAD.view_box refX=x refY=y markerWidth=size markerHeight=size orient="auto-start-reverse">
+            <path d=ARROWHEAD.path />
+        </marker>
+    }
+}
+
+/// The arrowhead of an edge that leaves or reaches the selected step.
+const RELATED_MARKER: &str = "url(#opb-arrow-related)";
+
+fn text_view(text: &Text<'_>) -> impl IntoView {
+    view! { <text x=text.x y=text.y>{text.text.to_string()}</text> }
+}
+
+/// A tag ([`Tag`]) in a group of `class`.
+fn tag_view(class: &'static str, tag: &Tag<'_>) -> impl IntoView {
+    view! {
+        <g class=class transform=translate(tag.x, tag.y)>
+            <rect width=tag.width height=tag.height rx=tag.corner />
+            {text_view(&tag.text)}
+        </g>
+    }
+}
+
 fn node_view(
     i: usize,
-    node: &drawing::Node,
-    b: NodeBox,
+    node: &scene::Node<'_>,
     marks: Memo<Vec<Marks>>,
     selection: Selection,
     dragged: StoredValue<bool>,
@@ -436,7 +440,7 @@ fn node_view(
         impl Fn() -> bool + Send + Sync + 'static,
     ),
 ) -> impl IntoView {
-    let target = Target::Step(node.id.clone());
+    let target = Target::Step(node.id.to_owned());
     let selected = {
         let target = target.clone();
         move || selection.is(&target)
@@ -464,53 +468,37 @@ fn node_view(
             choose();
         }
     };
-    let (w, h) = (b.width, b.height);
-    let kind = match node.look {
-        Look::Agent { .. } => "agent",
-        Look::Gate { .. } => "gate",
-        Look::Other { .. } => "other",
+    let outline = match &node.outline {
+        Outline::Rect(corner) => {
+            view! { <rect class="node-shape" width=node.width height=node.height rx=*corner /> }
+                .into_any()
+        }
+        Outline::Path(d) => view! { <path class="node-shape" d=d.clone() /> }.into_any(),
     };
-    let body = match &node.look {
-        Look::Agent { title, agent, badge } => {
-            let badge_w = badge.width();
-            let badge_x = w - PADDING - badge_w;
-            view! {
-                <rect class="node-shape" width=w height=h rx=CORNER />
-                <path class="risk-bar" data-risk=badge.risk.clone() d=risk_bar(h) />
-                <text class="node-title" x=BAR + PADDING y="24">{title.clone()}</text>
-                " "
-                <text class="node-sub" x=BAR + PADDING y="43">{agent.clone()}</text>
-                " "
-                <g class="risk-badge" class:partly-unknown=badge.partly_unknown data-risk=badge.risk.clone() transform=format!("translate({badge_x:.1},11)")>
-                    <rect width=badge_w height="18" rx="9" />
-                    <text x=badge_w / 2.0 y="9.5">{badge.text.clone()}</text>
-                </g>
-            }
-            .into_any()
-        }
-        Look::Gate { title } => view! {
-            <path class="node-shape" d=diamond(w, h) />
-            <text class="node-caption" x=w / 2.0 y=h / 2.0 - 10.0>"GATE"</text>
-            " "
-            <text class="node-title centered" x=w / 2.0 y=h / 2.0 + ID_PX * 0.55>{title.clone()}</text>
-        }
-        .into_any(),
-        Look::Other { title, caption } => view! {
-            <rect class="node-shape" width=w height=h rx=CORNER />
-            <text class="node-title" x=PADDING y="22">{title.clone()}</text>
-            " "
-            <text class="node-sub" x=PADDING y="40">{caption.clone()}</text>
-        }
-        .into_any(),
+    let bar = node.bar.as_ref().map(|bar| {
+        view! { <path class="risk-bar" data-risk=bar.risk.to_owned() d=bar.path.clone() /> }
+    });
+    // Spaces between the node's texts (SVG draws none of them) keep its
+    // words apart for assistive technology.
+    let [(first_class, first), (second_class, second)] = &node.texts;
+    let texts = view! {
+        <text class=*first_class x=first.x y=first.y>{first.text.to_string()}</text>
+        " "
+        <text class=*second_class x=second.x y=second.y>{second.text.to_string()}</text>
     };
+    let badge = node.badge.as_ref().map(|badge| {
+        let tag = &badge.tag;
+        view! {
+            <g class=badge.class() data-risk=badge.risk.to_owned() transform=translate(tag.x, tag.y)>
+                <rect width=tag.width height=tag.height rx=tag.corner />
+                {text_view(&tag.text)}
+            </g>
+        }
+    });
     // The accessible name is the text the node shows, so speech input
     // users can say what they see (WCAG 2.5.3), each part once: its texts,
     // its error count, then what it does not show (its kind).
-    let shown = match &node.look {
-        Look::Agent { title, agent, badge } => format!("{title}, {agent}, {}", badge.text),
-        Look::Gate { title } => format!("GATE {title}"),
-        Look::Other { title, caption } => format!("{title}, {caption}"),
-    };
+    let shown = node.words();
     let label = move || {
         marks.with(|m| {
             m.get(i)
@@ -529,6 +517,18 @@ fn node_view(
     };
     let title = move || marks.with(|m| m.get(i).map(|m| m.title.clone()).unwrap_or_default());
     let errors = move || marks.with(|m| m.get(i).map_or(0, |m| m.errors));
+    let width = node.width;
+    let error_mark = move || {
+        let count = errors();
+        ErrorMark::on(width, count).map(|mark| {
+            view! {
+                <g class="error-mark" data-errors=count transform=translate(mark.x, mark.y)>
+                    <circle r=mark.radius />
+                    <text>{mark.text}</text>
+                </g>
+            }
+        })
+    };
     view! {
         <g
             class="node"
@@ -537,9 +537,9 @@ fn node_view(
             class:cyclic=mark(|m| m.in_cycle)
             class:on-path=on_path
             class:off-path=off_path
-            data-step-id=node.id.clone()
-            data-kind=kind
-            transform=format!("translate({:.1},{:.1})", b.x, b.y)
+            data-step-id=node.id.to_owned()
+            data-kind=node.kind
+            transform=translate(node.x, node.y)
             tabindex="0"
             role="button"
             aria-label=label
@@ -548,19 +548,13 @@ fn node_view(
             on:keydown=on_key
         >
             <title>{title}</title>
-            // Spaces between the node's texts (SVG draws none of them) keep
-            // its words apart for assistive technology.
-            {body}
+            {outline}
+            {bar}
+            {texts}
             " "
-            {move || (errors() > 0).then(|| {
-                let count = errors();
-                view! {
-                    <g class="error-mark" data-errors=count transform=format!("translate({:.1},-7)", w - 7.0)>
-                        <circle r="10" />
-                        <text>{if count > 9 { "9+".to_owned() } else { count.to_string() }}</text>
-                    </g>
-                }
-            })}
+            {badge}
+            " "
+            {error_mark}
         </g>
     }
 }

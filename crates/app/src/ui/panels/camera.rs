@@ -8,7 +8,8 @@
 //! reports it, not by `width: 100%; height: 100%`: Chromium lays out every
 //! text of an SVG sized by percentages each time anything else on the page
 //! is laid out (a status-bar figure, the document's title in the step panel),
-//! which cost 70 ms a key on 200 steps and 300 to 500 ms on 1,000 (issue 7).
+//! which cost 70 ms a key on 200 steps and 300 to 500 ms on 1,000, far past
+//! the time a keystroke has to be answered in.
 
 use gloo_timers::callback::Timeout;
 use leptos::prelude::*;

@@ -1,4 +1,4 @@
-//! Small pieces the viewer's panels share: risk badges, links to steps,
+//! Small pieces the panels share: risk badges, links to steps,
 //! yes/no/undeclared cells and defaults.
 
 use super::selection::{Selection, Target};

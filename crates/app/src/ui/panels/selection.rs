@@ -1,4 +1,4 @@
-//! What the viewer has selected (a step, a playbook tool or a manifest
+//! What the panels have selected (a step, a playbook tool or a manifest
 //! tool), kept by name so it survives edits while the item still exists, and
 //! its link to the editor: the selected item's lines are marked there.
 
@@ -11,7 +11,7 @@ use leptos::prelude::*;
 use opb_core::explain::Explain;
 use std::sync::Arc;
 
-/// An item of the document, by the name the viewer shows.
+/// An item of the document, by the name the panels show.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Target {
     /// A step, by id.
@@ -27,7 +27,7 @@ pub enum Target {
 pub struct Selection {
     target: RwSignal<Option<Target>>,
     /// Whether the editor scrolls to the next selection: yes when the reader
-    /// picked it in the viewer, no when the editor already shows the place.
+    /// picked it in the panels, no when the editor already shows the place.
     reveal: StoredValue<bool>,
 }
 
@@ -38,7 +38,7 @@ impl Default for Selection {
 }
 
 impl Selection {
-    /// Selects `target` from the viewer: the editor scrolls to it.
+    /// Selects `target` from the panels: the editor scrolls to it.
     pub fn choose(&self, target: Option<Target>) {
         self.reveal.set_value(target.is_some());
         self.target.set(target);
@@ -106,7 +106,7 @@ fn span_of(report: &Report, target: &Target) -> Option<(usize, usize)> {
     Some((span.start, span.end))
 }
 
-/// The step or tool a pointer is about, when it is one the viewer shows.
+/// The step or tool a pointer is about, when it is one the panels show.
 pub fn of_pointer(report: &Report, pointer: &str) -> Option<Target> {
     let item = report.analysis.anchors.item(pointer)?;
     match report.analysis.explain.as_ref()? {

@@ -1,4 +1,4 @@
-//! Lookups in the core's explain views by the names the viewer selects by.
+//! Lookups in the core's explain views by the names the panels select by.
 //! The first item of a repeated name is the one the core resolves to.
 
 use opb_core::explain::boundary::{StepBoundary, ToolExplain};
@@ -20,7 +20,7 @@ pub fn manifest_tool<'e>(
     explain.tools.iter().find(|t| tool_key(t) == key)
 }
 
-/// How the viewer names a manifest tool: its id, or `tools/<index>` for one
+/// How the panels name a manifest tool: its id, or `tools/<index>` for one
 /// without (as the core's "used by" lists do).
 pub fn tool_key(tool: &ManifestToolExplain) -> String {
     tool.id.clone().unwrap_or_else(|| format!("tools/{}", tool.index))

@@ -8,7 +8,7 @@
 use super::graph::GraphView;
 use super::on_path::OnPath;
 use super::parts::RiskBadge;
-use super::{ViewKind, Viewer};
+use super::{Panels, ViewKind};
 use crate::route::Route;
 use gloo_timers::callback::Timeout;
 use leptos::prelude::*;
@@ -23,7 +23,7 @@ use std::sync::Arc;
 /// the choice survives edits that keep the path).
 #[derive(Clone, Copy)]
 pub struct RiskPathsState {
-    viewer: Viewer,
+    panels: Panels,
     paths: RwSignal<Option<Arc<RiskPaths>>>,
     chosen: RwSignal<Option<Vec<String>>>,
 }
@@ -31,15 +31,16 @@ pub struct RiskPathsState {
 impl RiskPathsState {
     /// The paths are walked in a task of their own after each check, not in
     /// the check's: the diagnostics and the graph a key changes are shown
-    /// first (on 1,000 steps the walk takes about 8 ms of a key's budget;
-    /// issue 7), and a run of checks walks only the last one's paths.
-    pub fn new(viewer: Viewer) -> RiskPathsState {
+    /// first (on 1,000 steps the walk takes about 8 ms of the time a
+    /// keystroke has to be answered in), and a run of checks walks only the
+    /// last one's paths.
+    pub fn new(panels: Panels) -> RiskPathsState {
         let paths = RwSignal::new(None);
         let walk = StoredValue::new_local(None::<Timeout>);
         Effect::new(move |_| {
-            viewer.readable.track();
+            panels.readable.track();
             walk.set_value(Some(Timeout::new(0, move || {
-                let walked = viewer.readable.try_with_untracked(|r| {
+                let walked = panels.readable.try_with_untracked(|r| {
                     r.as_deref().and_then(|r| opb_core::risk_paths(&r.analysis)).map(Arc::new)
                 });
                 if let Some(walked) = walked {
@@ -47,7 +48,7 @@ impl RiskPathsState {
                 }
             })));
         });
-        RiskPathsState { viewer, paths, chosen: RwSignal::new(None) }
+        RiskPathsState { panels, paths, chosen: RwSignal::new(None) }
     }
 
     /// The chosen path, when the current paths still hold it.
@@ -70,7 +71,7 @@ pub fn RiskPathsTab(state: RiskPathsState, #[prop(into)] route: Signal<Route>) -
     let counts =
         move || state.paths.with(|p| p.as_deref().map(|p| (p.flagged_paths(), p.paths.len())));
     move || {
-        (state.viewer.kind() == Some(ViewKind::Playbook)).then(|| {
+        (state.panels.kind() == Some(ViewKind::Playbook)).then(|| {
             view! {
                 <a role="tab" href="#paths" data-testid="tab-paths" aria-selected=move || (route.get() == Route::Paths).to_string()>
                     "Risk paths"
@@ -88,7 +89,7 @@ pub fn RiskPathsTab(state: RiskPathsState, #[prop(into)] route: Signal<Route>) -
 /// The panel: the graph with the chosen path, and the paths by risk.
 #[component]
 pub fn RiskPathsPanel(state: RiskPathsState) -> impl IntoView {
-    let viewer = state.viewer;
+    let panels = state.panels;
     let on_path = Memo::new(move |_| state.on_path());
     let list = move || {
         let Some(paths) = state.paths.get() else {
@@ -97,11 +98,11 @@ pub fn RiskPathsPanel(state: RiskPathsState) -> impl IntoView {
         path_list(&paths, state).into_any()
     };
     move || {
-        match viewer.kind() {
+        match panels.kind() {
         Some(ViewKind::Playbook) => view! {
             <div class="viewer-panel">
                 <div class="graph-tab paths-tab" data-testid="risk-paths" class:path-shown=move || on_path.with(Option::is_some)>
-                    <GraphView report=viewer.readable selection=viewer.selection path=on_path />
+                    <GraphView report=panels.readable selection=panels.selection path=on_path />
                     <div class="paths-scroll">{list}</div>
                 </div>
             </div>
