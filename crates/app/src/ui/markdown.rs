@@ -18,7 +18,7 @@ fn render(nodes: &'static [Md], source: &str) -> Vec<AnyView> {
 
 fn render_one(node: &'static Md, source: &str) -> AnyView {
     let (el, children) = match node {
-        Md::Element(el, children) => (*el, render(children, source)),
+        Md::Element(el, ..) => (*el, render(node.children(), source)),
         text => return text.text(source).unwrap_or_default().to_owned().into_any(),
     };
     match el {
