@@ -91,7 +91,14 @@ pub fn check(_: &[String]) -> Result {
 fn formatting() -> Result {
     step("formatting (cargo fmt --check, rustfmt.toml)");
     run(&mut cargo("fmt --all --check"))?;
-    run(cargo("fmt --check").current_dir("fuzz"))
+    run(cargo("fmt --check").current_dir("fuzz"))?;
+    // The fuzz targets are a workspace of their own, built on the path
+    // crates: a crate added to the main workspace must reach its lockfile
+    // too, or the supply-chain check (which reads it --locked) fails.
+    step("the fuzz workspace's lockfile is current (cargo metadata --locked)");
+    run(cargo("metadata --locked --offline --format-version 1")
+        .current_dir("fuzz")
+        .stdout(Stdio::null()))
 }
 
 fn clippy() -> Result {
