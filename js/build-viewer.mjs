@@ -3,13 +3,14 @@
 // - opb-viewer-core-<digest>.js and .wasm, opb-read-core-<digest>.js and
 //   .wasm, opb-embed-core-<digest>.js and .wasm: the viewer's own wasm
 //   (crates/viewer), for the element, the playground's reading view and the
-//   embed page, and their wasm-bindgen loaders (scripts/build-viewer.sh).
+//   embed page, and their wasm-bindgen loaders, each named by a digest of
+//   their content, so a docs site can cache them for ever (`buildCore`).
 // - opb-viewer.js: js/opb-viewer.js with the loader's name and the
 //   playground's address (this build's) filled in, so the element's
 //   two-line snippet needs only this file's stable address.
 // - embed.html and opb-embed.js: the embed page docs sites frame, on the
-//   viewer's second build (opb-embed-core, which also reads share links and
-//   host messages): the element and js/embed.js.
+//   viewer's build that also reads share links and host messages
+//   (opb-embed-core): the element and js/embed.js.
 // - opb-viewer.css: the viewer's stylesheets (view, trust summary, graph),
 //   for the element's shadow root, where `:root` matches nothing: their
 //   rules go to the root element the viewer renders in (`.opb-root`).
@@ -25,18 +26,23 @@
 //   `gzip_static`, Caddy's `precompressed`; docs/embedding.md).
 // The scripts and the stylesheet are minified by esbuild (the playground's
 // editor bundler): a docs page transfers them with the wasm, in a budget of
-// 300 KB (issue 21).
+// 300 KB.
 //
 // Also run on its own, `node js/build-viewer.mjs DIR PLAYGROUND`, to write
 // them into DIR with another playground address ("" for none), as
-// scripts/package-viewer.sh does for the npm package; with OPB_VIEWER_BUILT
-// naming a build (dist/) the viewer's wasm and loader are taken from there
-// rather than built again.
-import { transformSync } from "esbuild";
+// `cargo xtask package viewer` does for the npm package; with
+// OPB_VIEWER_BUILT naming a build (dist/) the viewer's wasm and loader are
+// taken from there rather than built again.
+//
+// The playground's toolchain, no other: cargo, wasm-bindgen-cli at the
+// version Cargo.lock pins, and wasm-opt and esbuild from node_modules
+// (scripts/setup.sh).
+import { buildSync, transformSync } from "esbuild";
 import { execFileSync } from "node:child_process";
 import { createHash } from "node:crypto";
-import { copyFileSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { homedir, tmpdir } from "node:os";
+import { delimiter, join } from "node:path";
 
 const [dirArgument, playgroundArgument] = process.argv.slice(2);
 const staging = dirArgument ?? process.env.TRUNK_STAGING_DIR;
@@ -55,13 +61,75 @@ function built(from) {
   const cores = [...new Set(names.map((f) => f.replace(/\.(js|wasm)$/, "")))];
   return BUILDS.map((build) => cores.find((core) => core.startsWith(`${build}-`)));
 }
-const cores = process.env.OPB_VIEWER_BUILT
-  ? built(process.env.OPB_VIEWER_BUILT)
-  : execFileSync("bash", [join(source, "scripts/build-viewer.sh"), staging], { encoding: "utf8", stdio: ["ignore", "pipe", "inherit"] }).trim().split("\n");
-const [viewerCore, readCore, embedCore] = cores;
-if (cores.length !== BUILDS.length || !BUILDS.every((build, i) => cores[i]?.startsWith(`${build}-`) && CORE.test(cores[i]))) {
-  throw new Error(`scripts/build-viewer.sh named no viewer builds: ${cores.join(", ")}`);
+
+// The environment of the viewer's builds: node_modules/.bin on PATH, and
+// the paths of the crates' sources, which the wasm keeps in its panic
+// messages, without the registry's folder: shorter, and the same bytes
+// whatever CARGO_HOME a machine has, so the byte budget (cargo xtask
+// check-size) measures the same wasm everywhere.
+function buildEnvironment() {
+  const registry = join(process.env.CARGO_HOME ?? join(homedir(), ".cargo"), "registry/src");
+  let rustflags = process.env.RUSTFLAGS ?? "";
+  if (existsSync(registry)) {
+    for (const name of readdirSync(registry).sort()) {
+      if (statSync(join(registry, name)).isDirectory()) rustflags += ` --remap-path-prefix=${join(registry, name)}/=`;
+    }
+  }
+  const path = [join(source, "node_modules/.bin"), process.env.PATH].join(delimiter);
+  return { ...process.env, RUSTFLAGS: rustflags, PATH: path };
 }
+
+// One build of the viewer (with FEATURES): compiled, optimised, and written
+// into OUT as NAME-<digest>.wasm and .js; returns NAME-<digest>.
+function buildCore(out, name, features, env) {
+  const run = (command, args) => execFileSync(command, args, { cwd: source, env, stdio: ["ignore", "inherit", "inherit"] });
+  // Offline, as Trunk builds: setup has fetched every crate of Cargo.lock.
+  const featuring = features ? ["--features", features] : [];
+  run("cargo", ["build", "--quiet", "--locked", "--offline", "-p", "opb-viewer", "--target", "wasm32-unknown-unknown", "--profile", "viewer-release", ...featuring]);
+  const work = mkdtempSync(join(tmpdir(), "opb-viewer-"));
+  try {
+    run("wasm-bindgen", ["--target", "web", "--no-typescript", "--out-dir", work, "--out-name", name, "target/wasm32-unknown-unknown/viewer-release/opb_viewer.wasm"]);
+    // The features rustc's wasm32 target emits, as the playground's build
+    // passes them (index.html). `-Os --converge --low-memory-unused` came
+    // out 2.7 KB smaller gzipped than `-Oz`, and merging similar functions
+    // (the generic code's instances that differ in a constant) first 1.2 KB
+    // smaller again (docs/performance.md); the low 1 KB of memory is the
+    // bottom of rustc's stack (it places the stack first), reached only by
+    // an overflow.
+    run("wasm-opt", [
+      "--merge-similar-functions", "-Os", "--converge", "--low-memory-unused", "--strip-debug", "--strip-producers",
+      "--enable-bulk-memory", "--enable-nontrapping-float-to-int", "--enable-sign-ext",
+      "--enable-mutable-globals", "--enable-reference-types", "--enable-multivalue",
+      join(work, `${name}_bg.wasm`), "-o", join(work, `${name}.wasm`),
+    ]);
+    for (const old of readdirSync(out).filter((f) => f.startsWith(`${name}-`) && /\.(js|wasm)$/.test(f))) rmSync(join(out, old));
+    const wasm = readFileSync(join(work, `${name}.wasm`));
+    const loader = readFileSync(join(work, `${name}.js`));
+    const core = `${name}-${createHash("sha256").update(wasm).update(loader).digest("hex").slice(0, 16)}`;
+    writeFileSync(join(out, `${core}.wasm`), wasm);
+    // The loader's own default address of the wasm, which the element
+    // passes anyway, names the file as it is called here (a bundler
+    // resolves it). Minified, as the element is.
+    writeFileSync(join(work, "loader.js"), loader.toString("utf8").replaceAll(`${name}_bg.wasm`, `${core}.wasm`));
+    buildSync({ entryPoints: [join(work, "loader.js")], minify: true, format: "esm", target: "es2020", logLevel: "warning", outfile: join(out, `${core}.js`) });
+    return core;
+  } finally {
+    rmSync(work, { recursive: true, force: true });
+  }
+}
+
+// The element's, the reading view's (the same viewer, and opb-share's
+// reading of share links but for the inflating, which the browser does:
+// crates/viewer's `link`), then the embed page's (opb-share's reading of
+// links and of host messages: `embed`).
+function buildCores(out) {
+  mkdirSync(out, { recursive: true });
+  const env = buildEnvironment();
+  return [buildCore(out, "opb-viewer-core", "", env), buildCore(out, "opb-read-core", "link", env), buildCore(out, "opb-embed-core", "embed", env)];
+}
+
+const cores = process.env.OPB_VIEWER_BUILT ? built(process.env.OPB_VIEWER_BUILT) : buildCores(staging);
+const [viewerCore, readCore, embedCore] = cores;
 
 const minified = (code) => transformSync(code, { minify: true, format: "esm", target: "es2020" }).code;
 // Served with the playground, the element links to it.
@@ -84,7 +152,7 @@ if (playground) {
   for (const name of readdirSync(staging).filter((f) => f.startsWith(`${embedCore}.`) || f.startsWith(`${readCore}.`))) rmSync(join(staging, name));
 }
 
-const css = ["style/view.css", "style/trust.css", "style/graph.css"]
+const css = ["style/viewer.css", "style/trust.css", "style/graph.css"]
   .map((sheet) => readFileSync(join(source, sheet), "utf8").replaceAll(":root", ".opb-root"))
   .join("\n");
 writeFileSync(join(staging, "opb-viewer.css"), transformSync(css, { minify: true, loader: "css" }).code);

@@ -1,6 +1,6 @@
 // The playground's editor: CodeMirror 6, bundled by esbuild into
 // js/dist/editor.js (an IIFE that sets `window.opbEditor`), which the Rust app
-// drives through wasm-bindgen (src/editor.rs). All positions here are UTF-16
+// drives through wasm-bindgen (crates/app/src/ui/editor.rs). All positions here are UTF-16
 // offsets, CodeMirror's unit; the Rust side converts from the core's bytes.
 
 import {
@@ -18,7 +18,7 @@ import { autocompletion } from "@codemirror/autocomplete";
 import { tags } from "@lezer/highlight";
 
 // CodeMirror's basicSetup without what costs on every key and serves no
-// purpose here (issue 7): bracket closing (it reads the language data at
+// purpose here (a key must be answered within a frame): bracket closing (it reads the language data at
 // the cursor on every transaction), matches of the selection, rectangular
 // selection and the default highlight style (the one below replaces it).
 // Completion is not basicSetup's either: `assist` adds it with the core's
@@ -87,97 +87,19 @@ function tabHandling() {
   ];
 }
 
-// A Markdown text of the core's (hover and completion info: paragraphs,
-// `- ` lists, **strong**, `code`, [links](…) as their text) as elements.
-// Text only, never markup: the text quotes the document, which the core
-// escapes (a backslash before each punctuation character, code spans
-// fenced by as many backticks as they need).
-function markdown(text, className) {
-  const out = document.createElement("div");
-  out.className = className;
-  for (const block of text.split(/\n{2,}/)) {
-    let paragraph = null;
-    let list = null;
-    for (const line of block.split("\n")) {
-      if (line.startsWith("- ")) {
-        paragraph = null;
-        if (!list) out.append((list = document.createElement("ul")));
-        const item = document.createElement("li");
-        inline(item, line.slice(2));
-        list.append(item);
-      } else {
-        list = null;
-        if (paragraph) paragraph.append(" ");
-        else out.append((paragraph = document.createElement("p")));
-        inline(paragraph, line);
-      }
-    }
-  }
-  return out;
-}
-
-const ESCAPED = /\\([!-/:-@[-`{-~])/g;
-const LINK = /^\[((?:\\.|[^\]\\])*)\]\([^)]*\)/;
-
-function inline(parent, text) {
-  let strong = null;
-  let plain = "";
-  const flush = () => {
-    if (plain) (strong ?? parent).append(plain);
-    plain = "";
-  };
-  let i = 0;
-  while (i < text.length) {
-    const rest = text.slice(i);
-    if (rest[0] === "\\" && /^\\[!-/:-@[-`{-~]/.test(rest)) {
-      plain += rest[1];
-      i += 2;
-    } else if (rest[0] === "`") {
-      // A code span runs to the next run of exactly as many backticks.
-      const fence = /^`+/.exec(rest)[0];
-      const close = new RegExp(`(?<!\`)${fence}(?!\`)`, "g");
-      close.lastIndex = fence.length;
-      const end = close.exec(rest);
-      if (!end) {
-        plain += fence;
-        i += fence.length;
-        continue;
-      }
-      let body = rest.slice(fence.length, end.index);
-      if (body.length > 1 && body.startsWith(" ") && body.endsWith(" ") && body.trim()) body = body.slice(1, -1);
-      flush();
-      const code = document.createElement("code");
-      code.textContent = body;
-      (strong ?? parent).append(code);
-      i += end.index + fence.length;
-    } else if (rest.startsWith("**")) {
-      flush();
-      if (strong) strong = null;
-      else parent.append((strong = document.createElement("strong")));
-      i += 2;
-    } else if (LINK.test(rest)) {
-      const link = LINK.exec(rest);
-      plain += link[1].replace(ESCAPED, "$1");
-      i += link[0].length;
-    } else {
-      plain += rest[0];
-      i += 1;
-    }
-  }
-  flush();
-}
-
-// Completion and hover from the app (src/ui/editor.rs, which asks the core):
-// `onComplete(pos)` gives {from, to, items: [{label, insert, detail, info,
-// isKey}]} or null, `onHover(pos)` {from, to, markdown} or null, in UTF-16
-// offsets. The core reads the text, never a check, but it is still not
+// Completion and hover from the app (crates/app/src/ui/editor.rs, which asks
+// the core): `onComplete(pos)` gives {from, to, items: [{label, insert,
+// detail, info, isKey}]} or null, `onHover(pos)` {from, to, markdown} or
+// null, in UTF-16 offsets; `renderMarkdown(text)` draws their Markdown as
+// elements (crates/app/src/ui/markdown.rs), so the page reads it in one
+// place. The core reads the text, never a check, but it is still not
 // asked on every key: only once a word, a quote or a key's colon has been
 // typed (then the list filters itself while the word goes on), or on
 // Ctrl-Space. Ctrl-K Ctrl-I shows the hover at the cursor, for the keyboard.
 const TYPED = /(?:[\w$./-]|["']|:\s?)$/;
 
 function assist(options) {
-  const { onComplete, onHover } = options;
+  const { onComplete, onHover, renderMarkdown } = options;
   if (!onComplete || !onHover) return [];
   const complete = (context) => {
     if (!context.explicit && !context.matchBefore(TYPED)) return null;
@@ -190,7 +112,7 @@ function assist(options) {
         label: item.label,
         apply: item.insert,
         detail: item.detail || undefined,
-        info: () => markdown(item.info, "cm-opb-markdown"),
+        info: () => renderMarkdown(item.info),
         type: item.isKey ? "property" : "enum",
         // The tables' order where the typed word matches equally well.
         sortText: String(i).padStart(4, "0"),
@@ -206,8 +128,9 @@ function assist(options) {
       end: found.to,
       above: true,
       create: () => {
-        const dom = markdown(found.markdown, "cm-opb-markdown cm-opb-hover");
-        dom.setAttribute("role", "tooltip");
+        const dom = renderMarkdown(found.markdown);
+        dom.classList?.add("cm-opb-hover");
+        dom.setAttribute?.("role", "tooltip");
         return { dom };
       },
     };
@@ -297,9 +220,9 @@ const theme = EditorView.theme({
   ".cm-foldGutter span": { color: "var(--muted)" },
 });
 
-// The viewer's selection (src/ui/viewer): the lines of the selected step or
-// tool carry a background. Edits move the mark with the text until the next
-// check sets it again.
+// The panels' selection (crates/app/src/ui/panels/selection.rs): the lines of
+// the selected step or tool carry a background. Edits move the mark with the
+// text until the next check sets it again.
 const setLinked = StateEffect.define();
 const linkedLines = StateField.define({
   create: () => Decoration.none,
@@ -318,26 +241,13 @@ function language(name) {
   return name === "json" ? json() : yaml();
 }
 
-// A diagnostic's message as the diagnostics list shows it: `quoted` parts
-// as code. Text only, never markup: a message quotes the document.
-function codeSpans(message) {
-  const out = document.createElement("span");
-  message.split("`").forEach((part, i) => {
-    if (i % 2 === 0) {
-      out.append(part);
-    } else {
-      const code = document.createElement("code");
-      code.textContent = part;
-      out.append(code);
-    }
-  });
-  return out;
-}
-
 class Editor {
   constructor(parent, options) {
     this.shownDiagnostics = 0;
     this.languageSlot = new Compartment();
+    // A diagnostic's message as the diagnostics list shows it: `quoted`
+    // parts as code (crates/app/src/ui/markdown.rs).
+    this.renderMessage = options.renderMessage;
     this.language = options.language;
     const onChange = options.onChange;
     const onCursor = options.onCursor;
@@ -359,7 +269,7 @@ class Editor {
           EditorView.contentAttributes.of({ "aria-label": options.label ?? "Document", tabindex: "0" }),
           EditorView.updateListener.of((update) => {
             if (update.docChanged) {
-              // The edits, for the copy of the text the app keeps (src/mirror.rs).
+              // The edits, for the copy of the text the app keeps (crates/app/src/mirror.rs).
               const changes = [];
               update.changes.iterChanges((fromA, toA, _fromB, _toB, inserted) => changes.push(fromA, toA, inserted.toString()));
               onChange(update.state.doc.length, changes);
@@ -414,7 +324,7 @@ class Editor {
       to: Math.min(Math.max(d.to, d.from), length),
       severity: d.severity,
       message: d.message,
-      renderMessage: () => codeSpans(d.message),
+      renderMessage: () => this.renderMessage(d.message),
       source: d.source,
     }));
     this.view.dispatch(setDiagnostics(this.view.state, diagnostics));

@@ -30,7 +30,7 @@
 //
 // js/build-viewer.mjs (a Trunk post-build hook) writes this file into the
 // build with the name of the viewer's wasm-bindgen loader and the
-// playground filled in; scripts/package-viewer.sh, into the npm package.
+// playground filled in; cargo xtask package viewer, into the npm package.
 
 // The files beside this one, named literally so that a bundler (Vite,
 // webpack) that takes the package in copies them with it.

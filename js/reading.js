@@ -1,4 +1,4 @@
-// The playground's reading view (issue 24): what a shared link opens
+// The playground's reading view: what a shared link opens
 // first, so its reader learns what the document can do before anything of
 // the editor loads. Not a module of its own: js/build-viewer.mjs appends it
 // to the element's module (js/opb-viewer.js) built on the reading view's

@@ -1,4 +1,4 @@
-// Which page a visit to the playground opens (issue 24): a shared link
+// Which page a visit to the playground opens: a shared link
 // opens the reading view, everything else the playground with its editor.
 // js/build-viewer.mjs writes this script into index.html itself, with its
 // SHA-256 in the page's Content-Security-Policy, so the choice costs no

@@ -52,5 +52,5 @@ trunk build --release --offline
 node scripts/serve.mjs "$port" &
 server=$!
 trap 'kill "$server" 2>/dev/null; wait "$server" 2>/dev/null || true' EXIT
-node scripts/check-served.mjs "$url" "$server"
+node xtask/browser/check-served.mjs "$url" "$server"
 echo "run.sh --check: served and checked in $((SECONDS - started)) s after setup" >&2

@@ -18,7 +18,6 @@ set -euo pipefail
 
 TRUNK_VERSION=0.21.14
 ZOPFLI_VERSION=0.8.1
-WASM_BINDGEN_VERSION=0.2.130   # must equal the wasm-bindgen crate pinned in Cargo.toml
 CARGO_DENY_VERSION=0.20.2
 CARGO_FUZZ_VERSION=0.13.2
 
@@ -33,6 +32,14 @@ esac
 
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$root"
+
+# wasm-bindgen-cli must be exactly the wasm-bindgen crate's version: the one
+# Cargo.lock holds (Cargo.toml pins it once, in [workspace.dependencies]).
+WASM_BINDGEN_VERSION="$(sed -n '/^name = "wasm-bindgen"$/{n;s/^version = "\(.*\)"$/\1/p;q}' Cargo.lock)"
+if [ -z "$WASM_BINDGEN_VERSION" ]; then
+  echo "setup: Cargo.lock holds no wasm-bindgen" >&2
+  exit 1
+fi
 
 say() { printf '\033[1msetup:\033[0m %s\n' "$*" >&2; }
 
@@ -123,11 +130,11 @@ setup_test() {
     rustup component add clippy
   fi
 
-  # The supply-chain check (scripts/check-supply-chain.sh).
+  # The supply-chain check (cargo xtask supply-chain).
   cargo_tool cargo-deny "cargo deny --version" "cargo-deny $CARGO_DENY_VERSION" \
     "$CARGO_DENY_VERSION" "compiled once, several minutes" --locked
 
-  # The fuzz smoke runs (scripts/fuzz-smoke.sh) build with -Z sanitizer,
+  # The fuzz smoke runs (cargo xtask fuzz) build with -Z sanitizer,
   # which only nightly has. Without it the test command cannot run them, and
   # fails rather than skip them.
   if ! cargo +nightly --version >/dev/null 2>&1; then
@@ -137,7 +144,7 @@ setup_test() {
   cargo_tool cargo-fuzz "cargo fuzz --version" "cargo-fuzz $CARGO_FUZZ_VERSION" \
     "$CARGO_FUZZ_VERSION" "compiled once" --locked
 
-  # Microsoft's SARIF multitool (scripts/check-sarif.sh), pinned by its own
+  # Microsoft's SARIF multitool (cargo xtask check-sarif), pinned by its own
   # lockfile. npm leaves package install scripts unrun here, and the
   # package's only one makes the binary executable.
   local multitool=tools/sarif-multitool/node_modules/@microsoft/sarif-multitool-linux/Sarif.Multitool
@@ -158,7 +165,7 @@ setup_test() {
     printf '%s\n' "$lock" > "$stampfile"
   fi
 
-  # MkDocs, for the docs-site test (scripts/check-docs-site.sh).
+  # MkDocs, for the docs-site test (tests/docs-sites/mkdocs.test.mjs).
   python_tools mkdocs "MkDocs" mkdocs
 
   # The editors and CI tests (tests/editors): check-jsonschema and
@@ -181,7 +188,7 @@ setup_test() {
     DEBIAN_FRONTEND=noninteractive $sudo_cmd apt-get install -y -qq neovim >/dev/null
   fi
 
-  # opb's PyPI wheel (scripts/build-wheel.sh, tests/packaging): maturin; and
+  # opb's PyPI wheel (cargo xtask package wheel, tests/packaging): maturin; and
   # the build backend of the pre-commit mirror's package as a wheel, for the
   # test that installs the mirror's hook with pip offline.
   python_tools packaging "maturin" maturin

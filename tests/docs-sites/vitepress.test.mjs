@@ -1,5 +1,5 @@
 // The <opb-viewer> package as a docs author uses it: the tarball
-// scripts/package-viewer.sh writes (target/npm/, or $OPB_VIEWER_TGZ),
+// cargo xtask package viewer writes (target/npm/, or $OPB_VIEWER_TGZ),
 // installed into a fresh copy of the VitePress site in vitepress/ beside the
 // pinned VitePress (tools/vitepress, scripts/setup.sh test), built with
 // `vitepress build` (which renders every page on the server, importing the

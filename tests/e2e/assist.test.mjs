@@ -1,4 +1,4 @@
-// The editor completes and explains (issue 22, item 2): keys and enumeration
+// The editor completes and explains: keys and enumeration
 // values from the core's field tables while typing, in YAML and JSON, and
 // hover text over a key, a step id and an allowedTools entry that says what
 // the panels say. Screenshots of the list and a hover at 1400 px (light)
@@ -8,7 +8,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { screenshot, root, session, collectErrors, openPlayground, pasteOver, afterCheck, violations, luminance, contrast } from "./harness.mjs";
+import { screenshot, root, session, collectErrors, openPlayground, pasteOver, afterCheck, violations, luminance, contrast, editorText } from "./harness.mjs";
 
 const EXAMPLE = readFileSync(join(root, "examples/refund-triage.broken.yaml"), "utf8");
 // The example with its first tool's riskClass taken out, to be typed again.
@@ -31,10 +31,6 @@ async function close(page) {
   assert.equal(await page.locator("#panic-banner").count(), 0, "no panic banner");
   assert.deepEqual(page.errors, [], "no errors in the page");
   await page.context().close();
-}
-
-function editorText(page) {
-  return page.evaluate(() => window.opbEditor.textOf(document.querySelector('[data-testid="editor"]')));
 }
 
 // The labels of the completion list, in its order. The keys that move in

@@ -6,7 +6,7 @@
 // reload at once after a keystroke keeps it and opens the playground.
 //
 // Timing matters here, so these tests must also pass as a slow phone or a
-// loaded machine runs them: scripts/e2e-under-load.sh runs this file and
+// loaded machine runs them: cargo xtask e2e-under-load runs this file and
 // the reading view's ten times with every page's CPU slowed 4 times and
 // both cores kept busy.
 
@@ -14,7 +14,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { root, session, collectErrors, openPlayground, pasteOver, afterCheck, pako, screenshot, storedDrafts, draftSaved, waitForDrafts, assertClean } from "./harness.mjs";
+import { root, session, collectErrors, openPlayground, pako, screenshot, storedDrafts, draftSaved, waitForDrafts, assertClean, editorText, pasteChecked } from "./harness.mjs";
 
 const opb = session();
 const PLAYBOOK = readFileSync(join(root, "crates/app/src/examples/minimal-playbook.yaml"), "utf8");
@@ -22,14 +22,6 @@ const DAY = 24 * 60 * 60 * 1000;
 
 async function newTab(context, url = opb.server.url) {
   return openPlayground(collectErrors(await context.newPage()), url);
-}
-
-function editorText(page) {
-  return page.evaluate(() => window.opbEditor.textOf(document.querySelector('[data-testid="editor"]')));
-}
-
-async function paste(page, text) {
-  await afterCheck(page, () => pasteOver(page, text));
 }
 
 // The Drafts menu's entries, as a reader sees them.
@@ -50,14 +42,14 @@ test("two tabs keep two drafts: closing one and reloading the other loses neithe
   const context = await opb.browser.newContext({ viewport: { width: 1400, height: 900 } });
   const a = await newTab(context);
   const mineA = PLAYBOOK + "# tab A's work\n";
-  await paste(a, mineA);
+  await pasteChecked(a, mineA);
   await draftSaved(a, mineA);
 
   // A fresh tab continues the most recent draft, A's, as a copy: A has it open.
   const c = await newTab(context);
   assert.equal(await editorText(c), mineA);
   const mineC = PLAYBOOK + "# tab C's work\n";
-  await paste(c, mineC);
+  await pasteChecked(c, mineC);
   await draftSaved(c, mineC);
   assert.equal((await draftSaved(a, mineA)).text, mineA, "C's edits did not overwrite A's draft");
   await c.close();
@@ -81,7 +73,7 @@ test("two tabs keep two drafts: closing one and reloading the other loses neithe
   await fresh.waitForFunction((text) => window.opbEditor.textOf(document.querySelector('[data-testid="editor"]')) === text, mineA);
   assert.match(await fresh.textContent('[data-testid="share-notice"]'), /Opened the draft untitled\.yaml\. Your work on untitled\.yaml is kept in Drafts/);
   // A had A's draft open: the fresh tab works on a copy of it.
-  await paste(fresh, mineA + "# continued in a third tab\n");
+  await pasteChecked(fresh, mineA + "# continued in a third tab\n");
   await draftSaved(fresh, mineA + "# continued in a third tab\n");
   const kept = (await storedDrafts(fresh)).map((d) => d.text);
   assert.ok(kept.includes(mineA) && kept.includes(mineC), "A's and C's drafts are both still kept");
@@ -119,7 +111,7 @@ test("typing that never pauses is saved within a second, and a closed tab's work
 test("a reload at once after a keystroke keeps it: the tab's draft is written as the page is left", async () => {
   const context = await opb.browser.newContext();
   const page = await newTab(context);
-  await paste(page, PLAYBOOK);
+  await pasteChecked(page, PLAYBOOK);
   await draftSaved(page, PLAYBOOK);
   await page.click('[data-testid="editor"] .cm-content');
   await page.keyboard.press("Control+End");
@@ -135,7 +127,7 @@ test("a reload at once after a keystroke keeps it: the tab's draft is written as
 test("a reload as the address is about to follow a keystroke reopens the playground with it, not its link's reading view", async () => {
   const context = await opb.browser.newContext();
   const page = await newTab(context);
-  await paste(page, PLAYBOOK);
+  await pasteChecked(page, PLAYBOOK);
   // The address follows the paste at once, then at most every 750 ms:
   // once the draft is saved (400 ms on), the keystroke's address is due
   // about as the reload below begins.
@@ -155,7 +147,7 @@ test("a link opened over work keeps that work as a draft, listed in the menu and
   const context = await opb.browser.newContext();
   const page = await newTab(context);
   const mine = PLAYBOOK + "# unsaved work\n";
-  await paste(page, mine);
+  await pasteChecked(page, mine);
   await page.evaluate((hash) => (location.hash = hash), pako({ code: '{"id": "theirs"}' }));
   await page.waitForFunction(() => document.querySelector(".cm-content").textContent.includes("theirs"));
   assert.match(await page.textContent('[data-testid="share-notice"]'), /Opened the shared document\. Your work on untitled\.yaml is kept in Drafts/);
@@ -175,12 +167,12 @@ test("a link opened over work keeps that work as a draft, listed in the menu and
 test("a draft is deleted after a confirmation, and never the tab's own", async () => {
   const context = await opb.browser.newContext();
   const first = await newTab(context);
-  await paste(first, PLAYBOOK + "# first\n");
+  await pasteChecked(first, PLAYBOOK + "# first\n");
   await draftSaved(first, PLAYBOOK + "# first\n");
   await first.close();
   const page = await newTab(context);
   await page.selectOption('[data-testid="examples"]', "minimal-playbook.yaml");
-  await paste(page, PLAYBOOK + "# second\n");
+  await pasteChecked(page, PLAYBOOK + "# second\n");
   await draftSaved(page, PLAYBOOK + "# second\n");
   const entries = await listed(page);
   assert.equal(entries.length, 2);
@@ -203,14 +195,14 @@ test("a full storage says the text is not saved, and the notice goes when saving
   const cdp = await context.newCDPSession(page);
   const origin = new URL(opb.server.url).origin;
   await cdp.send("Storage.overrideQuotaForOrigin", { origin, quotaSize: 1 });
-  await paste(page, PLAYBOOK + "# does not fit\n");
+  await pasteChecked(page, PLAYBOOK + "# does not fit\n");
   await page.waitForSelector('[data-testid="share-notice"].error');
   assert.match(await page.textContent('[data-testid="share-notice"]'), /storage has no room for this document \([\d.]+ (B|KB)\), so it is not saved/);
   assert.equal(await page.locator('[data-testid="notice-download"]').count(), 1, "the notice offers a download");
   await screenshot(page, "drafts-storage-full");
 
   await cdp.send("Storage.overrideQuotaForOrigin", { origin });
-  await paste(page, PLAYBOOK + "# fits again\n");
+  await pasteChecked(page, PLAYBOOK + "# fits again\n");
   await draftSaved(page, PLAYBOOK + "# fits again\n");
   await page.waitForFunction(() => !document.querySelector('[data-testid="share-notice"]'));
   await assertClean(page);
@@ -225,7 +217,7 @@ test("a browser that refuses IndexedDB says the text is not saved, and the page 
     };
   });
   const page = await newTab(context);
-  await paste(page, PLAYBOOK + "# nowhere to go\n");
+  await pasteChecked(page, PLAYBOOK + "# nowhere to go\n");
   await page.waitForSelector('[data-testid="share-notice"].error');
   assert.match(await page.textContent('[data-testid="share-notice"]'), /gives the page no storage, so your document is not saved/);
   await page.click('[data-testid="drafts"]');
@@ -238,7 +230,7 @@ test("pruning removes drafts older than 30 days and past 50 MB, oldest first, ne
   const context = await opb.browser.newContext();
   const page = await newTab(context);
   const own = PLAYBOOK + "# my old draft\n";
-  await paste(page, own);
+  await pasteChecked(page, own);
   const mine = await draftSaved(page, own);
   // Drafts as a long-used browser holds them: the tab's own not edited for
   // 40 days, another for 31, and three whose recorded sizes pass 50 MB.
@@ -280,7 +272,7 @@ test("pruning removes drafts older than 30 days and past 50 MB, oldest first, ne
 test("a reload keeps the selection and the panel", async () => {
   const context = await opb.browser.newContext();
   const page = await newTab(context);
-  await paste(page, PLAYBOOK + "# selected words\n");
+  await pasteChecked(page, PLAYBOOK + "# selected words\n");
   await page.click('[data-testid="tab-graph"]');
   // Selects "selected" on the last line from the keyboard.
   await page.click('[data-testid="editor"] .cm-content');

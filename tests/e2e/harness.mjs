@@ -1,7 +1,8 @@
 // Shared by the end-to-end tests: serves the release build (dist/), or
 // another folder, on a free localhost port with node's http module, and
 // starts Debian's Chromium through playwright-core with the flags it needs
-// here (GUIDE §4).
+// here: headless, no sandbox (the tests run as root), no GPU, and nothing
+// fetched or synced in the background.
 
 import { before, after, beforeEach, afterEach } from "node:test";
 import assert from "node:assert/strict";
@@ -54,10 +55,10 @@ function framedEmbed(request, url) {
 // answers for the folder. With `production`, as a production server would
 // for another origin's pages: gzipped (to clients that accept it; the
 // build's precompressed FILE.gz when there is one), allowed
-// to any origin, never cached (scripts/bench-viewer.mjs); with `caching`
+// to any origin, never cached (cargo xtask bench viewer); with `caching`
 // too, cached as a host should (docs/embedding.md): a file whose name holds
 // the build's hash for a year and immutable, the others revalidated by
-// their ETag at every use (scripts/bench-link.mjs).
+// their ETag at every use (cargo xtask bench link).
 export async function serve(from = dist, { production = false, caching = false, port = 0 } = {}) {
   const server = createServer(async (request, response) => {
     const url = new URL(request.url, "http://localhost");
@@ -106,11 +107,11 @@ export async function serve(from = dist, { production = false, caching = false, 
 
 // OPB_CPU_SLOWDOWN=N: every page's CPU slowed N times by DevTools'
 // throttling (4 is Lighthouse's phone), so the same tests run as on a slow
-// phone or a loaded machine (scripts/e2e-under-load.sh).
+// phone or a loaded machine (cargo xtask e2e-under-load).
 const slowdown = Number(process.env.OPB_CPU_SLOWDOWN ?? 1);
 
 // playwright-core gives every launch a fresh profile directory of its own
-// (the fresh --user-data-dir GUIDE §4 asks for).
+// (a fresh --user-data-dir, so no test sees another's storage).
 export async function launch() {
   const browser = await chromium.launch({
     executablePath: process.env.CHROMIUM ?? "/usr/bin/chromium",
@@ -159,7 +160,7 @@ export async function screenshot(page, name) {
   await page.screenshot({ path: join(screenshots, `${name}.png`) });
 }
 
-// A tab as a phone opens it, for the benchmarks (scripts/bench-*.mjs): a
+// A tab as a phone opens it, for the benchmarks (xtask/browser/bench-*.mjs): a
 // fresh context the size of a Moto G Power, its DevTools session with the
 // network on, and unless `fast`, Lighthouse's mobile profile: "Slow 4G"
 // (150 ms round trip, 1.6 Mbit/s down, 750 kbit/s up), the CPU slowed 4×.
@@ -326,7 +327,30 @@ export async function pasteOver(page, text, editor = "editor") {
   );
 }
 
-// The drafts the playground keeps in IndexedDB (src/ui/share/drafts.rs),
+// The whole text of the playground's editor (the page draws only the lines
+// in view); with `checked`, once the first check has run.
+export async function editorText(page, { checked = false } = {}) {
+  if (checked) await page.waitForFunction(() => Number(document.querySelector(".statusbar")?.dataset.checks) > 0);
+  return page.evaluate(() => window.opbEditor.textOf(document.querySelector('[data-testid="editor"]')));
+}
+
+// Pastes `text` over the editor's (pasteOver) and waits for its check.
+export async function pasteChecked(page, text) {
+  await afterCheck(page, () => pasteOver(page, text));
+}
+
+// Chooses an example from the header's list and waits for its check.
+export async function loadExample(page, name) {
+  await afterCheck(page, () => page.selectOption('[data-testid="examples"]', name));
+}
+
+// Opens a panel's tab and waits until it is the selected one.
+export async function openTab(page, name) {
+  await page.click(`[data-testid="tab-${name}"]`);
+  await page.waitForSelector(`[data-testid="tab-${name}"][aria-selected="true"]`);
+}
+
+// The drafts the playground keeps in IndexedDB (crates/app/src/ui/storage/drafts.rs),
 // each description with its text, newest first; none before the page made
 // the database (opening it here would make it without its stores).
 export async function storedDrafts(page) {

@@ -10,7 +10,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { screenshot, root, session, pako, routeSites, docsSite, collectErrors, closeClean, editFromReading } from "./harness.mjs";
+import { screenshot, root, session, pako, routeSites, docsSite, collectErrors, closeClean, editFromReading, openTab } from "./harness.mjs";
 
 const opb = session();
 
@@ -82,11 +82,6 @@ async function assertInert(page, where, scope, shown) {
   for (const name of shown) {
     assert.ok(text.includes(PAYLOADS[name]), `${where}: the ${name} payload is not shown as text`);
   }
-}
-
-async function openTab(page, name) {
-  await page.click(`[data-testid="tab-${name}"]`);
-  await page.waitForSelector(`[data-testid="tab-${name}"][aria-selected="true"]`);
 }
 
 test("a playbook's markup and bidi strings are inert text in the reading view, every panel and the graph", async () => {

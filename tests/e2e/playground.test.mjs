@@ -302,7 +302,7 @@ test("the examples menu offers every example, each loading as expected", async (
 });
 
 test("a large playbook: every key typed is checked, and the diagnostics follow the last", async () => {
-  // How fast is measured by scripts/bench-browser.mjs, not asserted here.
+  // How fast is measured by cargo xtask bench browser, not asserted here.
   await loadExample("large-playbook-200-steps.json");
   await screenshot(page, "10-large-playbook");
   // Edit a purpose in the middle of the document, key by key: each key's

@@ -1,4 +1,4 @@
-// The reading view a shared link opens (issue 24), end to end in Chromium:
+// The reading view a shared link opens, end to end in Chromium:
 // the link's reader sees what the document can do from the viewer's own
 // build, with nothing of the editor loaded (checked by the requests made);
 // Edit, or the E key, continues in the playground with the same text, tab
@@ -6,14 +6,14 @@
 // open the editor; a link the reading view cannot read opens the
 // playground, which says why; the keyboard reaches everything, and axe-core
 // finds nothing at 1400 and 375 px, light and dark. Like the drafts', these
-// tests must pass as a slow phone runs them too (scripts/e2e-under-load.sh).
+// tests must pass as a slow phone runs them too (cargo xtask e2e-under-load).
 
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { deflateSync } from "node:zlib";
-import { screenshot, root, session, pako, collectErrors, closeClean, editFromReading, violations } from "./harness.mjs";
+import { screenshot, root, session, pako, collectErrors, closeClean, editFromReading, violations, editorText } from "./harness.mjs";
 
 const opb = session();
 const CODE = readFileSync(join(root, "examples/failed-charge-recovery.json"), "utf8");
@@ -43,11 +43,6 @@ const pageKind = (page) => page.evaluate(() => document.documentElement.dataset.
 // loader, the editor's bundle, its stylesheets and fonts.
 const PLAYGROUND = /^\/(opb-app-|editor-|boot\.js|snippets\/|(main|share|trust|viewer|graph|risk)-[0-9a-f]+\.css|.*\.woff2)/;
 
-async function editorText(page) {
-  await page.waitForFunction(() => Number(document.querySelector(".statusbar")?.dataset.checks) > 0);
-  return page.evaluate(() => window.opbEditor.textOf(document.querySelector('[data-testid="editor"]')));
-}
-
 test("a shared link opens the reading view, and nothing of the editor loads", async () => {
   const page = await read(await newPage(), pako({ code: CODE }));
   await page.waitForLoadState("networkidle");
@@ -76,7 +71,7 @@ test("Edit continues in the playground with the same text, tab and chosen step",
 
   await page.keyboard.press("e");
   await page.waitForSelector("[data-opb-reading]", { state: "detached" });
-  assert.equal(await editorText(page), CODE, "the same text");
+  assert.equal(await editorText(page, { checked: true }), CODE, "the same text");
   assert.equal(await page.getAttribute('[data-testid="tab-graph"]', "aria-selected"), "true", "the same tab");
   await page.waitForSelector('g.node[data-step-id="send"][aria-pressed="true"]');
   assert.equal(await page.getAttribute('[data-testid="step-panel"]', "data-step"), "send", "the step's boundary");
@@ -101,7 +96,7 @@ test("a plain visit, a reload after Edit and the page's own address open the edi
   await page.reload();
   await page.waitForSelector('[data-testid="editor"] .cm-content');
   assert.equal(await pageKind(page), "playground", "a reload after Edit");
-  assert.equal(await editorText(page), CODE);
+  assert.equal(await editorText(page, { checked: true }), CODE);
 
   // The playground's address follows its document, marked as its own.
   await page.click(".cm-content");

@@ -1,4 +1,4 @@
-// End-to-end tests of issue 9 in the playground: the risk paths panel, drift
+// End-to-end tests of the risk paths panel in the playground, drift
 // against a loaded registry, and compare mode, with the core's fixtures
 // (crates/core/tests/fixtures/{paths,registry,diff}). Screenshots go to
 // tests/e2e/screenshots/.
@@ -7,7 +7,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { screenshot, root, session, playgroundForEachTest, pasteOver, afterCheck } from "./harness.mjs";
+import { screenshot, root, session, playgroundForEachTest, pasteOver, afterCheck, pasteChecked, openTab } from "./harness.mjs";
 
 const fixtures = join(root, "crates/core/tests/fixtures");
 const fixture = (path) => readFileSync(join(fixtures, path), "utf8");
@@ -20,15 +20,6 @@ playgroundForEachTest(opb, (p) => (page = p));
 
 const nextCheck = (action) => afterCheck(page, action);
 
-async function pasteDocument(text) {
-  await nextCheck(() => pasteOver(page, text));
-}
-
-async function openTab(name) {
-  await page.click(`[data-testid="tab-${name}"]`);
-  await page.waitForFunction((name) => document.querySelector(`[data-testid="tab-${name}"]`)?.getAttribute("aria-selected") === "true", name);
-}
-
 async function classesOf(selector) {
   return page.$eval(selector, (element) => [...element.classList]);
 }
@@ -38,9 +29,9 @@ async function dark() {
 }
 
 test("risk paths: the only path to a money tool that skips the gate is flagged, and choosing it picks it out in the graph", async () => {
-  await pasteDocument(fixture("paths/money-skips-gate.yaml"));
+  await pasteChecked(page, fixture("paths/money-skips-gate.yaml"));
   assert.equal((await page.textContent('[data-testid="tab-paths"] .tab-count')).trim(), "1", "the tab counts one flagged path");
-  await openTab("paths");
+  await openTab(page, "paths");
   await page.waitForSelector('[data-testid="risk-path"]');
 
   const paths = await page.$$eval('[data-testid="risk-path"]', (cards) =>
@@ -91,19 +82,19 @@ test("risk paths: the only path to a money tool that skips the gate is flagged, 
 });
 
 test("risk paths: a loop is walked once, and a plugin manifest has no paths tab", async () => {
-  await pasteDocument(fixture("paths/retry-loop.json"));
-  await openTab("paths");
+  await pasteChecked(page, fixture("paths/retry-loop.json"));
+  await openTab(page, "paths");
   await page.waitForSelector('[data-testid="risk-path"]');
   const loops = await page.$$eval('[data-testid="risk-path"]', (cards) => cards.map((c) => /goes round a loop/.test(c.textContent)));
   assert.ok(loops.includes(true) && loops.includes(false), "a path that goes round the loop beside one that does not");
   await screenshot(page, "risk-paths-loop");
 
-  await pasteDocument(example("acme-github.oz0-plugin.yaml"));
+  await pasteChecked(page, example("acme-github.oz0-plugin.yaml"));
   assert.equal(await page.locator('[data-testid="tab-paths"]').count(), 0);
 });
 
 test("registry: one widened permission and one lowered risk class show as a warning and an info, per tool, until removed", async () => {
-  await pasteDocument(example("failed-charge-recovery.json"));
+  await pasteChecked(page, example("failed-charge-recovery.json"));
   const codes = () => page.$$eval(".diagnostic", (items) => items.map((i) => i.dataset.code));
   assert.ok(!(await codes()).some((c) => c.startsWith("DR")), "no drift before a registry is loaded");
 
@@ -132,7 +123,7 @@ test("registry: one widened permission and one lowered risk class show as a warn
   // A squiggle in the editor for each.
   assert.ok((await page.locator('[data-testid="editor"] .cm-lintRange-warning').count()) >= 1);
 
-  await openTab("tools");
+  await openTab(page, "tools");
   assert.match(await page.textContent('[data-testid="registry-note"]'), /Compared with the registry pasted registry: \d+ warnings?, \d+ infos?/);
   const drift = async (tool) =>
     page.$$eval(`tr[data-tool="${tool}"] .drift-badge`, (badges) => badges.map((b) => [b.dataset.code ?? "", b.dataset.severity ?? "", b.textContent]));
@@ -148,7 +139,7 @@ test("registry: one widened permission and one lowered risk class show as a warn
   await page.reload();
   await page.waitForFunction(() => Number(document.querySelector(".statusbar")?.dataset.checks) > 0);
   await page.waitForSelector('[data-testid="registry-chip"]');
-  await openTab("diagnostics");
+  await openTab(page, "diagnostics");
   assert.ok((await codes()).includes("DR004"), "the registry is still loaded after a reload");
 
   // Removed: the findings and the chip go.
@@ -159,7 +150,7 @@ test("registry: one widened permission and one lowered risk class show as a warn
 });
 
 test("registry: opened from a file, named by it; a file that is not text is refused", async () => {
-  await pasteDocument(example("failed-charge-recovery.json"));
+  await pasteChecked(page, example("failed-charge-recovery.json"));
   await page.click('[data-testid="registry-button"]');
   await page.setInputFiles('[data-testid="registry-file"]', { name: "bad.yaml", mimeType: "application/yaml", buffer: Buffer.from([0x2d, 0x20, 0xff, 0xfe]) });
   await page.waitForSelector('[data-testid="registry-error"]');
@@ -171,14 +162,14 @@ test("registry: opened from a file, named by it; a file that is not text is refu
 });
 
 test("compare: a version where one step gains a customer_comms tool shows that change first", async () => {
-  await pasteDocument(fixture("diff/comms.old.json"));
-  await openTab("compare");
+  await pasteChecked(page, fixture("diff/comms.old.json"));
+  await openTab(page, "compare");
   await page.waitForSelector('[data-testid="compare-editor"] .cm-content');
   // The old version starts as a copy of the current text.
   assert.match(await page.textContent('[data-testid="compare-summary"]'), /No change/);
   assert.equal(await page.getAttribute('[data-testid="compare-editor"] .cm-content', "aria-label"), "Old version");
 
-  await pasteDocument(fixture("diff/comms.new.json"));
+  await pasteChecked(page, fixture("diff/comms.new.json"));
   await page.waitForSelector('[data-testid="change"]');
   const changes = await page.$$eval('[data-testid="change"]', (items) => items.map((i) => [i.dataset.impact, i.textContent]));
   assert.match(await page.textContent('[data-testid="compare-summary"]'), /2 changes: 2 widen what it may do/);
@@ -201,8 +192,8 @@ test("compare: a version where one step gains a customer_comms tool shows that c
   // "Copy the current text" starts again from the editor's text, and the old version survives leaving the tab.
   await page.click('[data-testid="compare-copy"]');
   await page.waitForFunction(() => /No change/.test(document.querySelector('[data-testid="compare-summary"]')?.textContent ?? ""));
-  await openTab("diagnostics");
-  await openTab("compare");
+  await openTab(page, "diagnostics");
+  await openTab(page, "compare");
   await page.waitForSelector('[data-testid="compare-summary"]');
   assert.match(await page.textContent('[data-testid="compare-summary"]'), /No change/);
 });

@@ -8,7 +8,7 @@ import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { inflateSync } from "node:zlib";
 import { join } from "node:path";
-import { screenshot, root, session, pako, collectErrors, openPlayground, pasteOver, afterCheck, draftSaved, luminance, contrast } from "./harness.mjs";
+import { screenshot, root, session, pako, collectErrors, openPlayground, afterCheck, draftSaved, luminance, contrast, editorText, pasteChecked } from "./harness.mjs";
 
 const examplesDir = join(root, "examples");
 const opb = session();
@@ -22,20 +22,11 @@ async function open(url, { context, viewport = { width: 1440, height: 900 } } = 
 
 
 // The editor's whole text (the page draws only the lines in view).
-async function editorText(page) {
-  await page.waitForFunction(() => Number(document.querySelector(".statusbar")?.dataset.checks) > 0);
-  return page.evaluate(() => window.opbEditor.textOf(document.querySelector('[data-testid="editor"]')));
-}
-
 // The text of the share link the Share menu offers.
 async function sharedText(page) {
   await page.click('[data-testid="share"]');
   const link = await page.inputValue('[data-testid="share-link"]');
   return JSON.parse(inflateSync(Buffer.from(link.slice(link.indexOf("#pako:") + 6), "base64url")).toString("utf8")).code;
-}
-
-async function paste(page, text) {
-  await afterCheck(page, () => pasteOver(page, text));
 }
 
 // Waits until the address holds a share of the editor's current document.
@@ -53,7 +44,7 @@ function assertClean(page) {
 test("a share link made in the page opens the same text on the same panel in a fresh page", async () => {
   const page = await open();
   const text = PLAYBOOK.replace("Customer lookup", "Customer lookup — shared 😀");
-  await paste(page, text);
+  await pasteChecked(page, text);
   await page.click('[data-testid="tab-rules"]');
   await page.click('a.rule-row[href="#rules/PB213"]');
   await page.waitForSelector('article.rule-page[data-rule="PB213"]');
@@ -66,7 +57,7 @@ test("a share link made in the page opens the same text on the same panel in a f
   await screenshot(page, "share-01-menu");
 
   const fresh = await open(link);
-  assert.equal(await editorText(fresh), text);
+  assert.equal(await editorText(fresh, { checked: true }), text);
   assert.equal(await fresh.getAttribute('[data-testid="tab-rules"]', "aria-selected"), "true");
   await fresh.waitForSelector('article.rule-page[data-rule="PB213"]');
   assert.match(await fresh.textContent('[data-testid="trust-banner"]'), /What this document can do/);
@@ -81,7 +72,7 @@ test("a share link made in the page opens the same text on the same panel in a f
 // (crates/app/src/mirror.rs); the check and the share link read that copy.
 test("the text a share link holds follows every kind of edit, non-ASCII text included", async () => {
   const page = await open();
-  await paste(page, PLAYBOOK.replace("Customer lookup", "Customer lookup — 😀 é"));
+  await pasteChecked(page, PLAYBOOK.replace("Customer lookup", "Customer lookup — 😀 é"));
   const edit = (action) => afterCheck(page, action);
   await page.keyboard.press("Control+Home");
   for (let i = 0; i < 3; i++) await page.keyboard.press("ArrowDown");
@@ -96,7 +87,7 @@ test("the text a share link holds follows every kind of edit, non-ASCII text inc
   await edit(() => page.keyboard.press("Control+z"));
   await edit(() => page.keyboard.press("Control+y"));
   await edit(() => page.keyboard.press("Tab"));
-  const text = await editorText(page);
+  const text = await editorText(page, { checked: true });
   assert.notEqual(text, PLAYBOOK, "the edits changed the text");
   assert.match(text, /😀 é/);
   assert.equal(await sharedText(page), text);
@@ -108,7 +99,7 @@ test("the text a share link holds follows every kind of edit, non-ASCII text inc
 // is the editor's, whatever breaks the opened text had.
 test("a document opened with Windows line breaks is checked and shared as the editor holds it", async () => {
   const page = await open(opb.server.url + pako({ code: PLAYBOOK.replaceAll("\n", "\r\n") }));
-  const text = await editorText(page);
+  const text = await editorText(page, { checked: true });
   assert.equal(text, PLAYBOOK, "the editor holds the text with \\n breaks");
   assert.equal(await sharedText(page), text);
   assertClean(page);
@@ -118,7 +109,7 @@ test("a document opened with Windows line breaks is checked and shared as the ed
 test("links built outside the app (zlib + base64url, and plain base64url) open their document", async () => {
   const manifest = readFileSync(join(examplesDir, "acme-github.oz0-plugin.yaml"), "utf8");
   const page = await open(opb.server.url + pako({ code: manifest, kind: "plugin-manifest" }));
-  assert.equal(await editorText(page), manifest);
+  assert.equal(await editorText(page, { checked: true }), manifest);
   assert.equal(await page.getAttribute('[data-testid="kind"]', "data-kind"), "plugin-manifest");
   assert.match(await page.textContent('[data-testid="kind"]'), /chosen/);
   assert.match(await page.textContent('[data-testid="trust-banner"]'), /Runs/);
@@ -126,15 +117,15 @@ test("links built outside the app (zlib + base64url, and plain base64url) open t
 
   const plain = "#base64:" + Buffer.from(JSON.stringify({ code: PLAYBOOK }), "utf8").toString("base64url");
   const second = await open(opb.server.url + plain);
-  assert.equal(await editorText(second), PLAYBOOK);
+  assert.equal(await editorText(second, { checked: true }), PLAYBOOK);
   assertClean(second);
   await second.context().close();
 });
 
 test("a corrupt or truncated link says so and keeps the editor's text", async () => {
   const page = await open();
-  await paste(page, PLAYBOOK.replace("lou", "rae"));
-  const mine = await editorText(page);
+  await pasteChecked(page, PLAYBOOK.replace("lou", "rae"));
+  const mine = await editorText(page, { checked: true });
   await addressFollows(page);
 
   // In the open page: the address is changed to a damaged link.
@@ -143,7 +134,7 @@ test("a corrupt or truncated link says so and keeps the editor's text", async ()
   await page.waitForSelector('[data-testid="share-notice"].error');
   assert.match(await page.textContent(".cm-content"), /agent: rae/, "the editor still shows the text");
   assert.match(await page.textContent('[data-testid="share-notice"]'), /could not be opened.*cut short|could not be opened.*damaged/s);
-  assert.equal(await editorText(page), mine);
+  assert.equal(await editorText(page, { checked: true }), mine);
   await screenshot(page, "share-03-bad-link");
 
   // A new visit with a damaged link opens the most recent draft instead,
@@ -151,7 +142,7 @@ test("a corrupt or truncated link says so and keeps the editor's text", async ()
   await draftSaved(page, mine);
   const visit = await open(opb.server.url + "#pako:not*base64", { context: page.context() });
   assert.match(await visit.textContent('[data-testid="share-notice"]'), /character 4 of its data is \*/);
-  assert.equal(await editorText(visit), mine);
+  assert.equal(await editorText(visit, { checked: true }), mine);
   assertClean(page);
   assertClean(visit);
   await page.context().close();
@@ -159,13 +150,13 @@ test("a corrupt or truncated link says so and keeps the editor's text", async ()
 
 test("a reload restores the text, with its name and kind", async () => {
   const page = await open();
-  await paste(page, PLAYBOOK + "# my note\n");
+  await pasteChecked(page, PLAYBOOK + "# my note\n");
   await page.click('[data-testid="kind-switch"] [data-kind="playbook"]');
   await draftSaved(page, (draft) => draft.text.includes("# my note") && draft.kind === "playbook");
   // Reload without the fragment: the text comes back from storage alone.
   await page.goto(opb.server.url);
   await page.waitForFunction(() => Number(document.querySelector(".statusbar")?.dataset.checks) > 0);
-  assert.match(await editorText(page), /# my note/);
+  assert.match(await editorText(page, { checked: true }), /# my note/);
   assert.equal(await page.textContent('[data-testid="document-name"]'), "untitled.yaml");
   assert.equal(await page.getAttribute('[data-testid="kind-switch"] [data-kind="playbook"]', "aria-checked"), "true");
   assert.equal(await page.locator('[data-testid="trust-banner"]').count(), 0, "one's own document is not a stranger's");
@@ -175,17 +166,17 @@ test("a reload restores the text, with its name and kind", async () => {
 
 test("going back changes the panel, never the text, though the entry left holds an older version", async () => {
   const page = await open();
-  await paste(page, PLAYBOOK);
+  await pasteChecked(page, PLAYBOOK);
   await addressFollows(page);
   const older = await page.evaluate(() => location.hash);
   // A panel link makes a history entry; the address then follows an edit.
   await page.click('[data-testid="tab-rules"]');
-  await paste(page, PLAYBOOK + "# edited after the panel changed\n");
+  await pasteChecked(page, PLAYBOOK + "# edited after the panel changed\n");
   await page.waitForFunction((older) => location.hash.startsWith("#pako:") && location.hash !== older, older, { timeout: 5_000 });
   await page.goBack();
   await page.waitForSelector('[data-testid="tab-diagnostics"][aria-selected="true"]');
   assert.equal(await page.evaluate(() => location.hash), older, "back on the entry that holds the older text");
-  assert.match(await editorText(page), /# edited after the panel changed/);
+  assert.match(await editorText(page, { checked: true }), /# edited after the panel changed/);
   assert.equal(await page.locator('[data-testid="share-notice"]').count(), 0);
   assertClean(page);
   await page.context().close();
@@ -193,14 +184,14 @@ test("going back changes the panel, never the text, though the entry left holds 
 
 test("opening a link keeps the work it replaces, to restore it", async () => {
   const page = await open();
-  await paste(page, PLAYBOOK + "# unsaved work\n");
-  const mine = await editorText(page);
+  await pasteChecked(page, PLAYBOOK + "# unsaved work\n");
+  const mine = await editorText(page, { checked: true });
   await page.evaluate((hash) => (location.hash = hash), pako({ code: "{\"id\": \"theirs\"}" }));
   await page.waitForFunction(() => document.querySelector(".cm-content").textContent.includes("theirs"));
   assert.match(await page.textContent('[data-testid="share-notice"]'), /Opened the shared document\. Your work on \S+ is kept/);
   await page.click('[data-testid="restore-previous"]');
   await page.waitForFunction(() => document.querySelector(".cm-content").textContent.includes("unsaved work"));
-  assert.equal(await editorText(page), mine);
+  assert.equal(await editorText(page, { checked: true }), mine);
   // The linked document is kept in turn.
   assert.match(await page.textContent('[data-testid="share-notice"]'), /Restored your previous document/);
   assertClean(page);
@@ -259,7 +250,7 @@ for (const code of ["SEC001", "PB411", "PM312"]) {
     const page = await open(undefined, { context });
     const entries = await page.evaluate(() => history.length);
     await page.evaluate(() => navigator.clipboard.writeText("before"));
-    await paste(page, text);
+    await pasteChecked(page, text);
     await page.waitForSelector(`li.diagnostic[data-code="${code}"]`);
     // The address follows the document within 750 ms of a check: the page
     // has written it once its history state is its own.
@@ -286,7 +277,7 @@ for (const code of ["SEC001", "PB411", "PM312"]) {
     // A reload continues the work from its draft.
     await draftSaved(page, text);
     await page.reload();
-    assert.equal(await editorText(page), text);
+    assert.equal(await editorText(page, { checked: true }), text);
     assertClean(page);
     await context.close();
   });
@@ -296,7 +287,7 @@ test("a document too large for a link says so and offers downloads", async () =>
   const page = await open();
   let seed = 3;
   const words = Array.from({ length: 4000 }, () => (seed = (seed * 48271) % 2147483647).toString(36));
-  await paste(page, JSON.stringify({ openplaybook: "1.6", id: "big", description: words.join(" "), steps: [] }, null, 2));
+  await pasteChecked(page, JSON.stringify({ openplaybook: "1.6", id: "big", description: words.join(" "), steps: [] }, null, 2));
   await page.click('[data-testid="share"]');
   assert.match(await page.textContent('[data-testid="link-too-large"]'), /too large for a link.*8,000/s);
   assert.equal(await page.locator('[data-testid="share-link"]').count(), 0);
@@ -313,7 +304,7 @@ test("files open from the picker and by a drop on the editor", async () => {
   const manifest = readFileSync(join(examplesDir, "shady-tools.broken.oz0-plugin.yaml"), "utf8");
   await page.setInputFiles('[data-testid="file-input"]', { name: "shady.oz0-plugin.yaml", mimeType: "text/yaml", buffer: Buffer.from(manifest) });
   await page.waitForFunction(() => document.querySelector('[data-testid="document-name"]').textContent === "shady.oz0-plugin.yaml");
-  assert.equal(await editorText(page), manifest);
+  assert.equal(await editorText(page, { checked: true }), manifest);
 
   await page.evaluate((text) => {
     const data = new DataTransfer();
@@ -323,12 +314,12 @@ test("files open from the picker and by a drop on the editor", async () => {
     target.dispatchEvent(new DragEvent("drop", { dataTransfer: data, bubbles: true, cancelable: true }));
   }, PLAYBOOK);
   await page.waitForFunction(() => document.querySelector('[data-testid="document-name"]').textContent === "dropped.yaml");
-  assert.equal(await editorText(page), PLAYBOOK);
+  assert.equal(await editorText(page, { checked: true }), PLAYBOOK);
 
   await page.setInputFiles('[data-testid="file-input"]', { name: "binary.json", mimeType: "application/json", buffer: Buffer.from([0x7b, 0xff, 0xfe]) });
   await page.waitForSelector('[data-testid="notice"].error');
   assert.match(await page.textContent('[data-testid="notice"]'), /not UTF-8/);
-  assert.equal(await editorText(page), PLAYBOOK, "a bad file leaves the document");
+  assert.equal(await editorText(page, { checked: true }), PLAYBOOK, "a bad file leaves the document");
   assertClean(page);
   await page.context().close();
 });
@@ -336,13 +327,13 @@ test("files open from the picker and by a drop on the editor", async () => {
 test("light and dark themes follow the system, and the toggle overrides it", async () => {
   const light = await open(undefined, { context: await opb.browser.newContext({ viewport: { width: 1440, height: 900 }, colorScheme: "light" }) });
   const text = readFileSync(join(examplesDir, "refund-triage.broken.yaml"), "utf8");
-  await paste(light, text);
+  await pasteChecked(light, text);
   assert.equal(await light.getAttribute("html", "data-theme"), "light");
   await screenshot(light, "theme-light");
   await light.context().close();
 
   const dark = await open(undefined, { context: await opb.browser.newContext({ viewport: { width: 1440, height: 900 }, colorScheme: "dark" }) });
-  await paste(dark, text);
+  await pasteChecked(dark, text);
   assert.equal(await dark.getAttribute("html", "data-theme"), "dark");
   const [background, ink] = await dark.evaluate(() => [getComputedStyle(document.body).backgroundColor, getComputedStyle(document.body).color]);
   assert.ok(luminance(background) < 0.05, `the dark theme darkens the page: ${background}`);

@@ -10,7 +10,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { screenshot, routeSites, docsSite, root, session, pako, collectErrors, openPlayground, draftSaved, editFromReading, afterCheck, pasteOver } from "./harness.mjs";
+import { screenshot, routeSites, docsSite, root, session, pako, collectErrors, openPlayground, draftSaved, editFromReading, afterCheck, pasteOver, editorText } from "./harness.mjs";
 
 const opb = session();
 
@@ -239,7 +239,6 @@ const focused = (page) =>
     return { inEditor: !!element?.closest(".cm-editor"), what: `${element?.tagName} ${element?.getAttribute("data-testid") ?? element?.className ?? ""}` };
   });
 
-const editorText = (page) => page.evaluate(() => window.opbEditor.textOf(document.querySelector('[data-testid="editor"]')));
 
 test("Tab passes through the editor from the keyboard, says what it does, and indents once the author edits", async () => {
   const page = await openPlayground(await newPage(), opb.server.url);

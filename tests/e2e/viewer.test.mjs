@@ -1,4 +1,4 @@
-// End-to-end tests of the viewer (crates/app/src/ui/viewer) in headless Chromium: the
+// End-to-end tests of the viewer (crates/app/src/ui/panels) in headless Chromium: the
 // step graph, the selected step's boundary, the tools table, the requires
 // cross-check, the manifest view, and the links between them, the
 // diagnostics and the editor. Screenshots go to tests/e2e/screenshots/.
@@ -7,7 +7,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { screenshot, root, session, playgroundForEachTest, pasteOver, afterCheck, violations, contrast } from "./harness.mjs";
+import { screenshot, root, session, playgroundForEachTest, afterCheck, violations, contrast, pasteChecked, openTab, loadExample } from "./harness.mjs";
 
 const examplesDir = join(root, "examples");
 let page;
@@ -18,19 +18,6 @@ playgroundForEachTest(opb, (p) => (page = p));
 const nextCheck = (action) => afterCheck(page, action);
 
 // Selects everything in the editor and pastes `text` over it.
-async function pasteDocument(text) {
-  await nextCheck(() => pasteOver(page, text));
-}
-
-async function loadExample(name) {
-  await nextCheck(() => page.selectOption('[data-testid="examples"]', name));
-}
-
-async function openTab(name) {
-  await page.click(`[data-testid="tab-${name}"]`);
-  await page.waitForFunction((name) => document.querySelector(`[data-testid="tab-${name}"]`)?.getAttribute("aria-selected") === "true", name);
-}
-
 async function stepIds() {
   return page.$$eval("[data-step-id]", (nodes) => nodes.map((n) => n.dataset.stepId));
 }
@@ -76,7 +63,7 @@ start: draft
 `;
 
 test("the example's graph: its steps, edges, branch labels, start and end", async () => {
-  await openTab("graph");
+  await openTab(page, "graph");
   await page.waitForSelector("[data-step-id]");
   assert.deepEqual(await stepIds(), ["recover", "gate", "send", "record"]);
   assert.equal(await page.getAttribute('[data-step-id="gate"]', "data-kind"), "gate");
@@ -100,8 +87,8 @@ test("the example's graph: its steps, edges, branch labels, start and end", asyn
 });
 
 test("loops, unreachable steps and errors are visible", async () => {
-  await pasteDocument(LOOPING);
-  await openTab("graph");
+  await pasteChecked(page, LOOPING);
+  await openTab(page, "graph");
   await page.waitForSelector('[data-step-id="stray"]');
   const back = await page.$$eval(".edge.back", (es) => es.map((e) => `${e.dataset.from}→${e.dataset.to}`).sort());
   assert.deepEqual(back, ["review→draft", "stray→stray"], "the loop back to draft and the self-loop are back edges");
@@ -111,8 +98,8 @@ test("loops, unreachable steps and errors are visible", async () => {
   assert.deepEqual(overlapping(await boxes("[data-step-id], .terminal, .edge-label")), []);
   await screenshot(page, "viewer-02-loops");
 
-  await loadExample("refund-triage.broken.yaml");
-  await openTab("graph");
+  await loadExample(page, "refund-triage.broken.yaml");
+  await openTab(page, "graph");
   await page.waitForSelector('[data-step-id="decide"] .error-mark');
   assert.equal(await page.getAttribute('[data-step-id="decide"] .error-mark', "data-errors"), "1");
   assert.match(await page.getAttribute('[data-step-id="orphan"]', "class"), /unreachable/);
@@ -120,7 +107,7 @@ test("loops, unreachable steps and errors are visible", async () => {
 });
 
 test("a click on a node shows its capability boundary", async () => {
-  await openTab("graph");
+  await openTab(page, "graph");
   await page.click('[data-step-id="send"]');
   const panel = page.locator('[data-testid="step-panel"]');
   await panel.waitFor();
@@ -146,7 +133,7 @@ test("a click on a node shows its capability boundary", async () => {
   assert.match(await page.textContent('[data-testid="step-panel"] tr[data-tool="customer.get"]'), /built-in/);
 
   // A registry-only tool and a gate.
-  await loadExample("refund-triage.broken.yaml");
+  await loadExample(page, "refund-triage.broken.yaml");
   await page.click('[data-step-id="look"]');
   await page.waitForSelector('[data-testid="step-panel"][data-step="look"]');
   assert.equal(await page.getAttribute('[data-testid="step-panel"] tr[data-tool="mcp.orders.lookup"]', "data-resolution"), "registry-only");
@@ -154,7 +141,7 @@ test("a click on a node shows its capability boundary", async () => {
 });
 
 test("keyboard: Tab reaches a step, Enter selects it, Escape clears; zoom, pan and fit", async () => {
-  await openTab("graph");
+  await openTab(page, "graph");
   await page.waitForSelector("[data-step-id]");
   await page.focus('[data-testid="graph"]');
   await page.keyboard.press("Tab");
@@ -196,7 +183,7 @@ test("keyboard: Tab reaches a step, Enter selects it, Escape clears; zoom, pan a
 });
 
 test("the tools table: riskiest first, a legend, links to the steps", async () => {
-  await openTab("tools");
+  await openTab(page, "tools");
   await page.waitForSelector('[data-testid="tools-table"]');
   const rows = await page.$$eval('[data-testid="tools-table"] tbody tr', (rs) => rs.map((r) => [r.dataset.tool, r.dataset.risk]));
   assert.deepEqual(rows, [
@@ -225,7 +212,7 @@ test("the tools table: riskiest first, a legend, links to the steps", async () =
 });
 
 test("the requires view: what uses each declaration, and a missing connection flagged", async () => {
-  await openTab("requires");
+  await openTab(page, "requires");
   await page.waitForSelector('[data-testid="requires-panel"]');
   assert.equal(await page.locator('[data-testid="cross-check-ok"]').count(), 1, "the clean example declares what it needs");
   assert.match(await page.textContent('[data-testid="connections"] tr[data-provider="stripe"]'), /oauth[\s\S]*read_only[\s\S]*charge\.history[\s\S]*recover/);
@@ -234,7 +221,7 @@ test("the requires view: what uses each declaration, and a missing connection fl
 
   // The send step's email tool loses its connection.
   const base = readFileSync(join(examplesDir, "failed-charge-recovery.json"), "utf8");
-  await pasteDocument(base.replace(/\{ "provider": "resend"[^}]*\}/, "").replace('"charge.history"] },\n', '"charge.history"] }\n'));
+  await pasteChecked(page, base.replace(/\{ "provider": "resend"[^}]*\}/, "").replace('"charge.history"] },\n', '"charge.history"] }\n'));
   await page.waitForSelector('[data-issue="missing-connection"][data-subject="resend"]');
   const issue = page.locator('[data-issue="missing-connection"][data-subject="resend"]');
   assert.equal(await issue.getAttribute("data-weight"), "missing");
@@ -242,7 +229,7 @@ test("the requires view: what uses each declaration, and a missing connection fl
   assert.match(await page.textContent('[data-testid="tab-requires"]'), /Requires\s*\d+/);
   await screenshot(page, "viewer-05-requires");
 
-  await loadExample("refund-triage.broken.yaml");
+  await loadExample(page, "refund-triage.broken.yaml");
   const issues = await page.$$eval("[data-issue]", (is) => is.map((i) => `${i.dataset.issue}:${i.dataset.subject}`));
   for (const expected of ["missing-required-connection:linear", "missing-mcp-server:orders", "connection-not-required:slack", "unused-connection:slack"]) {
     assert.ok(issues.includes(expected), `${expected} in ${issues}`);
@@ -251,8 +238,8 @@ test("the requires view: what uses each declaration, and a missing connection fl
 });
 
 test("a manifest's tools: how each runs, where, approval, limits with defaults marked", async () => {
-  await loadExample("acme-github.oz0-plugin.yaml");
-  await openTab("manifest");
+  await loadExample(page, "acme-github.oz0-plugin.yaml");
+  await openTab(page, "manifest");
   await page.waitForSelector('[data-testid="manifest-tools"]');
   const rows = await page.$$eval('[data-testid="manifest-tools"] tbody tr', (rs) => rs.map((r) => r.dataset.tool));
   assert.deepEqual(rows, ["acme_github", "acme_fetch", "acme_search", "acme_scanner", "acme_triage"]);
@@ -279,23 +266,23 @@ test("a manifest's tools: how each runs, where, approval, limits with defaults m
 });
 
 test("a diagnostic selects its step or tool in the view", async () => {
-  await loadExample("refund-triage.broken.yaml");
+  await loadExample(page, "refund-triage.broken.yaml");
   await page.locator('li.diagnostic[data-code="PB213"] button.diagnostic-main').click();
-  await openTab("graph");
+  await openTab(page, "graph");
   await page.waitForSelector('[data-testid="step-panel"][data-step="decide"]');
   assert.match(await page.getAttribute('[data-step-id="decide"]', "class"), /selected/);
   assert.ok(await page.locator('[data-testid="step-panel"] .step-diagnostic[data-code="PB213"]').count() === 1, "the step lists its diagnostic");
   assert.match(await linkedText(), /id: decide/);
 
-  await openTab("diagnostics");
+  await openTab(page, "diagnostics");
   await page.locator('li.diagnostic[data-code="PB306"] button.diagnostic-main').click();
-  await openTab("tools");
+  await openTab(page, "tools");
   await page.waitForFunction(() => document.querySelector('tr[data-tool="notes.read"]')?.classList.contains("selected"));
   await screenshot(page, "viewer-09-diagnostic-to-tool");
 });
 
 test("a selected node marks its text in the editor, and stays selected through edits", async () => {
-  await openTab("graph");
+  await openTab(page, "graph");
   await page.click('[data-step-id="send"]');
   await page.waitForFunction(() => document.querySelectorAll(".cm-opb-linked").length > 0);
   const linked = await linkedText();
@@ -328,18 +315,18 @@ test("a selected node marks its text in the editor, and stays selected through e
 
   // Renamed away, the step is gone from the panel; renamed back, it returns.
   const source = readFileSync(join(examplesDir, "failed-charge-recovery.json"), "utf8");
-  await pasteDocument(source.replaceAll('"send"', '"deliver"'));
+  await pasteChecked(page, source.replaceAll('"send"', '"deliver"'));
   await page.waitForSelector('[data-step-id="deliver"]');
   assert.match(await page.textContent(".step-panel"), /The step send is no longer in the document/);
   assert.equal(await page.locator(".cm-opb-linked").count(), 0);
-  await pasteDocument(source);
+  await pasteChecked(page, source);
   await page.waitForSelector('[data-testid="step-panel"][data-step="send"]');
 });
 
 test("a 200-step playbook draws quickly and pans smoothly", async () => {
-  await loadExample("large-playbook-200-steps.json");
+  await loadExample(page, "large-playbook-200-steps.json");
   const started = Date.now();
-  await openTab("graph");
+  await openTab(page, "graph");
   await page.waitForFunction(() => document.querySelectorAll("[data-step-id]").length === 200);
   const drawn = Date.now() - started;
   const frames = await page.evaluate(async () => {
@@ -367,7 +354,7 @@ test("the dark theme keeps the viewer readable", async () => {
   // The toggle goes auto → light → dark.
   while ((await page.getAttribute('[data-testid="theme-toggle"]', "data-theme-choice")) !== "dark") await page.click('[data-testid="theme-toggle"]');
   assert.equal(await page.getAttribute("html", "data-theme"), "dark");
-  await openTab("graph");
+  await openTab(page, "graph");
   await page.click('[data-step-id="send"]');
   await page.waitForSelector('[data-testid="step-panel"]');
   await screenshot(page, "viewer-12-dark-graph");
@@ -378,7 +365,7 @@ test("the dark theme keeps the viewer readable", async () => {
     return [getComputedStyle(shape).fill, getComputedStyle(label).fill];
   });
   assert.ok(contrast(...node) >= 4.5, `a node's label on its box: ${node.join(" on ")}`);
-  await openTab("tools");
+  await openTab(page, "tools");
   await screenshot(page, "viewer-13-dark-tools");
   assert.deepEqual(await violations(page, ["color-contrast"]), [], "the tools panel, dark");
 });

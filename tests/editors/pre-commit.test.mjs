@@ -6,8 +6,8 @@
 // `opb-system` runs the built opb (target/debug/opb, or $OPB) from PATH;
 // `opb` builds opb from this repository with cargo, as pre-commit's rust
 // language does (`cargo install --path .`), into an empty cargo home; the
-// pre-commit mirror's `opb` (scripts/pre-commit-mirror.sh) installs opb's
-// wheel (scripts/build-wheel.sh) with pip, offline, with no Rust on PATH.
+// pre-commit mirror's `opb` (`cargo xtask pre-commit-mirror`) installs opb's
+// wheel (`cargo xtask package wheel`) with pip, offline, with no Rust on PATH.
 
 import { test } from "node:test";
 import assert from "node:assert/strict";
@@ -90,7 +90,7 @@ test("opb from the pre-commit mirror: pre-commit installs opb's wheel, without R
   try {
     builtWheel();
     context.hooks = join(context.dir, "opb-pre-commit");
-    const made = run(join(root, "scripts/pre-commit-mirror.sh"), [context.hooks]);
+    const made = run("cargo", ["xtask", "pre-commit-mirror", context.hooks], { cwd: root });
     assert.equal(made.status, 0, made.stderr);
     context.env = withoutRust({
       home: context.dir,

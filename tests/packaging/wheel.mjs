@@ -1,4 +1,4 @@
-// opb's PyPI wheel as the tests meet it: the one wheel scripts/build-wheel.sh
+// opb's PyPI wheel as the tests meet it: the one wheel `cargo xtask package wheel`
 // built into target/wheels, pip's offline settings that make it the only
 // source of `opb`, and an environment with no Rust in it, where every use of
 // the wheel runs.
@@ -20,12 +20,12 @@ export function run(command, args, options = {}) {
   return result;
 }
 
-export const version = run(join(root, "scripts/workspace-version.sh"), []).stdout.trim();
+export const version = run("cargo", ["xtask", "version"], { cwd: root }).stdout.trim();
 
 // The wheel, named as PyPI's platform wheels are: one binary for any Python 3.
 export function builtWheel() {
   const wheels = readdirSync(wheelDir).filter((name) => name.endsWith(".whl"));
-  assert.equal(wheels.length, 1, `one wheel in ${wheelDir} (scripts/build-wheel.sh builds it): ${wheels.join(", ")}`);
+  assert.equal(wheels.length, 1, `one wheel in ${wheelDir} (cargo xtask package wheel builds it): ${wheels.join(", ")}`);
   assert.match(wheels[0], new RegExp(`^opb-${version.replaceAll(".", "\\.")}-py3-none-[a-z0-9_.]+\\.whl$`));
   return join(wheelDir, wheels[0]);
 }

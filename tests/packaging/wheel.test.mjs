@@ -1,5 +1,5 @@
 // opb's PyPI wheel (pyproject.toml, maturin), as someone without Rust meets
-// it: the wheel scripts/build-wheel.sh built is installed by pip into a new
+// it: the wheel `cargo xtask package wheel` built is installed by pip into a new
 // virtual environment, offline, and run with no cargo, rustc or rustup on
 // PATH. `opb` and `python -m opb` print the workspace's version, `opb check`
 // gives every example the exit status and the codes the built opb
@@ -48,7 +48,7 @@ test("the wheel holds opb at the workspace's version, stripped, with its licence
   assert.doesNotMatch(sections.stdout, /\.symtab|\.debug_/, "strip = true leaves no symbol table or debug information");
 });
 
-test("scripts/workspace-version.sh reads the version cargo reads", () => {
+test("`cargo xtask version` reads the version cargo reads", () => {
   const metadata = JSON.parse(run("cargo", ["metadata", "--no-deps", "--format-version", "1", "--offline"], { cwd: root }).stdout);
   assert.equal(metadata.packages.find((p) => p.name === "opb-cli").version, version);
 });

@@ -2,8 +2,9 @@
 //! (`opb_core::assist`), at the editor's UTF-16 offsets. The app words and
 //! checks nothing here; it converts the place both ways.
 
-use crate::positions::{byte_of, utf16_of};
+use crate::checker::saturate;
 use opb_core::assist::Completion;
+use opb_core::text::{floor_char_boundary, Unit};
 use opb_core::{Analysis, Kind, Syntax};
 
 /// What to offer at a place: the items, and the UTF-16 range of the word
@@ -13,6 +14,17 @@ pub struct Offered {
     pub from: u32,
     pub to: u32,
     pub items: Vec<Completion>,
+}
+
+/// The byte offset of the editor's offset `at`.
+fn byte_of(text: &str, at: u32) -> usize {
+    Unit::Utf16.offset_of(text, at as usize)
+}
+
+/// The editor's offset of a byte offset, counting only the text before it:
+/// a place near the cursor, without a pass over the whole text.
+fn utf16_of(text: &str, byte: usize) -> u32 {
+    saturate(Unit::Utf16.count(&text[..floor_char_boundary(text, byte)]))
 }
 
 /// The completions at UTF-16 offset `at` of `text`, read as `kind` in

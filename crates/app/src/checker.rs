@@ -2,7 +2,7 @@
 //! diagnostic's range in the editor's unit. The app never checks anything
 //! itself; it calls the core and converts positions.
 
-use crate::positions::Utf16Offsets;
+use opb_core::text::Unit;
 use opb_core::{Analysis, Diagnostic, Kind, Options, Registry};
 use std::future::Future;
 use std::sync::Arc;
@@ -68,6 +68,18 @@ pub async fn check_pausing<W: Future<Output = ()>>(
     )
 }
 
+/// The editor's offsets (UTF-16) of byte offsets of `text`, in one sweep;
+/// the conversion happens here, once per check, and everything past this
+/// boundary speaks UTF-16.
+pub fn utf16_offsets(text: &str, offsets: &[usize]) -> Vec<u32> {
+    Unit::Utf16.counts_before(text, offsets).into_iter().map(saturate).collect()
+}
+
+/// A count as the editor's offsets hold it.
+pub fn saturate(n: usize) -> u32 {
+    u32::try_from(n).unwrap_or(u32::MAX)
+}
+
 fn report(text: &str, mut analysis: Analysis) -> Report {
     let diagnostics = std::mem::take(&mut analysis.checked.diagnostics);
     // Every range's ends, the diagnostic's then its related places', in
@@ -79,7 +91,7 @@ fn report(text: &str, mut analysis: Analysis) -> Report {
             offsets.extend([related.range.start.offset, related.range.end.offset]);
         }
     }
-    let utf16 = Utf16Offsets::new(text).convert(&offsets);
+    let utf16 = utf16_offsets(text, &offsets);
     let mut ends = utf16.chunks_exact(2).map(|range| (range[0], range[1]));
     let located = diagnostics
         .iter()

@@ -1,5 +1,5 @@
 use leptos::prelude::*;
-use opb_app::ui::{app::App, panic, share::links};
+use opb_app::ui::{app::App, panic, session::start};
 
 fn main() {
     panic::install();
@@ -7,7 +7,7 @@ fn main() {
     // editor opens with the document it keeps (a few milliseconds). Not
     // Leptos's spawn_local: its executor is set up by mounting.
     wasm_bindgen_futures::spawn_local(async {
-        let start = links::start().await;
+        let start = start::start().await;
         leptos::mount::mount_to_body(move || view! { <App start=start /> });
         // The reading view a shared link opened, and its stylesheet, stay
         // until the playground that continues it is drawn (js/reading.js):

@@ -9,12 +9,12 @@ pub enum Route {
     Diagnostics,
     /// The rules tab, on one rule's page when a code (or name) is given.
     Rules(Option<String>),
-    // The viewer (src/ui/viewer).
+    // The panels (src/ui/panels).
     Graph,
     Tools,
     Requires,
     Manifest,
-    /// A playbook's risk paths (src/ui/viewer/risk_paths.rs).
+    /// A playbook's risk paths (src/ui/panels/risk_paths.rs).
     Paths,
     /// The diff of an older version with the editor's text (src/ui/compare.rs).
     Compare,

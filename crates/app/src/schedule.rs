@@ -14,8 +14,8 @@ pub fn is_large(length: u32) -> bool {
 }
 
 /// How long after the last edit the text is checked: ordinary documents at
-/// once (their check takes milliseconds, and issue 7 asks for updated
-/// diagnostics within a frame of the key); large ones wait, so typing in
+/// once (their check takes milliseconds, and the diagnostics are to be up
+/// to date within a frame of the key); large ones wait, so typing in
 /// them is not slowed by a check per key.
 pub fn debounce_ms(length: u32) -> Option<u32> {
     match length {

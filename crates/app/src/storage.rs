@@ -1,7 +1,7 @@
 //! What the playground keeps in the browser, and the decisions around it.
 //!
 //! Each editing session's work is a *draft*, kept in IndexedDB
-//! (`src/ui/share/drafts.rs`): a tab's edits go to its own draft, so tabs
+//! (`src/ui/drafts/`): a tab's edits go to its own draft, so tabs
 //! never overwrite each other's work, and a tab that opens with no link
 //! continues the most recent draft. Drafts too old, or past a total size,
 //! are pruned, oldest first. Small preferences (the theme, the tool

@@ -6,7 +6,7 @@
 
 use leptos::prelude::*;
 use opb_app::checker::{self, Report};
-use opb_app::markdown::{Documentation, El, Md};
+use opb_app::markdown::{Documentation, Md};
 use opb_app::ui::diagnostics::{DiagnosticsPanel, Jump};
 use opb_app::ui::header::{Header, KindSwitch};
 use opb_app::ui::markdown::Markdown;
@@ -209,29 +209,36 @@ async fn the_rule_index_lists_every_rule() {
 #[wasm_bindgen_test]
 async fn markdown_never_becomes_html() {
     // Raw HTML reaches the tree as text (src/markdown/parse.rs tests that);
-    // text nodes of either kind render as text.
-    const TREE: &[Md] = &[
-        Md::Element(
-            El::Paragraph,
-            &[
-                Md::Text("Hi "),
-                Md::Text("<img src=x onerror=alert(1)>"),
-                Md::Text(" "),
-                Md::Element(El::Strong, &[Md::Text("there")]),
-            ],
-        ),
-        Md::Element(El::Other, &[Md::Source(0, 25)]),
-    ];
+    // text nodes render as text: a rule's tree over a source whose every
+    // text is markup.
+    fn sources(tree: &[Md], ranges: &mut Vec<(usize, usize)>) {
+        for node in tree {
+            match *node {
+                Md::Source(start, end) => ranges.push((start.into(), end.into())),
+                Md::Element(..) => sources(node.children(), ranges),
+                Md::Text(_) => {}
+            }
+        }
+    }
+    let rule = opb_core::rule("IN001").expect("IN001 is registered");
+    let tree = opb_app::markdown::documentation(rule).tree;
+    let mut ranges = Vec::new();
+    sources(tree, &mut ranges);
+    let markup = "<img src=x onerror=f()><script>f()</script>";
+    let mut source = vec![b' '; ranges.iter().map(|(_, end)| *end).max().unwrap_or(0)];
+    for (start, end) in ranges {
+        for (byte, text) in source[start..end].iter_mut().zip(markup.bytes().cycle()) {
+            *byte = text;
+        }
+    }
+    let source = String::from_utf8(source).expect("the markup is ASCII");
     let root = host();
-    let _mounted = leptos::mount::mount_to(root.clone(), || {
-        let documentation =
-            Documentation { source: "<script>alert(2)</script>".to_owned(), tree: TREE };
+    let _mounted = leptos::mount::mount_to(root.clone(), move || {
+        let documentation = Documentation { source, tree };
         view! { <Markdown documentation=documentation /> }
     });
     assert!(all(&root, "img").is_empty());
     assert!(all(&root, "script").is_empty());
-    assert_eq!(all(&root, "strong").len(), 1);
-    let text = root.text_content().unwrap_or_default();
-    assert!(text.contains("<img src=x onerror=alert(1)>"));
-    assert!(text.contains("<script>alert(2)</script>"));
+    assert_eq!(all(&root, "h3").len(), 1);
+    assert!(root.text_content().unwrap_or_default().contains(markup));
 }

@@ -4,7 +4,7 @@
 //! hostile text: YAML aliases nested to a billion nodes ("billion laughs"),
 //! which the parser refuses before expanding.
 //! Run: `cargo bench -p opb-core --bench analyze` (or
-//! `scripts/bench-report.sh` for the table in docs/performance.md).
+//! `cargo xtask bench core` for the table in docs/performance.md).
 
 mod generate;
 

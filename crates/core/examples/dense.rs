@@ -1,5 +1,5 @@
 //! Prints a dense playbook (`benches/dense.rs`): `dense STEPS BRANCHES`.
-//! `scripts/bench-dense.sh` renders such documents with `opb render` and
+//! `cargo xtask bench dense` renders such documents with `opb render` and
 //! measures the time and memory it takes.
 
 #[path = "../benches/dense.rs"]

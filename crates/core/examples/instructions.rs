@@ -1,7 +1,7 @@
 //! One `analyze`, or one bare `serde_json` parse, of a generated document,
 //! for counting instructions under valgrind's callgrind: on a shared machine
 //! wall-clock times move with the other work on it, instruction counts do
-//! not. `scripts/bench-report.sh` runs it as
+//! not. `cargo xtask bench core` runs it as
 //! `valgrind --tool=callgrind --toggle-collect='instructions::run_*'
 //! target/release/examples/instructions playbook 1000 analyze`.
 //!

@@ -81,7 +81,7 @@ fn shared_copies_are_current() {
     let repo = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
     let shared = repo.join("../shared");
     // Without ../shared there is nothing to compare with: that is a
-    // failure, unless OPB_WITHOUT_SHARED says it is known (scripts/test.sh
+    // failure, unless OPB_WITHOUT_SHARED says it is known (cargo xtask
     // sets it in a clone outside the workspace, and says NOT CHECKED).
     if !shared.is_dir() {
         assert!(
@@ -105,7 +105,7 @@ fn shared_copies_are_current() {
             let copy = std::fs::read(repo.join(copied).join(&name)).unwrap_or_default();
             assert!(
                 copy == std::fs::read(entry.path()).unwrap(),
-                "{copied}/{name:?} differs from ../shared/{dir}: run scripts/sync-shared.sh"
+                "{copied}/{name:?} differs from ../shared/{dir}: run cargo xtask sync-shared"
             );
         }
     }

@@ -43,6 +43,7 @@ fn record(delta: isize) {
 
 // SAFETY: every call is forwarded to the system allocator unchanged; the
 // counting only reads sizes from the layouts.
+#[allow(unsafe_code)]
 unsafe impl GlobalAlloc for CountingAllocator {
     unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
         let pointer = unsafe { System.alloc(layout) };

@@ -2,13 +2,15 @@
 //! what each node shows and how big that makes it, split into the part that
 //! decides the layout (compared as a whole, so the playground lays out again
 //! only when it changes) and the marks drawn over it (errors, unreachable,
-//! cycles). The layout itself is the core's.
+//! cycles). The layout itself is the core's; [`crate::scene`] places every
+//! shape and text of the laid-out graph.
 
 use foldhash::{HashMap, HashSet};
 use opb_core::explain::boundary::StepBoundary;
 use opb_core::explain::layout::{self, GraphLayout, NodeSpec, Shape, Size, Spacing, TooDense};
 use opb_core::explain::{Graph, PlaybookExplain};
 use opb_core::CompactString;
+use std::fmt::Write;
 use std::future::Future;
 
 /// Graphs with more steps than this are not drawn: the browser would spend
@@ -16,29 +18,29 @@ use std::future::Future;
 pub const MAX_DRAWN_STEPS: usize = 2_000;
 
 /// An agent step's box height.
-pub const AGENT_HEIGHT: f64 = 58.0;
+pub(crate) const AGENT_HEIGHT: f64 = 58.0;
 /// A gate's diamond height.
-pub const GATE_HEIGHT: f64 = 84.0;
+pub(crate) const GATE_HEIGHT: f64 = 84.0;
 /// The box height of a step of another kind.
-pub const OTHER_HEIGHT: f64 = 52.0;
+pub(crate) const OTHER_HEIGHT: f64 = 52.0;
 /// The Start and End markers' size.
-pub const TERMINAL: Size = Size::new(58.0, 24.0);
+pub(crate) const TERMINAL: Size = Size::new(58.0, 24.0);
 const LABEL_HEIGHT: f64 = 20.0;
 
 /// Step ids are set in the monospace font, 12.5 px, whose glyphs are 0.6 em wide.
-pub const ID_PX: f64 = 12.5;
+pub(crate) const ID_PX: f64 = 12.5;
 /// Second lines, in the sans font.
-pub const SUB_PX: f64 = 12.0;
+pub(crate) const SUB_PX: f64 = 12.0;
 /// A risk badge's text size.
-pub const BADGE_PX: f64 = 10.5;
+pub(crate) const BADGE_PX: f64 = 10.5;
 /// A branch label's text size.
-pub const LABEL_PX: f64 = 11.5;
+pub(crate) const LABEL_PX: f64 = 11.5;
 /// Space between a box's edge and its texts.
-pub const PADDING: f64 = 14.0;
+pub(crate) const PADDING: f64 = 14.0;
 /// The coloured bar on an agent step's left edge.
-pub const BAR: f64 = 5.0;
+pub(crate) const BAR: f64 = 5.0;
 /// The corner radius of a step's box.
-pub const CORNER: f64 = 10.0;
+pub(crate) const CORNER: f64 = 10.0;
 
 const AGENT_WIDTH: (f64, f64) = (176.0, 300.0);
 const GATE_WIDTH: (f64, f64) = (150.0, 230.0);
@@ -68,7 +70,7 @@ fn sans_width(text: &str, px: f64) -> f64 {
 
 #[derive(Clone, Copy, PartialEq, Eq)]
 /// The two typefaces the graph sets its texts in.
-pub enum Font {
+pub(crate) enum Font {
     /// Step ids.
     Mono,
     /// Everything else.
@@ -76,7 +78,7 @@ pub enum Font {
 }
 
 /// How wide `text` is set in `font` at `px`, as boxes are sized.
-pub fn text_width(text: &str, px: f64, font: Font) -> f64 {
+pub(crate) fn text_width(text: &str, px: f64, font: Font) -> f64 {
     match font {
         Font::Mono => mono_width(text, px),
         Font::Sans => sans_width(text, px),
@@ -84,7 +86,7 @@ pub fn text_width(text: &str, px: f64, font: Font) -> f64 {
 }
 
 /// `text` cut with an ellipsis to fit `max` pixels, and its width.
-pub fn fit(text: &str, max: f64, px: f64, font: Font) -> (String, f64) {
+pub(crate) fn fit(text: &str, max: f64, px: f64, font: Font) -> (String, f64) {
     let width = text_width(text, px, font);
     if width <= max {
         return (text.to_owned(), width);
@@ -245,7 +247,7 @@ impl Node {
 }
 
 /// A branch label as drawn, and its box size.
-pub fn label(text: &str) -> (String, Size) {
+pub(crate) fn label(text: &str) -> (String, Size) {
     let (fitted, width) = fit(text, LABEL_MAX, LABEL_PX, Font::Sans);
     (fitted, Size::new(width + 16.0, LABEL_HEIGHT))
 }
@@ -404,44 +406,56 @@ impl Marks {
 /// SVG path data for a route: consecutive points joined by curves that
 /// leave and arrive vertically (the core's routes bend only between ranks),
 /// or one cubic for a self-loop.
-pub fn path_data(route: &layout::EdgeRoute) -> String {
+pub(crate) fn path_data(route: &layout::EdgeRoute) -> String {
     let mut d = String::new();
     let Some(first) = route.points.first() else { return d };
-    d.push_str(&format!("M{:.1} {:.1}", first.x, first.y));
+    write!(d, "M{} {}", N(first.x), N(first.y)).ok();
     if route.self_loop {
         if let [_, a, b, c] = route.points[..] {
-            d.push_str(&format!(
-                " C{:.1} {:.1} {:.1} {:.1} {:.1} {:.1}",
-                a.x, a.y, b.x, b.y, c.x, c.y
-            ));
+            write!(d, " C{} {} {} {} {} {}", N(a.x), N(a.y), N(b.x), N(b.y), N(c.x), N(c.y)).ok();
         }
         return d;
     }
     for pair in route.points.windows(2) {
         let [p, q] = pair else { continue };
         if (p.x - q.x).abs() < 0.05 {
-            d.push_str(&format!(" L{:.1} {:.1}", q.x, q.y));
+            write!(d, " L{} {}", N(q.x), N(q.y)).ok();
         } else {
-            let mid = (p.y + q.y) / 2.0;
-            d.push_str(&format!(" C{:.1} {mid:.1} {:.1} {mid:.1} {:.1} {:.1}", p.x, q.x, q.x, q.y));
+            let mid = N((p.y + q.y) / 2.0);
+            write!(d, " C{} {mid} {} {mid} {} {}", N(p.x), N(q.x), N(q.x), N(q.y)).ok();
         }
     }
     d
 }
 
 /// Diamond outline inside a box.
-pub fn diamond(width: f64, height: f64) -> String {
-    let (w, h) = (width / 2.0, height / 2.0);
-    format!("M{w:.1} 0 L{width:.1} {h:.1} L{w:.1} {height:.1} L0 {h:.1} Z")
+pub(crate) fn diamond(width: f64, height: f64) -> String {
+    let (w, h) = (N(width / 2.0), N(height / 2.0));
+    format!("M{w} 0 L{} {h} L{w} {} L0 {h} Z", N(width), N(height))
 }
 
 /// The coloured bar along an agent step's left edge, inside its rounded
 /// corners (radius `CORNER`): the part of the box left of `BAR`.
-pub fn risk_bar(height: f64) -> String {
+pub(crate) fn risk_bar(height: f64) -> String {
     let inset = CORNER - (CORNER * CORNER - (CORNER - BAR) * (CORNER - BAR)).sqrt();
+    let (bar, corner) = (N(BAR), N(CORNER));
     format!(
-        "M{BAR} {inset:.2} A{CORNER} {CORNER} 0 0 0 0 {CORNER} V{:.2} A{CORNER} {CORNER} 0 0 0 {BAR} {:.2} Z",
-        height - CORNER,
-        height - inset
+        "M{bar} {} A{corner} {corner} 0 0 0 0 {corner} V{} A{corner} {corner} 0 0 0 {bar} {} Z",
+        N(inset),
+        N(height - CORNER),
+        N(height - inset)
     )
+}
+
+/// A length as the drawings write it: to a tenth, without a zero tenth.
+pub(crate) struct N(pub(crate) f64);
+
+impl std::fmt::Display for N {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let rounded = (self.0 * 10.0).round() / 10.0;
+        match rounded.fract() == 0.0 {
+            true => write!(f, "{rounded:.0}"),
+            false => write!(f, "{rounded:.1}"),
+        }
+    }
 }

@@ -1,7 +1,10 @@
 //! opb's drawings and accounts of a document, from the core's explain view:
-//! the step graph as the playground draws it ([`drawing`]), `opb explain`'s
-//! account of it for any page ([`explain`]), and static renderings that
-//! need no script ([`svg`]), for docs sites and reports.
+//! the step graph as the playground draws it ([`drawing`]: what each step
+//! shows; [`scene`]: the drawn graph as data, which the standalone SVG and
+//! the playground's view both write), `opb explain`'s account of it for
+//! any page ([`explain`]), static renderings that need no script ([`svg`],
+//! [`html`]) for docs sites and reports, and the viewer's markup
+//! ([`markup`]).
 //!
 //! It reads the core's public API only; what it shows is what the core
 //! says, masked by the core.
@@ -13,10 +16,11 @@ pub mod explain;
 pub mod figure;
 pub mod glance;
 pub mod html;
+pub mod markup;
+pub mod scene;
 pub mod svg;
-pub mod viewer;
 pub mod words;
-mod xml;
+pub mod xml;
 
 /// A colour theme for a static rendering.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]

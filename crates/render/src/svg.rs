@@ -8,13 +8,14 @@
 //! Every text comes from the core's explain view, which the core builds from
 //! the document with its credentials masked.
 
-use crate::drawing::{
-    dense_notice, diamond, edge_lines, label, path_data, risk_bar, text_width, Font, Geometry,
-    Look, Marks, BAR, CORNER, ID_PX, PADDING,
+use crate::drawing::{Geometry, Marks, N};
+use crate::scene::{
+    mark_classes, translate, Arrowhead, ErrorMark, Listing, Node, Outline, Scene, Tag, Text,
+    ARROWHEAD, ARROWHEADS,
 };
 use crate::xml::escape;
 use crate::Theme;
-use opb_core::explain::layout::{EdgeRoute, Fidelity, GraphLayout, NodeBox, Notice, TooDense};
+use opb_core::explain::layout::{Fidelity, Notice, TooDense};
 use opb_core::explain::PlaybookExplain;
 use opb_core::pause;
 use std::fmt::Write;
@@ -98,26 +99,12 @@ pub(crate) async fn drawn<W: Future<Output = ()>>(
         return Err(NotDrawn::NoSteps);
     }
     let layout = geometry.lay_out_pausing(pause).await.map_err(NotDrawn::TooDense)?;
-    let marks = Marks::of(explain);
-    let mut out = String::with_capacity(4096 + 1024 * steps);
     let said = layout.fidelity.notice().filter(|_| notice == NoticeIn::Drawing);
-    let parts = Parts { explain, geometry: &geometry, layout: &layout, marks: &marks };
-    drawing(&mut out, &parts, said, theme, &style);
+    let scene = Scene::new(&geometry, &layout, said);
+    let mut out = String::with_capacity(4096 + 1024 * steps);
+    drawing(&mut out, explain, &scene, &Marks::of(explain), theme, &style);
     Ok((named(&out), layout.fidelity))
 }
-
-/// What a drawing is made of.
-struct Parts<'a> {
-    explain: &'a PlaybookExplain,
-    geometry: &'a Geometry,
-    layout: &'a GraphLayout,
-    marks: &'a [Marks],
-}
-
-/// The height of the band above a drawing that holds its notice.
-const NOTICE_BAND: f64 = 30.0;
-/// The notice's text size.
-const NOTICE_PX: f64 = 13.0;
 
 /// `svg` with its ids' prefix ([`IDS`]) replaced by `opb-` and a digest of
 /// the whole.
@@ -133,51 +120,91 @@ fn digest(text: &str) -> u32 {
     (hash ^ (hash >> 32)) as u32
 }
 
-/// Writes the drawing, its ids starting with [`IDS`] for [`named`] to replace;
-/// `notice`, when given, in a band above the graph.
+/// Writes `scene`, its ids starting with [`IDS`] for [`named`] to replace.
 fn drawing(
     out: &mut String,
-    parts: &Parts,
-    notice: Option<&str>,
+    explain: &PlaybookExplain,
+    scene: &Scene<'_>,
+    marks: &[Marks],
     theme: Option<Theme>,
     style: &impl Fn(&mut String),
 ) {
-    let Parts { explain, geometry, layout, marks } = *parts;
     let ids = IDS;
-    let band = if notice.is_some() { NOTICE_BAND } else { 0.0 };
-    let notice_width =
-        notice.map_or(0.0, |text| text_width(text, NOTICE_PX, Font::Sans) + 2.0 * PADDING);
-    let size = (layout.width.max(notice_width), layout.height + band);
-    open(out, explain, size, notice, theme, style);
-    if let Some(text) = notice {
-        write!(
-            out,
-            r#"<text class="graph-notice" x="{PADDING}" y="{:.1}">{}</text><g transform="translate(0,{band:.1})">"#,
-            band / 2.0,
-            escape(text)
-        )
-        .ok();
+    let notice = scene.notice.as_ref();
+    open(out, explain, (scene.width, scene.height), notice.map(|n| &*n.text), theme, style);
+    if let Some(notice) = notice {
+        out.push_str(r#"<text class="graph-notice""#);
+        text(out, notice);
+        write!(out, r#"<g transform="{}">"#, translate(0.0, scene.top)).ok();
     }
     out.push_str("<defs>");
-    for (id, class) in [("arrow", "arrow"), ("arrow-back", "arrow back")] {
+    let Arrowhead { path, view_box, tip: (x, y), size } = ARROWHEAD;
+    for (id, class) in ARROWHEADS {
         write!(
             out,
-            r#"<marker id="{ids}{id}" class="{class}" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="7" markerHeight="7" orient="auto-start-reverse"><path d="M0 1 L10 5 L0 9 Z"/></marker>"#
+            r#"<marker id="{ids}{id}" class="{class}" viewBox="{view_box}" refX="{}" refY="{}" markerWidth="{}" markerHeight="{}" orient="auto-start-reverse"><path d="{path}"/></marker>"#,
+            N(x), N(y), N(size), N(size)
         )
         .ok();
     }
-    out.push_str("</defs>");
-    edges(out, geometry, layout, ids);
-    terminals(out, layout, ids);
-    out.push_str(r#"<g class="nodes">"#);
-    for ((node, b), mark) in geometry.nodes.iter().zip(&layout.nodes).zip(marks) {
-        node_svg(out, node, b, mark);
+    out.push_str(r#"</defs><g class="edges">"#);
+    for edge in scene.edges() {
+        write!(
+            out,
+            r#"<g class="{}"><path d="{}" marker-end="url(#{ids}{})"/>"#,
+            edge.class(),
+            edge.path,
+            edge.arrowhead()
+        )
+        .ok();
+        if let Some(label) = &edge.tag {
+            out.push_str(r#"<g class="edge-label""#);
+            tag(out, label);
+        }
+        out.push_str("</g>");
+    }
+    out.push_str(r#"</g><g class="terminals">"#);
+    for terminal in scene.terminals() {
+        write!(
+            out,
+            r#"<g class="edge terminal-edge"><path d="{}" marker-end="url(#{ids}{})"/></g>"#,
+            terminal.path, ARROWHEADS[0].0
+        )
+        .ok();
+        write!(out, r#"<g class="terminal" data-terminal="{}""#, terminal.which).ok();
+        tag(out, &terminal.tag);
+    }
+    out.push_str(r#"</g><g class="nodes">"#);
+    for (node, mark) in scene.nodes().zip(marks) {
+        node_svg(out, &node, mark);
     }
     out.push_str("</g>");
     if notice.is_some() {
         out.push_str("</g>");
     }
     out.push_str("</svg>\n");
+}
+
+/// Writes a text's position, what it says and its end tag, after its start
+/// tag's name and attributes.
+fn text(out: &mut String, text: &Text<'_>) {
+    write!(out, r#" x="{}" y="{}">{}</text>"#, N(text.x), N(text.y), escape(&text.text)).ok();
+}
+
+/// Writes a tag after its group's start tag and attributes: the group
+/// moved to the tag's place, its box and its text.
+fn tag(out: &mut String, tag: &Tag<'_>) {
+    write!(
+        out,
+        r#" transform="{}"><rect width="{}" height="{}" rx="{}"/><text"#,
+        translate(tag.x, tag.y),
+        N(tag.width),
+        N(tag.height),
+        N(tag.corner)
+    )
+    .ok();
+    text(out, &tag.text);
+    out.push_str("</g>");
 }
 
 /// NUL where the ids' prefix goes: escaped text never holds one, so the
@@ -198,7 +225,9 @@ fn open(
     let theme = theme.map(|theme| format!(r#" data-theme="{}""#, theme.name())).unwrap_or_default();
     write!(
         out,
-        r#"<svg xmlns="http://www.w3.org/2000/svg" class="graph"{theme} width="{w:.0}" height="{h:.0}" viewBox="0 0 {w:.1} {h:.1}" role="img" aria-labelledby="{ids}title {ids}desc">"#,
+        r#"<svg xmlns="http://www.w3.org/2000/svg" class="graph"{theme} width="{w:.0}" height="{h:.0}" viewBox="0 0 {} {}" role="img" aria-labelledby="{ids}title {ids}desc">"#,
+        N(w),
+        N(h)
     )
     .ok();
     write!(out, r#"<title id="{ids}title">{}</title>"#, escape(&title(explain))).ok();
@@ -211,38 +240,25 @@ fn open(
     )
     .ok();
     style(out);
-    write!(out, r#"<rect class="graph-background" width="{w:.1}" height="{h:.1}"/>"#).ok();
+    write!(out, r#"<rect class="graph-background" width="{}" height="{}"/>"#, N(w), N(h)).ok();
 }
 
-/// A standalone SVG in place of a graph too dense to draw: the notice, then
-/// each step and its edges, a line each ([`edge_lines`]).
+/// A standalone SVG in place of a graph too dense to draw ([`Listing`]).
 fn listed(explain: &PlaybookExplain, dense: &TooDense, theme: Theme) -> String {
-    let notice = dense_notice(dense);
-    let lines = edge_lines(&explain.graph);
-    let widest = std::iter::once(text_width(&notice, NOTICE_PX, Font::Sans))
-        .chain(lines.iter().map(|line| text_width(line, LIST_PX, Font::Sans)))
-        .fold(0.0, f64::max);
-    let size = (widest + 2.0 * PADDING, NOTICE_BAND + LIST_LINE * lines.len() as f64 + PADDING);
-    let mut out = String::with_capacity(4096 + 80 * lines.len());
-    open(&mut out, explain, size, Some(&notice), Some(theme), &write_stylesheet);
-    write!(
-        out,
-        r#"<text class="graph-notice" x="{PADDING}" y="{:.1}">{}</text><g class="graph-list">"#,
-        NOTICE_BAND / 2.0,
-        escape(&notice)
-    )
-    .ok();
-    for (i, line) in lines.iter().enumerate() {
-        let y = NOTICE_BAND + LIST_LINE * (i as f64 + 0.5);
-        write!(out, r#"<text x="{PADDING}" y="{y:.1}">{}</text>"#, escape(line)).ok();
+    let listing = Listing::new(&explain.graph, dense);
+    let mut out = String::with_capacity(4096 + 80 * listing.lines.len());
+    let size = (listing.width, listing.height);
+    open(&mut out, explain, size, Some(&*listing.notice.text), Some(theme), &write_stylesheet);
+    out.push_str(r#"<text class="graph-notice""#);
+    text(&mut out, &listing.notice);
+    out.push_str(r#"<g class="graph-list">"#);
+    for line in &listing.lines {
+        out.push_str("<text");
+        text(&mut out, line);
     }
     out.push_str("</g></svg>\n");
     named(&out)
 }
-
-/// A listed step's text size, and the height of its line.
-const LIST_PX: f64 = 12.0;
-const LIST_LINE: f64 = 20.0;
 
 /// The drawing's title: the playbook's name or id.
 fn title(explain: &PlaybookExplain) -> String {
@@ -337,141 +353,58 @@ fn own_properties_only(css: &str) -> String {
     out
 }
 
-fn edges(out: &mut String, geometry: &Geometry, layout: &GraphLayout, ids: &str) {
-    out.push_str(r#"<g class="edges">"#);
-    for (edge, route) in
-        geometry.graph.edges.iter().zip(&layout.edges).filter(|(_, r)| !r.points.is_empty())
-    {
-        let (class, marker) =
-            if edge.back { ("edge back", "arrow-back") } else { ("edge", "arrow") };
-        write!(
-            out,
-            r#"<g class="{class}"><path d="{}" marker-end="url(#{ids}{marker})"/>"#,
-            path_data(route)
-        )
-        .ok();
-        if let (Some(text), Some(at)) = (edge.label.as_deref(), route.label) {
-            let (text, size) = label(text);
-            write!(
-                out,
-                r#"<g class="edge-label" transform="translate({:.1},{:.1})"><rect width="{:.1}" height="{:.1}" rx="6"/><text x="{:.1}" y="{:.1}">{}</text></g>"#,
-                at.x - size.width / 2.0,
-                at.y - size.height / 2.0,
-                size.width,
-                size.height,
-                size.width / 2.0,
-                size.height / 2.0,
-                escape(&text)
-            )
-            .ok();
-        }
-        out.push_str("</g>");
-    }
-    out.push_str("</g>");
-}
-
-fn terminals(out: &mut String, layout: &GraphLayout, ids: &str) {
-    out.push_str(r#"<g class="terminals">"#);
-    let all = layout
-        .start
-        .iter()
-        .map(|t| (t, "start", "Start"))
-        .chain(layout.ends.iter().map(|t| (t, "end", "End")));
-    for (terminal, which, text) in all {
-        let b = terminal.at;
-        terminal_edge(out, &terminal.edge, ids);
-        write!(
-            out,
-            r#"<g class="terminal" data-terminal="{which}" transform="translate({:.1},{:.1})"><rect width="{:.1}" height="{:.1}" rx="{:.1}"/><text x="{:.1}" y="{:.1}">{text}</text></g>"#,
-            b.x,
-            b.y,
-            b.width,
-            b.height,
-            b.height / 2.0,
-            b.width / 2.0,
-            b.height / 2.0
-        )
-        .ok();
-    }
-    out.push_str("</g>");
-}
-
-fn terminal_edge(out: &mut String, route: &EdgeRoute, ids: &str) {
-    write!(
-        out,
-        r#"<g class="edge terminal-edge"><path d="{}" marker-end="url(#{ids}arrow)"/></g>"#,
-        path_data(route)
-    )
-    .ok();
-}
-
-fn node_svg(out: &mut String, node: &crate::drawing::Node, b: &NodeBox, mark: &Marks) {
-    let (w, h) = (b.width, b.height);
-    let kind = match node.look {
-        Look::Agent { .. } => "agent",
-        Look::Gate { .. } => "gate",
-        Look::Other { .. } => "other",
-    };
+fn node_svg(out: &mut String, node: &Node<'_>, mark: &Marks) {
     let mut class = String::from("node");
-    for (on, name) in [(mark.unreachable, " unreachable"), (mark.in_cycle, " cyclic")] {
-        if on {
-            class.push_str(name);
-        }
+    for name in mark_classes(mark) {
+        class.push(' ');
+        class.push_str(name);
     }
     write!(
         out,
-        r#"<g class="{class}" data-kind="{kind}" data-step-id="{}" transform="translate({:.1},{:.1})"><title>{}</title>"#,
-        escape(&node.id),
-        b.x,
-        b.y,
+        r#"<g class="{class}" data-kind="{}" data-step-id="{}" transform="{}"><title>{}</title>"#,
+        node.kind,
+        escape(node.id),
+        translate(node.x, node.y),
         escape(&mark.title)
     )
     .ok();
-    match &node.look {
-        Look::Agent { title, agent, badge } => {
-            let badge_w = badge.width();
-            let badge_class =
-                if badge.partly_unknown { "risk-badge partly-unknown" } else { "risk-badge" };
-            let risk = escape(&badge.risk);
-            write!(
-                out,
-                r#"<rect class="node-shape" width="{w:.1}" height="{h:.1}" rx="{CORNER}"/><path class="risk-bar" data-risk="{risk}" d="{}"/><text class="node-title" x="{x}" y="24">{}</text><text class="node-sub" x="{x}" y="43">{}</text><g class="{badge_class}" data-risk="{risk}" transform="translate({:.1},11)"><rect width="{badge_w:.1}" height="18" rx="9"/><text x="{:.1}" y="9.5">{}</text></g>"#,
-                risk_bar(h),
-                escape(title),
-                escape(agent),
-                w - PADDING - badge_w,
-                badge_w / 2.0,
-                escape(&badge.text),
-                x = BAR + PADDING,
-            )
-            .ok();
-        }
-        Look::Gate { title } => {
-            write!(
-                out,
-                r#"<path class="node-shape" d="{}"/><text class="node-caption" x="{:.1}" y="{:.1}">GATE</text><text class="node-title centered" x="{:.1}" y="{:.1}">{}</text>"#,
-                diamond(w, h),
-                w / 2.0,
-                h / 2.0 - 10.0,
-                w / 2.0,
-                h / 2.0 + ID_PX * 0.55,
-                escape(title)
-            )
-            .ok();
-        }
-        Look::Other { title, caption } => {
-            write!(
-                out,
-                r#"<rect class="node-shape" width="{w:.1}" height="{h:.1}" rx="{CORNER}"/><text class="node-title" x="{PADDING}" y="22">{}</text><text class="node-sub" x="{PADDING}" y="40">{}</text>"#,
-                escape(title),
-                escape(caption)
-            )
-            .ok();
-        }
+    match &node.outline {
+        Outline::Rect(corner) => write!(
+            out,
+            r#"<rect class="node-shape" width="{}" height="{}" rx="{}"/>"#,
+            N(node.width),
+            N(node.height),
+            N(*corner)
+        ),
+        Outline::Path(path) => write!(out, r#"<path class="node-shape" d="{path}"/>"#),
     }
-    if mark.errors > 0 {
-        let count = if mark.errors > 9 { "9+".to_owned() } else { mark.errors.to_string() };
-        write!(out, r#"<g class="error-mark" transform="translate({:.1},-7)"><circle r="10"/><text>{count}</text></g>"#, w - 7.0).ok();
+    .ok();
+    if let Some(bar) = &node.bar {
+        write!(
+            out,
+            r#"<path class="risk-bar" data-risk="{}" d="{}"/>"#,
+            escape(bar.risk),
+            bar.path
+        )
+        .ok();
+    }
+    for (class, shown) in &node.texts {
+        write!(out, r#"<text class="{class}""#).ok();
+        text(out, shown);
+    }
+    if let Some(badge) = &node.badge {
+        write!(out, r#"<g class="{}" data-risk="{}""#, badge.class(), escape(badge.risk)).ok();
+        tag(out, &badge.tag);
+    }
+    if let Some(mark) = ErrorMark::on(node.width, mark.errors) {
+        write!(
+            out,
+            r#"<g class="error-mark" transform="{}"><circle r="{}"/><text>{}</text></g>"#,
+            translate(mark.x, mark.y),
+            N(mark.radius),
+            mark.text
+        )
+        .ok();
     }
     out.push_str("</g>");
 }

@@ -6,7 +6,7 @@ use std::borrow::Cow;
 /// escaped, and characters XML 1.0 cannot hold (C0 controls other than tab,
 /// line feed and carriage return; U+FFFE, U+FFFF) as U+FFFD. A document's
 /// step id may hold any of them.
-pub(crate) fn escape(text: &str) -> Cow<'_, str> {
+pub fn escape(text: &str) -> Cow<'_, str> {
     let unsafe_char = |c: char| {
         matches!(c, '&' | '<' | '>' | '"' | '\'' | '\u{fffe}' | '\u{ffff}')
             || (c < ' ' && !matches!(c, '\t' | '\n' | '\r'))

@@ -90,6 +90,40 @@ impl Unit {
         }
     }
 
+    /// How many units of `text` come before each of `offsets` (bytes), in
+    /// the same order and one sweep: an editor's offsets into a whole
+    /// text. An offset inside a character counts as its start; one past
+    /// the end as the end.
+    pub fn counts_before(self, text: &str, offsets: &[usize]) -> Vec<usize> {
+        let mut order: Vec<usize> = (0..offsets.len()).collect();
+        crate::order::sort_by_key(&mut order, |&i| offsets[i]);
+        let mut out = vec![0; offsets.len()];
+        let (mut at, mut count) = (0, 0);
+        for i in order {
+            let offset = floor_char_boundary(text, offsets[i]);
+            count += self.count(&text[at..offset]);
+            at = offset;
+            out[i] = count;
+        }
+        out
+    }
+
+    /// The byte offset `units` units into `text`: inside a character (half
+    /// a UTF-16 pair), its start; past the end, the end.
+    pub fn offset_of(self, text: &str, units: usize) -> usize {
+        if text.as_bytes().get(..units).is_some_and(<[u8]>::is_ascii) {
+            return units;
+        }
+        let mut seen = 0;
+        for (at, c) in text.char_indices() {
+            seen += self.width(c);
+            if seen > units {
+                return at;
+            }
+        }
+        text.len()
+    }
+
     fn width(self, c: char) -> usize {
         match self {
             Unit::Char => 1,
@@ -182,17 +216,7 @@ impl<'a> LineIndex<'a> {
     pub fn offset_in(&self, line: usize, column: usize, unit: Unit) -> usize {
         let Some(&start) = self.line_starts.get(line) else { return self.text.len() };
         let end = self.line_starts.get(line + 1).map_or(self.text.len(), |next| next - 1);
-        let mut units = 0;
-        for (at, c) in self.text[start..end].char_indices() {
-            if units >= column {
-                return start + at;
-            }
-            units += unit.width(c);
-            if units > column {
-                return start + at;
-            }
-        }
-        end
+        start + unit.offset_of(&self.text[start..end], column)
     }
 
     /// The byte offset of a 1-based line and a 0-based character column, as
@@ -319,6 +343,29 @@ mod tests {
         let emoji = text.find('😀').unwrap();
         assert_eq!(index.offset_in(0, 5, Unit::Utf16), emoji, "inside 😀: its start");
         assert_eq!(Unit::Utf16.count("é😀x"), 4);
+    }
+
+    #[test]
+    fn offsets_into_the_whole_text_both_ways() {
+        let text = "a: \"é😀\"\nb: ✓x\n";
+        let boundaries: Vec<usize> =
+            text.char_indices().map(|(i, _)| i).chain([text.len()]).collect();
+        let expected: Vec<usize> =
+            boundaries.iter().map(|&b| text[..b].encode_utf16().count()).collect();
+        assert_eq!(Unit::Utf16.counts_before(text, &boundaries), expected);
+        for (&byte, &units) in boundaries.iter().zip(&expected) {
+            assert_eq!(Unit::Utf16.offset_of(text, units), byte, "{byte}");
+            assert_eq!(Unit::Utf8.offset_of(text, byte), byte, "{byte}");
+        }
+        // Inside the emoji's surrogate pair, and past the end.
+        let emoji = text.find('😀').unwrap();
+        assert_eq!(Unit::Utf16.offset_of(text, text[..emoji].encode_utf16().count() + 1), emoji);
+        assert_eq!(Unit::Utf16.offset_of(text, 999), text.len());
+        assert_eq!(Unit::Utf16.offset_of("abc", 2), 2);
+        // The callers' order kept; inside a character its start; past the
+        // end, the end.
+        assert_eq!(Unit::Utf16.counts_before("😀😀", &[8, 0, 4, 99, 5]), vec![4, 0, 2, 4, 2]);
+        assert_eq!(Unit::Utf16.counts_before("abc", &[2, 99]), vec![2, 3]);
     }
 
     #[test]

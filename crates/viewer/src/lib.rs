@@ -1,9 +1,9 @@
 //! The viewer docs sites embed (`<opb-viewer>` and the embed page): a
-//! document in, the viewer's markup ([`opb_render::viewer`]) and the
+//! document in, the viewer's markup ([`opb_render::markup`]) and the
 //! result a host page is told (`opb-result`, `opb:result`) out. The core
 //! and the renderer do the rest; the script of the page only shows it.
 //!
-//! Built on its own (scripts/build-viewer.sh), without the playground's
+//! Built on its own (js/build-viewer.mjs), without the playground's
 //! editor, compare mode, registry or rule documentation, so a docs page
 //! downloads a fraction of the playground.
 
@@ -109,9 +109,9 @@ impl Viewing {
             let slices = Slices::new(clock);
             let pause = || slices.pause(Turn::default);
             let analysis = opb_core::analyze_pausing(&text, &options, pause).await;
-            let (html, tabs) = opb_render::viewer::view_pausing(&name, &analysis, pause).await;
+            let (html, tabs) = opb_render::markup::view_pausing(&name, &analysis, pause).await;
             let tabs = tabs.iter().map(|tab| tab.id).collect::<Vec<_>>().join(" ");
-            Viewed { html, tabs, result: opb_render::viewer::result(&analysis) }
+            Viewed { html, tabs, result: opb_render::markup::result(&analysis) }
         };
         Viewing { work: Some(Box::pin(work)), viewed: None }
     }
@@ -201,7 +201,7 @@ mod tests {
         let (viewed, steps) = view(&text, None, "dense.yaml");
         assert!(steps > 2, "made in {steps} steps");
         let analysis = opb_core::analyze(&text, &opb_core::Options::default());
-        assert_eq!(viewed.html(), opb_render::viewer::view("dense.yaml", &analysis).0);
+        assert_eq!(viewed.html(), opb_render::markup::view("dense.yaml", &analysis).0);
         let mut done = Viewing::new(text, None, "dense.yaml".to_owned(), ticking);
         while !done.step() {}
         assert!(done.viewed().is_some() && done.step() && done.viewed().is_none(), "given once");

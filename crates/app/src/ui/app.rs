@@ -9,28 +9,29 @@ use super::split::{self, Splitter};
 use super::toolbar::{Notice, Toolbar};
 use crate::checker::{self, Report};
 use crate::examples;
-// Share links, persistence, files, themes (src/ui/share).
-use super::share::{
-    banner::TrustBanner,
-    files::{FileDrop, OpenFileButton},
-    links::{DocumentState, Incoming, Links, Opened, Start},
-};
-use super::share::{
-    drafts_menu::DraftsMenu,
-    menu::ShareMenu,
-    notices::ShareNotices,
-    theme::{self, ThemeState, ThemeToggle},
-};
-use crate::embed::PageOptions;
+// The document session, the drafts, the menus and notices over them, files
+// and themes.
+use super::document::DocumentState;
+use super::drafts_menu::DraftsMenu;
+use super::files::{FileDrop, OpenFileButton};
+use super::notices::SessionNotices;
+use super::session::incoming::Incoming;
+use super::session::notice::Opened;
+use super::session::start::Start;
+use super::session::Session;
+use super::share::ShareMenu;
+use super::theme::{self, ThemeState, ThemeToggle};
+use super::trust_banner::TrustBanner;
+use crate::embed_code::PageOptions;
 use crate::format::{human_size, renamed, syntax_label};
 use crate::route::Route;
 use crate::schedule::{debounce_ms, is_large};
 use opb_core::pause::Slices;
-// The viewer: graph, tools, requires, manifest (src/ui/viewer).
+// The panels: graph, tools, requires, manifest (src/ui/panels).
 use super::compare::{ComparePanel, CompareState};
+use super::panels::risk_paths::{RiskPathsPanel, RiskPathsState, RiskPathsTab};
+use super::panels::{selection::Target, Panel, PanelTabs, Panels};
 use super::registry::{RegistryControl, RegistryState};
-use super::viewer::risk_paths::{RiskPathsPanel, RiskPathsState, RiskPathsTab};
-use super::viewer::{selection::Target, Viewer, ViewerPanel, ViewerTabs};
 use futures_util::future::{abortable, AbortHandle};
 use gloo_timers::callback::Timeout;
 use gloo_timers::future::TimeoutFuture;
@@ -54,7 +55,7 @@ impl Drop for Running {
 }
 
 /// The app, opening with the document `start` holds: a link's, a draft, or
-/// the default example (`links::start`, src/ui/share/links.rs).
+/// the default example (`session::start::start`).
 #[component]
 pub fn App(start: Start) -> impl IntoView {
     let all_examples = examples::all();
@@ -65,18 +66,18 @@ pub fn App(start: Start) -> impl IntoView {
 
     let editor = EditorHandle::default();
     let report = RwSignal::new(None::<Arc<Report>>);
-    let viewer = Viewer::new(report.into(), editor);
+    let panels = Panels::new(report.into(), editor);
     if let Some(step) = start.step.clone() {
-        viewer.selection.choose(Some(Target::Step(step)));
+        panels.selection.choose(Some(Target::Step(step)));
     }
-    let risk_paths = RiskPathsState::new(viewer);
+    let risk_paths = RiskPathsState::new(panels);
     let registry = RegistryState::restore();
     provide_context(registry);
     let compare = CompareState::default();
     // A jump to a diagnostic moves the editor and selects its step or tool.
     let jump = move |jump: Jump| {
         editor.select(jump.from, jump.to);
-        viewer.follow_jump(jump);
+        panels.follow_jump(jump);
     };
     let kind_choice = RwSignal::new(first.kind);
     let name = RwSignal::new(first.name.clone());
@@ -258,7 +259,7 @@ pub fn App(start: Start) -> impl IntoView {
         }
     };
 
-    // Share links, persistence, files, themes (src/ui/share).
+    // The document session: links, drafts, files (src/ui/session).
     let open_document = move |incoming: Incoming| {
         selected_example.set(example_named(&incoming.name, &incoming.text).unwrap_or_default());
         name.set(incoming.name);
@@ -271,17 +272,18 @@ pub fn App(start: Start) -> impl IntoView {
         edited.set(incoming.edited);
     };
     let document_state = DocumentState { editor, report, fresh, kind_choice, name, edited, route };
-    let links = Links::new(document_state, Callback::new(open_document), start, checks.into());
+    let session = Session::new(document_state, Callback::new(open_document), start, checks.into());
     // An example or a file over edited work keeps that work, as a link does.
     let load_example = move |example_name: String| {
         if let Some(example) = examples::named(&example_name) {
             let name = example.name.to_owned();
-            links.replace(Incoming::opened(example.text, name.clone()), Opened::Example(name));
+            session.replace(Incoming::opened(example.text, name.clone()), Opened::Example(name));
         }
     };
     let open_file = move |opened: Result<crate::files::Opened, String>| match opened {
         Ok(file) => {
-            links.replace(Incoming::opened(file.text, file.name.clone()), Opened::File(file.name));
+            session
+                .replace(Incoming::opened(file.text, file.name.clone()), Opened::File(file.name));
         }
         Err(reason) => say(Notice { error: true, text: reason }),
     };
@@ -310,14 +312,14 @@ pub fn App(start: Start) -> impl IntoView {
                 <Header name=name edited=edited report=report kind_choice=kind_choice />
                 <div class="document-actions">
                     <OpenFileButton on_open=open_file />
-                    <DraftsMenu links=links />
+                    <DraftsMenu session=session />
                     <RegistryControl state=registry />
-                    <ShareMenu links=links report=report name=name text=editor_text />
+                    <ShareMenu session=session report=report name=name text=editor_text />
                     {theme_state.map(|state| view! { <ThemeToggle state=state /> })}
                 </div>
-                <ShareNotices links=links name=name text=editor_text />
-                {move || links.arrived.get().then(|| view! {
-                    <TrustBanner report=report on_dismiss=move |()| links.arrived.set(false) />
+                <SessionNotices session=session name=name text=editor_text />
+                {move || session.arrived.get().then(|| view! {
+                    <TrustBanner report=report on_dismiss=move |()| session.arrived.set(false) />
                 })}
             </div>
             <main class="workspace" style=move || format!("--split: {:.2}%", share.get())>
@@ -360,7 +362,7 @@ pub fn App(start: Start) -> impl IntoView {
                             "Diagnostics"
                             <span class="tab-count">{diagnostics_count}</span>
                         </a>
-                        <ViewerTabs viewer=viewer route=route />
+                        <PanelTabs panels=panels route=route />
                         <RiskPathsTab state=risk_paths route=route />
                         <a
                             role="tab"
@@ -387,7 +389,7 @@ pub fn App(start: Start) -> impl IntoView {
                             }
                             .into_any(),
                             route @ (Route::Graph | Route::Tools | Route::Requires | Route::Manifest) => view! {
-                                <ViewerPanel viewer=viewer route=route on_jump=jump />
+                                <Panel panels=panels route=route on_jump=jump />
                             }
                             .into_any(),
                             Route::Paths => view! { <RiskPathsPanel state=risk_paths /> }.into_any(),

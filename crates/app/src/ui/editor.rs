@@ -4,6 +4,7 @@
 use crate::assist::{Offered, Tip};
 use crate::checker::Located;
 use crate::mirror::{Change, Mirror};
+use crate::ui::markdown::{assist_element, message_element};
 use js_sys::{Array, Object, Reflect};
 use leptos::prelude::*;
 use opb_core::Syntax;
@@ -57,6 +58,19 @@ struct Mounted {
     _on_change: Closure<dyn Fn(u32, Array)>,
     _on_cursor: Closure<dyn Fn(u32, u32)>,
     _assist: Option<[AtOffset; 2]>,
+    _render: [Render; 2],
+}
+
+/// A callback the editor calls to draw a text of the app's as elements.
+type Render = Closure<dyn Fn(String) -> web_sys::Node>;
+
+/// How the editor draws the app's texts: the Markdown of completions and
+/// hovers, and diagnostics' messages (`ui/markdown.rs`).
+fn renderers() -> [Render; 2] {
+    [
+        Render::new(|text: String| assist_element(&text, "cm-opb-markdown")),
+        Render::new(|message: String| message_element(&message)),
+    ]
 }
 
 /// A callback the editor calls with a UTF-16 offset.
@@ -287,6 +301,9 @@ pub fn Editor(
         set(&options, "onChange", on_change_js.as_ref().clone());
         set(&options, "onCursor", on_cursor_js.as_ref().clone());
         set(&options, "label", label.into());
+        let render_js = renderers();
+        set(&options, "renderMarkdown", render_js[0].as_ref().clone());
+        set(&options, "renderMessage", render_js[1].as_ref().clone());
         let assist_js = assist.map(Assist::closures);
         if let Some([complete, hover]) = &assist_js {
             set(&options, "onComplete", complete.as_ref().clone());
@@ -299,6 +316,7 @@ pub fn Editor(
                     _on_change: on_change_js,
                     _on_cursor: on_cursor_js,
                     _assist: assist_js,
+                    _render: render_js,
                 }));
                 on_ready.run(());
             }

@@ -230,7 +230,7 @@ pub(super) fn in_flow(text: &str, offset: usize) -> bool {
 /// `siblings`, the keys of that mapping above it are collected there.
 fn mapping(
     text: &str,
-    line: &Line,
+    line: &Line<'_>,
     column: usize,
     mut siblings: Option<&mut Vec<String>>,
 ) -> Option<Vec<String>> {
@@ -274,7 +274,7 @@ fn mapping(
 }
 
 /// The tokens of the item that starts on `line` at its `dash`-th marker.
-fn item(text: &str, line: &Line, dash: usize) -> Option<Vec<String>> {
+fn item(text: &str, line: &Line<'_>, dash: usize) -> Option<Vec<String>> {
     if dash > 0 {
         // `- - …`: the first item of a list that is itself an item.
         let mut tokens = item(text, line, dash - 1)?;

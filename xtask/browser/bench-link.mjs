@@ -1,0 +1,98 @@
+// A shared link as its reader meets it, a benchmark, not a test:
+// it prints figures and asserts nothing. The release build (dist/; build it
+// first with `trunk build --release --offline`) is served with the headers
+// a host should send: each file's gzip (the build's FILE.gz), hashed files
+// `Cache-Control: public, max-age=31536000, immutable`, the page and the
+// unhashed files `no-cache` with an ETag. Each run is a fresh headless
+// Chromium context under Lighthouse's mobile profile, "Slow 4G" (150 ms
+// round trip, 1.6 Mbit/s down, 750 kbit/s up) with the CPU slowed 4×,
+// opening a `#pako:` link of the example failed-charge-recovery.json twice,
+// cold, then again in the same context (the second visit, from the cache),
+// then choosing Edit; and, in a context of its own, the playground's own
+// first visit (no link), cold. It measures, in the page, from navigation
+// start:
+//
+// - banner: to the first frame with the trust banner (the reading view's,
+//   for a link), and what had been transferred by then (compressed,
+//   headers included; a file from the cache counts nothing);
+// - edit: from choosing Edit to the editor's first check;
+// - the plain visit: to the editor's first check, and what had been
+//   transferred by then.
+//
+//   cargo xtask bench link [runs, default 5] [--fast]
+//
+// `--fast` measures without throttling, for comparison.
+
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { launch, serve, dist, root, pako, phoneTab } from "../../tests/e2e/harness.mjs";
+
+const runs = Number(process.argv.slice(2).find((a) => /^\d+$/.test(a)) ?? 5);
+const fast = process.argv.includes("--fast");
+
+const server = await serve(dist, { production: true, caching: true });
+const link = server.url + pako({ code: readFileSync(join(root, "examples/failed-charge-recovery.json"), "utf8") });
+
+// In the page: the time since navigation start and the bytes transferred,
+// at the first frame showing `ready`: the trust banner (the reading view's,
+// in its viewer's shadow root, or the playground's) or the editor's first
+// check.
+function when(tab, ready) {
+  return tab
+    .waitForFunction(
+      (ready) => {
+        const reading = document.querySelector("[data-opb-reading] opb-viewer:not([hidden])")?.shadowRoot;
+        const shown =
+          ready === "banner"
+            ? (reading ?? document).querySelector('[data-testid="trust-banner"]')
+            : Number(document.querySelector(".statusbar")?.dataset.checks) > 0;
+        if (!shown) return false;
+        const entries = [...performance.getEntriesByType("navigation"), ...performance.getEntriesByType("resource")];
+        return { at: performance.now(), bytes: entries.reduce((sum, entry) => sum + entry.transferSize, 0) };
+      },
+      ready,
+      { timeout: 120_000, polling: "raf" },
+    )
+    .then((handle) => handle.jsonValue());
+}
+
+// From a blank page: the same address again would only move to the
+// fragment, in the same document.
+async function visit(tab, address, ready) {
+  await tab.goto("about:blank");
+  await tab.goto(address, { waitUntil: "commit" });
+  return when(tab, ready);
+}
+
+const browser = await launch();
+const cold = [];
+const warm = [];
+const edit = [];
+const plain = [];
+for (let run = 0; run < runs; run++) {
+  const { context, tab } = await phoneTab(browser, { fast });
+  cold.push(await visit(tab, link, "banner"));
+  warm.push(await visit(tab, link, "banner"));
+  const chosen = await tab.evaluate(() => performance.now());
+  await tab.click('[data-testid="edit"]');
+  const edited = await when(tab, "checked");
+  edit.push({ at: edited.at - chosen, bytes: edited.bytes });
+  await context.close();
+  const fresh = await phoneTab(browser, { fast });
+  plain.push(await visit(fresh.tab, server.url, "checked"));
+  await fresh.context.close();
+}
+await browser.close();
+await server.close();
+
+const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
+console.log(`${fast ? "unthrottled" : "Slow 4G, 4x CPU slowdown"}, ${runs} runs, medians (each run's in brackets):`);
+for (const [name, what, results] of [
+  ["a #pako: link of failed-charge-recovery.json, first visit (cold cache)", "trust banner", cold],
+  ["the same link, second visit (cached)", "trust banner", warm],
+  ["Edit on the second visit", "the editor's first check", edit],
+  ["the playground without a link, first visit (cold cache)", "the editor's first check", plain],
+]) {
+  const seconds = results.map((r) => (r.at / 1000).toFixed(2));
+  console.log(`  ${name}: ${what} after ${(median(results.map((r) => r.at)) / 1000).toFixed(2)} s (${seconds.join(", ")}), ${median(results.map((r) => r.bytes))} B transferred by then`);
+}
