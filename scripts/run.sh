@@ -32,6 +32,12 @@ else
   scripts/setup.sh run
 fi
 export PATH="$root/node_modules/.bin:$PATH"
+# The dependencies' source paths made relative to their registry's index, as
+# cargo xtask builds the playground (xtask/src/shell.rs says why).
+for index in "${CARGO_HOME:-$HOME/.cargo}"/registry/src/*/; do
+  [ -d "$index" ] && CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUSTFLAGS="${CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUSTFLAGS:-} --remap-path-prefix=${index}="
+done
+export CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUSTFLAGS
 
 port="${PORT:-8080}"
 url="http://127.0.0.1:$port/"

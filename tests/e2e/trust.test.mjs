@@ -250,7 +250,10 @@ test("Tab passes through the editor from the keyboard, says what it does, and in
   }
   const hint = page.locator('[data-testid="editor"] .cm-opb-keys');
   assert.match(await hint.textContent(), /Tab moves to the next control/);
-  const ring = await page.$eval('[data-testid="editor"] .cm-editor', (e) => getComputedStyle(e).outlineStyle);
+  // CodeMirror marks itself focused when its focus observer runs, a moment
+  // after the focus event on a busy machine: the ring follows that mark.
+  const editor = await page.waitForSelector('[data-testid="editor"] .cm-editor.cm-focused', { timeout: 5000 });
+  const ring = await editor.evaluate((e) => getComputedStyle(e).outlineStyle);
   assert.equal(ring, "solid", "the focused editor shows a focus ring");
   const describedBy = await page.getAttribute('[data-testid="editor"] .cm-content', "aria-describedby");
   assert.ok((await page.getAttribute(`#${describedBy}`, "class")).split(" ").includes("cm-opb-keys"), "the hint describes the editor's content");

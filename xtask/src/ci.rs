@@ -6,7 +6,7 @@ use std::path::Path;
 use std::process::{Child, Command, Stdio};
 use std::time::Instant;
 
-use crate::shell::{cargo, cmd, output, root, run, step, Result, TempDir};
+use crate::shell::{cargo, cmd, output, root, run, step, trunk, Result, TempDir};
 use crate::{fuzz, package, sarif, size, supply_chain};
 
 /// The test command: a new user's first run in a fresh clone ahead of every
@@ -127,7 +127,7 @@ fn rust_tests() -> Result {
 /// The playground's release build (Trunk, offline), then its byte budgets.
 fn release_build() -> Result {
     step("release build of the playground (trunk build --release --offline)");
-    run(&mut cmd("trunk", ["build", "--release", "--offline"]))?;
+    run(&mut trunk(["build", "--release", "--offline"]))?;
     // Bytes are deterministic, so the budget is a hard check.
     step("download size of the playground (cargo xtask check-size)");
     size::check_size(&[])

@@ -42,6 +42,35 @@ where
     command
 }
 
+/// Trunk with ARGS, its wasm built with the dependencies' source paths
+/// made relative to their registry's index. The panic messages compiled into the
+/// wasm name the file they come from, and a dependency's file is under
+/// CARGO_HOME: without the remapping the playground's bytes would grow with
+/// the length of that folder's path, and differ between two machines.
+/// (The `<opb-viewer>` build, js/build-viewer.mjs, remaps the same way.)
+pub fn trunk<I, S>(args: I) -> Command
+where
+    I: IntoIterator<Item = S>,
+    S: AsRef<OsStr>,
+{
+    let mut command = cmd("trunk", args);
+    let home = std::env::var_os("CARGO_HOME").map(PathBuf::from).unwrap_or_else(|| {
+        PathBuf::from(std::env::var_os("HOME").unwrap_or_default()).join(".cargo")
+    });
+    let key = "CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUSTFLAGS";
+    let mut flags = std::env::var(key).unwrap_or_default();
+    let registry = home.join("registry/src");
+    let mut indexes: Vec<PathBuf> = std::fs::read_dir(&registry)
+        .map(|entries| entries.flatten().map(|e| e.path()).filter(|p| p.is_dir()).collect())
+        .unwrap_or_default();
+    indexes.sort();
+    for index in indexes {
+        flags.push_str(&format!(" --remap-path-prefix={}/=", index.display()));
+    }
+    command.env(key, flags.trim_start());
+    command
+}
+
 /// `cargo` with ARGS, split at spaces.
 pub fn cargo(args: &str) -> Command {
     cmd("cargo", args.split_whitespace())
