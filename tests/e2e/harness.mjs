@@ -53,8 +53,8 @@ function framedEmbed(request, url) {
 // Serves `from` (the release build by default) on `port` (any free one
 // unless given) with the framing headers above; a folder's index.html
 // answers for the folder. With `production`, as a production server would
-// for another origin's pages: gzipped (to clients that accept it; the
-// build's precompressed FILE.gz when there is one), allowed
+// for another origin's pages: compressed (the build's precompressed FILE.br
+// to clients that accept brotli, else FILE.gz or `gzip -9`), allowed
 // to any origin, never cached (cargo xtask bench viewer); with `caching`
 // too, cached as a host should (docs/embedding.md): a file whose name holds
 // the build's hash for a year and immutable, the others revalidated by
@@ -92,9 +92,16 @@ export async function serve(from = dist, { production = false, caching = false, 
           return;
         }
       }
-      // The build's own gzip beside the file when it wrote one (zopfli's, as
-      // nginx's gzip_static sends it), else `gzip -9`'s.
-      if (/\bgzip\b/.test(request.headers["accept-encoding"] ?? "")) {
+      // The build's own brotli or gzip beside the file when it wrote one (as
+      // nginx's brotli_static and gzip_static send them), brotli first, as
+      // a host prefers it; else `gzip -9`'s.
+      const accepted = request.headers["accept-encoding"] ?? "";
+      headers.vary = "accept-encoding";
+      const brotli = /\bbr\b/.test(accepted) ? await readFile(`${file}.br`).catch(() => null) : null;
+      if (brotli) {
+        body = brotli;
+        headers["content-encoding"] = "br";
+      } else if (/\bgzip\b/.test(accepted)) {
         body = await readFile(`${file}.gz`).catch(() => gzipSync(body, { level: 9 }));
         headers["content-encoding"] = "gzip";
       }
@@ -162,15 +169,19 @@ export async function screenshot(page, name) {
 
 // A tab as a phone opens it, for the benchmarks (xtask/browser/bench-*.mjs): a
 // fresh context the size of a Moto G Power, its DevTools session with the
-// network on, and unless `fast`, Lighthouse's mobile profile: "Slow 4G"
-// (150 ms round trip, 1.6 Mbit/s down, 750 kbit/s up), the CPU slowed 4×.
+// network on, and unless `fast`, Lighthouse's mobile profile, "Slow 4G"
+// with the CPU slowed 4×. Lighthouse's figures (150 ms, 1.6 Mbit/s down,
+// 750 kbit/s up) are for its simulation, which models connections and round
+// trips; DevTools throttling delays each request instead, so Lighthouse
+// scales them for it, as done here: the round trip × 3.75 (562.5 ms), each
+// throughput × 0.9 (1.44 Mbit/s down, 675 kbit/s up).
 export async function phoneTab(browser, { fast = false } = {}) {
   const context = await browser.newContext({ viewport: { width: 412, height: 823 }, deviceScaleFactor: 1.75 });
   const tab = await context.newPage();
   const cdp = await context.newCDPSession(tab);
   await cdp.send("Network.enable");
   if (!fast) {
-    await cdp.send("Network.emulateNetworkConditions", { offline: false, latency: 150, downloadThroughput: (1.6 * 1024 * 1024) / 8, uploadThroughput: (750 * 1024) / 8 });
+    await cdp.send("Network.emulateNetworkConditions", { offline: false, latency: 150 * 3.75, downloadThroughput: (1.6 * 1024 * 1024 * 0.9) / 8, uploadThroughput: (750 * 1024 * 0.9) / 8 });
     await cdp.send("Emulation.setCPUThrottlingRate", { rate: 4 });
   }
   return { context, tab, cdp };

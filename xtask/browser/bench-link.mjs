@@ -4,8 +4,9 @@
 // a host should send: each file's gzip (the build's FILE.gz), hashed files
 // `Cache-Control: public, max-age=31536000, immutable`, the page and the
 // unhashed files `no-cache` with an ETag. Each run is a fresh headless
-// Chromium context under Lighthouse's mobile profile, "Slow 4G" (150 ms
-// round trip, 1.6 Mbit/s down, 750 kbit/s up) with the CPU slowed 4×,
+// Chromium context under Lighthouse's mobile profile as DevTools applies it
+// (Slow 4G: 562.5 ms round trip, 1.44 Mbit/s down, 675 kbit/s up; the CPU
+// slowed 4×; harness.mjs's `phoneTab` says why those figures),
 // opening a `#pako:` link of the example failed-charge-recovery.json twice,
 // cold, then again in the same context (the second visit, from the cache),
 // then choosing Edit; and, in a context of its own, the playground's own
@@ -86,7 +87,7 @@ await browser.close();
 await server.close();
 
 const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
-console.log(`${fast ? "unthrottled" : "Slow 4G, 4x CPU slowdown"}, ${runs} runs, medians (each run's in brackets):`);
+console.log(`${fast ? "unthrottled" : "Slow 4G as DevTools applies it (562.5 ms, 1.44 Mbit/s), 4x CPU slowdown"}, ${runs} runs, medians (each run's in brackets):`);
 for (const [name, what, results] of [
   ["a #pako: link of failed-charge-recovery.json, first visit (cold cache)", "trust banner", cold],
   ["the same link, second visit (cached)", "trust banner", warm],

@@ -4,8 +4,9 @@
 // release build (dist/; build it first with `trunk build --release
 // --offline`) at another, both served gzipped as a production server
 // would. Each run is a fresh headless Chromium context under Lighthouse's
-// mobile profile, "Slow 4G" (150 ms round trip, 1.6 Mbit/s down, 750 kbit/s
-// up) with the CPU slowed 4×, and measures:
+// mobile profile as DevTools applies it (Slow 4G: 562.5 ms round trip,
+// 1.44 Mbit/s down, 675 kbit/s up; the CPU slowed 4×; harness.mjs's
+// `phoneTab` says why those figures), and measures:
 //
 // - bytes: what the page transferred in all (compressed, headers included),
 //   and the element's files among them;
@@ -70,6 +71,6 @@ await docs.close();
 rmSync(site, { recursive: true, force: true });
 
 const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
-console.log(`${fast ? "unthrottled" : "Slow 4G, 4x CPU slowdown"}, ${runs} cold loads of a docs page with one <opb-viewer src>:`);
+console.log(`${fast ? "unthrottled" : "Slow 4G as DevTools applies it (562.5 ms, 1.44 Mbit/s), 4x CPU slowdown"}, ${runs} cold loads of a docs page with one <opb-viewer src>:`);
 console.log(`  transferred: ${median(results.map((r) => r.total))} B in all, ${median(results.map((r) => r.element))} B of them the viewer's files`);
 console.log(`  graph drawn: median ${(median(results.map((r) => r.graph)) / 1000).toFixed(2)} s after navigation (${results.map((r) => (r.graph / 1000).toFixed(2)).join(", ")})`);
