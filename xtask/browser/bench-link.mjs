@@ -1,7 +1,7 @@
 // A shared link as its reader meets it, a benchmark, not a test:
 // it prints figures and asserts nothing. The release build (dist/; build it
 // first with `trunk build --release --offline`) is served with the headers
-// a host should send: each file's gzip (the build's FILE.gz), hashed files
+// a host should send: each file's brotli (the build's FILE.br), hashed files
 // `Cache-Control: public, max-age=31536000, immutable`, the page and the
 // unhashed files `no-cache` with an ETag. Each run is a fresh headless
 // Chromium context under Lighthouse's mobile profile as DevTools applies it

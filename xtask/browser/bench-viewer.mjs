@@ -2,7 +2,7 @@
 // prints figures and asserts nothing. A docs page at one origin shows one
 // <opb-viewer src=…> whose script, wasm and stylesheet come from the
 // release build (dist/; build it first with `trunk build --release
-// --offline`) at another, both served gzipped as a production server
+// --offline`) at another, both served compressed (the build's brotli) as a production server
 // would. Each run is a fresh headless Chromium context under Lighthouse's
 // mobile profile as DevTools applies it (Slow 4G: 562.5 ms round trip,
 // 1.44 Mbit/s down, 675 kbit/s up; the CPU slowed 4×; harness.mjs's
