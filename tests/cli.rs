@@ -1013,3 +1013,46 @@ mod render {
         opb().args(["render", "missing.json"]).assert().code(2);
     }
 }
+
+/// A playbook whose step may move money with no person deciding: PB220
+/// says so in every output a person or a program reads.
+mod unsupervised {
+    use super::*;
+
+    const UNGATED: &str = "crates/core/tests/fixtures/rules/PB220.bad.yaml";
+
+    #[test]
+    fn the_warning_is_in_the_text_the_annotations_and_the_sarif() {
+        // A warning: the check passes, and says so.
+        let assert = opb().args(["check", UNGATED]).assert().code(0);
+        let text = String::from_utf8(assert.get_output().stdout.clone()).unwrap();
+        assert!(text.contains("PB220") && text.contains("quick_refund"), "{text}");
+
+        let github = stdout(opb().args(["check", "--format", "github", UNGATED]));
+        assert!(
+            github.lines().any(|l| l.starts_with("::warning ")
+                && l.contains("title=PB220 money-unsupervised")
+                && l.contains("line=134")),
+            "{github}"
+        );
+
+        let sarif = json(opb().args(["check", "--format", "sarif", UNGATED]));
+        let result = sarif["runs"][0]["results"]
+            .as_array()
+            .expect("results")
+            .iter()
+            .find(|r| r["ruleId"] == "PB220")
+            .expect("a PB220 result");
+        assert_eq!(result["level"], "warning");
+        assert_eq!(result["locations"][0]["physicalLocation"]["region"]["startLine"], 134);
+        assert!(result["message"]["text"].as_str().unwrap().contains("no person deciding"));
+
+        let good = stdout(opb().args([
+            "check",
+            "--format",
+            "github",
+            UNGATED.replace("bad", "good").as_str(),
+        ]));
+        assert!(!good.contains("PB220"), "{good}");
+    }
+}

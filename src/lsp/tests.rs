@@ -316,3 +316,21 @@ fn messages_and_hover_show_no_flagged_credential_whole() {
     assert!(!markdown.contains("hunter2"), "{markdown}");
     client.stop();
 }
+
+#[test]
+fn a_step_that_may_move_money_with_no_person_deciding_is_a_warning_at_its_tool() {
+    let text = include_str!("../../crates/core/tests/fixtures/rules/PB220.bad.yaml");
+    let (client, _) = Client::start(json!({}));
+    client.open(URI, text);
+    let diagnostics = client.diagnostics();
+    let pb220 = diagnostics
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|d| d["code"] == "PB220")
+        .unwrap_or_else(|| panic!("PB220 for quick_refund: {diagnostics}"));
+    assert_eq!(pb220["severity"], 2, "a warning");
+    assert_eq!(pb220["range"]["start"], json!({ "line": 133, "character": 19 }));
+    assert!(pb220["message"].as_str().unwrap().contains("no person deciding"), "{pb220}");
+    client.stop();
+}
