@@ -47,7 +47,7 @@ test("the embed page shows the viewer alone, on the viewer's build, themed, with
   assert.equal(page.url(), address, "the tabs do not touch the address");
   assert.equal(await page.getAttribute("html", "data-theme"), "light");
   assert.equal(await page.evaluate(() => document.querySelector("opb-viewer").shadowRoot.querySelector(".opb-root").dataset.theme), "light");
-  assert.match(await viewer.locator('[data-testid="trust-banner"]').textContent(), /Reaches money/);
+  assert.match(await viewer.locator('[data-testid="trust-banner"]').textContent(), /Moves money/);
   const open = viewer.locator('[data-testid="open-in-playground"][href]');
   await open.waitFor();
   const href = await open.getAttribute("href");
@@ -161,7 +161,7 @@ test("the <opb-viewer> element renders the viewer on a plain HTML page", async (
   const viewer = page.locator("opb-viewer");
   await viewer.locator('[data-testid="trust-banner"] [data-fact="money"]').waitFor({ timeout: 20_000 });
   const banner = await viewer.locator('[data-testid="trust-banner"]').textContent();
-  assert.match(banner, /Reaches money/);
+  assert.match(banner, /Moves money/);
   assert.match(banner, /refund.*after gate.*approve/s);
   assert.equal(await viewer.locator('[data-testid="trust-counts"]').textContent(), "0 errors, 0 warnings");
   assert.equal(await page.evaluate(() => document.querySelector("opb-viewer").shadowRoot.querySelector(".opb-root").dataset.theme), "light");

@@ -95,7 +95,7 @@ test("the embed page asks for its own files, then nothing, even when its address
   const loaded = requests.length;
   // Another document, by the fragment alone: checked in the page.
   await page.evaluate((hash) => (location.hash = hash), pako({ code: 'openplaybook: "1.6"\nid: x\nsteps: []\n' }));
-  await page.waitForFunction(() => !document.querySelector("opb-viewer").shadowRoot.textContent.includes("decide"));
+  await page.waitForFunction(() => document.querySelector("opb-viewer").shadowRoot.querySelector(".trust-title")?.textContent === "“x”");
   await settled(page);
   assert.deepEqual(requests.slice(loaded).map((r) => r.url()), []);
   await closeClean(page);

@@ -48,7 +48,7 @@ test("a shared link opens the reading view, and nothing of the editor loads", as
   await page.waitForLoadState("networkidle");
   assert.equal(await pageKind(page), "reading");
   const banner = page.locator('opb-viewer [data-testid="trust-banner"]');
-  assert.match(await banner.innerText(), /What this document can do[\s\S]*customer communications[\s\S]*ACME_MCP_TOKEN/);
+  assert.match(await banner.innerText(), /What this document can do[\s\S]*Writes to customers[\s\S]*ACME_MCP_TOKEN/);
   const tabs = await page.locator('opb-viewer [role="tab"]').allInnerTexts();
   assert.deepEqual(tabs.map((t) => t.replace(/\s*\(\d+\)$/, "")), ["Graph", "Tools", "Requires", "Risk paths", "Problems"]);
   assert.equal(await page.locator('opb-viewer svg.graph g[data-step-id="send"]').count(), 1, "the graph is drawn");

@@ -172,6 +172,9 @@ fn gate_text(step: &ReachingStep) -> String {
         Gate::Always { gates } => {
             format!(r#"<span class="trust-gated">after gate {}</span>"#, names(gates))
         }
+        Gate::Approved => {
+            r#"<span class="trust-gated">a person approves each call</span>"#.to_owned()
+        }
         Gate::Open { route, length } => {
             let cut = if *length > route.len() { "… → " } else { "" };
             let route: Vec<String> =

@@ -154,7 +154,11 @@ pub enum Gate {
         /// empty when the gate is further back.
         gates: Vec<String>,
     },
-    /// Some path reaches it without a gate.
+    /// Some path reaches it without a gate, and a person approves each call
+    /// of its tools of the class (`requiresApproval: true` on every one).
+    Approved,
+    /// Some path reaches it without a gate, and a tool of the class runs
+    /// with no person approving it.
     Open {
         /// The last steps of a shortest such route, at most six, ending with
         /// the step; ids redacted.
@@ -398,6 +402,10 @@ fn playbook_reach(playbook: &PlaybookExplain, paths: Option<&RiskPaths>) -> Play
                             let full = routes.ungated(id);
                             if full.is_empty() {
                                 Gate::Unreachable
+                            } else if of_class(step, class)
+                                .all(|facts| facts.requires_approval == Some(true))
+                            {
+                                Gate::Approved
                             } else {
                                 let length = full.len();
                                 let tail = full
@@ -622,6 +630,9 @@ steps:
             verdict_of(approved).1,
             "Every step that can move money waits for a person: a person approves each call of `refund.create`."
         );
+        // And the step's row says so, rather than that no gate comes first.
+        let Reach::Playbook(reach) = glance(approved).reach else { panic!("a playbook") };
+        assert_eq!(reach.warned[0].steps[0].gate, Gate::Approved);
     }
 
     #[test]
