@@ -154,7 +154,9 @@ if (playground) {
   for (const name of readdirSync(staging).filter((f) => f.startsWith(`${embedCore}.`) || f.startsWith(`${readCore}.`))) rmSync(join(staging, name));
 }
 
-const css = ["style/viewer.css", "style/trust.css", "style/graph.css"]
+// The viewer's own sheet last: its rules for the viewer (a narrow
+// element's banner among them) win over the shared sheets'.
+const css = ["style/trust.css", "style/graph.css", "style/viewer.css"]
   .map((sheet) => readFileSync(join(source, sheet), "utf8").replaceAll(":root", ".opb-root"))
   .join("\n");
 writeFileSync(join(staging, "opb-viewer.css"), transformSync(css, { minify: true, loader: "css" }).code);

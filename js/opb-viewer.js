@@ -56,6 +56,16 @@ function start() {
 // How far outside the viewport an element starts loading.
 const NEAR = "600px 0px";
 
+// The graph's zoom. It opens fitted to its box's width, but never larger
+// than drawn nor so small that a step's name is under READABLE CSS pixels:
+// a wide graph on a phone is then wider than its box, which scrolls, so a
+// finger pans it. The buttons zoom by STEP, down to the whole width and up
+// to MOST; Fit goes back to the opening view.
+const READABLE = 12;
+const STEP = 1.25;
+const MOST = 3;
+const ZOOM = '<div class="opb-zoom" role="group" aria-label="Zoom the graph"><button type="button" data-zoom="out" aria-label="Zoom out">−</button><button type="button" data-zoom="in" aria-label="Zoom in">+</button><button type="button" data-zoom="fit">Fit</button></div>';
+
 // The host page's theme, for `theme="auto"`.
 function hostTheme() {
   const html = document.documentElement;
@@ -85,8 +95,38 @@ async function playgroundLink(playground, code, kind) {
   return new URL(`?edit#pako:${data}`, new URL(playground, import.meta.url)).href;
 }
 
+// Zooms `graph` (its `.opb-graph` box) in, out, or to fit (READABLE).
+function zoomGraph(graph, how) {
+  const svg = graph.querySelector("svg.graph");
+  const { width, height } = svg.viewBox.baseVal;
+  if (!graph.clientWidth || !width) return;
+  const name = svg.querySelector(".node-title");
+  const readable = name ? READABLE / parseFloat(getComputedStyle(name).fontSize) : 0;
+  const whole = graph.clientWidth / width;
+  const was = Number(graph.dataset.scale) || 1;
+  const scale = how === "fit" ? Math.min(1, Math.max(whole, readable)) : Math.min(MOST, Math.max(Math.min(whole, readable), how === "in" ? was * STEP : was / STEP));
+  // The point at the middle of the box stays there.
+  const middle = (graph.scrollLeft + graph.clientWidth / 2) / (was * width);
+  Object.assign(svg.style, { width: `${width * scale}px`, height: `${height * scale}px`, maxWidth: "none" });
+  Object.assign(graph.dataset, { scale, width: graph.clientWidth });
+  if (how === "fit") {
+    delete graph.dataset.zoomed;
+    // Where the graph starts, in the middle of the box when it is wider.
+    const start = svg.querySelector('[data-terminal="start"]')?.getBoundingClientRect();
+    graph.scrollLeft = start ? start.left + start.width / 2 - svg.getBoundingClientRect().left - graph.clientWidth / 2 : 0;
+  } else {
+    graph.dataset.zoomed = "";
+    graph.scrollLeft = middle * width * scale - graph.clientWidth / 2;
+  }
+}
+
 function define() {
   const elements = new Set();
+  // Fits each graph to its box when the box is first laid out (a hidden
+  // tab's when shown) and when its width changes, unless its reader zoomed.
+  const resized = new ResizeObserver((entries) => {
+    for (const { target } of entries) if (!target.dataset.zoomed && target.clientWidth !== Number(target.dataset.width)) zoomGraph(target, "fit");
+  });
   let watching = false;
   // Every element following the page is told when the page's theme changes.
   const watchTheme = () => {
@@ -237,6 +277,7 @@ function define() {
       // renderer (crates/render), no script, no handler, no style attribute.
       const playground = this.getAttribute("playground") ?? PLAYGROUND;
       const bar = playground ? '<p class="opb-bar"><a class="opb-open" data-testid="open-in-playground" target="_blank" rel="noopener">Open in the playground</a></p>' : "";
+      for (const graph of this.#root.querySelectorAll(".opb-graph")) resized.unobserve(graph);
       this.#root.innerHTML = bar + viewed.html;
       this.#shown = true;
       // The drawing's steps become buttons (named by their <title>), and so
@@ -245,6 +286,11 @@ function define() {
       for (const node of this.#root.querySelectorAll("svg.graph g[data-step-id]")) {
         node.setAttribute("tabindex", "0");
         node.setAttribute("role", "button");
+      }
+      for (const graph of this.#root.querySelectorAll(".opb-graph")) {
+        if (!graph.querySelector("svg.graph")) continue;
+        graph.insertAdjacentHTML("beforebegin", ZOOM);
+        resized.observe(graph);
       }
       this.#choose(chosen ?? this.getAttribute("tab"));
       const result = JSON.parse(viewed.result);
@@ -266,12 +312,17 @@ function define() {
         other.tabIndex = selected ? 0 : -1;
         this.#root.querySelector(`#${other.getAttribute("aria-controls")}`).hidden = !selected;
       }
+      // The chosen tab into the row's view, which may scroll sideways.
+      const row = tab.parentElement;
+      row.scrollLeft = tab.offsetLeft - (row.clientWidth - tab.offsetWidth) / 2;
       if (focus) tab.focus();
     }
 
     #clicked(event) {
       const tab = event.target.closest('[role="tab"]');
       if (tab) return this.#choose(tab.dataset.tab);
+      const zoom = event.target.closest("[data-zoom]");
+      if (zoom) return zoomGraph(zoom.parentElement.nextElementSibling, zoom.dataset.zoom);
       const node = event.target.closest("g[data-step-id]");
       if (node) this.#showStep(node.dataset.stepId);
     }

@@ -57,6 +57,9 @@ function readingView() {
   let editing = false;
   let asked = null;
   let openedOn = null;
+  // The tab is named after the document while it is read (its name, else
+  // its id, masked as the core masks), and the playground's again on Edit.
+  const pageTitle = document.title;
   const shownTab = () => viewer.shadowRoot?.querySelector('[role="tab"][aria-selected="true"]')?.dataset.tab ?? null;
   const edit = () => {
     if (editing) return;
@@ -75,6 +78,7 @@ function readingView() {
       // Without sessionStorage the playground opens the link on its own tab.
     }
     html.dataset.opbPage = "playground";
+    document.title = pageTitle;
     button.setAttribute("aria-disabled", "true");
     button.firstChild.textContent = "Opening the editor… ";
     document.head.append(playground.content.cloneNode(true));
@@ -134,6 +138,8 @@ function readingView() {
       status.remove();
       viewer.hidden = false;
       openedOn = shownTab();
+      const title = viewer.shadowRoot.querySelector('[data-testid="trust-banner"]')?.dataset.title;
+      document.title = title ? `${title} - opb` : pageTitle;
     }, { once: true });
     viewer.load();
   };

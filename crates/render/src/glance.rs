@@ -6,7 +6,7 @@
 //! Every text comes from the core, which masks credentials, and is escaped.
 
 use crate::words::plural;
-use crate::xml::escape;
+use crate::xml::{code, code_spans, escape};
 use opb_core::explain::trust::{
     ClassReach, Gate, ManifestReach, Needed, PlaybookReach, Reach, ReachingStep, TrustSummary,
     VerdictLevel,
@@ -108,20 +108,6 @@ pub fn html(summary: &TrustSummary) -> String {
     out
 }
 
-/// A sentence of the core's, escaped, each `identifier` in backticks as
-/// code.
-fn code_spans(sentence: &str) -> String {
-    let mut out = String::with_capacity(sentence.len() + 32);
-    for (i, part) in sentence.split('`').enumerate() {
-        if i % 2 == 1 {
-            write!(out, "<code>{}</code>", escape(part)).ok();
-        } else {
-            out.push_str(&escape(part));
-        }
-    }
-    out
-}
-
 fn fact(out: &mut String, id: &str, class: &str, title: &str, body: &str) {
     write!(out, r#"<li class="trust-fact{class}" data-fact="{}"><span class="trust-fact-title">{}</span>{body}</li>"#, escape(id), escape(title)).ok();
 }
@@ -144,9 +130,7 @@ fn first_few<T>(list: &[T], mut item: impl FnMut(&mut String, &T)) -> String {
 
 /// Names as code, the first few of them, and how many more.
 fn names(list: &[String]) -> String {
-    first_few(list, |out, name| {
-        write!(out, "<code>{}</code>", escape(name)).ok();
-    })
+    first_few(list, |out, name| out.push_str(&code(name)))
 }
 
 fn needed(label: &str, list: &[Needed]) -> Option<String> {
@@ -154,7 +138,7 @@ fn needed(label: &str, list: &[Needed]) -> Option<String> {
         return None;
     }
     let items = first_few(list, |out, need| {
-        write!(out, "<code>{}</code>", escape(&need.name)).ok();
+        out.push_str(&code(&need.name));
         if !need.declared {
             out.push_str(r#"<span class="trust-undeclared"> (not declared)</span>"#);
         }
@@ -177,8 +161,7 @@ fn gate_text(step: &ReachingStep) -> String {
         }
         Gate::Open { route, length } => {
             let cut = if *length > route.len() { "… → " } else { "" };
-            let route: Vec<String> =
-                route.iter().map(|step| format!("<code>{}</code>", escape(step))).collect();
+            let route: Vec<String> = route.iter().map(|step| code(step)).collect();
             format!(
                 r#"<span class="trust-open">reached with no gate on the way: {cut}{}</span>"#,
                 route.join(" → ")
@@ -197,8 +180,8 @@ fn class_fact(out: &mut String, reach: &ClassReach) {
         let verb = if step.acts { "acts with" } else { "may call" };
         write!(
             body,
-            "<li>Step <code>{}</code> {verb} {}: {}</li>",
-            escape(&step.step),
+            "<li>Step {} {verb} {}: {}</li>",
+            code(&step.step),
             names(&step.tools),
             gate_text(step)
         )

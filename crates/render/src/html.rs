@@ -9,7 +9,7 @@
 //! Every text comes from the core, which masks credentials, and is escaped.
 
 use crate::explain::{Page, Tone};
-use crate::xml::escape;
+use crate::xml::{code_spans, escape};
 use crate::Theme;
 use opb_core::explain::Explain;
 use opb_core::{Analysis, Diagnostic};
@@ -125,19 +125,6 @@ pub(crate) fn diagnostics(out: &mut String, name: &str, diagnostics: &[Diagnosti
     out.push_str("</ul>\n");
 }
 
-/// `text` escaped, its backtick-quoted parts set as code.
-fn code_spans(text: &str) -> String {
-    let mut out = String::with_capacity(text.len() + 16);
-    for (is_code, piece) in crate::words::code_spans(text) {
-        if is_code {
-            write!(out, "<code>{}</code>", escape(&piece)).ok();
-        } else {
-            out.push_str(&escape(&piece));
-        }
-    }
-    out
-}
-
 /// The account as HTML blocks: headings, items, fields as description
 /// lists, bullets as lists.
 #[derive(Default)]
@@ -228,17 +215,5 @@ impl Page for HtmlPage {
 
     fn blank(&mut self) {
         self.close();
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::code_spans;
-
-    #[test]
-    fn backticks_make_code_and_the_rest_is_escaped() {
-        assert_eq!(code_spans("see `opb check` <now>"), "see <code>opb check</code> &lt;now&gt;");
-        assert_eq!(code_spans("a `b"), "a `b");
-        assert_eq!(code_spans("`<x>`"), "<code>&lt;x&gt;</code>");
     }
 }

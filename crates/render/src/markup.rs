@@ -50,9 +50,12 @@ pub async fn view_pausing<W: Future<Output = ()>>(
     let paths = opb_core::risk_paths(analysis);
     pause::ask(&mut pause).await;
     if let Some(summary) = opb_core::trust_summary_with(analysis, paths.as_ref()) {
+        // The document's name (masked by the core), for a page that shows
+        // one document to take as its title: the reading view.
+        let title = summary.title.as_deref().map(escape).unwrap_or_default();
         write!(
             out,
-            r#"<section class="trust-banner" data-testid="trust-banner" aria-labelledby="opb-glance"><h2 id="opb-glance">What this document can do</h2>{}</section>"#,
+            r#"<section class="trust-banner" data-testid="trust-banner" data-title="{title}" aria-labelledby="opb-glance"><h2 id="opb-glance">What this document can do</h2>{}</section>"#,
             crate::glance::html(&summary)
         )
         .ok();

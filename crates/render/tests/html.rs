@@ -81,10 +81,10 @@ fn the_report_opens_on_the_trust_summary_the_playground_shows() {
     let at = html.find("<h2>What this document can do</h2>").expect("the summary's heading");
     assert!(html[at..].starts_with(&format!("<h2>What this document can do</h2>\n{glance}")));
     assert!(at < html.find("<h2>The step graph</h2>").unwrap(), "before the graph");
-    assert!(glance.starts_with(r#"<p class="trust-verdict supervised" data-verdict="supervised" data-testid="trust-verdict">Every step that can move money waits for a person: a person approves each call of <code>refund.create</code>.</p>"#), "the verdict first: {glance}");
+    assert!(glance.starts_with(r#"<p class="trust-verdict supervised" data-verdict="supervised" data-testid="trust-verdict">Every step that can move money waits for a person: a person approves each call of <code>refund.<wbr>create</code>.</p>"#), "the verdict first: {glance}");
     // Its row agrees: calm, and says why.
     assert!(glance.contains(r#"<li class="trust-fact" data-fact="money"><span class="trust-fact-title">Moves money</span>"#), "{glance}");
-    assert!(glance.contains("Step <code>decide</code> acts with <code>refund.create</code>: <span class=\"trust-gated\">a person approves each call</span>"), "{glance}");
+    assert!(glance.contains("Step <code>decide</code> acts with <code>refund.<wbr>create</code>: <span class=\"trust-gated\">a person approves each call</span>"), "{glance}");
     assert!(glance.contains(r#"data-fact="requires""#) && glance.contains("trust-counts bad"));
 }
 
