@@ -18,7 +18,6 @@ use opb_core::explain::paths::{Ending, RiskPath, RiskPaths, Stop};
 use opb_core::prose::capitalise;
 use opb_core::spec::{risk_label, RISK_CLASSES};
 use opb_render::explain::paths::{acting, terms, unsupervised, verdict};
-use opb_render::words::plural;
 use std::collections::HashSet;
 use std::sync::Arc;
 
@@ -80,7 +79,7 @@ pub fn RiskPathsTab(state: RiskPathsState, #[prop(into)] route: Signal<Route>) -
                 <a role="tab" href="#paths" data-testid="tab-paths" aria-selected=move || (route.get() == Route::Paths).to_string()>
                     "Risk paths"
                     {move || counts().map(|(flagged, all)| if flagged > 0 {
-                        view! { <span class="tab-count flagged" title=format!("{}: no person decides on them", plural(flagged, "flagged path", "flagged paths"))>{flagged}</span> }.into_any()
+                        view! { <span class="tab-count flagged" title="Flagged paths: no person decides before a step on them">{flagged}</span> }.into_any()
                     } else {
                         view! { <span class="tab-count">{all}</span> }.into_any()
                     })}

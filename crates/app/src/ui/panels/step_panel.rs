@@ -178,7 +178,7 @@ fn details(
             {step.purpose.clone().map(|p| view! { <p class="step-purpose">{p}</p> })}
             {step.unsupervised_sentence().map(|sentence| view! {
                 <p class="step-unsupervised" data-testid="step-unsupervised">
-                    <svg viewBox="-13 -14 26 25" aria-hidden="true"><path d=WARNING_TRIANGLE /><text y="2.5">"!"</text></svg>
+                    <svg class="graph" viewBox="-13 -14 26 25" aria-hidden="true"><g class="unsupervised-mark"><path d=WARNING_TRIANGLE /><text y="2.5">"!"</text></g></svg>
                     <span>{message(&sentence)}</span>
                 </p>
             })}
