@@ -51,7 +51,7 @@ test("risk paths: the only path to a money tool that skips the gate is flagged, 
   assert.match(paths[1].text, /review \(gate\)/);
   assert.match(await page.textContent('[data-testid="paths-summary"]'), /2 paths from triage to an end, riskiest first\. 1 is flagged/);
   // Flagged paths come first, under their own heading.
-  assert.match(await page.textContent(".paths-section h3"), /Flagged/);
+  assert.match(await page.textContent(".paths-section h3"), /No person decides/);
 
   // Nothing is dimmed until a path is chosen.
   assert.equal(await page.locator("svg.graph .off-path").count(), 0);

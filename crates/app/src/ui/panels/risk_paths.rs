@@ -116,14 +116,15 @@ pub fn RiskPathsPanel(state: RiskPathsState) -> impl IntoView {
     }
 }
 
-/// The sections of the list: flagged paths first, then the rest by their
-/// highest risk class, most consequential first.
+/// The sections of the list: flagged paths first (headed by their
+/// verdict, "No person decides"), then the rest by their highest risk
+/// class, most consequential first.
 fn sections(paths: &RiskPaths) -> Vec<(String, Vec<(usize, &RiskPath)>)> {
     let numbered: Vec<(usize, &RiskPath)> = paths.paths.iter().enumerate().collect();
     let mut sections = Vec::new();
     let flagged: Vec<_> = numbered.iter().copied().filter(|(_, p)| p.flagged).collect();
     if !flagged.is_empty() {
-        sections.push((format!("Flagged: {}", verdict(flagged[0].1).to_lowercase()), flagged));
+        sections.push((verdict(flagged[0].1).to_owned(), flagged));
     }
     for class in RISK_CLASSES.iter().rev().map(|c| Some(*c)).chain([None]) {
         let these: Vec<_> = numbered
