@@ -70,7 +70,7 @@ test("the page built with opb render shows both drawings, described and styled b
   for (const drawing of drawings) {
     assert.deepEqual(drawing.label, ["Step graph of Failed charge recovery", "4 steps: recover, gate, send, record. It starts at recover."]);
     assert.deepEqual(drawing.steps, ["recover", "gate", "send", "record"]);
-    assert.equal(drawing.badge, "CUSTOMER COMMS");
+    assert.equal(drawing.badge, "CUSTOMERS");
     assert.ok(drawing.width > 250 && drawing.height > 600, `drawn at its size: ${drawing.width}×${drawing.height}`);
   }
   // The playground's colours (style/graph.css), each drawing its own theme.

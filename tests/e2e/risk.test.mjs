@@ -7,7 +7,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { screenshot, root, session, playgroundForEachTest, pasteOver, afterCheck, pasteChecked, openTab } from "./harness.mjs";
+import { screenshot, root, session, playgroundForEachTest, pasteOver, afterCheck, pasteChecked, openTab, violations, contrast } from "./harness.mjs";
 
 const fixtures = join(root, "crates/core/tests/fixtures");
 const fixture = (path) => readFileSync(join(fixtures, path), "utf8");
@@ -45,12 +45,13 @@ test("risk paths: the only path to a money tool that skips the gate is flagged, 
       ["triage review tell done", "false", "true", "customer_comms"],
     ],
   );
-  assert.match(paths[0].text, /FLAGGED/);
-  assert.match(paths[0].text, /No gate before refund, which may act with refund\.create \(money, changes data\)/);
+  assert.match(paths[0].text, /No person decides/);
+  assert.match(paths[0].text, /No person decides before refund, which may move money with refund\.create\./);
+  assert.match(paths[0].text, /No gate before refund, which may act with refund\.create \(moves money, changes data\)/);
   assert.match(paths[1].text, /review \(gate\)/);
   assert.match(await page.textContent('[data-testid="paths-summary"]'), /2 paths from triage to an end, riskiest first\. 1 is flagged/);
   // Flagged paths come first, under their own heading.
-  assert.match(await page.textContent(".paths-section h3"), /Flagged/);
+  assert.match(await page.textContent(".paths-section h3"), /No person decides/);
 
   // Nothing is dimmed until a path is chosen.
   assert.equal(await page.locator("svg.graph .off-path").count(), 0);
@@ -79,6 +80,76 @@ test("risk paths: the only path to a money tool that skips the gate is flagged, 
   assert.ok((await classesOf('svg.graph [data-step-id="refund"]')).includes("on-path"), "still chosen after an edit");
   await page.click('[data-testid="paths-clear"]');
   assert.equal(await page.locator("svg.graph .on-path, svg.graph .off-path").count(), 0);
+});
+
+test("no person decides: the graph marks the step, the legend says what the mark means, the step panel says why, and Risk paths name the class and the step", async () => {
+  await pasteChecked(page, fixture("rules/PB220.bad.yaml"));
+  await openTab(page, "graph");
+  // The mark is on the step PB220 reports, and on no other, the gated
+  // `send` included.
+  const marked = await page.$$eval('svg.graph [data-testid="unsupervised-mark"]', (marks) => marks.map((m) => m.closest("[data-step-id]").dataset.stepId));
+  assert.deepEqual(marked, ["quick_refund"]);
+  const mark = page.locator('[data-step-id="quick_refund"] [data-testid="unsupervised-mark"]');
+  assert.equal(await mark.locator("text").textContent(), "!", "a sign in a shape, not colour alone");
+  assert.equal(await mark.locator("title").textContent(), "No person decides before this step can move money");
+  const label = await page.getAttribute('[data-step-id="quick_refund"]', "aria-label");
+  assert.match(label, /^quick_refund, agent lou, MONEY\. No person decides before this step can move money$/);
+  // The mark's "!" reads on its triangle in both themes.
+  const colours = () => mark.evaluate((g) => [getComputedStyle(g.querySelector("text")).fill, getComputedStyle(g.querySelector("path")).fill]);
+  assert.ok(contrast(...(await colours())) >= 4.5, `light: ${await colours()}`);
+
+  // The legend, closed at first, explains every mark in words.
+  const legend = page.locator('[data-testid="graph-legend"]');
+  assert.equal(await legend.getAttribute("open"), null);
+  await legend.locator("summary").click();
+  const entries = await legend.locator("li").evaluateAll((items) => items.map((i) => [i.dataset.mark, i.querySelector("span").textContent]));
+  assert.deepEqual(entries.map(([mark]) => mark), ["risk", "risk", "risk", "risk", "risk", "unsupervised", "partly-unknown", "error", "loops-back"]);
+  assert.deepEqual(entries.slice(0, 4).map(([, text]) => text), ["Moves money", "Writes to customers", "Changes internal systems", "Reads only"]);
+  assert.ok(entries.some(([mark, text]) => mark === "unsupervised" && text === "No person decides before this step can move money or write to customers"));
+  assert.ok(!entries.some(([, text]) => /customer_comms|customer comms/i.test(text)), "no enum value in prose");
+  assert.equal(await legend.locator('li[data-mark="unsupervised"] .unsupervised-mark text').textContent(), "!", "drawn as the graph draws it");
+  assert.deepEqual(await violations(page), []);
+  await screenshot(page, "unsupervised-legend");
+  await page.evaluate(() => (document.documentElement.dataset.theme = "dark"));
+  assert.ok(contrast(...(await colours())) >= 4.5, `dark: ${await colours()}`);
+  assert.deepEqual(await violations(page), []);
+  await screenshot(page, "unsupervised-legend-dark");
+  await page.evaluate(() => (document.documentElement.dataset.theme = "light"));
+  // The list opens over the graph; closed again, the step can be chosen.
+  await legend.locator("summary").click();
+
+  // The step panel says why, in the core's words.
+  await page.click('[data-step-id="quick_refund"]');
+  const why = page.locator('[data-testid="step-unsupervised"]');
+  assert.equal(
+    (await why.locator("span").textContent()).trim(),
+    "No person decides before this step can move money: it may call refund.create, which asks for no approval, and the start reaches it with no gate on the way.",
+  );
+  assert.equal(await why.locator("code").textContent(), "refund.create");
+  await screenshot(page, "unsupervised-step");
+  await page.evaluate(() => (document.documentElement.dataset.theme = "dark"));
+  assert.deepEqual(await violations(page), []);
+  await screenshot(page, "unsupervised-step-dark");
+  await page.evaluate(() => (document.documentElement.dataset.theme = "light"));
+  await page.click('[data-step-id="send"]');
+  assert.equal(await page.locator('[data-testid="step-unsupervised"]').count(), 0, "a gated step says nothing of the kind");
+
+  // Risk paths: what the terms mean, once, then the flagged path naming
+  // the class and the step.
+  await openTab(page, "paths");
+  await page.waitForSelector('[data-testid="risk-path"]');
+  assert.match(await page.textContent('[data-testid="paths-terms"]'), /^No person decides: a step on the path may move money or write to customers, and no gate comes before it/);
+  const flagged = page.locator('[data-testid="risk-path"][data-flagged="true"]');
+  assert.equal(await flagged.count(), 1);
+  assert.equal(await flagged.getAttribute("data-steps"), "recover quick_refund record");
+  const named = flagged.locator(".path-unsupervised");
+  assert.deepEqual([await named.getAttribute("data-risk"), await named.getAttribute("data-step")], ["money", "quick_refund"]);
+  assert.equal((await named.textContent()).trim(), "No person decides before quick_refund, which may move money with refund.create.");
+  assert.equal((await flagged.locator(".path-status").textContent()).trim(), "No person decides");
+  const panel = await page.textContent('[data-testid="risk-paths"]');
+  assert.ok(!/customer_comms|customer comms|FLAGGED/.test(panel), "the core's words, not the enum's");
+  assert.deepEqual(await violations(page), []);
+  await screenshot(page, "unsupervised-paths");
 });
 
 test("risk paths: a loop is walked once, and a plugin manifest has no paths tab", async () => {

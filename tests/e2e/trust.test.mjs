@@ -344,7 +344,7 @@ test("the smaller faults: words, colours and room a reader sees", async () => {
   // Money is one colour: the banner's chip and the graph legend's swatch.
   const chip = await page.$eval('.risk-chip[data-risk="money"]', (e) => getComputedStyle(e).color);
   await page.click('[data-testid="tab-graph"]');
-  const swatch = await page.$eval('.legend-swatch[data-risk="money"]', (e) => getComputedStyle(e).backgroundColor);
+  const swatch = await page.$eval('.graph-legend .risk-bar[data-risk="money"]', (e) => getComputedStyle(e).fill);
   const hue = (rgb) => {
     const [r, g, b] = rgb.match(/\d+/g).map(Number);
     return r > g && r > b && g < 0.6 * r;

@@ -510,3 +510,52 @@ fn a_repeated_provider_or_server_lists_its_uses_once() {
         requires.unused
     );
 }
+
+fn explain_rule_fixture(file: &str) -> PlaybookExplain {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/rules").join(file);
+    let text = std::fs::read_to_string(&path).unwrap();
+    explain_text(&text, Syntax::from_path(file).unwrap())
+}
+
+#[test]
+fn a_step_with_no_person_deciding_says_so_in_the_words_of_its_class() {
+    let money = explain_rule_fixture("PB220.bad.yaml");
+    let refund = step(&money, "quick_refund");
+    assert_eq!(refund.unsupervised_classes(), ["money"]);
+    assert_eq!(
+        refund.no_person_decides().as_deref(),
+        Some("No person decides before this step can move money")
+    );
+    assert_eq!(
+        refund.unsupervised_sentence().as_deref(),
+        Some("No person decides before this step can move money: it may call `refund.create`, which asks for no approval, and the start reaches it with no gate on the way.")
+    );
+    // Behind the gate, and a tool a person approves: no words at all.
+    for id in ["send", "gate", "recover", "record"] {
+        let other = step(&money, id);
+        assert_eq!(
+            (other.no_person_decides(), other.unsupervised_sentence()),
+            (None, None),
+            "{id}"
+        );
+    }
+
+    let comms = explain_rule_fixture("PB221.bad.yaml");
+    assert_eq!(
+        step(&comms, "send").no_person_decides().as_deref(),
+        Some("No person decides before this step can write to customers")
+    );
+    assert!(step(&explain_rule_fixture("PB220.good.yaml"), "quick_refund")
+        .unsupervised_sentence()
+        .is_none());
+}
+
+#[test]
+fn the_legend_names_every_class_a_person_should_decide_before() {
+    use opb_core::explain::boundary::{no_person_decides, supervised_classes};
+    assert_eq!(supervised_classes().collect::<Vec<_>>(), ["money", "customer_comms"]);
+    assert_eq!(
+        no_person_decides(supervised_classes()),
+        "No person decides before this step can move money or write to customers"
+    );
+}

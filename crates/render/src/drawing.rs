@@ -2,7 +2,7 @@
 //! what each node shows and how big that makes it, split into the part that
 //! decides the layout (compared as a whole, so the playground lays out again
 //! only when it changes) and the marks drawn over it (errors, unreachable,
-//! cycles). The layout itself is the core's; [`crate::scene`] places every
+//! cycles, no person deciding). The layout itself is the core's; [`crate::scene`] places every
 //! shape and text of the laid-out graph.
 
 use foldhash::{HashMap, HashSet};
@@ -125,7 +125,7 @@ impl Badge {
             (None, true) => "unknown".to_owned(),
             (None, false) => "none".to_owned(),
         };
-        let mut text = risk_label(&risk).to_ascii_uppercase();
+        let mut text = risk_word(&risk).to_ascii_uppercase();
         let partly_unknown = step.highest_risk_class.is_some() && step.risk_partly_unknown;
         if partly_unknown {
             text.push_str(" +?");
@@ -139,12 +139,13 @@ impl Badge {
     }
 }
 
-/// A risk class as people read it.
-pub fn risk_label(risk: &str) -> &str {
+/// A badge's risk ([`Badge::risk`]) in one word or two, as badges and
+/// chips say it: the core's short word for a class
+/// ([`opb_core::spec::RiskWords::short`]), `unknown`, or `no tools`.
+pub fn risk_word(risk: &str) -> &str {
     match risk {
-        "customer_comms" => "customer comms",
         "none" => "no tools",
-        other => other,
+        other => opb_core::spec::risk_words(other).map_or(other, |words| words.short),
     }
 }
 
@@ -353,9 +354,13 @@ pub struct Marks {
     /// The node's tooltip: kind, agent, purpose and the core's summary.
     pub title: String,
     /// What the node's accessible name adds to the texts it shows (its id,
-    /// agent, risk badge and error count): its kind, and whether it is
-    /// unreachable. Empty when it adds nothing.
+    /// agent, risk badge and error count): its kind, whether it is
+    /// unreachable, and that no person decides before it. Empty when it
+    /// adds nothing.
     pub label: String,
+    /// When PB220 or PB221 reports the step, what its mark says
+    /// ([`StepBoundary::no_person_decides`]).
+    pub unsupervised: Option<String>,
 }
 
 impl Marks {
@@ -385,18 +390,30 @@ impl Marks {
                 let shown = matches!(kind.as_str(), "gate" | "agent step");
                 let said =
                     [(!shown).then_some(kind.as_str()), unreachable_here.then_some("unreachable")];
-                let label = said.into_iter().flatten().collect::<Vec<_>>().join(", ");
+                let mut label = said.into_iter().flatten().collect::<Vec<_>>().join(", ");
+                let unsupervised = step.and_then(StepBoundary::no_person_decides);
+                if let Some(words) = &unsupervised {
+                    if !label.is_empty() {
+                        label.push_str(". ");
+                    }
+                    label.push_str(words);
+                }
                 let purpose = step
                     .and_then(|s| s.purpose.as_deref())
                     .map(|p| format!("\n{p}"))
                     .unwrap_or_default();
                 let summary = step.map(|s| format!("\n\n{}", s.summary)).unwrap_or_default();
+                let why = step
+                    .and_then(StepBoundary::unsupervised_sentence)
+                    .map(|s| format!("\n\n{s}"))
+                    .unwrap_or_default();
                 Marks {
                     errors,
                     unreachable: unreachable_here,
                     in_cycle: cyclic.contains(node.id.as_str()),
-                    title: format!("{} ({kind}){purpose}{summary}", node.id),
+                    title: format!("{} ({kind}){purpose}{summary}{why}", node.id),
                     label,
+                    unsupervised,
                 }
             })
             .collect()

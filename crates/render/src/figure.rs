@@ -7,6 +7,7 @@
 //! [`crate::drawing`]'s; the playground's graph view shows the same.
 
 use crate::drawing::{dense_notice, edge_lines};
+use crate::legend;
 use crate::svg::{drawn, write_stylesheet, NotDrawn, NoticeIn};
 use crate::xml::escape;
 use crate::Theme;
@@ -18,31 +19,38 @@ use std::fmt::Write;
 use std::future::Future;
 
 /// The graph for the viewer, whose page links the graph's stylesheet: the
-/// drawing in a `div` of class `opb-graph`. `pause` is asked during the
+/// drawing in a `div` of class `opb-graph`, and its legend, closed. `pause` is asked during the
 /// layout ([`opb_core::pause`]).
 pub async fn for_viewer<W: Future<Output = ()>>(
     explain: &PlaybookExplain,
     pause: impl FnMut() -> Option<W>,
 ) -> String {
     match drawn(explain, None, |_| {}, NoticeIn::Page, pause).await {
-        Ok((svg, fidelity)) => framed(fidelity.notice(), "opb-graph", &svg),
+        Ok((svg, fidelity)) => {
+            framed(fidelity.notice(), "opb-graph", &svg, legend::html(false, None))
+        }
         Err(why) => undrawn(&explain.graph, &why),
     }
 }
 
 /// The graph for the HTML report: a standalone drawing in `theme`, in a
-/// `div` of class `graph`.
+/// `div` of class `graph`, and its legend, open (a printed page cannot
+/// open it).
 pub fn for_report(explain: &PlaybookExplain, theme: Theme) -> String {
     let drawn = drawn(explain, Some(theme), write_stylesheet, NoticeIn::Page, pause::never);
     match pause::at_once(drawn) {
-        Ok((svg, fidelity)) => framed(fidelity.notice(), "graph", &svg),
+        Ok((svg, fidelity)) => {
+            framed(fidelity.notice(), "graph", &svg, legend::html(true, Some(theme)))
+        }
         Err(why) => undrawn(&explain.graph, &why),
     }
 }
 
-fn framed(notice: Option<&str>, class: &str, svg: &str) -> String {
+/// The drawing in a `div` of `class`, its notice above it and `legend`
+/// (what its marks mean, [`legend::html`]) below.
+fn framed(notice: Option<&str>, class: &str, svg: &str, legend: String) -> String {
     let mut out = notice.map(note).unwrap_or_default();
-    write!(out, r#"<div class="{class}">{svg}</div>"#).ok();
+    write!(out, r#"<div class="{class}">{svg}</div>{legend}"#).ok();
     out
 }
 

@@ -1,10 +1,10 @@
 //! opb's drawings and accounts of a document, from the core's explain view:
 //! the step graph as the playground draws it ([`drawing`]: what each step
 //! shows; [`scene`]: the drawn graph as data, which the standalone SVG and
-//! the playground's view both write), `opb explain`'s account of it for
-//! any page ([`explain`]), static renderings that need no script ([`svg`],
-//! [`html`]) for docs sites and reports, and the viewer's markup
-//! ([`markup`]).
+//! the playground's view both write; [`legend`]: what its marks mean),
+//! `opb explain`'s account of it for any page ([`explain`]), static
+//! renderings that need no script ([`svg`], [`html`]) for docs sites and
+//! reports, and the viewer's markup ([`markup`]).
 //!
 //! It reads the core's public API only; what it shows is what the core
 //! says, masked by the core.
@@ -16,6 +16,7 @@ pub mod explain;
 pub mod figure;
 pub mod glance;
 pub mod html;
+pub mod legend;
 pub mod markup;
 pub mod scene;
 pub mod svg;

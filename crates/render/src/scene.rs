@@ -201,6 +201,49 @@ impl ErrorMark {
     }
 }
 
+/// The mark on a step PB220 or PB221 reports, drawn on its top-left
+/// corner: a warning triangle with `!` in it, so it reads by its shape and
+/// not by colour alone, and named in words for assistive technology.
+#[derive(Debug, Clone, PartialEq)]
+pub struct UnsupervisedMark<'m> {
+    /// Its centre, across.
+    pub x: f64,
+    /// Its centre, down.
+    pub y: f64,
+    /// SVG path data of the triangle, about its centre.
+    pub path: &'static str,
+    /// What it shows inside the triangle.
+    pub text: Text<'static>,
+    /// What it means, in the core's words
+    /// ([`opb_core::explain::boundary::StepBoundary::no_person_decides`]).
+    pub label: &'m str,
+}
+
+/// The triangle of [`UnsupervisedMark`], about its centre: a hair wider
+/// than the error mark's circle, so the two read as different marks.
+pub const WARNING_TRIANGLE: &str = "M0 -12 L12 9 L-12 9 Z";
+
+impl<'m> UnsupervisedMark<'m> {
+    /// The mark of a step with `marks`; none when a person decides before
+    /// it, or it cannot act on money or customers.
+    pub fn on(marks: &'m Marks) -> Option<UnsupervisedMark<'m>> {
+        let label = marks.unsupervised.as_deref()?;
+        Some(UnsupervisedMark::with(label))
+    }
+
+    /// The mark placed at its own origin's corner, saying `label`: for a
+    /// step, and for the legend.
+    pub fn with(label: &'m str) -> UnsupervisedMark<'m> {
+        UnsupervisedMark {
+            x: 9.0,
+            y: -6.0,
+            path: WARNING_TRIANGLE,
+            text: Text { x: 0.0, y: 2.5, text: Cow::Borrowed("!") },
+            label,
+        }
+    }
+}
+
 /// A step as drawn.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Node<'a> {

@@ -11,7 +11,7 @@
 use crate::drawing::{Geometry, Marks, N};
 use crate::scene::{
     mark_classes, translate, Arrowhead, ErrorMark, Listing, Node, Outline, Scene, Tag, Text,
-    ARROWHEAD, ARROWHEADS,
+    UnsupervisedMark, ARROWHEAD, ARROWHEADS,
 };
 use crate::xml::escape;
 use crate::Theme;
@@ -283,6 +283,11 @@ fn description(explain: &PlaybookExplain) -> String {
             graph.unreachable.iter().map(|s| s.as_str()).collect::<Vec<_>>().join(", ");
         write!(text, " Not reachable from the start: {unreachable}.").ok();
     }
+    for step in &explain.steps {
+        if let (Some(id), Some(words)) = (&step.id, step.no_person_decides()) {
+            write!(text, " {words}: {id}.").ok();
+        }
+    }
     text
 }
 
@@ -397,14 +402,34 @@ fn node_svg(out: &mut String, node: &Node<'_>, mark: &Marks) {
         tag(out, &badge.tag);
     }
     if let Some(mark) = ErrorMark::on(node.width, mark.errors) {
-        write!(
-            out,
-            r#"<g class="error-mark" transform="{}"><circle r="{}"/><text>{}</text></g>"#,
-            translate(mark.x, mark.y),
-            N(mark.radius),
-            mark.text
-        )
-        .ok();
+        error_mark(out, &mark);
     }
+    if let Some(mark) = UnsupervisedMark::on(mark) {
+        unsupervised_mark(out, &mark, true);
+    }
+    out.push_str("</g>");
+}
+
+/// Writes a step's error count ([`ErrorMark`]).
+pub(crate) fn error_mark(out: &mut String, mark: &ErrorMark) {
+    write!(
+        out,
+        r#"<g class="error-mark" transform="{}"><circle r="{}"/><text>{}</text></g>"#,
+        translate(mark.x, mark.y),
+        N(mark.radius),
+        mark.text
+    )
+    .ok();
+}
+
+/// Writes the mark of a step no person decides before
+/// ([`UnsupervisedMark`]), with its words as its `<title>` when `titled`.
+pub(crate) fn unsupervised_mark(out: &mut String, mark: &UnsupervisedMark<'_>, titled: bool) {
+    write!(out, r#"<g class="unsupervised-mark" transform="{}">"#, translate(mark.x, mark.y)).ok();
+    if titled {
+        write!(out, "<title>{}</title>", escape(mark.label)).ok();
+    }
+    write!(out, r#"<path d="{}"/><text"#, mark.path).ok();
+    text(out, &mark.text);
     out.push_str("</g>");
 }

@@ -28,9 +28,16 @@ fn a_playbook_report_holds_the_account_the_drawing_and_the_diagnostics() {
         html.contains("<h1 class=\"item\">Refund triage (refund-triage)"),
         "the account's own title heads the page"
     );
-    // The drawing, inline, in the page's theme.
-    assert_eq!(html.matches("<svg ").count(), 1);
+    // The drawing, inline, in the page's theme, and its legend open below
+    // it, its marks in the same theme.
+    assert_eq!(html.matches(r#"<svg xmlns="http://www.w3.org/2000/svg""#).count(), 1);
     assert!(html.contains(r#"class="graph" data-theme="auto""#));
+    let legend = &html[html.find("<details class=\"graph-legend\"").expect("a legend")..];
+    assert!(legend.starts_with(r#"<details class="graph-legend" data-testid="graph-legend" open>"#));
+    assert_eq!(
+        legend.matches(r#"<svg class="graph legend-mark" data-theme="auto""#).count(),
+        opb_render::legend::entries().len()
+    );
     // Every diagnostic opb check reports, with its position.
     let analysis =
         analyze(&example(name), &Options { syntax: Some(Syntax::Yaml), ..Options::default() });
@@ -129,9 +136,10 @@ fn document_text_is_escaped_and_credentials_masked() {
         !html.contains("ghp_Zq8rT2vLm4Nx7Kp1Wd9Yb3Hc6Js5Fg0Ae2Ru8"),
         "the description's token whole"
     );
-    let banner = &html[html.find("trust-description").expect("the banner's description")..];
+    let banner =
+        &html[html.find(r#"class="trust-description""#).expect("the banner's description")..];
     assert!(
-        banner.starts_with(r#"trust-description">Run it with ghp_"#),
+        banner.starts_with(r#"class="trust-description">Run it with ghp_"#),
         "masked in the banner: {banner}"
     );
 }

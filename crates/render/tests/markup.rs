@@ -140,3 +140,34 @@ fn a_dense_graph_is_drawn_simplified_under_a_notice_or_listed() {
     assert_eq!(listed.matches("<li>").count(), 200, "every step listed");
     assert_eq!(attributes(&html, "data-step").len(), 200, "with its boundary beneath");
 }
+
+#[test]
+fn a_step_no_person_decides_before_is_marked_explained_and_described() {
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../core/tests/fixtures/rules/PB220.bad.yaml");
+    let text = std::fs::read_to_string(path).unwrap();
+    let analysis = analyze(&text, &Options { syntax: Some(Syntax::Yaml), ..Options::default() });
+    let (html, _) = view("PB220.bad.yaml", &analysis);
+    // The drawing marks the step, and the legend beneath it, closed, says
+    // what the mark means.
+    let (drawing, legend) = html.split_at(html.find(r#"<details class="graph-legend""#).unwrap());
+    assert_eq!(drawing.matches(r#"<g class="unsupervised-mark""#).count(), 1);
+    assert!(legend.starts_with(
+        r#"<details class="graph-legend" data-testid="graph-legend"><summary>Legend</summary>"#
+    ));
+    assert!(legend.contains(
+        "<span>No person decides before this step can move money or write to customers</span>"
+    ));
+    // The step's details say why, in the core's words.
+    let details =
+        &html[html.find(r#"<article class="opb-step" data-step="quick_refund">"#).unwrap()..];
+    let details = &details[..details.find("</article>").unwrap()];
+    assert!(
+        details.contains("No person decides before this step can move money: it may call <code>refund.create</code>, which asks for no approval, and the start reaches it with no gate on the way."),
+        "{details}"
+    );
+    // The Risk paths name the class and the step.
+    assert!(html.contains(
+        "no person decides before quick_refund, which may move money with refund.create"
+    ));
+}

@@ -58,13 +58,75 @@ fn the_example_is_a_described_drawing_of_every_step() {
     assert_eq!(steps, ["recover", "gate", "send", "record"]);
     assert_eq!(texts(&doc, "node-title"), ["recover", "gate", "send", "record"]);
     assert_eq!(texts(&doc, "node-sub"), ["agent lou", "agent lou", "agent lou"]);
-    assert_eq!(texts(&doc, "risk-badge"), ["READ", "CUSTOMER COMMS", "INTERNAL"]);
+    // Each class in the core's one word for it, never the document's value.
+    assert_eq!(texts(&doc, "risk-badge"), ["READ", "CUSTOMERS", "INTERNAL"]);
     assert_eq!(texts(&doc, "edge-label"), ["approved", "rejected"]);
     assert_eq!(texts(&doc, "terminal"), ["Start", "End"]);
     // Each step's hover text is the playground's: kind, purpose, summary.
     let send = doc.descendants().find(|n| n.attribute("data-step-id") == Some("send")).unwrap();
     let title = send.children().find(|n| n.has_tag_name("title")).and_then(|n| n.text()).unwrap();
     assert!(title.starts_with("send (agent step)\nSend the approved email.\n\n"), "{title}");
+}
+
+fn rule_fixture(name: &str) -> PlaybookExplain {
+    let path =
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("../core/tests/fixtures/rules").join(name);
+    explain_of(&std::fs::read_to_string(path).unwrap(), Syntax::Yaml)
+}
+
+/// The steps that carry the mark of no person deciding, each with its
+/// title.
+fn unsupervised_marks(svg: &str) -> Vec<(String, String)> {
+    let doc = Document::parse(svg).expect("well-formed XML");
+    doc.descendants()
+        .filter(|n| n.attribute("class") == Some("unsupervised-mark"))
+        .map(|mark| {
+            let step = mark.ancestors().find_map(|n| n.attribute("data-step-id")).unwrap();
+            let title = mark.children().find(|n| n.has_tag_name("title")).unwrap();
+            let shown = mark.children().find(|n| n.has_tag_name("text")).unwrap();
+            assert_eq!(shown.text(), Some("!"), "a shape and a sign, not colour alone");
+            (step.to_owned(), title.text().unwrap().to_owned())
+        })
+        .collect()
+}
+
+#[test]
+fn a_step_no_person_decides_before_is_marked_and_a_gated_one_is_not() {
+    // PB220: the start leads to `quick_refund`, whose refund tool asks for
+    // no approval, past the gate.
+    let svg = graph(&rule_fixture("PB220.bad.yaml"), Theme::Light).unwrap();
+    assert_eq!(
+        unsupervised_marks(&svg),
+        [(
+            "quick_refund".to_owned(),
+            "No person decides before this step can move money".to_owned()
+        )]
+    );
+    let doc = Document::parse(&svg).unwrap();
+    let desc = doc.descendants().find(|n| n.has_tag_name("desc")).and_then(|n| n.text()).unwrap();
+    assert!(
+        desc.ends_with(" No person decides before this step can move money: quick_refund."),
+        "{desc}"
+    );
+    let node = doc.descendants().find(|n| n.attribute("data-step-id") == Some("quick_refund"));
+    let hover = node.and_then(|n| n.children().find(|c| c.has_tag_name("title"))).unwrap();
+    assert!(hover.text().unwrap().ends_with("it may call `refund.create`, which asks for no approval, and the start reaches it with no gate on the way."));
+
+    // The same step behind the gate: a person decides, no mark.
+    let gated = graph(&rule_fixture("PB220.good.yaml"), Theme::Light).unwrap();
+    assert!(gated.contains(r#"data-step-id="quick_refund""#));
+    assert_eq!(unsupervised_marks(&gated), []);
+    assert!(!gated.contains("No person decides"));
+
+    // PB221: writing to customers, in its own words.
+    let comms = graph(&rule_fixture("PB221.bad.yaml"), Theme::Dark).unwrap();
+    assert_eq!(
+        unsupervised_marks(&comms),
+        [(
+            "send".to_owned(),
+            "No person decides before this step can write to customers".to_owned()
+        )]
+    );
 }
 
 #[test]

@@ -11,12 +11,14 @@ pub use crate::views::facts::{Family, Requirement, ToolFacts};
 pub use facts::{SharedFacts, ToolExplain};
 pub use gates::GateEntry;
 
+use crate::diagnostics::prose::write_list;
 use crate::diagnostics::{Counts, Diagnostic};
 use crate::rules::playbook::unsupervised;
 use crate::views::graph::Graph;
 use crate::views::playbook::{mcp_name, McpName, PlaybookView, StepView};
 use crate::views::requires;
 use crate::views::requires::{AllowingSteps, CrossCheck};
+use crate::views::spec::risk_words;
 use facts::Facts;
 use foldhash::HashSet;
 use gates::EntryIndex;
@@ -147,6 +149,66 @@ pub struct UnsupervisedTool {
     pub name: String,
     /// Its `riskClass`: `money` or `customer_comms`.
     pub risk_class: String,
+}
+
+/// The risk classes a person should decide before, most consequential
+/// first: those PB220 and PB221 report a step for reaching unsupervised.
+pub fn supervised_classes() -> impl Iterator<Item = &'static str> {
+    unsupervised::SUPERVISED_CLASSES.iter().map(|(class, _)| *class)
+}
+
+/// What the graph's mark on a step that may act on `classes` with no
+/// person deciding says, and the graph's legend with every class of
+/// [`supervised_classes`]: "No person decides before this step can move
+/// money or write to customers".
+pub fn no_person_decides<'c>(classes: impl IntoIterator<Item = &'c str>) -> String {
+    let mut out = String::from("No person decides before this step can ");
+    let acts = classes.into_iter().map(|class| risk_words(class).map_or(class, |w| w.act));
+    write_list(&mut out, acts, "or", |out, act| out.push_str(act));
+    out
+}
+
+impl StepBoundary {
+    /// The classes of [`StepBoundary::unsupervised`], each once, most
+    /// consequential first; empty for a step PB220 and PB221 leave alone.
+    pub fn unsupervised_classes(&self) -> Vec<&'static str> {
+        supervised_classes()
+            .filter(|class| self.unsupervised.iter().any(|tool| tool.risk_class == *class))
+            .collect()
+    }
+
+    /// The graph's mark on this step ([`no_person_decides`]), when PB220
+    /// or PB221 reports it.
+    pub fn no_person_decides(&self) -> Option<String> {
+        let classes = self.unsupervised_classes();
+        (!classes.is_empty()).then(|| no_person_decides(classes))
+    }
+
+    /// Why no person decides before this step, in one sentence for the
+    /// step's details, when PB220 or PB221 reports it: "No person decides
+    /// before this step can move money: it may call `refund.create`, which
+    /// asks for no approval, and the start reaches it with no gate on the
+    /// way."
+    pub fn unsupervised_sentence(&self) -> Option<String> {
+        let mut out = self.no_person_decides()?;
+        out.push_str(": it may call ");
+        write_list(&mut out, &self.unsupervised, "and", |out, tool| {
+            out.push('`');
+            out.push_str(&tool.name);
+            out.push('`');
+        });
+        out.push_str(if self.unsupervised.len() == 1 {
+            ", which asks for no approval, and "
+        } else {
+            ", which ask for no approval, and "
+        });
+        out.push_str(if self.is_start {
+            "the playbook starts here, with no gate before it."
+        } else {
+            "the start reaches it with no gate on the way."
+        });
+        Some(out)
+    }
 }
 
 /// What resolving a step's entries reads, built once per playbook.

@@ -6,7 +6,10 @@ use super::playbook::side_effects;
 use super::{Page, Tone};
 use crate::words::{list, plural};
 use foldhash::HashSet;
-use opb_core::explain::paths::{ActingTool, Ending, RiskPath, RiskPaths, Routes, StepRisk, Stop};
+use opb_core::explain::boundary::supervised_classes;
+use opb_core::explain::paths::{
+    ActingTool, Ending, RiskPath, RiskPaths, Routes, StepRisk, Stop, UnsupervisedStep,
+};
 use opb_core::explain::PlaybookExplain;
 use opb_core::spec::{risk_label, risk_words};
 
@@ -17,8 +20,45 @@ const LONGEST_SHOWN: usize = 40;
 /// Steps shown at each end of a long path.
 const ENDS_SHOWN: usize = 15;
 
-/// What the marks of a path mean, said once above the list.
-pub const TERMS: &str = "No person decides: a step on the path may move money or write to customers, and no gate comes before it on that path (PB220, PB221). A person decides first: a gate comes before every step on the path that changes something. Acts before any gate: a step changes something before the path's first gate, but a person decides before every step on it that may move money or write to customers.";
+/// What a step may do that a person should decide before, in the core's
+/// words: "move money or write to customers".
+fn supervised_acts() -> String {
+    let acts: Vec<&str> =
+        supervised_classes().map(|class| risk_words(class).map_or(class, |w| w.act)).collect();
+    or_list(&acts)
+}
+
+/// `a`, `a or b`, `a, b or c`.
+fn or_list(items: &[&str]) -> String {
+    let mut out = String::new();
+    opb_core::prose::write_list(&mut out, items, "or", |out, item| out.push_str(item));
+    out
+}
+
+/// What the marks of a path mean ([`verdict`]), said once above the list.
+pub fn terms() -> String {
+    let acts = supervised_acts();
+    format!("No person decides: a step on the path may {acts}, and no gate comes before it on that path (PB220, PB221). A person decides first: a gate comes before every step on the path that changes something. Acts before any gate: a step changes something before the path's first gate, but a person decides before every step on it that may {acts}.")
+}
+
+/// What a path's verdict says: "No person decides", "A person decides
+/// first" or "Acts before any gate" ([`terms`]).
+pub fn verdict(path: &RiskPath) -> &'static str {
+    if path.flagged {
+        "No person decides"
+    } else if path.gated {
+        "A person decides first"
+    } else {
+        "Acts before any gate"
+    }
+}
+
+/// A step of a path that no person decides before, in words: "no person
+/// decides before refund, which may move money with refund.create".
+pub fn unsupervised(step: &UnsupervisedStep) -> String {
+    let act = risk_words(&step.risk_class).map_or(step.risk_class.as_str(), |w| w.act);
+    format!("no person decides before {}, which may {act} with {}", step.step, list(&step.tools))
+}
 
 /// Writes the risk paths of the playbook read from `name` on `page`.
 pub fn render(name: &str, explain: &PlaybookExplain, paths: &RiskPaths, page: &mut dyn Page) {
@@ -40,7 +80,7 @@ pub fn render(name: &str, explain: &PlaybookExplain, paths: &RiskPaths, page: &m
         .collect();
     page.paragraph(0, &overview(paths));
     page.blank();
-    page.paragraph(0, TERMS);
+    page.paragraph(0, &terms());
     for (number, path) in paths.paths.iter().enumerate() {
         page.blank();
         self::path(number + 1, path, &gates, page);
@@ -69,8 +109,9 @@ fn overview(paths: &RiskPaths) -> String {
     let flagged = paths.flagged_paths();
     if flagged > 0 {
         text.push_str(&format!(
-            " On {} no person decides before a step that may move money or write to customers.",
-            plural(flagged, "path", "paths")
+            " On {} no person decides before a step that may {}.",
+            plural(flagged, "path", "paths"),
+            supervised_acts()
         ));
     }
     text
@@ -90,12 +131,10 @@ fn stopped(stop: Stop, limits: &opb_core::explain::paths::PathLimits) -> String 
 }
 
 fn path(number: usize, path: &RiskPath, gates: &HashSet<&str>, page: &mut dyn Page) {
-    let (head_style, verdict) = if path.flagged {
-        (Tone::Missing, "No person decides")
-    } else if path.gated {
-        (Tone::Emphasis, "A person decides first")
-    } else {
-        (Tone::Odd, "Acts before any gate")
+    let head_style = match (path.flagged, path.gated) {
+        (true, _) => Tone::Missing,
+        (false, true) => Tone::Emphasis,
+        (false, false) => Tone::Odd,
     };
     let label = path.highest_risk_class.as_deref().map(|c| risk_label(c).unwrap_or(c));
     let risk = match (label, path.risk_partly_unknown) {
@@ -114,22 +153,12 @@ fn path(number: usize, path: &RiskPath, gates: &HashSet<&str>, page: &mut dyn Pa
     page.styled_line(
         2,
         head_style,
-        &format!("{number}. {verdict}"),
+        &format!("{number}. {}", verdict(path)),
         &format!(" ({})", notes.join("; ")),
     );
     page.field(4, "Steps", LABEL, &walk(&path.steps, gates));
     for step in &path.unsupervised {
-        let act = risk_words(&step.risk_class).map_or(step.risk_class.as_str(), |w| w.act);
-        page.field(
-            4,
-            "Risk",
-            LABEL,
-            &format!(
-                "no person decides before {}, which may {act} with {}",
-                step.step,
-                list(&step.tools)
-            ),
-        );
+        page.field(4, "Risk", LABEL, &unsupervised(step));
     }
     for ungated in &path.ungated {
         let tools: Vec<String> = ungated.tools.iter().map(acting).collect();
@@ -161,7 +190,7 @@ fn walk(steps: &[String], gates: &HashSet<&str>) -> String {
 }
 
 /// `refund.create (moves money, changes data)`.
-fn acting(tool: &ActingTool) -> String {
+pub fn acting(tool: &ActingTool) -> String {
     let mut traits = vec![tool
         .risk_class
         .as_deref()

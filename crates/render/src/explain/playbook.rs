@@ -106,6 +106,9 @@ fn step(step: &StepBoundary, graph: &Graph, page: &mut dyn Page) {
     if let Some(risk) = risk(step) {
         page.field(4, "Risk", LABEL, &risk);
     }
+    if let Some(unsupervised) = step.unsupervised_sentence() {
+        page.field(4, "Who decides", LABEL, &unsupervised);
+    }
     page.field(4, "Entered from", LABEL, &entered_from(step, graph));
     page.field(4, "Next", LABEL, &next(step, graph));
     if let Some(errors) = problems(Counts { error: step.errors, ..Counts::default() }) {
@@ -186,16 +189,11 @@ fn requirement(needs: &Requirement) -> String {
 
 fn risk(step: &StepBoundary) -> Option<String> {
     let label = step.highest_risk_class.as_deref().map(|c| risk_label(c).unwrap_or(c));
-    let unsupervised = if step.unsupervised.is_empty() {
-        ""
-    } else {
-        "; no person decides before it (see `opb check`)"
-    };
     match (label, step.risk_partly_unknown) {
-        (Some(risk), false) => Some(format!("{risk} at most{unsupervised}")),
-        (Some(risk), true) => Some(format!(
-            "{risk} at least; the risk of some of its tools is not known{unsupervised}"
-        )),
+        (Some(risk), false) => Some(format!("{risk} at most")),
+        (Some(risk), true) => {
+            Some(format!("{risk} at least; the risk of some of its tools is not known"))
+        }
         (None, true) => Some("not known: no tool it allows declares a risk class".to_owned()),
         (None, false) => None,
     }

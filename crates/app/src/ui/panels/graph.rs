@@ -12,10 +12,10 @@ use leptos::prelude::*;
 use opb_core::explain::layout::{Notice, Point};
 use opb_core::explain::{Explain, PlaybookExplain};
 use opb_render::drawing::{self, Geometry, Marks};
-use opb_render::figure;
 use opb_render::scene::{
-    self, translate, ErrorMark, Outline, Scene, Tag, Text, ARROWHEAD, ARROWHEADS,
+    self, translate, ErrorMark, Outline, Scene, Tag, Text, UnsupervisedMark, ARROWHEAD, ARROWHEADS,
 };
+use opb_render::{figure, legend};
 use std::collections::HashSet;
 use std::sync::Arc;
 use wasm_bindgen::JsCast;
@@ -258,7 +258,7 @@ pub fn GraphView(
                     <button class="icon-button" data-testid="zoom-in" title="Zoom in (+)" aria-label="Zoom in" on:click=move |_| zoom_at(None, BUTTON_ZOOM, false)>"+"</button>
                     <button class="button fit-button" data-testid="fit" title="Fit the whole graph (0)" on:click=move |_| fit(true)>"Fit"</button>
                 </div>
-                <RiskLegend />
+                <GraphLegend />
             </div>
             {move || notice.get().map(|text| view! {
                 <p class="graph-notice" role="note" data-testid="graph-notice">{text}</p>
@@ -304,18 +304,11 @@ pub fn GraphView(
     }
 }
 
-/// The legend of the graph's colours and lines.
+/// What every mark of the graph means: the renderer's legend, which the
+/// viewer and the report show too. Its markup holds no document text.
 #[component]
-fn RiskLegend() -> impl IntoView {
-    let classes = ["read", "internal", "customer_comms", "money"];
-    view! {
-        <ul class="graph-legend" aria-label="Legend">
-            {classes.map(|risk| view! {
-                <li><span class="legend-swatch" data-risk=risk></span>{drawing::risk_label(risk).to_owned()}</li>
-            })}
-            <li><span class="legend-line back" aria-hidden="true"></span>"loops back"</li>
-        </ul>
-    }
+fn GraphLegend() -> impl IntoView {
+    view! { <div class="graph-legend-menu" inner_html=legend::html(false, None)></div> }
 }
 
 /// The nodes, edges and terminals of one drawing.
@@ -529,6 +522,21 @@ fn node_view(
             }
         })
     };
+    // Drawn as the standalone SVG draws it: its words are the node's
+    // accessible name already, and its title the hover text.
+    let unsupervised_mark = move || {
+        marks.with(|m| {
+            let mark = UnsupervisedMark::on(m.get(i)?)?;
+            let label = mark.label.to_owned();
+            Some(view! {
+                <g class="unsupervised-mark" data-testid="unsupervised-mark" transform=translate(mark.x, mark.y)>
+                    <title>{label}</title>
+                    <path d=mark.path />
+                    {text_view(&mark.text)}
+                </g>
+            })
+        })
+    };
     view! {
         <g
             class="node"
@@ -555,6 +563,7 @@ fn node_view(
             {badge}
             " "
             {error_mark}
+            {unsupervised_mark}
         </g>
     }
 }

@@ -6,14 +6,14 @@ use crate::checker::Located;
 use crate::ui::diagnostics::{message, Jump, SeverityIcon};
 use leptos::prelude::*;
 use opb_core::CompactString;
-use opb_render::drawing::risk_label;
+use opb_render::drawing::risk_word;
 
 /// A risk class as a coloured badge with its name, so it reads without
 /// colour too; `None` is a tool whose risk the document does not declare.
 #[component]
 pub fn RiskBadge(risk: Option<String>, #[prop(optional)] partly_unknown: bool) -> impl IntoView {
     let (key, text) = match &risk {
-        Some(class) => (class.clone(), risk_label(class).to_owned()),
+        Some(class) => (class.clone(), risk_word(class).to_owned()),
         None => ("unknown".to_owned(), "undeclared".to_owned()),
     };
     let title = partly_unknown.then_some(

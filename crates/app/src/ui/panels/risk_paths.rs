@@ -1,7 +1,9 @@
 //! The risk paths of a playbook, from the core (`opb_core::risk_paths`): each
 //! walk from the start to an end, grouped by the highest risk it reaches,
-//! with whether a gate stands before every step that acts. Paths that reach
-//! money or customer communications with no gate first are flagged. The
+//! with whether a gate stands before every step that acts. Paths on which
+//! no person decides before a step that may move money or write to
+//! customers are flagged, the step and its class named. The words are the
+//! renderer's (`opb explain --paths`), from the core's risk words. The
 //! graph sits above the list; choosing a path picks it out there and dims
 //! the rest.
 
@@ -12,9 +14,10 @@ use super::{Panels, ViewKind};
 use crate::route::Route;
 use gloo_timers::callback::Timeout;
 use leptos::prelude::*;
-use opb_core::explain::paths::{ActingTool, Ending, RiskPath, RiskPaths, Stop};
-use opb_core::spec::RISK_CLASSES;
-use opb_render::drawing::risk_label;
+use opb_core::explain::paths::{Ending, RiskPath, RiskPaths, Stop};
+use opb_core::prose::capitalise;
+use opb_core::spec::{risk_label, RISK_CLASSES};
+use opb_render::explain::paths::{acting, terms, unsupervised, verdict};
 use std::collections::HashSet;
 use std::sync::Arc;
 
@@ -76,7 +79,7 @@ pub fn RiskPathsTab(state: RiskPathsState, #[prop(into)] route: Signal<Route>) -
                 <a role="tab" href="#paths" data-testid="tab-paths" aria-selected=move || (route.get() == Route::Paths).to_string()>
                     "Risk paths"
                     {move || counts().map(|(flagged, all)| if flagged > 0 {
-                        view! { <span class="tab-count flagged" title="Flagged: money or customer comms with no gate first">{flagged}</span> }.into_any()
+                        view! { <span class="tab-count flagged" title="Flagged paths: no person decides before a step on them">{flagged}</span> }.into_any()
                     } else {
                         view! { <span class="tab-count">{all}</span> }.into_any()
                     })}
@@ -113,14 +116,15 @@ pub fn RiskPathsPanel(state: RiskPathsState) -> impl IntoView {
     }
 }
 
-/// The sections of the list: flagged paths first, then the rest by their
-/// highest risk class, most consequential first.
+/// The sections of the list: flagged paths first (headed by their
+/// verdict, "No person decides"), then the rest by their highest risk
+/// class, most consequential first.
 fn sections(paths: &RiskPaths) -> Vec<(String, Vec<(usize, &RiskPath)>)> {
     let numbered: Vec<(usize, &RiskPath)> = paths.paths.iter().enumerate().collect();
     let mut sections = Vec::new();
     let flagged: Vec<_> = numbered.iter().copied().filter(|(_, p)| p.flagged).collect();
     if !flagged.is_empty() {
-        sections.push(("Flagged: no gate before money or customer comms".to_owned(), flagged));
+        sections.push((verdict(flagged[0].1).to_owned(), flagged));
     }
     for class in RISK_CLASSES.iter().rev().map(|c| Some(*c)).chain([None]) {
         let these: Vec<_> = numbered
@@ -130,7 +134,7 @@ fn sections(paths: &RiskPaths) -> Vec<(String, Vec<(usize, &RiskPath)>)> {
             .collect();
         if !these.is_empty() {
             let title = match class {
-                Some(class) => format!("Highest risk {}", risk_label(class)),
+                Some(class) => format!("Highest risk: {}", risk_label(class).unwrap_or(class)),
                 None => "No known risk".to_owned(),
             };
             sections.push((title, these));
@@ -148,8 +152,8 @@ fn summary(paths: &RiskPaths) -> String {
     };
     let flagged = match paths.flagged_paths() {
         0 => "None is flagged.".to_owned(),
-        1 => "1 is flagged: a step on it may act on money or customer communications with no gate before it.".to_owned(),
-        n => format!("{n} are flagged: a step on each may act on money or customer communications with no gate before it."),
+        1 => "1 is flagged.".to_owned(),
+        n => format!("{n} are flagged."),
     };
     format!("{listed}, riskiest first. {flagged} Each loop is walked once.")
 }
@@ -206,6 +210,7 @@ fn path_list(paths: &RiskPaths, state: RiskPathsState) -> impl IntoView {
         <div class="paths-panel">
             <div class="paths-summary">
                 <p data-testid="paths-summary">{summary(paths)}</p>
+                <p class="paths-terms" data-testid="paths-terms">{terms()}</p>
                 {stopped(paths).map(|text| view! { <p class="paths-stopped" role="status">{text}</p> })}
                 <button class="button" data-testid="paths-clear" disabled=move || !chosen() on:click=move |_| state.chosen.set(None)>"Show all"</button>
             </div>
@@ -213,24 +218,6 @@ fn path_list(paths: &RiskPaths, state: RiskPathsState) -> impl IntoView {
         </div>
     }
     .into_any()
-}
-
-/// What an acting tool is, in words: `refund.create (money, changes data)`.
-fn acting(tool: &ActingTool) -> String {
-    let mut facts =
-        vec![tool.risk_class.as_deref().map_or("risk undeclared", risk_label).to_owned()];
-    facts.push(
-        match tool.side_effecting {
-            Some(true) => "changes data",
-            Some(false) => "reads only",
-            None => "effects not declared",
-        }
-        .to_owned(),
-    );
-    if tool.requires_approval {
-        facts.push("a person approves each call".to_owned());
-    }
-    format!("{} ({})", tool.name, facts.join(", "))
 }
 
 /// Which steps are gates, and which act (may call a tool that changes
@@ -255,10 +242,10 @@ fn path_item(
         let is_chosen = is_chosen.clone();
         move |_| state.chosen.set((!is_chosen()).then(|| steps.clone()))
     };
-    let (status, status_text) = match (path.flagged, path.gated) {
-        (true, _) => ("flagged", "FLAGGED"),
-        (false, true) => ("gated", "gated"),
-        (false, false) => ("ungated", "acts without a gate"),
+    let status = match (path.flagged, path.gated) {
+        (true, _) => "flagged",
+        (false, true) => "gated",
+        (false, false) => "ungated",
     };
     let last = path.steps.len().saturating_sub(1);
     let chain = path
@@ -276,6 +263,19 @@ fn path_item(
         .collect_view();
     let ending = (path.ending == Ending::DeadEnd)
         .then_some(view! { <span class="path-note">"ends where a next names no step"</span> });
+    // Per class a person should decide before, the steps that reach it
+    // with none deciding, in the core's words.
+    let unsupervised = path
+        .unsupervised
+        .iter()
+        .map(|step| {
+            view! {
+                <span class="path-unsupervised" data-risk=step.risk_class.clone() data-step=step.step.clone()>
+                    {capitalise(unsupervised(step)).to_string()}"."
+                </span>
+            }
+        })
+        .collect_view();
     let ungated = path
         .ungated
         .iter()
@@ -307,7 +307,7 @@ fn path_item(
             >
                 <span class="path-head">
                     <span class="path-number">{format!("{}.", index + 1)}</span>
-                    <span class="path-status" data-status=status>{status_text}</span>
+                    <span class="path-status" data-status=status>{verdict(path)}</span>
                     {match path.highest_risk_class.clone() {
                         Some(risk) => view! { <RiskBadge risk=Some(risk) partly_unknown=path.risk_partly_unknown /> }.into_any(),
                         None if path.risk_partly_unknown => view! { <RiskBadge risk=None /> }.into_any(),
@@ -316,6 +316,7 @@ fn path_item(
                     {path.loops.then_some(view! { <span class="path-tag">"goes round a loop"</span> })}
                 </span>
                 <span class="path-chain">{chain}</span>
+                {unsupervised}
                 {ungated}
                 {gated_note}
                 {ending}

@@ -1,7 +1,8 @@
 //! The selected step's capability boundary, from the core's explain: each
 //! tool it may call with what the document says of it, the plain-English
-//! summary, the line that every other call is refused, how the step is
-//! entered and left, and its diagnostics.
+//! summary (and, first, that no person decides before it, when PB220 or
+//! PB221 says so), the line that every other call is refused, how the step
+//! is entered and left, and its diagnostics.
 
 use super::explain::playbook_step;
 use super::parts::{
@@ -9,12 +10,13 @@ use super::parts::{
 };
 use super::selection::{Selection, Target};
 use crate::checker::{Located, Report};
-use crate::ui::diagnostics::Jump;
+use crate::ui::diagnostics::{message, Jump};
 use leptos::prelude::*;
 use opb_core::explain::boundary::{
     AllowedTool, Family, ListForm, Requirement, Resolution, StepBoundary,
 };
 use opb_core::explain::{Explain, PlaybookExplain};
+use opb_render::scene::WARNING_TRIANGLE;
 use std::sync::Arc;
 
 #[component]
@@ -174,6 +176,12 @@ fn details(
             </header>
             {flags}
             {step.purpose.clone().map(|p| view! { <p class="step-purpose">{p}</p> })}
+            {step.unsupervised_sentence().map(|sentence| view! {
+                <p class="step-unsupervised" data-testid="step-unsupervised">
+                    <svg class="graph" viewBox="-13 -14 26 25" aria-hidden="true"><g class="unsupervised-mark"><path d=WARNING_TRIANGLE /><text y="2.5">"!"</text></g></svg>
+                    <span>{message(&sentence)}</span>
+                </p>
+            })}
             <p class="step-summary" data-testid="step-summary">{step.summary.clone()}</p>
             {boundary}
             <dl class="step-links">
