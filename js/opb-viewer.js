@@ -282,7 +282,7 @@ function define() {
       this.#shown = true;
       // The drawing's steps become buttons (named by their <title>), and so
       // the drawing, no longer a plain image, a group of them.
-      for (const svg of this.#root.querySelectorAll("svg.graph")) svg.setAttribute("role", "group");
+      for (const svg of this.#root.querySelectorAll(".opb-graph > svg.graph")) svg.setAttribute("role", "group");
       for (const node of this.#root.querySelectorAll("svg.graph g[data-step-id]")) {
         node.setAttribute("tabindex", "0");
         node.setAttribute("role", "button");
