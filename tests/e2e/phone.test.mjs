@@ -124,7 +124,7 @@ function measure(page, selector) {
 function graphScale(page, selector) {
   return page.evaluate((selector) => {
     const shadow = document.querySelector(selector).shadowRoot;
-    const names = [...shadow.querySelectorAll("svg.graph .node-title")];
+    const names = [...shadow.querySelectorAll(".opb-graph > svg.graph .node-title")];
     const smallest = Math.min(...names.map((name) => parseFloat(getComputedStyle(name).fontSize) * name.getScreenCTM().a));
     const graph = shadow.querySelector(".opb-graph");
     return { smallest, scale: Number(graph.dataset.scale), pans: graph.scrollWidth > graph.clientWidth };
@@ -146,7 +146,7 @@ for (const [surface, open] of Object.entries(SURFACES)) {
       const page = await newPage(PHONE, scheme);
       const selector = await open(page, UNGATED);
       const viewer = page.locator(selector);
-      await viewer.locator("svg.graph .node-title").first().waitFor();
+      await viewer.locator(".opb-graph > svg.graph .node-title").first().waitFor();
       const shown = await measure(page, selector);
 
       assert.equal(shown.innerWidth, 375, "the page is not zoomed out to fit something wide");
@@ -224,7 +224,7 @@ test("screenshots of the reading view: an ungated and a gated playbook at 375 an
       for (const scheme of ["light", "dark"]) {
         const page = await newPage(options, scheme);
         await SURFACES.reading(page, code);
-        await page.locator("opb-viewer svg.graph").waitFor();
+        await page.locator("opb-viewer .opb-graph > svg.graph").waitFor();
         await screenshot(page, `phone-reading-${which}-${width}-${scheme}`);
         await closeClean(page);
       }

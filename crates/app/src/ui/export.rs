@@ -8,8 +8,9 @@ use leptos::prelude::*;
 use wasm_bindgen::prelude::*;
 use web_sys::{Element, HtmlCanvasElement, HtmlImageElement, Url, XmlSerializer};
 
-/// Where the viewer's graph is drawn.
-pub const GRAPH_SELECTOR: &str = "svg.graph";
+/// Where the viewer's graph is drawn: the drawing, not the legend's small
+/// marks, which share its class to share its look.
+pub const GRAPH_SELECTOR: &str = "svg.graph:not(.legend-mark)";
 
 /// The CSS properties that make an SVG look as it does on the page.
 const STYLED: [&str; 14] = [
