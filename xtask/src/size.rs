@@ -23,53 +23,55 @@ use std::path::{Path, PathBuf};
 use crate::shell::{cmd, read, root, Result};
 
 /// Gzipped bytes of the app. The target is 450 KB (460,800 bytes) and is
-/// not met: the app is about 839 KB gzipped, the wasm 671 KB of it and the
+/// not met: the app is about 852 KB gzipped, the wasm 680 KB of it and the
 /// CodeMirror bundle 137 KB (docs/performance.md, "Download size": the gap
-/// and the plan). The budget sits 0.3% above that, so that any growth fails
-/// the test command and is looked at before it is accepted.
-const APP_BUDGET: u64 = 822 * 1024;
+/// and the plan). The rules that find what can move money or write to
+/// customers with no person deciding, and the verdict they give (5.4 KB),
+/// and the graph's mark for such a step, its legend and the step panel's
+/// words (4.9 KB), are the last growth. The budget sits 0.3% above, so
+/// that any growth fails the test command and is looked at before it is
+/// accepted.
+const APP_BUDGET: u64 = 834 * 1024;
 
 /// Gzipped bytes of the viewer a docs page with one <opb-viewer> downloads:
 /// the element's script and stylesheet, the viewer's loader and wasm. The
-/// budget is the target for the whole cold page, 300 KB (307,200 bytes):
-/// the viewer is about 301 KB gzipped, its wasm 293 KB
-/// (docs/performance.md, "The docs-site viewer": the profile and the cuts
-/// made).
-const VIEWER_BUDGET: u64 = 300 * 1024;
+/// target for the whole cold page is 300 KB (307,200 bytes); the viewer is
+/// about 313.5 KB gzipped, its wasm 304 KB, over by what the reader is now
+/// told first: the verdict and its rules (7.2 KB), the graph's mark and
+/// legend (3.4 KB), the phone layout and zoom (1.1 KB). Served in brotli,
+/// as the benchmark serves it, it is 272 KB (docs/performance.md, "The
+/// docs-site viewer"). The budget sits 0.3% above.
+const VIEWER_BUDGET: u64 = 307 * 1024;
 
 /// Gzipped bytes of the reading view a shared link opens: the page
 /// (index.html, which holds the router and the reading view's stylesheet),
 /// the reading view's script (the element and js/reading.js), the viewer's
 /// stylesheet, the reading view's loader and wasm (the viewer's, and
-/// opb-share's reading of links but for the inflating). The target is
-/// 300 KB by the time the trust banner is on screen, and the page loads
-/// nothing else before it (`cargo xtask bench link` counts what was
-/// transferred, headers included). It is 5 KB over that since the graph's
-/// layout has a budget and the view is made in slices (about 6.4 KB on
-/// each build) and the credentials are masked by what the rules found
-/// (about 2.3 KB): docs/performance.md, "Size options, measured". The
-/// budget sits 0.3% above today's 312 KB.
-const READING_BUDGET: u64 = 306 * 1024;
+/// opb-share's reading of links but for the inflating): all it downloads
+/// before its trust banner is on screen. About 324 KB, the viewer's
+/// growth (above) on the same build; the budget sits 0.3% above. A host
+/// that sends the build's brotli sends less (below).
+const READING_BUDGET: u64 = 317 * 1024;
 
 /// The reading view's bytes in brotli, as the phone benchmark receives them
-/// (`cargo xtask bench link`): all a shared link downloads before its trust
-/// banner is on screen. The target is 200 KB, what arrives within 2.5 s on
-/// DevTools' Slow 4G (two round trips of 562.5 ms, then 180 KB/s, then the
-/// wasm's start on a slow CPU). It is about 275 KB: four fifths of it is
-/// the wasm's reading and checking of the document, which the banner needs
-/// (its counts, the risk rules, the masking). A wasm that makes the banner
-/// and nothing else measured 222 KB in brotli: showing the banner from it
-/// first would save 43 KB (a quarter of a second) and cost the graph a
-/// second download of the core (255 KB, about 1.4 s more). The budget sits
-/// 0.3 % above today's figure (docs/performance.md, "A shared link on a
+/// (`cargo xtask bench link`). The target is 200 KB, what arrives within
+/// 2.5 s on DevTools' Slow 4G (two round trips of 562.5 ms, then 180 KB/s,
+/// then the wasm's start on a slow CPU). It is about 279 KB: four fifths of
+/// it is the wasm's reading and checking of the document, which the banner
+/// needs (its counts, the risk rules, the masking). A wasm that makes the
+/// banner and nothing else measured 222 KB in brotli: showing the banner
+/// from it first would save 43 KB (a quarter of a second) and cost the
+/// graph a second download of the core (255 KB, about 1.4 s more). The
+/// budget sits 0.5% above (docs/performance.md, "A shared link on a
 /// phone").
-const READING_BROTLI_BUDGET: u64 = 270 * 1024;
+const READING_BROTLI_BUDGET: u64 = 274 * 1024;
 
 /// Gzipped bytes of the embed page (what an <iframe> of it downloads): its
 /// HTML and script, the viewer's stylesheet, the embed's loader and wasm
 /// (the viewer's, and opb-share's reading of links and messages). About
-/// 328 KB; the budget sits 0.2% above.
-const EMBED_BUDGET: u64 = 321 * 1024;
+/// 339 KB, the viewer's growth (above) on the embed's build; the budget
+/// sits 0.2% above.
+const EMBED_BUDGET: u64 = 332 * 1024;
 
 pub fn check_size(args: &[String]) -> Result {
     let dist = args.first().map_or_else(|| root().join("dist"), PathBuf::from);
