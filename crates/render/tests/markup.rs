@@ -163,7 +163,7 @@ fn a_step_no_person_decides_before_is_marked_explained_and_described() {
         &html[html.find(r#"<article class="opb-step" data-step="quick_refund">"#).unwrap()..];
     let details = &details[..details.find("</article>").unwrap()];
     assert!(
-        details.contains("No person decides before this step can move money: it may call <code>refund.create</code>, which asks for no approval, and the start reaches it with no gate on the way."),
+        details.contains("No person decides before this step can move money: it may call <code>refund.<wbr>create</code>, which asks for no approval, and the start reaches it with no gate on the way."),
         "{details}"
     );
     // The Risk paths name the class and the step.
