@@ -63,7 +63,7 @@ test("the playbook's report reads under its own policy, light and dark, and on a
     assert.equal(await page.textContent("h1"), "Refund triage (refund-triage)");
     const headings = await page.$$eval("h2", (hs) => hs.map((h) => h.textContent));
     assert.deepEqual(headings.slice(0, 4), ["What this document can do", "The step graph", "What opb check finds", "Steps: what each one may do"]);
-    assert.match(await page.textContent(".trust-banner"), /Reaches money/);
+    assert.match(await page.textContent(".trust-banner"), /Moves money/);
     const colours = await page.evaluate(() => ({
       page: getComputedStyle(document.body).backgroundColor,
       node: getComputedStyle(document.querySelector('svg.graph .node[data-kind="agent"] .node-shape')).fill,

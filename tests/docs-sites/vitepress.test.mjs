@@ -63,7 +63,7 @@ test("the package installs, builds with server-side rendering and draws its grap
     await page.goto(server.url, { waitUntil: "load" });
     const viewer = page.locator("opb-viewer");
     await viewer.locator('svg.graph [data-step-id="refund"]').waitFor({ timeout: 30_000 });
-    assert.match(await viewer.locator('[data-testid="trust-banner"]').textContent(), /Reaches money/);
+    assert.match(await viewer.locator('[data-testid="trust-banner"]').textContent(), /Moves money/);
     // The package has no playground to link to.
     assert.equal(await viewer.locator('[data-testid="open-in-playground"]').count(), 0);
     // VitePress's dark mode (a `dark` class on <html>) is the viewer's.
