@@ -159,7 +159,21 @@ if (playground) {
 const css = ["style/trust.css", "style/graph.css", "style/viewer.css"]
   .map((sheet) => readFileSync(join(source, sheet), "utf8").replaceAll(":root", ".opb-root"))
   .join("\n");
-writeFileSync(join(staging, "opb-viewer.css"), transformSync(css, { minify: true, loader: "css" }).code);
+writeFileSync(join(staging, "opb-viewer.css"), transformSync(css + lightOnPaper(css), { minify: true, loader: "css" }).code);
+
+// Paper is light whatever the theme: the light palette (the custom
+// properties of each sheet's own `.opb-root` rule) given to every theme in
+// print, a host page's --opb-* colours replaced by their light defaults
+// (a dark site's would print light text on white). One palette, not a
+// second to keep in step.
+function lightOnPaper(css) {
+  const declarations = [...css.matchAll(/^\.opb-root \{([^}]*)\}/gm)]
+    .flatMap(([, block]) => block.replace(/\/\*[^]*?\*\//g, "").split(";"))
+    .map((declaration) => declaration.trim())
+    .filter((declaration) => /^(--[\w-]+|color-scheme)\s*:/.test(declaration))
+    .map((declaration) => declaration.replace(/var\(--opb-[\w-]+,\s*([^()]*)\)/g, "$1"));
+  return `\n@media print {\n.opb-root[data-theme] {\n${declarations.join(";\n")};\n}\n}\n`;
+}
 
 // index.html as each visit needs it: Trunk's page, with everything after
 // the `<!-- opb:playground -->` marker (the fonts, stylesheets, editor and

@@ -121,6 +121,15 @@ setup_browser() {
     $sudo_cmd apt-get update -qq
     DEBIAN_FRONTEND=noninteractive $sudo_cmd apt-get install -y -qq chromium chromium-driver >/dev/null
   fi
+  # The print tests (tests/e2e/print.test.mjs) read the PDFs Chromium prints
+  # with poppler's pdftotext and draw them with pdftoppm.
+  if ! [ -x /usr/bin/pdftotext ] || ! [ -x /usr/bin/pdftoppm ]; then
+    say "installing Debian's poppler-utils"
+    local sudo_cmd=""
+    [ "$(id -u)" -ne 0 ] && sudo_cmd="sudo"
+    $sudo_cmd apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive $sudo_cmd apt-get install -y -qq poppler-utils >/dev/null
+  fi
 }
 
 setup_test() {

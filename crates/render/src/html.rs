@@ -56,7 +56,7 @@ pub fn report(name: &str, analysis: &Analysis, theme: Theme) -> Option<String> {
 <meta name="viewport" content="width=device-width, initial-scale=1" />
 <meta http-equiv="Content-Security-Policy" content="{POLICY}" />
 <title>{} · opb</title>
-<style>{auto}{REPORT_CSS}{TRUST_CSS}</style>
+<style>{auto}{REPORT_CSS}{TRUST_CSS}{print}</style>
 </head>
 <body>
 <main>
@@ -69,6 +69,8 @@ pub fn report(name: &str, analysis: &Analysis, theme: Theme) -> Option<String> {
             r#":root[data-theme="auto"]"#
         )
         .unwrap_or_default(),
+        print =
+            crate::light_when_printed(REPORT_CSS, ":root", ":root[data-theme]").unwrap_or_default(),
     )
     .ok();
     for block in &blocks[..first_section] {

@@ -49,8 +49,21 @@ impl Theme {
 /// A rule that gives `auto` the declarations `css` gives `dark`, when the
 /// reader's system prefers dark: one palette serves both themes.
 pub(crate) fn dark_when_preferred(css: &str, dark: &str, auto: &str) -> Option<String> {
-    let at = css.find(&format!("{dark} {{")).or_else(|| css.find(&format!("{dark}{{")))?;
-    let block = &css[at + dark.len()..];
+    restated(css, dark, auto, "(prefers-color-scheme: dark)")
+}
+
+/// A rule that gives `themed` (every theme) the declarations `css` gives
+/// `light`, on paper: a dark page prints light, its colours the light
+/// theme's rather than a second palette to keep in step.
+pub(crate) fn light_when_printed(css: &str, light: &str, themed: &str) -> Option<String> {
+    restated(css, light, themed, "print")
+}
+
+/// The declarations `css` gives the selector `from` (its first rule), given
+/// to `to` under `media`.
+fn restated(css: &str, from: &str, to: &str, media: &str) -> Option<String> {
+    let at = css.find(&format!("{from} {{")).or_else(|| css.find(&format!("{from}{{")))?;
+    let block = &css[at + from.len()..];
     let block = &block[..block.find('}')? + 1];
-    Some(format!("@media (prefers-color-scheme: dark){{{auto}{}}}", block.trim_start()))
+    Some(format!("@media {media}{{{to}{}}}", block.trim_start()))
 }

@@ -9,6 +9,8 @@
 //! problems; for a plugin manifest its tools and the problems. The script
 //! of the page (`js/opb-viewer.js`) switches tabs and links the graph's
 //! steps to their boundaries; without it every panel's content is there.
+//! Each panel carries its tab's name (`data-label`), which heads it on paper,
+//! where every panel is printed and the tab row is not (style/viewer.css).
 
 use crate::html::{diagnostics, HtmlPage};
 use crate::words::plural;
@@ -97,7 +99,8 @@ fn tabs(out: &mut String, panels: &[(Tab, String)]) {
     for (i, (tab, body)) in panels.iter().enumerate() {
         write!(
             out,
-            r#"<section class="opb-panel" role="tabpanel" id="opb-panel-{id}" aria-labelledby="opb-tab-{id}" data-tab="{id}"{hidden}>{body}</section>"#,
+            r#"<section class="opb-panel" role="tabpanel" id="opb-panel-{id}" aria-labelledby="opb-tab-{id}" data-tab="{id}" data-label="{}"{hidden}>{body}</section>"#,
+            escape(&tab.label),
             id = tab.id,
             hidden = if i == 0 { "" } else { " hidden" },
         )

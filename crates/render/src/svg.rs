@@ -320,6 +320,11 @@ fn stylesheet() -> String {
     ) {
         out.push_str(&auto);
     }
+    // On paper, light whatever the theme: a dark report or drawing prints
+    // on white.
+    if let Some(print) = crate::light_when_printed(&out, "svg.graph", r#"svg.graph[data-theme]"#) {
+        out.push_str(&print);
+    }
     out
 }
 
