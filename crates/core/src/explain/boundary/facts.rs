@@ -78,6 +78,16 @@ pub struct ToolExplain {
     pub errors: usize,
 }
 
+/// The tools riskiest first: the most consequential risk class first
+/// (money, customer_comms, internal, read), tools that declare none last,
+/// document order within each. The playground's tools table and the
+/// viewer's Tools tab list them so.
+pub fn by_risk(tools: &[ToolExplain]) -> Vec<&ToolExplain> {
+    let mut sorted: Vec<&ToolExplain> = tools.iter().collect();
+    sorted.sort_by_key(|t| (std::cmp::Reverse(t.facts.risk_rank.map_or(0, |r| r + 1)), t.index));
+    sorted
+}
+
 /// Every embedded tool's facts, built once, by position in `tools` (none
 /// for an entry that is not an object).
 pub(super) struct Facts(Vec<Option<SharedFacts>>);
