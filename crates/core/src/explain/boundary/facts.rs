@@ -83,9 +83,13 @@ pub struct ToolExplain {
 /// document order within each. The playground's tools table and the
 /// viewer's Tools tab list them so.
 pub fn by_risk(tools: &[ToolExplain]) -> Vec<&ToolExplain> {
-    let mut sorted: Vec<&ToolExplain> = tools.iter().collect();
-    sorted.sort_by_key(|t| (std::cmp::Reverse(t.facts.risk_rank.map_or(0, |r| r + 1)), t.index));
-    sorted
+    // A pass per class rather than a sort: a sort's code would weigh more
+    // in the viewer's wasm than these few lines, and the classes are four.
+    let rank = |tool: &ToolExplain| tool.facts.risk_rank.map_or(0, |r| r + 1);
+    (0..=spec::RISK_CLASSES.len())
+        .rev()
+        .flat_map(|class| tools.iter().filter(move |tool| rank(tool) == class))
+        .collect()
 }
 
 /// Every embedded tool's facts, built once, by position in `tools` (none
