@@ -5,7 +5,7 @@
 //   (crates/viewer), for the element, the playground's reading view and the
 //   embed page, and their wasm-bindgen loaders, each named by a digest of
 //   their content, so a docs site can cache them for ever (`buildCore`).
-// - opb-viewer.js: js/opb-viewer.js with the loader's name and the
+// - opb-viewer.js: js/host-theme.js and js/opb-viewer.js with the loader's name and the
 //   playground's address (this build's) filled in, so the element's
 //   two-line snippet needs only this file's stable address.
 // - embed.html and opb-embed.js: the embed page docs sites frame, on the
@@ -136,7 +136,9 @@ const [viewerCore, readCore, embedCore] = cores;
 const minified = (code) => transformSync(code, { minify: true, format: "esm", target: "es2020" }).code;
 // Served with the playground, the element links to it.
 const playground = playgroundArgument ?? "./";
-const element = (core) => readFileSync(join(source, "js/opb-viewer.js"), "utf8").replaceAll("__OPB_VIEWER_CORE__", core).replaceAll("__OPB_PLAYGROUND__", playground);
+// The host page's theme (js/host-theme.js) goes first: the playground's
+// iframe embed code carries the same function for its host page.
+const element = (core) => ["js/host-theme.js", "js/opb-viewer.js"].map((file) => readFileSync(join(source, file), "utf8")).join("\n").replaceAll("__OPB_VIEWER_CORE__", core).replaceAll("__OPB_PLAYGROUND__", playground);
 writeFileSync(join(staging, "opb-viewer.js"), minified(element(viewerCore)));
 
 // The embed page and the reading view, with the playground only (not in

@@ -7,7 +7,7 @@
 //
 // The document is the one the address's fragment carries (`#pako:…`, the
 // playground's share link; the panel it names opens); `?theme=light|dark`
-// sets the theme, `?height=auto` makes the page tell the host its height.
+// sets the theme (light without), `?height=auto` makes the page tell the host its height.
 // The protocol (docs/embedding.md): the host may post `{type:
 // "opb:set-document", code, kind?}` and `{type: "opb:set-theme", theme}`;
 // the page posts `{type: "opb:ready"}` once it listens, `{type:
@@ -28,7 +28,10 @@ function embedPage() {
     problem.hidden = !why;
     viewer.hidden = Boolean(why);
   };
-  // The element's words: `light` or `dark`; anything else follows the system.
+  // The element's words: `light` or `dark`; anything else is the page's
+  // own rule (js/host-theme.js), light, as the page declares nothing more:
+  // the host page's theme comes by `opb:set-theme`, which the iframe embed
+  // code sends.
   const theme = (word) => (word === "light" || word === "dark" ? html.setAttribute("data-theme", word) : html.removeAttribute("data-theme"));
   const show = (shown) => {
     say(null);

@@ -10,8 +10,9 @@
 // optional; `tab` opens a tab other than the graph (tools, requires, paths,
 // manifest, diagnostics); `height` (pixels, or any CSS length) gives the
 // element a fixed height, scrolling inside; `theme` is light, dark or auto
-// (the default), which follows the host page: a `data-theme` or a `dark`
-// class on <html>, then its `color-scheme`, then the operating system;
+// (the default), which follows what the host page declares (hostTheme, in
+// js/host-theme.js, which the build puts before this file) and is light
+// when it declares nothing;
 // `playground` is the address an "Open in the playground" link leads to.
 // After each check the element dispatches an `opb-result` event whose
 // `detail` is `{type: "opb:result", kind, counts, diagnostics}`. The viewer
@@ -64,19 +65,10 @@ const NEAR = "600px 0px";
 const READABLE = 12;
 const STEP = 1.25;
 const MOST = 3;
+// The summary's button in a fixed-height element, which shows the verdict
+// alone until it is pressed.
+const MORE = '<button type="button" class="opb-more" data-more aria-expanded="false">Show the whole summary</button>';
 const ZOOM = '<div class="opb-zoom" role="group" aria-label="Zoom the graph"><button type="button" data-zoom="out" aria-label="Zoom out">−</button><button type="button" data-zoom="in" aria-label="Zoom in">+</button><button type="button" data-zoom="fit">Fit</button></div>';
-
-// The host page's theme, for `theme="auto"`.
-function hostTheme() {
-  const html = document.documentElement;
-  const said = html.getAttribute("data-theme");
-  if (said === "dark" || said === "light") return said;
-  if (html.classList.contains("dark")) return "dark";
-  if (html.classList.contains("light")) return "light";
-  const scheme = getComputedStyle(html).colorScheme.trim();
-  if (scheme === "dark" || scheme === "light") return scheme;
-  return matchMedia("(prefers-color-scheme: dark)").matches ? "dark" : "light";
-}
 
 // The playground's address of a document: its share link (`#pako:`, the
 // zlib-deflated JSON of `{code, kind}` in base64url, crates/share). Written
@@ -134,6 +126,7 @@ function define() {
     watching = true;
     const retheme = () => elements.forEach((element) => element.followPage());
     new MutationObserver(retheme).observe(document.documentElement, { attributes: true, attributeFilter: ["class", "data-theme", "style"] });
+    if (document.head) new MutationObserver(retheme).observe(document.head, { childList: true, subtree: true, attributes: true, attributeFilter: ["content"] });
     matchMedia("(prefers-color-scheme: dark)").addEventListener("change", retheme);
   };
   const near = new IntersectionObserver(
@@ -164,11 +157,12 @@ function define() {
         style.href = stylesheet();
         this.#root = document.createElement("div");
         this.#root.className = "opb-root";
-        this.#root.dataset.theme = this.#theme();
         this.#root.addEventListener("click", (event) => this.#clicked(event));
         this.#root.addEventListener("keydown", (event) => this.#key(event));
         shadow.append(style, this.#root);
+        this.addEventListener("scroll", () => this.#cue(), { passive: true });
       }
+      this.followPage();
       this.#size();
       elements.add(this);
       watchTheme();
@@ -198,7 +192,18 @@ function define() {
     }
 
     followPage() {
-      if (this.#root) this.#root.dataset.theme = this.#theme();
+      if (!this.#root) return;
+      this.#root.dataset.theme = this.#theme();
+      // The page's background behind the element, for what must hide the
+      // text scrolling under it (the tabs' row); the element itself is
+      // transparent.
+      let behind = "";
+      for (let at = this.parentElement; at && !behind; at = at.parentElement) {
+        const colour = getComputedStyle(at).backgroundColor;
+        if (colour && !/^(transparent|rgba\(.*,\s*0\))$/.test(colour)) behind = colour;
+      }
+      if (behind) this.#root.style.setProperty("--host-bg", behind);
+      else this.#root.style.removeProperty("--host-bg");
     }
 
     #theme() {
@@ -207,17 +212,30 @@ function define() {
     }
 
     // `height`: a number is pixels; another length is taken as CSS reads it.
-    // Set through the style object, which a page's CSP allows.
+    // Set through the style object, which a page's CSP allows. In a fixed
+    // height the summary shows its verdict alone (a button opens the rest),
+    // so the tabs and the graph are in the box, and a shadow at its foot
+    // says there is more below.
     #size() {
       const asked = this.getAttribute("height")?.trim();
       const height = asked && /^\d+(\.\d+)?$/.test(asked) ? `${asked}px` : asked;
-      if (height && CSS.supports("height", height)) {
+      const fixed = Boolean(height && CSS.supports("height", height));
+      if (fixed) {
         this.style.display = "block";
         this.style.height = height;
         this.style.overflow = "auto";
       } else {
         for (const property of ["display", "height", "overflow"]) this.style.removeProperty(property);
       }
+      this.#root?.toggleAttribute("data-fixed", fixed);
+      this.#cue();
+    }
+
+    // The scroll cue: shown while a fixed-height element has more below.
+    #cue() {
+      if (!this.#root) return;
+      const more = this.#root.hasAttribute("data-fixed") && this.scrollTop + this.clientHeight < this.scrollHeight - 1;
+      this.#root.toggleAttribute("data-below", more);
     }
 
     // The document: `code`, else the file `src` names, else the text.
@@ -292,7 +310,10 @@ function define() {
         graph.insertAdjacentHTML("beforebegin", ZOOM);
         resized.observe(graph);
       }
+      this.#root.querySelector(".trust-banner")?.insertAdjacentHTML("beforeend", MORE);
+      this.#root.insertAdjacentHTML("beforeend", '<div class="opb-cue" aria-hidden="true"></div>');
       this.#choose(chosen ?? this.getAttribute("tab"));
+      this.#cue();
       const result = JSON.parse(viewed.result);
       viewed.free();
       this.dispatchEvent(new CustomEvent("opb-result", { detail: result }));
@@ -316,11 +337,20 @@ function define() {
       const row = tab.parentElement;
       row.scrollLeft = tab.offsetLeft - (row.clientWidth - tab.offsetWidth) / 2;
       if (focus) tab.focus();
+      this.#cue();
     }
 
     #clicked(event) {
       const tab = event.target.closest('[role="tab"]');
       if (tab) return this.#choose(tab.dataset.tab);
+      const more = event.target.closest("[data-more]");
+      if (more) {
+        const open = more.getAttribute("aria-expanded") !== "true";
+        more.setAttribute("aria-expanded", String(open));
+        more.textContent = open ? "Show the verdict only" : "Show the whole summary";
+        more.parentElement.toggleAttribute("data-open", open);
+        return this.#cue();
+      }
       const zoom = event.target.closest("[data-zoom]");
       if (zoom) return zoomGraph(zoom.parentElement.nextElementSibling, zoom.dataset.zoom);
       const node = event.target.closest("g[data-step-id]");

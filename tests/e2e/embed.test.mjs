@@ -254,7 +254,8 @@ test("<opb-viewer> elements load their files when near the viewport, share one w
   await root("added").locator('[data-step-id="only"]').waitFor();
   assert.equal(wasm.length, 1, `one wasm for every element: ${wasm}`);
 
-  // theme="auto" (the default) follows <html data-theme>, a `dark` class, then the OS.
+  // theme="auto" (the default) follows <html data-theme>, a `dark` class,
+  // then the page's color-scheme; not the system alone.
   const themes = () => page.$$eval("opb-viewer", (elements) => elements.map((e) => e.shadowRoot.querySelector(".opb-root").dataset.theme));
   assert.deepEqual(await themes(), ["light", "light", "light", "light"]);
   await page.evaluate(() => (document.documentElement.dataset.theme = "dark"));
@@ -266,9 +267,12 @@ test("<opb-viewer> elements load their files when near the viewport, share one w
   await page.waitForFunction(() => document.querySelector("#refund").shadowRoot.querySelector(".opb-root").dataset.theme === "dark");
   await page.evaluate(() => document.documentElement.classList.remove("dark"));
   await page.emulateMedia({ colorScheme: "dark" });
+  await page.waitForFunction(() => document.querySelector("#refund").shadowRoot.querySelector(".opb-root").dataset.theme === "light");
+  await page.evaluate(() => (document.documentElement.style.colorScheme = "light dark"));
   await page.waitForFunction(() => document.querySelector("#refund").shadowRoot.querySelector(".opb-root").dataset.theme === "dark");
   await page.emulateMedia({ colorScheme: "light" });
   await page.waitForFunction(() => document.querySelector("#refund").shadowRoot.querySelector(".opb-root").dataset.theme === "light");
+  await page.evaluate(() => document.documentElement.style.removeProperty("color-scheme"));
   // An element's own theme wins over the page's.
   await page.evaluate(() => {
     document.querySelector("#refund").setAttribute("theme", "dark");

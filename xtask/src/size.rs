@@ -38,20 +38,22 @@ const APP_BUDGET: u64 = 834 * 1024;
 /// target for the whole cold page is 300 KB (307,200 bytes); the viewer is
 /// about 313.5 KB gzipped, its wasm 304 KB, over by what the reader is now
 /// told first: the verdict and its rules (7.2 KB), the graph's mark and
-/// legend (3.4 KB), the phone layout and zoom (1.1 KB). Served in brotli,
-/// as the benchmark serves it, it is 272 KB (docs/performance.md, "The
-/// docs-site viewer"). The budget sits 0.3% above.
-const VIEWER_BUDGET: u64 = 307 * 1024;
+/// legend (3.4 KB), the phone layout and zoom (1.1 KB), then the Tools tab
+/// riskiest first and the element's native look and fixed-height summary
+/// (1.3 KB: 0.7 KB of wasm, 0.6 KB of script and stylesheet). Served in
+/// brotli, as the benchmark serves it, it is 273 KB (docs/performance.md,
+/// "The docs-site viewer"). The budget sits 0.2% above.
+const VIEWER_BUDGET: u64 = 308 * 1024;
 
 /// Gzipped bytes of the reading view a shared link opens: the page
 /// (index.html, which holds the router and the reading view's stylesheet),
 /// the reading view's script (the element and js/reading.js), the viewer's
 /// stylesheet, the reading view's loader and wasm (the viewer's, and
 /// opb-share's reading of links but for the inflating): all it downloads
-/// before its trust banner is on screen. About 324 KB, the viewer's
-/// growth (above) on the same build; the budget sits 0.3% above. A host
+/// before its trust banner is on screen. About 325 KB, the viewer's
+/// growth (above) on the same build; the budget sits 0.2% above. A host
 /// that sends the build's brotli sends less (below).
-const READING_BUDGET: u64 = 317 * 1024;
+const READING_BUDGET: u64 = 318 * 1024;
 
 /// The reading view's bytes in brotli, as the phone benchmark receives them
 /// (`cargo xtask bench link`). The target is 200 KB, what arrives within
@@ -69,9 +71,9 @@ const READING_BROTLI_BUDGET: u64 = 274 * 1024;
 /// Gzipped bytes of the embed page (what an <iframe> of it downloads): its
 /// HTML and script, the viewer's stylesheet, the embed's loader and wasm
 /// (the viewer's, and opb-share's reading of links and messages). About
-/// 339 KB, the viewer's growth (above) on the embed's build; the budget
-/// sits 0.2% above.
-const EMBED_BUDGET: u64 = 332 * 1024;
+/// 341 KB, the viewer's growth (above) on the embed's build; the budget
+/// sits 0.1% above.
+const EMBED_BUDGET: u64 = 333 * 1024;
 
 pub fn check_size(args: &[String]) -> Result {
     let dist = args.first().map_or_else(|| root().join("dist"), PathBuf::from);

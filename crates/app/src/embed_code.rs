@@ -1,7 +1,9 @@
-//! The embed code: the playground's options (`?theme=dark`) and the
-//! `<iframe>` snippet of the embed page (embed.html, on the viewer's build;
-//! its protocol is opb-share's `host`).
+//! The embed code: the playground's options (`?theme=dark`), the
+//! `<opb-viewer>` snippet a docs site pastes, and for a page that takes only
+//! iframes the embed page's (embed.html, on the viewer's build; its
+//! protocol is opb-share's `host`).
 
+use opb_core::Kind;
 use opb_render::xml::escape;
 pub use opb_share::host::Theme;
 
@@ -27,18 +29,60 @@ impl PageOptions {
     }
 }
 
-/// The address of the embed page showing a document: `page` is the
-/// playground's address without query or fragment, beside which the embed
-/// page is served.
-pub fn embed_src(page: &str, fragment: &str, theme: Theme) -> String {
-    let folder = &page[..page.rfind('/').map_or(0, |slash| slash + 1)];
-    format!("{folder}embed.html?theme={}{fragment}", theme.as_str())
+/// The host page's theme as the viewer reads it (`hostTheme`), which the
+/// iframe embed code carries for its host page; its comments stay here.
+const HOST_THEME: &str = include_str!("../../../js/host-theme.js");
+
+/// The folder of the playground's `page` (its address without query or
+/// fragment), beside which the viewer's files are served.
+fn folder(page: &str) -> &str {
+    &page[..page.rfind('/').map_or(0, |slash| slash + 1)]
 }
 
-/// The `<iframe>` a docs site pastes to show a document.
-pub fn iframe_snippet(src: &str, title: &str) -> String {
+/// The embed code a docs site pastes to show a document: the
+/// `<opb-viewer>` element, which takes the page's font, colours and theme,
+/// with the script that defines it.
+pub fn element_snippet(page: &str, code: &str, kind: Option<Kind>) -> String {
+    let kind = kind.map(|kind| format!(r#" kind="{}""#, kind.as_str())).unwrap_or_default();
     format!(
-        r#"<iframe src="{}" title="{}" width="100%" height="560" loading="lazy" style="border: 1px solid #e3e6ec; border-radius: 10px"></iframe>"#,
+        "<script type=\"module\" src=\"{}opb-viewer.js\"></script>\n<opb-viewer code=\"{}\"{kind}></opb-viewer>",
+        escape(folder(page)),
+        escape(code),
+    )
+}
+
+/// The address of the embed page showing the document of `fragment`, as
+/// tall as its content (`height=auto`), its theme left to the host page.
+pub fn embed_src(page: &str, fragment: &str) -> String {
+    format!("{}embed.html?height=auto{fragment}", folder(page))
+}
+
+/// The embed code for a page that takes only an iframe: the frame, then
+/// the lines that make it as tall as what it shows (`opb:resize`) and send
+/// it the host page's theme, once it listens and whenever that changes
+/// (`opb:set-theme`). No colour of its own: the frame is the page's.
+pub fn iframe_snippet(src: &str, title: &str) -> String {
+    let theme: String = HOST_THEME
+        .lines()
+        .filter(|line| !line.starts_with("//"))
+        .map(|line| format!("  {line}\n"))
+        .collect();
+    format!(
+        r#"<iframe src="{}" title="{}" width="100%" height="560" loading="lazy" style="display: block; border: 0"></iframe>
+<script>
+(() => {{
+  const frame = document.currentScript.previousElementSibling;
+  const origin = new URL(frame.src).origin;
+{theme}  const send = () => frame.contentWindow.postMessage({{ type: "opb:set-theme", theme: hostTheme() }}, origin);
+  addEventListener("message", (event) => {{
+    if (event.source !== frame.contentWindow) return;
+    if (event.data?.type === "opb:ready") send();
+    if (event.data?.type === "opb:resize") frame.style.height = event.data.height + "px";
+  }});
+  new MutationObserver(send).observe(document.documentElement, {{ attributes: true, attributeFilter: ["class", "data-theme", "style"] }});
+  matchMedia("(prefers-color-scheme: dark)").addEventListener("change", send);
+}})();
+</script>"#,
         escape(src),
         escape(title),
     )
@@ -60,15 +104,28 @@ mod tests {
     }
 
     #[test]
-    fn the_snippet_escapes_its_attributes() {
-        let snippet = iframe_snippet(
-            &embed_src("https://opb.example/", "#pako:abc", Theme::Auto),
-            "a \"b\" <c>",
+    fn the_element_snippet_carries_the_document_escaped() {
+        let snippet = element_snippet(
+            "https://opb.example/tools/index.html",
+            "id: \"a\" <b> & c\nname: x\n",
+            Some(Kind::Playbook),
         );
-        assert!(snippet.starts_with(r#"<iframe src="https://opb.example/embed.html?theme=auto#pako:abc" title="a &quot;b&quot; &lt;c&gt;""#), "{snippet}");
         assert_eq!(
-            embed_src("https://opb.example/tools/index.html", "#pako:abc", Theme::Dark),
-            "https://opb.example/tools/embed.html?theme=dark#pako:abc"
+            snippet,
+            "<script type=\"module\" src=\"https://opb.example/tools/opb-viewer.js\"></script>\n<opb-viewer code=\"id: &quot;a&quot; &lt;b&gt; &amp; c\nname: x\n\" kind=\"playbook\"></opb-viewer>"
+        );
+    }
+
+    #[test]
+    fn the_iframe_snippet_escapes_its_attributes_and_colours_nothing() {
+        let snippet =
+            iframe_snippet(&embed_src("https://opb.example/", "#pako:abc"), "a \"b\" <c>");
+        assert!(snippet.starts_with(r#"<iframe src="https://opb.example/embed.html?height=auto#pako:abc" title="a &quot;b&quot; &lt;c&gt;""#), "{snippet}");
+        assert!(!snippet.replace("#pako:abc", "").contains('#'), "no colour of its own: {snippet}");
+        assert!(snippet.contains("function hostTheme()") && !snippet.contains("\n//"), "{snippet}");
+        assert_eq!(
+            embed_src("https://opb.example/tools/index.html", "#pako:abc"),
+            "https://opb.example/tools/embed.html?height=auto#pako:abc"
         );
     }
 }

@@ -15,6 +15,7 @@
 use crate::html::{diagnostics, HtmlPage};
 use crate::words::plural;
 use crate::xml::escape;
+use opb_core::explain::boundary::by_risk;
 use opb_core::explain::manifest::ManifestExplain;
 use opb_core::explain::paths::RiskPaths;
 use opb_core::explain::{Explain, PlaybookExplain};
@@ -136,7 +137,12 @@ async fn playbook<W: Future<Output = ()>>(
     // The account's sections: steps, embedded tools, requires, graph.
     let facts = sections.pop().unwrap_or_default();
     let requires = sections.pop().unwrap_or_default();
-    let tools = sections.pop().unwrap_or_default();
+    // The account lists the tools in the document's order; the viewer's
+    // tab lists them riskiest first, as the playground's table does.
+    sections.pop();
+    let mut tools = HtmlPage::default();
+    crate::explain::playbook::tools(by_risk(&explain.tools), &mut tools);
+    let tools = tools.finish();
     let steps = sections.pop().unwrap_or_default();
 
     let mut graph = crate::figure::for_viewer(explain, &mut pause).await;

@@ -171,3 +171,25 @@ fn a_step_no_person_decides_before_is_marked_explained_and_described() {
         "no person decides before quick_refund, which may move money with refund.create"
     ));
 }
+
+#[test]
+fn the_tools_tab_lists_the_riskiest_first_as_the_core_orders_them() {
+    let name = "failed-charge-recovery.json";
+    let analysis = analysis_of(name);
+    let (html, _) = view(name, &analysis);
+    let Some(opb_core::explain::Explain::Playbook(explain)) = analysis.explain.as_ref() else {
+        panic!("{name} is a playbook that can be read");
+    };
+    let panel = html.split(r#"id="opb-panel-tools""#).nth(1).unwrap();
+    let panel = &panel[..panel.find("</section>").unwrap()];
+    let at = |tool: &str| {
+        panel.find(&format!(">{tool}<")).unwrap_or_else(|| panic!("{tool} in {panel}"))
+    };
+    let shown: Vec<usize> = opb_core::explain::boundary::by_risk(&explain.tools)
+        .iter()
+        .map(|tool| at(tool.facts.name.as_deref().unwrap()))
+        .collect();
+    assert!(shown.is_sorted(), "the tab follows the core's order: {shown:?}");
+    // Not the document's order: the email (customer_comms) before the reads.
+    assert!(at("email.send") < at("customer.get"));
+}

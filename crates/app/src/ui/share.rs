@@ -8,7 +8,7 @@ use super::popover::{Names, Popover};
 use super::session::address::page_base;
 use super::session::Session;
 use crate::checker::Report;
-use crate::embed_code::{embed_src, iframe_snippet, Theme};
+use crate::embed_code::{element_snippet, embed_src, iframe_snippet};
 use crate::files;
 use crate::format::syntax_label;
 use crate::link::{without_fragment, NoLink, MAX_LINK_CHARS};
@@ -22,6 +22,7 @@ use wasm_bindgen_futures::JsFuture;
 enum Copyable {
     Link,
     EmbedCode,
+    IframeCode,
 }
 
 impl Copyable {
@@ -29,6 +30,7 @@ impl Copyable {
         match self {
             Copyable::Link => "link",
             Copyable::EmbedCode => "embed code",
+            Copyable::IframeCode => "iframe code",
         }
     }
 }
@@ -89,19 +91,24 @@ pub fn ShareMenu(
         confirming.set(None);
         status.set(None);
     };
-    let snippet = move || {
+    // Both embed codes carry the document the link does, and are offered
+    // when it is.
+    let page = || without_fragment(&page_base()).split('?').next().unwrap_or_default().to_owned();
+    let element = move || {
+        link.get()?.ok()?;
+        let code = text.run(())?;
+        Some(element_snippet(&page(), &code, session.kind()))
+    };
+    let iframe = move || {
         let link = link.get()?.ok()?;
         let fragment = link.split_once('#').map(|(_, f)| format!("#{f}")).unwrap_or_default();
-        let page = without_fragment(&page_base()).split('?').next().unwrap_or_default().to_owned();
-        Some(iframe_snippet(
-            &embed_src(&page, &fragment, Theme::Auto),
-            &format!("opb: {}", name.get()),
-        ))
+        Some(iframe_snippet(&embed_src(&page(), &fragment), &format!("opb: {}", name.get())))
     };
     let copy_now = move |what: Copyable| {
         let value = match what {
             Copyable::Link => link.get_untracked().and_then(Result::ok),
-            Copyable::EmbedCode => snippet(),
+            Copyable::EmbedCode => element(),
+            Copyable::IframeCode => iframe(),
         };
         let Some(value) = value else { return };
         confirming.set(None);
@@ -177,12 +184,18 @@ pub fn ShareMenu(
     }
     };
     let embed_section = move || {
-        snippet().map(|code| {
+        element().zip(iframe()).map(|(code, framed)| {
             view! {
                 <label class="share-label" for="embed-code">"Embed in a page"</label>
                 <textarea id="embed-code" class="share-field share-code" data-testid="embed-code" readonly rows="3" prop:value=code></textarea>
                 <div class="share-row">
                     <button class="button" data-testid="copy-embed" on:click=move |_| copy(Copyable::EmbedCode)>"Copy embed code"</button>
+                </div>
+                <p class="share-hint">"It takes the page's font, colours and light or dark theme."</p>
+                <label class="share-label" for="iframe-code">"For a page that takes only an iframe"</label>
+                <textarea id="iframe-code" class="share-field share-code" data-testid="iframe-code" readonly rows="3" prop:value=framed></textarea>
+                <div class="share-row">
+                    <button class="button" data-testid="copy-iframe" on:click=move |_| copy(Copyable::IframeCode)>"Copy iframe code"</button>
                 </div>
             }
         })

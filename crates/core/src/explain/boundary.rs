@@ -8,7 +8,7 @@ mod gates;
 mod summary;
 
 pub use crate::views::facts::{Family, Requirement, ToolFacts};
-pub use facts::{SharedFacts, ToolExplain};
+pub use facts::{by_risk, SharedFacts, ToolExplain};
 pub use gates::GateEntry;
 
 use crate::diagnostics::prose::write_list;

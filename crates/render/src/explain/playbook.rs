@@ -28,14 +28,7 @@ pub fn render(name: &str, explain: &PlaybookExplain, page: &mut dyn Page) {
         self::step(step, &explain.graph, page);
     }
     page.blank();
-    page.heading("Embedded tools: the definitions the document carries");
-    if explain.tools.is_empty() {
-        page.paragraph(2, "None: every tool name resolves only against a runtime's registry.");
-    }
-    for tool in &explain.tools {
-        page.blank();
-        self::tool(tool, page);
-    }
+    tools(&explain.tools, page);
     page.blank();
     requires(&explain.requires, page);
     page.blank();
@@ -237,6 +230,21 @@ fn next(step: &StepBoundary, graph: &Graph) -> String {
         }
     } else {
         edges.join(", ")
+    }
+}
+
+/// The embedded tools' section, the tools in the order given: `opb
+/// explain` keeps the document's, the viewer lists them riskiest first.
+pub(crate) fn tools<'t>(tools: impl IntoIterator<Item = &'t ToolExplain>, page: &mut dyn Page) {
+    page.heading("Embedded tools: the definitions the document carries");
+    let mut none = true;
+    for tool in tools {
+        none = false;
+        page.blank();
+        self::tool(tool, page);
+    }
+    if none {
+        page.paragraph(2, "None: every tool name resolves only against a runtime's registry.");
     }
 }
 

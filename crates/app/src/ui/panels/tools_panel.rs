@@ -8,20 +8,11 @@ use super::selection::{Selection, Target};
 use crate::checker::{Located, Report};
 use crate::ui::registry::RegistryState;
 use leptos::prelude::*;
-use opb_core::explain::boundary::{Family, Requirement, ToolExplain};
+use opb_core::explain::boundary::{by_risk, Family, Requirement, ToolExplain};
 use opb_core::explain::Explain;
 use opb_core::spec::{risk_meaning, RISK_CLASSES};
 use std::collections::HashMap;
 use std::sync::Arc;
-
-/// The tools in the order the table shows them: the most consequential risk
-/// class first (money, customer_comms, internal, read), tools that declare
-/// none last, document order within each.
-pub fn by_risk(tools: &[ToolExplain]) -> Vec<&ToolExplain> {
-    let mut sorted: Vec<&ToolExplain> = tools.iter().collect();
-    sorted.sort_by_key(|t| (std::cmp::Reverse(t.facts.risk_rank.map_or(0, |r| r + 1)), t.index));
-    sorted
-}
 
 #[component]
 pub fn ToolsPanel(

@@ -86,6 +86,12 @@ impl Session {
         address::link_of(&self.doc)
     }
 
+    /// The kind the reader chose for the document, which its link and embed
+    /// code carry; none when it is read from the document.
+    pub fn kind(&self) -> Option<opb_core::Kind> {
+        self.doc.kind_choice.get_untracked()
+    }
+
     /// The codes of the document's credential findings, one per finding;
     /// none while its check is coming.
     pub fn credential_findings(&self) -> Option<Vec<&'static str>> {

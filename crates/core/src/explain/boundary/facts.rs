@@ -78,6 +78,20 @@ pub struct ToolExplain {
     pub errors: usize,
 }
 
+/// The tools riskiest first: the most consequential risk class first
+/// (money, customer_comms, internal, read), tools that declare none last,
+/// document order within each. The playground's tools table and the
+/// viewer's Tools tab list them so.
+pub fn by_risk(tools: &[ToolExplain]) -> Vec<&ToolExplain> {
+    // A pass per class rather than a sort: a sort's code would weigh more
+    // in the viewer's wasm than these few lines, and the classes are four.
+    let rank = |tool: &ToolExplain| tool.facts.risk_rank.map_or(0, |r| r + 1);
+    (0..=spec::RISK_CLASSES.len())
+        .rev()
+        .flat_map(|class| tools.iter().filter(move |tool| rank(tool) == class))
+        .collect()
+}
+
 /// Every embedded tool's facts, built once, by position in `tools` (none
 /// for an entry that is not an object).
 pub(super) struct Facts(Vec<Option<SharedFacts>>);
