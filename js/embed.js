@@ -44,6 +44,9 @@ function embedPage() {
 
   const query = new URLSearchParams(location.search);
   theme(query.get("theme"));
+  // Opened on its own, the page is its own host: it paints the theme's
+  // background rather than showing through to a page that is not there.
+  if (!framed) html.dataset.alone = "";
   viewer.addEventListener("opb-result", (event) => post(event.detail));
   if (query.get("height") === "auto") {
     let last = 0;
