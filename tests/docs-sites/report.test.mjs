@@ -74,7 +74,10 @@ test("the playbook's report reads under its own policy, light and dark, and on a
     await screenshot(page, `report-playbook-${width}-${scheme}`);
     if (width === 1400 && scheme === "dark") {
       await page.emulateMedia({ media: "print" });
-      assert.equal(await page.evaluate(() => getComputedStyle(document.body).color), "rgb(0, 0, 0)", "printed dark on light paper");
+      // Printed in the light theme's colours: dark ink on light paper.
+      const [ink, paper] = await page.evaluate(() => [getComputedStyle(document.body).color, getComputedStyle(document.body).backgroundColor]);
+      const channels = (colour) => colour.match(/\d+/g).slice(0, 3).map(Number);
+      assert.ok(channels(ink).every((c) => c < 60) && channels(paper).every((c) => c > 200), `printed dark on light paper: ${ink} on ${paper}`);
     }
     await page.close();
   }
