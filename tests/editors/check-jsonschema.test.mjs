@@ -11,7 +11,7 @@
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
-import { existsSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join, relative, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -238,4 +238,36 @@ test("the unknown field, the wrong type and the value outside an enumeration are
       }
     }
   }
+});
+
+test("a tool that sets more than one way of running is rejected, at the tool, as PM201 reports it", (t) => {
+  // Seed 003: "Set exactly one of `mcp` (your own code), `package` or
+  // `url`; `package` may also set `mcp` to name the command to run. A flow
+  // tool sets `flow` instead, and none of them."
+  const dir = mkdtempSync(join(tmpdir(), "opb-runs-"));
+  t.after(() => rmSync(dir, { recursive: true, force: true }));
+  const tools = {
+    "mcp-url": ["mcp: [node, server.js]", "url: https://helper.example.com/mcp"],
+    "package-url": ["package: npm:acme@1.0.0", "url: https://helper.example.com/mcp"],
+    "flow-mcp": ["flow: triage", "mcp: [node, server.js]"],
+    "package-mcp": ["package: npm:acme@1.0.0", "mcp: [acme-server]"],
+    url: ["url: https://helper.example.com/mcp"],
+  };
+  const paths = Object.entries(tools).map(([name, lines]) => {
+    const path = join(dir, `${name}.oz0-plugin.yaml`);
+    writeFileSync(path, `name: acme\ntools:\n  - id: acme_helper\n${lines.map((l) => `    ${l}\n`).join("")}`);
+    return path;
+  });
+  const result = run(checkJsonschema, ["--schemafile", schemaFile["plugin-manifest"], "--output-format", "json", ...paths]);
+  const out = JSON.parse(result.stdout);
+  const rejected = new Set(out.errors.map((e) => `${e.filename.slice(dir.length + 1)}@${pointerOf(e.path)}`));
+  const checked = JSON.parse(run(opb, ["check", "--format", "json", ...paths]).stdout);
+  const reported = new Set(
+    checked.files.flatMap((f) => f.diagnostics.filter((d) => d.code === "PM201").map(() => f.path.slice(dir.length + 1))),
+  );
+  assert.deepEqual(
+    [...rejected].sort(),
+    ["flow-mcp.oz0-plugin.yaml@/tools/0", "mcp-url.oz0-plugin.yaml@/tools/0", "package-url.oz0-plugin.yaml@/tools/0"],
+  );
+  assert.deepEqual([...reported].sort(), ["flow-mcp.oz0-plugin.yaml", "mcp-url.oz0-plugin.yaml", "package-url.oz0-plugin.yaml"]);
 });

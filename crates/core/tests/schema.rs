@@ -298,3 +298,38 @@ fn each_field(fields: &'static [Field], visit: &mut impl FnMut(&'static Field)) 
         }
     }
 }
+
+/// Seed 003's "Set exactly one of `mcp` (your own code), `package` or `url`;
+/// `package` may also set `mcp` … A flow tool sets `flow` instead, and none
+/// of them": the schema rejects at the tool exactly the combinations PM201
+/// reports, and a null field counts as unset for both.
+#[test]
+fn the_schema_holds_a_tool_to_exactly_one_way_of_running() {
+    let validator = validator(Kind::PluginManifest);
+    let cases = [
+        (json!({"id": "a", "mcp": ["node", "s.js"]}), true),
+        (json!({"id": "a", "package": "pypi:acme==1.0"}), true),
+        (json!({"id": "a", "package": "pypi:acme==1.0", "mcp": ["acme"]}), true),
+        (json!({"id": "a", "url": "https://acme.example/mcp"}), true),
+        (json!({"id": "a", "url": "https://acme.example/mcp", "mcp": null}), true),
+        (json!({"id": "a", "mcp": ["node", "s.js"], "url": "https://acme.example/mcp"}), false),
+        (json!({"id": "a", "package": "npm:acme@1.0.0", "url": "https://acme.example/mcp"}), false),
+        (json!({"id": "a", "flow": "triage", "mcp": ["node"]}), false),
+        (json!({"id": "a"}), false),
+        (json!({"id": "a", "url": null}), false),
+    ];
+    for (tool, accepted) in cases {
+        let document = json!({"name": "acme", "tools": [tool]});
+        let at = rejected(&validator, &document);
+        let checked = check(
+            &document.to_string(),
+            &Options { kind: Some(Kind::PluginManifest), ..Options::default() },
+        );
+        let pm201 = checked.diagnostics.iter().any(|d| d.code == "PM201");
+        assert_eq!(at.is_empty(), accepted, "{tool}: the schema rejects at {at:?}");
+        assert_eq!(pm201, !accepted, "{tool}: {:?}", checked.diagnostics);
+        if !accepted {
+            assert_eq!(at, ["/tools/0"], "{tool}");
+        }
+    }
+}

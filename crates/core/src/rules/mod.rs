@@ -13,7 +13,7 @@ pub mod playbook;
 mod shape;
 
 pub(crate) use shape::{check_fields, expect, expect_objects, is_absent, is_blank};
-pub use shape::{Field, Holds, Ty, Values};
+pub use shape::{Combinations, Field, Holds, Ty, Values};
 
 use crate::diagnostics::Rule;
 

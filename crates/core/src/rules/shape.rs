@@ -91,6 +91,20 @@ pub struct Field {
     pub values: Option<Values>,
     /// What the value holds, when it is a container opb checks inside.
     pub holds: Holds,
+    /// Which of its objects' fields go together, when a rule holds each
+    /// object it holds to one of a few combinations.
+    pub combinations: Option<Combinations>,
+}
+
+/// The combinations of some fields an object may set, as a seed states them
+/// and a rule checks them: it sets (to something other than null) exactly
+/// the fields of one combination and none of the others named.
+#[derive(Debug, Clone, Copy)]
+pub struct Combinations {
+    /// Every field the combinations name.
+    pub fields: &'static [&'static str],
+    /// The fields set together, one list a combination.
+    pub allowed: &'static [&'static [&'static str]],
 }
 
 /// An enumeration: its values, and what each means.
@@ -125,7 +139,15 @@ pub enum Holds {
 impl Field {
     /// A field of type `ty`, with nothing more said.
     pub const fn new(name: &'static str, ty: Ty) -> Field {
-        Field { name, ty, doc: "", required: false, values: None, holds: Holds::Nothing }
+        Field {
+            name,
+            ty,
+            doc: "",
+            required: false,
+            values: None,
+            holds: Holds::Nothing,
+            combinations: None,
+        }
     }
 
     /// The sentences are documentation: a build without the
@@ -167,6 +189,11 @@ impl Field {
 
     pub(crate) const fn holds(self, holds: Holds) -> Field {
         Field { holds, ..self }
+    }
+
+    /// Each object the field holds sets exactly one of `combinations`.
+    pub(crate) const fn combinations(self, combinations: Combinations) -> Field {
+        Field { combinations: Some(combinations), ..self }
     }
 
     /// The fields of what this field holds: an object's, an item's or a map

@@ -11,7 +11,7 @@
 mod json;
 
 use crate::rules::{manifest, playbook};
-pub use crate::rules::{Field, Holds, Ty, Values};
+pub use crate::rules::{Combinations, Field, Holds, Ty, Values};
 use json::Json;
 use opb_syntax::Kind;
 
@@ -144,14 +144,19 @@ fn property(field: &Field) -> Json {
     if field.ty == Ty::StringArray {
         members.push(("items", Json::object(vec![("type", Json::from("string"))])));
     }
+    let held = |children| {
+        let mut members = object(children);
+        members.extend(field.combinations.map(|c| ("oneOf", one_of(&c))));
+        members
+    };
     match field.holds {
         Holds::Nothing => {}
         Holds::Object(children) => {
-            members.extend(object(children).into_iter().filter(|(key, _)| *key != "type"))
+            members.extend(held(children).into_iter().filter(|(key, _)| *key != "type"))
         }
-        Holds::Items(children) => members.push(("items", Json::object(object(children)))),
+        Holds::Items(children) => members.push(("items", Json::object(held(children)))),
         Holds::Map(children) => {
-            members.push(("additionalProperties", Json::object(object(children))))
+            members.push(("additionalProperties", Json::object(held(children))))
         }
         Holds::Scalars => members.push((
             "additionalProperties",
@@ -162,6 +167,33 @@ fn property(field: &Field) -> Json {
         )),
     }
     Json::object(members)
+}
+
+/// One schema a combination: its fields set (present and not null), the
+/// others named absent or null, so that exactly one holds.
+fn one_of(combinations: &Combinations) -> Json {
+    let set = || Json::object(vec![("not", Json::object(vec![("type", Json::from("null"))]))]);
+    let unset = || Json::object(vec![("type", Json::from("null"))]);
+    Json::Array(
+        combinations
+            .allowed
+            .iter()
+            .map(|allowed| {
+                let properties = combinations
+                    .fields
+                    .iter()
+                    .map(|&name| (name, if allowed.contains(&name) { set() } else { unset() }))
+                    .collect();
+                Json::object(vec![
+                    ("properties", Json::object(properties)),
+                    (
+                        "required",
+                        Json::Array(allowed.iter().map(|&name| Json::from(name)).collect()),
+                    ),
+                ])
+            })
+            .collect(),
+    )
 }
 
 /// A Markdown sentence as plain text: code spans without their backticks,

@@ -3,6 +3,7 @@
 
 use crate::diagnostics::prose::capitalise;
 use crate::diagnostics::{documented, At, Group, Report, Rule, Severity};
+use crate::rules::Combinations;
 use crate::views::manifest::package::{
     Ecosystem, Package, PackageError, BINARY_FORM, NPM_FORM, OCI_FORM, PYPI_FORM,
 };
@@ -110,6 +111,13 @@ pub static PM209: Rule = Rule {
     source: documented!("\"`memory_mb` (default 512), `cpus` (default 1) and `pids` (default 256), the container's limits\" (seed 003, `container`)."),
     fix: documented!("Write each limit as a positive number, or leave it out for the default: `container: {memory_mb: 1024, cpus: 2, pids: 256}`."),
     example: documented!("tools:\n  - id: acme_box\n    package: oci:ghcr.io/acme/box@sha256:…\n    container: {memory_mb: 0, cpus: two}"),
+};
+
+/// What may run a tool, as PM201 checks it: one of `mcp`, `package` and
+/// `url`, or `package` with the `mcp` command it runs, or `flow` alone.
+pub(super) const RUNS: Combinations = Combinations {
+    fields: &["mcp", "package", "url", "flow"],
+    allowed: &[&["mcp"], &["package"], &["package", "mcp"], &["url"], &["flow"]],
 };
 
 pub static RULES: &[&Rule] =

@@ -9,6 +9,7 @@
 use super::approvals::{role_meaning, ROLES};
 use super::process::{isolation_meaning, sandbox_meaning, ISOLATIONS, SANDBOXES};
 use super::remote::{affinity_meaning, AFFINITIES};
+use super::runs::RUNS;
 use crate::diagnostics::{At, Report};
 use crate::rules::input::IN004;
 use crate::rules::playbook::SCHEMA_KEY;
@@ -22,7 +23,7 @@ pub(crate) const TOP: &[Field] = &[
     Field::new("name", Ty::String).doc("plugin name, e.g. `acme-github`"),
     Field::new("version", Ty::Any),
     Field::new("description", Ty::String),
-    Field::new("tools", Ty::Array).holds(Holds::Items(TOOL)).doc("list of tool declarations (the seed)"),
+    Field::new("tools", Ty::Array).holds(Holds::Items(TOOL)).combinations(RUNS).doc("list of tool declarations (the seed)"),
     Field::new("skills", Ty::Array).doc("list of names, or of objects with `name`"),
     Field::new("flows", Ty::Array).holds(Holds::Items(FLOW)).doc("list of objects with `name`, `description`, `input_schema`, `output_schema`, optional `steps` (each may name a `tool` as `<id>.<function>`)"),
     Field::new("connections", Ty::Array).holds(Holds::Items(CONNECTION)).doc("list of objects with `name`, `tools` (tool ids or `<tool>.<function>` / `<tool>.*`), optional `params` (names) and `steps`"),
