@@ -5,6 +5,7 @@ use std::path::PathBuf;
 
 const EXAMPLES: &str = "\
 Examples:
+  opb check                                check every playbook and manifest under the current directory
   opb check playbook.json                  check one file, show each problem in its source
   opb check examples/*                     check several files; exit 1 if any has an error
   opb check --format sarif *.yaml > opb.sarif
@@ -28,7 +29,7 @@ Exit status:
   0  no errors (warnings and infos may have been reported)
   1  at least one error was reported (opb diff: what --fail-on names changed)
   2  opb could not run: bad arguments, or a file that could not be read
-     (missing, a directory, not UTF-8 text)";
+     (missing, not UTF-8 text)";
 
 /// Check and explain OpenPlaybook documents and Orchestrator Zero plugin
 /// manifests.
@@ -153,6 +154,8 @@ arguments are wrong.";
 
 const CHECK_EXAMPLES: &str = "\
 Examples:
+  opb check                                every playbook and manifest in this repository
+  opb check playbooks/ plugins/
   opb check playbook.json
   opb check --format json examples/*
   opb check --format sarif playbooks/*.yaml > opb.sarif
@@ -260,9 +263,13 @@ pub struct CheckArgs {
     #[arg(long, value_name = "FILE")]
     pub registry: Option<PathBuf>,
 
-    /// The files to check. `-` reads standard input. JSON or YAML is told
-    /// by the extension (.json, .yaml, .yml), otherwise from the text.
-    #[arg(required = true, value_name = "PATH")]
+    /// The files and directories to check; none means the current
+    /// directory. A directory is walked: the files its settings choose
+    /// (by default *.opb.json, *.opb.yaml, *.opb.yml and oz0-plugin.yaml),
+    /// leaving out what .gitignore and .ignore do and hidden files. A file
+    /// named is always checked. `-` reads standard input. JSON or YAML is
+    /// told by the extension (.json, .yaml, .yml), otherwise from the text.
+    #[arg(value_name = "PATH")]
     pub paths: Vec<PathBuf>,
 }
 

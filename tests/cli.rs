@@ -61,16 +61,6 @@ mod exit_status {
     }
 
     #[test]
-    fn a_directory_exits_2() {
-        let assert = opb().args(["check", "examples"]).assert().code(2);
-        let stderr = String::from_utf8_lossy(&assert.get_output().stderr).into_owned();
-        assert_eq!(
-            stderr,
-            "error: cannot read examples: it is a directory; name the files inside it\n"
-        );
-    }
-
-    #[test]
     fn text_that_is_not_utf8_exits_2_with_the_position() {
         let path = Path::new(env!("CARGO_TARGET_TMPDIR")).join("latin1.yaml");
         std::fs::write(&path, b"openplaybook: \"1.6\"\nname: caf\xE9\n").expect("temporary file");
@@ -89,7 +79,6 @@ mod exit_status {
     fn a_bad_flag_exits_2() {
         opb().args(["check", "--format", "xml", CLEAN]).assert().code(2);
         opb().args(["check", "--no-such-flag", CLEAN]).assert().code(2);
-        opb().args(["check"]).assert().code(2);
         opb().assert().code(2);
     }
 

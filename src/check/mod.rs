@@ -2,6 +2,7 @@
 //! With `--registry`, the registry is read once, listed first with its own
 //! problems, and handed to the core with every document.
 
+mod discover;
 mod github;
 mod human;
 mod json;
@@ -12,6 +13,8 @@ use crate::input::{self, Input, Unreadable};
 use crate::output::Output;
 use crate::Status;
 use opb_core::{Checked, Counts, Limits, Masking, Options, Registry};
+use rayon::prelude::*;
+use std::path::PathBuf;
 use std::sync::Arc;
 
 /// What a file is to the run.
@@ -70,17 +73,26 @@ pub fn run(args: &CheckArgs, output: &mut Output) -> Status {
             }
         },
     };
-    let mut unreadable: Vec<Unreadable> = Vec::new();
-    for path in &args.paths {
-        match input::read(path, &args.read) {
-            Ok(input) => {
-                let checked = input.check(Options {
-                    kind: args.read.kind.map(Into::into),
-                    registry: registry.clone(),
-                    ..Options::default()
-                });
-                files.push(CheckedFile { input, checked, role: Role::Document });
-            }
+    let here = [PathBuf::from(".")];
+    let paths = if args.paths.is_empty() { &here[..] } else { &args.paths[..] };
+    let (chosen, mut unreadable) = discover::discover(paths, &discover::by_default);
+    // Checked on every core; collected in the order chosen, so the report
+    // is the same on every run.
+    let checked: Vec<Result<CheckedFile, Unreadable>> = chosen
+        .par_iter()
+        .map(|chosen| {
+            let input = input::read(&chosen.path, &args.read)?;
+            let checked = input.check(Options {
+                kind: args.read.kind.map(Into::into),
+                registry: registry.clone(),
+                ..Options::default()
+            });
+            Ok(CheckedFile { input, checked, role: Role::Document })
+        })
+        .collect();
+    for result in checked {
+        match result {
+            Ok(file) => files.push(file),
             Err(error) => unreadable.push(error),
         }
     }
