@@ -43,7 +43,7 @@ fn a_missing_file() {
 
 #[test]
 fn a_directory() {
-    let (status, _, stderr) = opb(&["check", "examples"], b"");
+    let (status, _, stderr) = opb(&["explain", "examples"], b"");
     assert_eq!(status, 2);
     assert_actionable(
         &stderr,
@@ -146,7 +146,7 @@ fn wrong_arguments() {
             "invalid value 'novel' for '--kind <KIND>'",
             "[possible values: playbook, plugin]",
         ),
-        (&["check"][..], "the following required arguments were not provided", "Usage: opb check"),
+        (&["fmt"][..], "the following required arguments were not provided", "Usage: opb fmt"),
         (&["frobnicate"][..], "unrecognized subcommand 'frobnicate'", "try '--help'"),
         (
             &["check", "--format", "xml", "x.yaml"][..],
