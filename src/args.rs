@@ -78,6 +78,10 @@ pub enum Command {
     /// enumeration's values.
     #[command(after_help = SCHEMA_EXAMPLES)]
     Schema(SchemaArgs),
+    /// Show the settings (opb.toml) that apply to a file or folder, and
+    /// where each comes from.
+    #[command(after_help = CONFIG_EXAMPLES)]
+    Config(ConfigArgs),
     /// Run the language server on standard input and output, for editors:
     /// diagnostics as you type, hover, quick fixes.
     #[command(after_help = LSP_EXAMPLES)]
@@ -92,6 +96,24 @@ detects as a playbook or manifest, pushes `opb check`'s diagnostics on open
 and on each change, each linked to its rule's documentation, explains the
 field, step or tool under the pointer on hover, and offers a quick fix
 where the fix is certain (a step id or field name one small edit away).";
+
+const CONFIG_EXAMPLES: &str = "\
+Examples:
+  opb config                               the settings of the current folder
+  opb config playbooks/refund.opb.yaml     those of one file, and whether a walk checks it
+
+The nearest opb.toml or .opb.toml in the file's folder or above applies;
+README's \"Checking a repository\" lists the settings.";
+
+#[derive(Debug, Args)]
+pub struct ConfigArgs {
+    #[command(flatten)]
+    pub settings: SettingsArgs,
+
+    /// The file or folder; the current folder when left out.
+    #[arg(value_name = "PATH")]
+    pub path: Option<PathBuf>,
+}
 
 #[derive(Debug, Args)]
 pub struct LspArgs {
@@ -249,6 +271,29 @@ pub struct ReadArgs {
     pub stdin_name: Option<String>,
 }
 
+/// Which settings files apply.
+#[derive(Debug, Args)]
+pub struct SettingsArgs {
+    /// Use this settings file for every file, instead of the nearest
+    /// opb.toml or .opb.toml above each.
+    #[arg(long, value_name = "FILE", conflicts_with = "isolated")]
+    pub config: Option<PathBuf>,
+
+    /// Use no settings file: every rule, the formats' file names.
+    #[arg(long)]
+    pub isolated: bool,
+}
+
+impl SettingsArgs {
+    pub fn source(&self) -> crate::config::Source {
+        match (&self.config, self.isolated) {
+            (_, true) => crate::config::Source::Isolated,
+            (Some(path), false) => crate::config::Source::File(path.clone()),
+            (None, false) => crate::config::Source::Nearest,
+        }
+    }
+}
+
 #[derive(Debug, Args)]
 pub struct CheckArgs {
     /// How to print the results.
@@ -258,8 +303,12 @@ pub struct CheckArgs {
     #[command(flatten)]
     pub read: ReadArgs,
 
+    #[command(flatten)]
+    pub settings: SettingsArgs,
+
     /// A tool registry to compare each playbook's embedded tool definitions
-    /// with (JSON or YAML; `-` reads standard input).
+    /// with (JSON or YAML; `-` reads standard input), instead of the
+    /// settings' `registry`.
     #[arg(long, value_name = "FILE")]
     pub registry: Option<PathBuf>,
 

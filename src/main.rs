@@ -7,6 +7,7 @@
 
 mod args;
 mod check;
+mod config;
 mod convert;
 mod diff;
 mod escape;
@@ -48,6 +49,7 @@ fn main() -> ExitCode {
         Command::Fmt(args) => convert::fmt(args, &mut output),
         Command::Render(args) => render::run(args, &mut output),
         Command::Schema(args) => schema::run(args, &mut output),
+        Command::Config(args) => config::run(args, &mut output),
         Command::Lsp(_) => lsp::run(&mut output),
     };
     let status = if output.write_failed() { Status::Failed } else { status };

@@ -80,7 +80,8 @@ const SUGGESTIONS: usize = 3;
 /// How alike (0 to 1) a code or name must be to be suggested.
 const SIMILAR_ENOUGH: f64 = 0.7;
 
-fn unknown(query: &str) -> String {
+/// The rules whose code or name is closest to `query`, closest first.
+pub fn closest(query: &str) -> Vec<&'static Rule> {
     let query_lower = query.to_ascii_lowercase();
     let mut scored: Vec<(f64, &Rule)> = opb_core::rules()
         .map(|rule| {
@@ -91,11 +92,12 @@ fn unknown(query: &str) -> String {
         .filter(|(score, _)| *score >= SIMILAR_ENOUGH)
         .collect();
     scored.sort_by(|a, b| b.0.total_cmp(&a.0));
-    let close: Vec<String> = scored
-        .iter()
-        .take(SUGGESTIONS)
-        .map(|(_, rule)| format!("{} ({})", rule.code, rule.name))
-        .collect();
+    scored.into_iter().take(SUGGESTIONS).map(|(_, rule)| rule).collect()
+}
+
+fn unknown(query: &str) -> String {
+    let close: Vec<String> =
+        closest(query).iter().map(|rule| format!("{} ({})", rule.code, rule.name)).collect();
     let query = crate::escape::line(query);
     let mut message = format!("no rule has the code or name `{query}`");
     if !close.is_empty() {

@@ -206,3 +206,269 @@ mod discovery {
         assert_eq!((paths(&report).len(), status), (0, 0));
     }
 }
+
+/// `path: CODE@pointer severity` for each diagnostic of a report.
+fn findings(report: &Value) -> Vec<String> {
+    let mut out = Vec::new();
+    for file in report["files"].as_array().expect("files") {
+        for d in file["diagnostics"].as_array().into_iter().flatten() {
+            out.push(format!(
+                "{}: {}@{} {}",
+                file["path"].as_str().expect("a path"),
+                d["code"].as_str().expect("a code"),
+                d["pointer"].as_str().expect("a pointer"),
+                d["severity"].as_str().expect("a severity"),
+            ));
+        }
+    }
+    out
+}
+
+fn stderr(mut command: Command) -> (String, i32) {
+    let output = command.output().expect("opb runs");
+    (String::from_utf8(output.stderr).expect("UTF-8"), output.status.code().expect("a status"))
+}
+
+mod settings {
+    use super::*;
+
+    /// Two settings files at different depths: the nearest applies alone.
+    fn configured() -> Repo {
+        let repo = Repo::team();
+        repo.write("opb.toml", "exclude = [\"fixtures\"]\n\n[severity]\nPB213 = \"warning\"\n");
+        repo.write("playbooks/legacy/.opb.toml", "ignore = [\"PB2\"]\n");
+        repo.write("fixtures/bad.opb.yaml", TYPO);
+        repo.write("playbooks/fixtures/deep/bad.opb.yaml", TYPO);
+        repo
+    }
+
+    #[test]
+    fn the_nearest_settings_file_applies_to_each_file() {
+        let repo = configured();
+        let (report, status) = repo.report(&[]);
+        assert_eq!(
+            paths(&report),
+            [
+                "playbooks/clean.opb.yaml",
+                "playbooks/legacy/old.opb.yaml",
+                "playbooks/refund.opb.yaml",
+                "plugins/acme/oz0-plugin.yaml",
+            ]
+        );
+        assert_eq!(findings(&report), ["playbooks/refund.opb.yaml: PB213@/steps/0/next warning"]);
+        assert_eq!(status, 0, "PB213 is a warning here");
+        // From inside a folder, the same settings apply.
+        let output = repo.opb_in("playbooks", &["check", "--format", "json"]).output().unwrap();
+        let inner: Value = serde_json::from_slice(&output.stdout).unwrap();
+        assert_eq!(findings(&inner), ["refund.opb.yaml: PB213@/steps/0/next warning"]);
+    }
+
+    #[test]
+    fn isolated_uses_none_and_config_names_one() {
+        let repo = configured();
+        let (report, status) = repo.report(&["--isolated"]);
+        assert_eq!(status, 1);
+        assert_eq!(paths(&report).len(), 6, "fixtures are walked too: {:?}", paths(&report));
+        repo.write("strict.toml", "select = [\"PB213\"]\n[severity]\nPB2 = \"info\"\n");
+        let (report, status) = repo.report(&["--config", "strict.toml", "playbooks"]);
+        assert_eq!(status, 0);
+        assert_eq!(
+            findings(&report),
+            [
+                "playbooks/fixtures/deep/bad.opb.yaml: PB213@/steps/0/next info",
+                "playbooks/legacy/old.opb.yaml: PB213@/steps/0/next info",
+                "playbooks/refund.opb.yaml: PB213@/steps/0/next info",
+            ]
+        );
+    }
+
+    #[test]
+    fn include_and_per_file_ignores_choose_files_and_rules() {
+        let repo = Repo::team();
+        repo.write(
+            "opb.toml",
+            "include = [\"playbooks/**/*.yaml\", \"notes/*.json\"]\n\n[per-file-ignores]\n\"**/legacy/*.yaml\" = [\"PB213\"]\n",
+        );
+        let (report, _) = repo.report(&[]);
+        assert_eq!(
+            paths(&report),
+            [
+                "notes/settings.json",
+                "playbooks/clean.opb.yaml",
+                "playbooks/legacy/old.opb.yaml",
+                "playbooks/refund.opb.yaml",
+            ]
+        );
+        assert_eq!(
+            findings(&report),
+            [
+                "notes/settings.json: IN003@ error",
+                "playbooks/refund.opb.yaml: PB213@/steps/0/next error"
+            ]
+        );
+    }
+
+    #[test]
+    fn an_unknown_setting_or_code_is_an_error_at_its_line_with_the_closest_name() {
+        let repo = Repo::team();
+        for (toml, expected) in [
+            (
+                "exclude = []\nselct = [\"PB\"]\n",
+                "opb.toml:2: `selct` is no setting; did you mean `select`?",
+            ),
+            ("ignore = [\n  \"PB213\",\n  \"PB2133\",\n]\n", "opb.toml:3: `PB2133` names no rule"),
+            ("[severity]\nPB220 = \"fatal\"\n", "opb.toml:2: `fatal` is no severity"),
+            (
+                "[per-file-ignores]\n\"x.json\" = [\"PB231@/steps/3\"]\n",
+                "opb.toml:2: `PB231` names no rule",
+            ),
+            ("ignore = [\"nxet-unknown\"]\n", "did you mean `PB213` (next-unknown)?"),
+        ] {
+            repo.write("opb.toml", toml);
+            let (stderr, status) = stderr(repo.opb(&["check"]));
+            assert_eq!(status, 2, "{toml}");
+            assert!(stderr.contains(expected), "{toml}: {stderr}");
+            assert!(
+                stderr.contains(&repo.path().join("opb.toml").display().to_string()),
+                "{stderr}"
+            );
+            let (config, status) = stderr_of_config(&repo);
+            assert_eq!((status, config), (2, stderr));
+        }
+    }
+
+    fn stderr_of_config(repo: &Repo) -> (String, i32) {
+        let (stderr, status) = stderr(repo.opb(&["config"]));
+        (stderr, status)
+    }
+
+    #[test]
+    fn opb_config_shows_what_applies_and_from_where() {
+        let repo = configured();
+        let shown = stdout(repo.opb(&["config", "playbooks/refund.opb.yaml"]));
+        let file = repo.path().join("opb.toml");
+        assert!(
+            shown.starts_with(&format!(
+                "playbooks/refund.opb.yaml: the settings of {}\n",
+                file.display()
+            )),
+            "{shown}"
+        );
+        let line = |key: &str| {
+            shown.lines().find(|l| l.trim_start().starts_with(key)).unwrap_or_default().to_owned()
+        };
+        assert_eq!(line("exclude"), "  exclude          line 1   [\"fixtures\"]", "{shown}");
+        assert_eq!(line("severity"), "  severity         line 3   PB213 = \"warning\"", "{shown}");
+        assert_eq!(line("select"), "  select           default  every rule", "{shown}");
+        assert!(shown.contains("a walk checks it"), "{shown}");
+        let legacy = stdout(repo.opb(&["config", "playbooks/legacy/old.opb.yaml"]));
+        assert!(legacy.contains("legacy/.opb.toml"), "{legacy}");
+        let excluded = stdout(repo.opb(&["config", "fixtures/bad.opb.yaml"]));
+        assert!(excluded.contains("a walk leaves it out"), "{excluded}");
+        let none = stdout(repo.opb(&["config", "--isolated"]));
+        assert!(none.contains("no settings file applies"), "{none}");
+    }
+}
+
+/// What `opb lsp` publishes for each file opened in it: `path: CODE@line
+/// severity` (the LSP has no pointer; lines are 1-based as in the JSON
+/// report).
+fn published(repo: &Repo, files: &[&str]) -> Vec<String> {
+    use std::io::{BufRead, BufReader, Read, Write};
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_opb"))
+        .arg("lsp")
+        .current_dir(repo.path())
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .expect("opb lsp starts");
+    let mut stdin = child.stdin.take().expect("stdin");
+    let mut stdout = BufReader::new(child.stdout.take().expect("stdout"));
+    let mut send = |message: Value| {
+        let body = message.to_string();
+        write!(stdin, "Content-Length: {}\r\n\r\n{body}", body.len()).expect("written");
+        stdin.flush().expect("flushed");
+    };
+    let mut receive = || -> Value {
+        let mut length = 0;
+        loop {
+            let mut header = String::new();
+            stdout.read_line(&mut header).expect("a header");
+            let header = header.trim_end();
+            if header.is_empty() {
+                break;
+            }
+            if let Some(value) = header.strip_prefix("Content-Length: ") {
+                length = value.parse().expect("a length");
+            }
+        }
+        let mut body = vec![0; length];
+        stdout.read_exact(&mut body).expect("a body");
+        serde_json::from_slice(&body).expect("JSON")
+    };
+    send(
+        serde_json::json!({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {"capabilities": {}}}),
+    );
+    assert!(receive()["result"]["capabilities"].is_object());
+    send(serde_json::json!({"jsonrpc": "2.0", "method": "initialized", "params": {}}));
+    let mut out = Vec::new();
+    for file in files {
+        let path = repo.path().join(file);
+        let uri = format!("file://{}", path.display());
+        let text = std::fs::read_to_string(&path).expect("readable");
+        send(serde_json::json!({"jsonrpc": "2.0", "method": "textDocument/didOpen", "params": {
+            "textDocument": {"uri": uri, "languageId": "yaml", "version": 1, "text": text}}}));
+        let message = loop {
+            let message = receive();
+            if message["method"] == "textDocument/publishDiagnostics" {
+                break message;
+            }
+        };
+        for d in message["params"]["diagnostics"].as_array().expect("diagnostics") {
+            let severity = match d["severity"].as_u64() {
+                Some(1) => "error",
+                Some(2) => "warning",
+                _ => "info",
+            };
+            let line = d["range"]["start"]["line"].as_u64().expect("a line") + 1;
+            out.push(format!("{file}: {}@{line} {severity}", d["code"].as_str().expect("a code")));
+        }
+    }
+    send(serde_json::json!({"jsonrpc": "2.0", "id": 2, "method": "shutdown"}));
+    send(serde_json::json!({"jsonrpc": "2.0", "method": "exit"}));
+    child.wait().expect("opb lsp ends");
+    out
+}
+
+/// The same as [`findings`], with lines for pointers, as [`published`].
+fn findings_by_line(report: &Value) -> Vec<String> {
+    let mut out = Vec::new();
+    for file in report["files"].as_array().expect("files") {
+        for d in file["diagnostics"].as_array().into_iter().flatten() {
+            out.push(format!(
+                "{}: {}@{} {}",
+                file["path"].as_str().expect("a path"),
+                d["code"].as_str().expect("a code"),
+                d["range"]["start"]["line"],
+                d["severity"].as_str().expect("a severity"),
+            ));
+        }
+    }
+    out
+}
+
+mod language_server {
+    use super::*;
+
+    #[test]
+    fn each_document_gets_the_settings_of_its_file_as_opb_check_applies_them() {
+        let repo = Repo::team();
+        repo.write("opb.toml", "[severity]\nPB213 = \"info\"\n");
+        repo.write("playbooks/legacy/opb.toml", "ignore = [\"PB213\"]\n");
+        let files = ["playbooks/legacy/old.opb.yaml", "playbooks/refund.opb.yaml"];
+        let (report, _) = repo.report(&files);
+        let checked = findings_by_line(&report);
+        assert_eq!(checked, ["playbooks/refund.opb.yaml: PB213@13 info"]);
+        assert_eq!(published(&repo, &files), checked);
+    }
+}

@@ -23,7 +23,7 @@ pub struct Chosen {
 /// in part is reported, and the rest still read.
 pub fn discover(
     paths: &[PathBuf],
-    chooses: &(dyn Fn(&Path) -> bool + Sync),
+    chooses: &mut dyn FnMut(&Path) -> bool,
 ) -> (Vec<Chosen>, Vec<Unreadable>) {
     let mut chosen = Vec::new();
     let mut unreadable = Vec::new();
@@ -75,13 +75,3 @@ pub const DEFAULT_INCLUDE: &[&str] = &[
     "*.oz0-plugin.yaml",
     "*.oz0-plugin.yml",
 ];
-
-/// Whether a file a walk found is one opb reads by default: its name is
-/// one of [`DEFAULT_INCLUDE`]'s.
-pub fn by_default(path: &Path) -> bool {
-    let name = path.file_name().map(|n| n.to_string_lossy()).unwrap_or_default();
-    DEFAULT_INCLUDE.iter().any(|pattern| match pattern.strip_prefix('*') {
-        Some(suffix) => name.ends_with(suffix),
-        None => name == *pattern,
-    })
-}

@@ -2,19 +2,20 @@
 //! With `--registry`, the registry is read once, listed first with its own
 //! problems, and handed to the core with every document.
 
-mod discover;
+pub mod discover;
 mod github;
 mod human;
 mod json;
 mod sarif;
 
 use crate::args::{CheckArgs, CheckFormat};
+use crate::config::Configs;
 use crate::input::{self, Input, Unreadable};
 use crate::output::Output;
 use crate::Status;
-use opb_core::{Checked, Counts, Limits, Masking, Options, Registry};
+use opb_core::{Checked, Counts, Limits, Masking, Options, Registry, RuleSettings};
 use rayon::prelude::*;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 /// What a file is to the run.
@@ -49,21 +50,35 @@ pub fn run(args: &CheckArgs, output: &mut Output) -> Status {
         output.error("standard input (`-`) can be named only once; name the other files by path");
         return Status::Failed;
     }
+    let mut configs = Configs::new(args.settings.source());
+    let here = [PathBuf::from(".")];
+    let paths = if args.paths.is_empty() { &here[..] } else { &args.paths[..] };
+    let (chosen, mut unreadable) = discover::discover(paths, &mut |path| configs.chooses(path));
+    // Each file's rules and registry, from the settings that apply to it;
+    // standard input has those of the current folder.
+    let applying: Vec<(RuleSettings, Option<PathBuf>)> = chosen
+        .iter()
+        .map(|chosen| {
+            let (rules, registry) = configs.applying(&chosen.path);
+            (rules, args.registry.clone().or(registry))
+        })
+        .collect();
+    if !configs.errors.is_empty() {
+        for error in &configs.errors {
+            output.error(error);
+        }
+        return Status::Failed;
+    }
     let mut files = Vec::new();
-    let registry = match &args.registry {
-        None => None,
-        Some(path) => match input::read(path, &args.read) {
-            Ok(input) => {
-                let text = match input.whole_text() {
-                    Ok(text) => text,
-                    Err(why) => {
-                        output.error(format_args!("the registry: {}: {why}", input.name));
-                        return Status::Failed;
-                    }
-                };
-                let registry = Arc::new(Registry::read(text, input.syntax, &Limits::default()));
-                files.push(registry_file(input, &registry));
-                Some(registry)
+    let mut registries: Vec<(PathBuf, Arc<Registry>)> = Vec::new();
+    for path in applying.iter().filter_map(|(_, registry)| registry.as_ref()) {
+        if registries.iter().any(|(read, _)| read == path) {
+            continue;
+        }
+        match read_registry(path, &args.read) {
+            Ok((file, registry)) => {
+                files.push(file);
+                registries.push((path.clone(), registry));
             }
             Err(error) => {
                 // Checking without the registry asked for would pass off
@@ -71,20 +86,23 @@ pub fn run(args: &CheckArgs, output: &mut Output) -> Status {
                 output.error(format_args!("the registry: {error}"));
                 return Status::Failed;
             }
-        },
+        }
+    }
+    let registry_of = |path: &Option<PathBuf>| {
+        let path = path.as_ref()?;
+        registries.iter().find(|(read, _)| read == path).map(|(_, registry)| registry.clone())
     };
-    let here = [PathBuf::from(".")];
-    let paths = if args.paths.is_empty() { &here[..] } else { &args.paths[..] };
-    let (chosen, mut unreadable) = discover::discover(paths, &discover::by_default);
     // Checked on every core; collected in the order chosen, so the report
     // is the same on every run.
     let checked: Vec<Result<CheckedFile, Unreadable>> = chosen
         .par_iter()
-        .map(|chosen| {
+        .zip(&applying)
+        .map(|(chosen, (rules, registry))| {
             let input = input::read(&chosen.path, &args.read)?;
             let checked = input.check(Options {
                 kind: args.read.kind.map(Into::into),
-                registry: registry.clone(),
+                registry: registry_of(registry),
+                rules: rules.clone(),
                 ..Options::default()
             });
             Ok(CheckedFile { input, checked, role: Role::Document })
@@ -121,6 +139,18 @@ fn status(unreadable: &[Unreadable], totals: &Totals) -> Status {
     } else {
         Status::Clean
     }
+}
+
+/// Reads the registry at `path`: the registry, and itself as a checked
+/// file; why not, in a sentence.
+fn read_registry(
+    path: &Path,
+    args: &crate::args::ReadArgs,
+) -> Result<(CheckedFile, Arc<Registry>), String> {
+    let input = input::read(path, args).map_err(|error| error.to_string())?;
+    let text = input.whole_text().map_err(|why| format!("{}: {why}", input.name))?;
+    let registry = Arc::new(Registry::read(text, input.syntax, &Limits::default()));
+    Ok((registry_file(input, &registry), registry))
 }
 
 /// The registry as a checked file: its own diagnostics, no kind. The

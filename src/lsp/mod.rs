@@ -16,6 +16,7 @@
 mod position;
 mod transport;
 
+use crate::config::{Configs, Source};
 use crate::output::Output;
 use crate::Status;
 use lsp_server::{Connection, ErrorCode, Message, Notification, Request, RequestId, Response};
@@ -34,8 +35,11 @@ use lsp_types::{
     TextDocumentSyncCapability, TextDocumentSyncKind, TextEdit, Uri, WorkspaceEdit,
 };
 use opb_core::text::{LineIndex, Unit};
-use opb_core::{analyze, Analysis, Diagnostic, Options, Severity, Syntax};
+use opb_core::{
+    analyze, Analysis, Diagnostic, Limits, Options, Registry, RuleSettings, Severity, Syntax,
+};
 use std::collections::HashMap;
+use std::sync::Arc;
 
 /// Where a rule's documentation is: the playground's rule page.
 const RULE_DOCS: &str = concat!(env!("CARGO_PKG_REPOSITORY"), "/#rules/");
@@ -202,13 +206,41 @@ impl Server<'_> {
             Some("yaml") => Some(Syntax::Yaml),
             _ => previous,
         });
-        let analysis = analyze(&text, &Options { syntax, ..Options::default() });
+        let (rules, registry) = self.settings(&uri)?;
+        let analysis = analyze(&text, &Options { syntax, rules, registry, ..Options::default() });
         let ours = analysis.checked.kind.is_some() || is_opb_name(&name);
         let diagnostics = if ours { self.diagnostics(&uri, &text, &analysis) } else { Vec::new() };
         let published = diagnostics.clone();
         let document = Document { uri: uri.clone(), text, analysis, diagnostics, ours };
         self.documents.insert(uri.as_str().to_owned(), document);
         self.publish(uri, published)
+    }
+
+    /// The rules and the registry the settings (opb.toml) give a file's
+    /// document, read again at each change so an edit of the settings
+    /// applies at the next; a settings file or registry that cannot be
+    /// used is logged, and the document checked without it.
+    fn settings(&self, uri: &Uri) -> Result<(RuleSettings, Option<Arc<Registry>>)> {
+        let Some(path) = file_path(uri) else { return Ok(Default::default()) };
+        let mut configs = Configs::new(Source::Nearest);
+        let (rules, registry) = configs.applying(&path);
+        for error in &configs.errors {
+            self.log(format!("opb lsp: {error}"))?;
+        }
+        let registry =
+            match registry.map(|path| std::fs::read_to_string(&path).map(|text| (path, text))) {
+                None => None,
+                Some(Ok((path, text))) => Some(Arc::new(Registry::read(
+                    &text,
+                    Syntax::from_path(&path.to_string_lossy()),
+                    &Limits::default(),
+                ))),
+                Some(Err(why)) => {
+                    self.log(format!("opb lsp: the registry the settings name: {why}"))?;
+                    None
+                }
+            };
+        Ok((rules, registry))
     }
 
     fn publish(&self, uri: Uri, diagnostics: Vec<lsp_types::Diagnostic>) -> Result<()> {
@@ -335,6 +367,15 @@ fn file_name(uri: &Uri) -> String {
     let path = uri.path().as_str();
     let last = path.rsplit('/').next().unwrap_or(path);
     percent_encoding::percent_decode_str(last).decode_utf8_lossy().into_owned()
+}
+
+/// The file a `file:` URI names, percent-decoded.
+fn file_path(uri: &Uri) -> Option<std::path::PathBuf> {
+    if !uri.scheme().is_some_and(|s| s.as_str().eq_ignore_ascii_case("file")) {
+        return None;
+    }
+    let path = percent_encoding::percent_decode_str(uri.path().as_str()).decode_utf8().ok()?;
+    Some(std::path::PathBuf::from(path.as_ref()))
 }
 
 /// The names the formats' files go by, which the README's editor setups

@@ -53,7 +53,7 @@ mod views;
 
 pub use diagnostics::masking::Masking;
 pub use diagnostics::prose;
-pub use diagnostics::{Counts, Diagnostic, Group, Related, Rule, Severity};
+pub use diagnostics::{Counts, Diagnostic, Group, Related, Rule, RuleSettings, Severity};
 pub use opb_syntax::{order, pause, text, CompactString, Kind, Limits, Syntax};
 pub use rules::drift::Registry;
 
@@ -82,6 +82,9 @@ pub struct Options {
     /// A tool registry to compare a playbook's embedded definitions with
     /// (the DR rules); read once with [`Registry::read`] and shared.
     pub registry: Option<std::sync::Arc<Registry>>,
+    /// Which rules report and how seriously (a repository's `opb.toml`);
+    /// the default reports every rule at its own severity.
+    pub rules: RuleSettings,
 }
 
 /// What checking a text found.
@@ -220,7 +223,7 @@ impl Document<'_> {
 
     /// What checking found, masked by the credentials the rules flagged
     /// in `root`, the document's tree.
-    fn checked(mut self, root: Option<&Node>) -> Checked {
+    fn checked(mut self, root: Option<&Node>, rules: &RuleSettings) -> Checked {
         if self.stopped {
             self.report.retain(|f| std::ptr::eq(f.rule, &rules::input::IN006));
         }
@@ -231,7 +234,8 @@ impl Document<'_> {
             None => Masking::default(),
         };
         let index = LineIndex::new(self.text);
-        let diagnostics = diagnostics::resolve(findings, &index, &masking);
+        let mut diagnostics = diagnostics::resolve(findings, &index, &masking);
+        rules.apply(&mut diagnostics);
         let counts = Counts::of(&diagnostics);
         Checked {
             kind: self.kind,
@@ -274,7 +278,7 @@ async fn run<W: Future<Output = ()>>(
     }
     opb_syntax::pause::ask(&mut pause).await;
     let stopped = document.stopped;
-    let checked = document.checked(root.as_ref());
+    let checked = document.checked(root.as_ref(), &options.rules);
     // A text a limit stopped is not explained: only IN006 is reported.
     let root = root.as_ref().filter(|_| !stopped && want == Want::Explain);
     // A credential is shown whole nowhere the explain view reaches: when
@@ -346,7 +350,11 @@ pub fn too_large(size: Option<u64>, options: &Options) -> Analysis {
         report,
         stopped: true,
     };
-    Analysis { checked: document.checked(None), explain: None, anchors: Default::default() }
+    Analysis {
+        checked: document.checked(None, &options.rules),
+        explain: None,
+        anchors: Default::default(),
+    }
 }
 
 /// Every rule, in catalogue order.

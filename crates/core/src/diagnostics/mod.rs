@@ -12,9 +12,11 @@ mod diagnostic;
 mod finding;
 pub mod masking;
 pub mod prose;
+mod settings;
 
 pub use diagnostic::{resolve, Counts, Diagnostic, Related};
 pub use finding::{At, Finding, Report};
+pub use settings::RuleSettings;
 
 use serde::Serialize;
 
