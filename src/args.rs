@@ -284,16 +284,6 @@ pub struct SettingsArgs {
     pub isolated: bool,
 }
 
-impl SettingsArgs {
-    pub fn source(&self) -> crate::config::Source {
-        match (&self.config, self.isolated) {
-            (_, true) => crate::config::Source::Isolated,
-            (Some(path), false) => crate::config::Source::File(path.clone()),
-            (None, false) => crate::config::Source::Nearest,
-        }
-    }
-}
-
 #[derive(Debug, Args)]
 pub struct CheckArgs {
     /// How to print the results.

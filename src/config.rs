@@ -9,7 +9,6 @@
 //! (`globset`) are relative to the file's folder; one without a `/`
 //! matches a name in any folder, as in `.gitignore`.
 
-use crate::check::discover::DEFAULT_INCLUDE;
 use globset::{GlobSet, GlobSetBuilder};
 use opb_core::{RuleSettings, Severity};
 use serde::Deserialize;
@@ -18,6 +17,18 @@ use std::fmt;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use toml::Spanned;
+
+/// The file names opb reads in a folder it walks unless the settings'
+/// `include` says otherwise: the formats' own names.
+pub const DEFAULT_INCLUDE: &[&str] = &[
+    "*.opb.json",
+    "*.opb.yaml",
+    "*.opb.yml",
+    "oz0-plugin.yaml",
+    "oz0-plugin.yml",
+    "*.oz0-plugin.yaml",
+    "*.oz0-plugin.yml",
+];
 
 /// The names a settings file may have, in the order looked for in a folder.
 pub const NAMES: &[&str] = &[".opb.toml", "opb.toml"];
@@ -339,6 +350,16 @@ pub enum Source {
     Isolated,
 }
 
+impl From<&crate::args::SettingsArgs> for Source {
+    fn from(args: &crate::args::SettingsArgs) -> Source {
+        match (&args.config, args.isolated) {
+            (_, true) => Source::Isolated,
+            (Some(path), false) => Source::File(path.clone()),
+            (None, false) => Source::Nearest,
+        }
+    }
+}
+
 /// The settings files of a run, each read once.
 pub struct Configs {
     source: Source,
@@ -426,7 +447,7 @@ impl Configs {
 /// where each comes from.
 pub fn run(args: &crate::args::ConfigArgs, output: &mut crate::output::Output) -> crate::Status {
     let path = args.path.clone().unwrap_or_else(|| PathBuf::from("."));
-    let mut configs = Configs::new(args.settings.source());
+    let mut configs = Configs::new((&args.settings).into());
     let config = configs.for_path(&path);
     if !configs.errors.is_empty() {
         for error in &configs.errors {

@@ -63,15 +63,3 @@ fn walk_error(root: &Path, error: &ignore::Error) -> Unreadable {
         cause: Cause::Io,
     }
 }
-
-/// The file names opb reads in a directory unless the settings' `include`
-/// says otherwise: the formats' own names.
-pub const DEFAULT_INCLUDE: &[&str] = &[
-    "*.opb.json",
-    "*.opb.yaml",
-    "*.opb.yml",
-    "oz0-plugin.yaml",
-    "oz0-plugin.yml",
-    "*.oz0-plugin.yaml",
-    "*.oz0-plugin.yml",
-];

@@ -2,7 +2,7 @@
 //! With `--registry`, the registry is read once, listed first with its own
 //! problems, and handed to the core with every document.
 
-pub mod discover;
+mod discover;
 mod github;
 mod human;
 mod json;
@@ -50,7 +50,7 @@ pub fn run(args: &CheckArgs, output: &mut Output) -> Status {
         output.error("standard input (`-`) can be named only once; name the other files by path");
         return Status::Failed;
     }
-    let mut configs = Configs::new(args.settings.source());
+    let mut configs = Configs::new((&args.settings).into());
     let here = [PathBuf::from(".")];
     let paths = if args.paths.is_empty() { &here[..] } else { &args.paths[..] };
     let (chosen, mut unreadable) = discover::discover(paths, &mut |path| configs.chooses(path));
