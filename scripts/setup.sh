@@ -12,7 +12,7 @@
 #                              MkDocs, VitePress, and the editors and CI tools
 #                              of tests/editors: check-jsonschema and
 #                              pre-commit (PyPI), yaml-language-server (npm),
-#                              Debian's Neovim; maturin (PyPI), for opb's
+#                              Debian's Neovim and xmllint; maturin (PyPI), for opb's
 #                              wheel (tests/packaging)
 set -euo pipefail
 
@@ -195,6 +195,15 @@ setup_test() {
     [ "$(id -u)" -ne 0 ] && sudo_cmd="sudo"
     $sudo_cmd apt-get update -qq
     DEBIAN_FRONTEND=noninteractive $sudo_cmd apt-get install -y -qq neovim >/dev/null
+  fi
+  # `opb check --format junit` is validated against Jenkins' JUnit schema
+  # with libxml2's xmllint (tests/repository.rs).
+  if ! [ -x /usr/bin/xmllint ]; then
+    say "installing Debian's libxml2-utils (xmllint)"
+    local sudo_cmd=""
+    [ "$(id -u)" -ne 0 ] && sudo_cmd="sudo"
+    $sudo_cmd apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive $sudo_cmd apt-get install -y -qq libxml2-utils >/dev/null
   fi
 
   # opb's PyPI wheel (cargo xtask package wheel, tests/packaging): maturin; and

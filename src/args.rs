@@ -490,6 +490,11 @@ pub enum CheckFormat {
     /// GitHub Actions workflow commands: an annotation per problem on the
     /// pull request's files.
     Github,
+    /// GitLab's Code Quality report (artifacts:reports:codequality).
+    Gitlab,
+    /// JUnit XML, for the test tabs of Jenkins, GitLab, CircleCI and Azure:
+    /// a test case per file, a failure per error.
+    Junit,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]

@@ -151,7 +151,7 @@ fn wrong_arguments() {
         (
             &["check", "--format", "xml", "x.yaml"][..],
             "invalid value 'xml' for '--format <FORMAT>'",
-            "[possible values: human, json, sarif, github]",
+            "[possible values: human, json, sarif, github, gitlab, junit]",
         ),
     ] {
         let (status, _, stderr) = opb(args, b"");

@@ -472,3 +472,94 @@ mod language_server {
         assert_eq!(published(&repo, &files), checked);
     }
 }
+
+mod formats {
+    use super::*;
+
+    fn workspace() -> &'static Path {
+        Path::new(env!("CARGO_MANIFEST_DIR"))
+    }
+
+    fn output(repo: &Repo, format: &str) -> String {
+        stdout(repo.opb(&["check", "--format", format, ".", "node_modules/pkg1/index.opb.json"]))
+    }
+
+    #[test]
+    fn gitlab_code_quality_follows_the_format_with_fingerprints_that_survive_edits_above() {
+        let repo = Repo::team();
+        let report: Value = serde_json::from_str(&output(&repo, "gitlab")).expect("JSON");
+        let schema: Value = serde_json::from_str(
+            &std::fs::read_to_string(
+                workspace().join("tests/data/gitlab-code-quality.schema.json"),
+            )
+            .expect("the schema is in tests/data"),
+        )
+        .expect("JSON");
+        let validator = jsonschema::draft7::new(&schema).expect("the schema compiles");
+        let errors: Vec<String> = validator.iter_errors(&report).map(|e| e.to_string()).collect();
+        assert!(errors.is_empty(), "{errors:?}");
+        let issues = report.as_array().expect("an array");
+        let at = |issue: &Value| {
+            format!(
+                "{}:{} {} {}",
+                issue["location"]["path"].as_str().unwrap(),
+                issue["location"]["lines"]["begin"],
+                issue["check_name"].as_str().unwrap(),
+                issue["severity"].as_str().unwrap()
+            )
+        };
+        let listed: Vec<String> = issues.iter().map(at).collect();
+        assert_eq!(
+            listed,
+            [
+                "playbooks/legacy/old.opb.yaml:13 PB213 critical",
+                "playbooks/refund.opb.yaml:13 PB213 critical",
+                "node_modules/pkg1/index.opb.json:1 IN001 critical",
+            ]
+        );
+        let fingerprints: Vec<&str> =
+            issues.iter().map(|i| i["fingerprint"].as_str().unwrap()).collect();
+        let mut unique = fingerprints.clone();
+        unique.sort_unstable();
+        unique.dedup();
+        assert_eq!(unique.len(), fingerprints.len(), "{fingerprints:?}");
+        // Lines added above a finding move it, and keep its fingerprint.
+        repo.write("playbooks/refund.opb.yaml", &format!("# owned by the payments team\n\n{TYPO}"));
+        let again: Value = serde_json::from_str(&output(&repo, "gitlab")).expect("JSON");
+        assert_eq!(again[1]["location"]["lines"]["begin"], 15);
+        let again: Vec<&str> =
+            again.as_array().unwrap().iter().map(|i| i["fingerprint"].as_str().unwrap()).collect();
+        assert_eq!(again, fingerprints);
+    }
+
+    #[test]
+    fn junit_is_valid_under_jenkins_schema_with_a_test_case_a_file_and_a_failure_a_finding() {
+        let repo = Repo::team();
+        let xml = stdout(repo.opb(&[
+            "check",
+            "--format",
+            "junit",
+            ".",
+            "node_modules/pkg1/index.opb.json",
+            "no/such.opb.yaml",
+        ]));
+        let file = repo.path().join("report.xml");
+        std::fs::write(&file, &xml).unwrap();
+        let xsd = workspace().join("vendor/junit-xsd/junit-10.xsd");
+        let lint = std::process::Command::new("xmllint")
+            .args(["--noout", "--schema"])
+            .arg(&xsd)
+            .arg(&file)
+            .output()
+            .expect("xmllint runs (Debian's libxml2-utils; scripts/setup.sh test installs it)");
+        assert!(lint.status.success(), "{}\n{xml}", String::from_utf8_lossy(&lint.stderr));
+        assert_eq!(xml.matches("<testcase ").count(), 6, "{xml}");
+        assert_eq!(xml.matches("<failure ").count(), 3, "{xml}");
+        assert_eq!(xml.matches("<error ").count(), 1, "{xml}");
+        assert!(xml.contains("<testcase name=\"playbooks/clean.opb.yaml\" classname=\"playbooks/clean.opb.yaml\"/>"), "{xml}");
+        assert!(
+            xml.contains("<testsuite name=\"opb check\" tests=\"6\" failures=\"3\" errors=\"1\">"),
+            "{xml}"
+        );
+    }
+}

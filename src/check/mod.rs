@@ -4,8 +4,10 @@
 
 mod discover;
 mod github;
+mod gitlab;
 mod human;
 mod json;
+mod junit;
 mod sarif;
 
 use crate::args::{CheckArgs, CheckFormat};
@@ -126,6 +128,8 @@ pub fn run(args: &CheckArgs, output: &mut Output) -> Status {
         CheckFormat::Json => json::render(&files, &unreadable),
         CheckFormat::Sarif => sarif::render(&files, &unreadable),
         CheckFormat::Github => github::render(&files, &unreadable),
+        CheckFormat::Gitlab => gitlab::render(&files, &unreadable),
+        CheckFormat::Junit => junit::render(&files, &unreadable),
     };
     output.print(&rendered);
     status(&unreadable, &totals)
