@@ -10,7 +10,7 @@
 //! matches a name in any folder, as in `.gitignore`.
 
 use globset::{GlobSet, GlobSetBuilder};
-use opb_core::{RuleSettings, Severity};
+use opb_core::{Accepted, RuleSettings, Severity};
 use serde::Deserialize;
 use std::collections::{BTreeMap, HashMap};
 use std::fmt;
@@ -260,10 +260,26 @@ impl Config {
     pub fn rules(&self, path: &Path) -> RuleSettings {
         let mut ignore = self.ignore.value.clone();
         ignore.extend(self.per_file(path).flat_map(|e| e.codes.iter().cloned()));
+        let accepted = self
+            .per_file(path)
+            .flat_map(|entry| {
+                entry.at.iter().map(|(code, pointer)| Accepted {
+                    code: code.clone(),
+                    pointer: pointer.clone(),
+                    justification: format!(
+                        "per-file-ignores \"{}\" in {}, line {}",
+                        entry.glob,
+                        self.path.display(),
+                        entry.line
+                    ),
+                })
+            })
+            .collect();
         RuleSettings {
             select: self.select.value.clone(),
             ignore,
             severity: self.severity.value.clone(),
+            accepted,
         }
     }
 

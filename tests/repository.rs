@@ -563,3 +563,142 @@ mod formats {
         );
     }
 }
+
+mod suppressions {
+    use super::*;
+
+    /// `refund` accepts its PB213 in a comment above the line, `old` on the
+    /// line itself, and a JSON playbook by a pointer in the settings.
+    fn suppressed() -> Repo {
+        let repo = Repo::team();
+        repo.write(
+            "playbooks/refund.opb.yaml",
+            &TYPO.replace(
+                "    next: dnoe\n",
+                "    # opb: ignore[PB213] the harness maps the old step name\n    next: dnoe\n",
+            ),
+        );
+        repo.write(
+            "playbooks/legacy/old.opb.yaml",
+            &TYPO.replace(
+                "    next: dnoe\n",
+                "    next: dnoe   # opb: ignore[PB2] frozen until the migration\n",
+            ),
+        );
+        let json = std::fs::read_to_string(
+            Path::new(env!("CARGO_MANIFEST_DIR"))
+                .join("crates/core/tests/fixtures/rules/PB213.bad.json"),
+        )
+        .expect("the PB213 fixture");
+        repo.write("playbooks/legacy.opb.json", &json);
+        repo.write(
+            "opb.toml",
+            "[per-file-ignores]\n\"playbooks/legacy.opb.json\" = [\"PB213@/steps/1/next/rejected\"]\n",
+        );
+        repo
+    }
+
+    #[test]
+    fn accepted_findings_are_not_reported_but_counted_and_kept_with_their_reason() {
+        let repo = suppressed();
+        let (report, status) = repo.report(&[]);
+        assert_eq!(findings(&report), Vec::<String>::new());
+        assert_eq!(status, 0);
+        let kept: Vec<String> = report["files"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .flat_map(|f| {
+                f["suppressed"].as_array().into_iter().flatten().map(move |s| {
+                    format!(
+                        "{} {}@{} {}: {}",
+                        f["path"].as_str().unwrap(),
+                        s["code"].as_str().unwrap(),
+                        s["pointer"].as_str().unwrap(),
+                        s["suppression"]["kind"].as_str().unwrap(),
+                        s["suppression"]["justification"].as_str().unwrap()
+                    )
+                })
+            })
+            .collect();
+        let settings = repo.path().join("opb.toml");
+        assert_eq!(
+            kept,
+            [
+                "playbooks/legacy/old.opb.yaml PB213@/steps/0/next in-source: frozen until the migration".to_owned(),
+                format!("playbooks/legacy.opb.json PB213@/steps/1/next/rejected external: per-file-ignores \"playbooks/legacy.opb.json\" in {}, line 2", settings.display()),
+                "playbooks/refund.opb.yaml PB213@/steps/0/next in-source: the harness maps the old step name".to_owned(),
+            ]
+        );
+        let human = stdout(repo.opb(&["check"]));
+        assert!(human.contains("playbooks/refund.opb.yaml: no problems, 1 suppressed"), "{human}");
+        assert!(human.ends_with("no problems, 3 suppressed in 5 files\n"), "{human}");
+    }
+
+    #[test]
+    fn sarif_keeps_each_accepted_finding_with_its_suppression() {
+        let repo = suppressed();
+        let sarif: Value =
+            serde_json::from_str(&stdout(repo.opb(&["check", "--format", "sarif"]))).unwrap();
+        let schema: Value = serde_json::from_str(
+            &std::fs::read_to_string(
+                Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/sarif-schema-2.1.0.json"),
+            )
+            .unwrap(),
+        )
+        .unwrap();
+        let validator = jsonschema::options()
+            .with_draft(jsonschema::Draft::Draft7)
+            .build(&schema)
+            .expect("the schema compiles");
+        let errors: Vec<String> = validator.iter_errors(&sarif).map(|e| e.to_string()).collect();
+        assert!(errors.is_empty(), "{errors:?}");
+        let results = sarif["runs"][0]["results"].as_array().unwrap();
+        assert_eq!(results.len(), 3);
+        let kinds: Vec<(&str, &str)> = results
+            .iter()
+            .map(|r| {
+                let s = &r["suppressions"][0];
+                (s["kind"].as_str().unwrap(), s["justification"].as_str().unwrap())
+            })
+            .collect();
+        // In path order: playbooks/legacy/ sorts before playbooks/legacy.opb.json.
+        assert_eq!(kinds[0], ("inSource", "frozen until the migration"));
+        assert_eq!(kinds[1].0, "external");
+    }
+
+    #[test]
+    fn a_suppression_that_silences_nothing_is_a_warning() {
+        let repo = suppressed();
+        repo.write(
+            "playbooks/clean.opb.yaml",
+            &TYPO.replace("dnoe", "done").replace(
+                "    kind: agent\n",
+                "    kind: agent   # opb: ignore[PB213, PB999] was a typo\n",
+            ),
+        );
+        let (report, status) = repo.report(&["playbooks/clean.opb.yaml"]);
+        assert_eq!(status, 0);
+        let messages: Vec<String> = report["files"][0]["diagnostics"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|d| {
+                format!(
+                    "{} {} {}",
+                    d["code"].as_str().unwrap(),
+                    d["severity"].as_str().unwrap(),
+                    d["range"]["start"]["line"]
+                )
+            })
+            .collect();
+        assert_eq!(
+            messages,
+            ["IN008 warning 9", "IN008 warning 9", "IN008 warning 15", "IN008 warning 15"]
+        );
+        assert!(report["files"][0]["diagnostics"][1]["message"]
+            .as_str()
+            .unwrap()
+            .contains("`PB999` names no rule"));
+    }
+}

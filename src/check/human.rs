@@ -198,22 +198,36 @@ fn file_summary(file: &CheckedFile) -> String {
         ""
     };
     format!(
-        "{}{}{}: {} ({read_as}{given})",
+        "{}{}{}: {}{} ({read_as}{given})",
         style::EMPHASIS.render(),
         name,
         style::EMPHASIS.render_reset(),
         counts(file.checked.counts),
+        suppressed(file.checked.suppressed.len()),
     )
 }
 
 /// `2 errors, 1 warning, 3 infos in 2 files`, and the files not read.
 fn total_summary(totals: &Totals) -> String {
-    let mut line =
-        format!("{} in {}", counts(totals.counts), plural(totals.files, "file", "files"));
+    let mut line = format!(
+        "{}{} in {}",
+        counts(totals.counts),
+        suppressed(totals.suppressed),
+        plural(totals.files, "file", "files")
+    );
     if totals.unreadable > 0 {
         write!(line, "; {} could not be read", plural(totals.unreadable, "file", "files")).ok();
     }
     line
+}
+
+/// `, 2 suppressed` when findings were accepted with a reason.
+fn suppressed(count: usize) -> String {
+    if count == 0 {
+        String::new()
+    } else {
+        format!(", {count} suppressed")
+    }
 }
 
 fn counts(counts: Counts) -> String {

@@ -9,7 +9,7 @@
 
 use super::{CheckedFile, Role};
 use crate::input::{Cause, Unreadable};
-use opb_core::{Counts, Diagnostic, Kind, Syntax};
+use opb_core::{Counts, Diagnostic, Kind, Suppressed, Syntax};
 use serde::Serialize;
 
 const FORMAT_VERSION: u32 = 1;
@@ -31,6 +31,10 @@ struct File<'a> {
     syntax: Option<Syntax>,
     counts: Counts,
     diagnostics: &'a [Diagnostic],
+    /// The findings accepted with a reason: each a diagnostic with its
+    /// `suppression` (`kind`, `justification`). Left out when none.
+    #[serde(skip_serializing_if = "<[Suppressed]>::is_empty")]
+    suppressed: &'a [Suppressed],
     /// Why the file could not be read; absent for a file that was.
     #[serde(skip_serializing_if = "Option::is_none")]
     error: Option<ReadError>,
@@ -60,6 +64,7 @@ pub fn render(files: &[CheckedFile], unreadable: &[Unreadable]) -> String {
                 syntax: Some(f.checked.syntax),
                 counts: f.checked.counts,
                 diagnostics: &f.checked.diagnostics,
+                suppressed: &f.checked.suppressed,
                 error: None,
             })
             .chain(unreadable.iter().map(|u| File {
@@ -69,6 +74,7 @@ pub fn render(files: &[CheckedFile], unreadable: &[Unreadable]) -> String {
                 syntax: None,
                 counts: Counts::default(),
                 diagnostics: &[],
+                suppressed: &[],
                 error: Some(ReadError { message: u.to_string(), reason: u.cause }),
             }))
             .collect(),

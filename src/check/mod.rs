@@ -45,6 +45,8 @@ pub struct Totals {
     pub files: usize,
     /// Files that could not be read.
     pub unreadable: usize,
+    /// Findings accepted with a reason, not counted in `counts`.
+    pub suppressed: usize,
 }
 
 pub fn run(args: &CheckArgs, output: &mut Output) -> Status {
@@ -167,6 +169,7 @@ fn registry_file(input: Input, registry: &Registry) -> CheckedFile {
         syntax: registry.syntax,
         diagnostics: registry.diagnostics.clone(),
         counts: registry.counts,
+        suppressed: Vec::new(),
         masking: Masking::default(),
     };
     CheckedFile { input, checked, role: Role::Registry { tools: registry.len() } }
@@ -178,6 +181,7 @@ fn totals(files: &[CheckedFile], unreadable: usize) -> Totals {
         totals.counts.error += file.checked.counts.error;
         totals.counts.warning += file.checked.counts.warning;
         totals.counts.info += file.checked.counts.info;
+        totals.suppressed += file.checked.suppressed.len();
     }
     totals
 }

@@ -6,11 +6,14 @@
 //! Columns are 1-based and count Unicode code points (`columnKind:
 //! unicodeCodePoints`): the core counts characters, and that is what a
 //! reader of the file counts too. Each result carries its JSON pointer as a
-//! logical location and in `properties.pointer`.
+//! logical location and in `properties.pointer`. A finding accepted with a
+//! reason is a result too, with `suppressions` (`inSource` for a comment,
+//! `external` for the settings) and the reason as `justification`, which
+//! code scanning shows as dismissed.
 
 use super::CheckedFile;
 use crate::input::Unreadable;
-use opb_core::{Diagnostic, Group, Rule, Severity};
+use opb_core::{Diagnostic, Group, Rule, Severity, SuppressionKind};
 use percent_encoding::{utf8_percent_encode, AsciiSet, CONTROLS};
 use serde::Serialize;
 use std::path::Path;
@@ -22,8 +25,27 @@ pub fn render(files: &[CheckedFile], unreadable: &[Unreadable]) -> String {
     let rules = reported_rules(files);
     let results = files
         .iter()
-        .flat_map(|file| file.checked.diagnostics.iter().map(move |d| (file, d)))
-        .map(|(file, d)| result(&file.input.name, d, &rules))
+        .flat_map(|file| {
+            let reported = file.checked.diagnostics.iter().map(|d| (d, None));
+            let suppressed =
+                file.checked.suppressed.iter().map(|s| (&s.diagnostic, Some(&s.suppression)));
+            reported.chain(suppressed).map(move |(d, suppression)| (file, d, suppression))
+        })
+        .map(|(file, d, suppression)| {
+            let mut result = result(&file.input.name, d, &rules);
+            result.suppressions = suppression
+                .map(|s| {
+                    vec![SarifSuppression {
+                        kind: match s.kind {
+                            SuppressionKind::InSource => "inSource",
+                            SuppressionKind::External => "external",
+                        },
+                        justification: s.justification.clone(),
+                    }]
+                })
+                .unwrap_or_default();
+            result
+        })
         .collect();
     let log = Log {
         schema: SCHEMA,
@@ -52,7 +74,10 @@ pub fn render(files: &[CheckedFile], unreadable: &[Unreadable]) -> String {
 fn reported_rules(files: &[CheckedFile]) -> Vec<&'static Rule> {
     opb_core::rules()
         .filter(|rule| {
-            files.iter().any(|f| f.checked.diagnostics.iter().any(|d| d.code == rule.code))
+            files.iter().any(|f| {
+                let suppressed = f.checked.suppressed.iter().map(|s| &s.diagnostic);
+                f.checked.diagnostics.iter().chain(suppressed).any(|d| d.code == rule.code)
+            })
         })
         .collect()
 }
@@ -124,6 +149,7 @@ fn result(path: &str, d: &Diagnostic, rules: &[&'static Rule]) -> SarifResult {
             })
             .collect(),
         properties: ResultProperties { pointer: d.pointer.clone() },
+        suppressions: Vec::new(),
     }
 }
 
@@ -300,6 +326,16 @@ struct SarifResult {
     #[serde(skip_serializing_if = "Vec::is_empty")]
     related_locations: Vec<Location>,
     properties: ResultProperties,
+    /// Why the result is not reported, when it was accepted.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    suppressions: Vec<SarifSuppression>,
+}
+
+#[derive(Serialize)]
+struct SarifSuppression {
+    kind: &'static str,
+    #[serde(skip_serializing_if = "String::is_empty")]
+    justification: String,
 }
 
 #[derive(Serialize)]

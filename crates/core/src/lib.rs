@@ -53,7 +53,10 @@ mod views;
 
 pub use diagnostics::masking::Masking;
 pub use diagnostics::prose;
-pub use diagnostics::{Counts, Diagnostic, Group, Related, Rule, RuleSettings, Severity};
+pub use diagnostics::{
+    Accepted, Counts, Diagnostic, Group, Related, Rule, RuleSettings, Severity, Suppressed,
+    Suppression, SuppressionKind,
+};
 pub use opb_syntax::{order, pause, text, CompactString, Kind, Limits, Syntax};
 pub use rules::drift::Registry;
 
@@ -100,6 +103,11 @@ pub struct Checked {
     pub diagnostics: Vec<Diagnostic>,
     /// `diagnostics` by severity.
     pub counts: Counts,
+    /// The findings accepted with a reason (a `# opb: ignore[…]` comment,
+    /// the settings' per-file-ignores): not in `diagnostics` or `counts`,
+    /// kept here so a report can say so.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub suppressed: Vec<Suppressed>,
     /// The credentials the credential rules found, by which every text
     /// shown outside the editor is masked (see [`Analysis::masking`]).
     #[serde(skip)]
@@ -236,6 +244,14 @@ impl Document<'_> {
         let index = LineIndex::new(self.text);
         let mut diagnostics = diagnostics::resolve(findings, &index, &masking);
         rules.apply(&mut diagnostics);
+        let (diagnostics, suppressed) = rules::suppressions::apply(
+            self.text,
+            self.syntax,
+            diagnostics,
+            rules,
+            &index,
+            &masking,
+        );
         let counts = Counts::of(&diagnostics);
         Checked {
             kind: self.kind,
@@ -243,6 +259,7 @@ impl Document<'_> {
             syntax: self.syntax,
             diagnostics,
             counts,
+            suppressed,
             masking,
         }
     }

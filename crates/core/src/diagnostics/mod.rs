@@ -16,7 +16,7 @@ mod settings;
 
 pub use diagnostic::{resolve, Counts, Diagnostic, Related};
 pub use finding::{At, Finding, Report};
-pub use settings::RuleSettings;
+pub use settings::{Accepted, RuleSettings, Suppressed, Suppression, SuppressionKind};
 
 use serde::Serialize;
 

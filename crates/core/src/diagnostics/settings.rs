@@ -1,9 +1,11 @@
 //! A repository's choice of rules, as the shells read it from `opb.toml`
-//! and hand it to the core: which rules report and how seriously. Applied
-//! in one place, on the resolved diagnostics, so the CLI, the language
-//! server and every other shell report a file alike.
+//! and hand it to the core: which rules report and how seriously, and
+//! which findings are accepted. Applied in one place, on the resolved
+//! diagnostics, so the CLI, the language server and every other shell
+//! report a file alike.
 
 use super::{Diagnostic, Severity};
+use serde::Serialize;
 
 /// Which rules report, and at which severity. A selector is a rule's code
 /// (`PB213`) or the start of codes (`PB2`, `PB`, `SEC`).
@@ -15,6 +17,50 @@ pub struct RuleSettings {
     pub ignore: Vec<String>,
     /// A severity for the rules a selector names, instead of the rule's own.
     pub severity: Vec<(String, Severity)>,
+    /// Findings accepted at one place, from outside the document (the
+    /// settings' per-file-ignores): kept, as suppressed, not reported.
+    pub accepted: Vec<Accepted>,
+}
+
+/// A finding accepted at one place: the rule's code and the JSON pointer,
+/// and why (where it was accepted).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Accepted {
+    /// The rule's code, whole.
+    pub code: String,
+    /// The finding's JSON pointer, as reported.
+    pub pointer: String,
+    /// Why, or where it was accepted, for the reports.
+    pub justification: String,
+}
+
+/// A finding that is not reported because someone accepted it, and why.
+#[derive(Debug, Clone, Serialize)]
+pub struct Suppressed {
+    /// The finding, as it would have been reported.
+    #[serde(flatten)]
+    pub diagnostic: Diagnostic,
+    /// How it was accepted.
+    pub suppression: Suppression,
+}
+
+/// How a finding was accepted, in SARIF's terms.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Suppression {
+    /// In the document (a comment), or outside it (the settings).
+    pub kind: SuppressionKind,
+    /// The reason written with it; empty when none was.
+    pub justification: String,
+}
+
+/// Where a suppression is written: SARIF's `inSource` and `external`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum SuppressionKind {
+    /// A comment in the document.
+    InSource,
+    /// The settings, outside the document.
+    External,
 }
 
 impl RuleSettings {
@@ -48,7 +94,7 @@ impl RuleSettings {
     /// Keeps the diagnostics of the rules that report, each at its
     /// severity.
     pub(crate) fn apply(&self, diagnostics: &mut Vec<Diagnostic>) {
-        if *self == RuleSettings::default() {
+        if self.select.is_empty() && self.ignore.is_empty() && self.severity.is_empty() {
             return;
         }
         diagnostics.retain(|d| self.reports(d.code));
@@ -66,7 +112,7 @@ mod tests {
         RuleSettings {
             select: select.iter().map(|s| s.to_string()).collect(),
             ignore: ignore.iter().map(|s| s.to_string()).collect(),
-            severity: Vec::new(),
+            ..RuleSettings::default()
         }
     }
 

@@ -83,7 +83,9 @@ pub static IN007: Rule = Rule {
     example: documented!("steps:\n  - id: a\n    kind: agent\n    allowedtools: [customer.get]   # allowedTools"),
 };
 
-pub static RULES: &[&Rule] = &[&IN001, &IN002, &IN003, &IN004, &IN005, &IN006, &IN007];
+/// IN008 (an unused suppression) is reported where suppressions are read.
+pub static RULES: &[&Rule] =
+    &[&IN001, &IN002, &IN003, &IN004, &IN005, &IN006, &IN007, &super::suppressions::IN008];
 
 /// The input rule a reader's problem is reported under.
 pub(crate) fn problem_finding(problem: Problem) -> Finding {

@@ -11,6 +11,7 @@ pub mod input;
 pub mod manifest;
 pub mod playbook;
 mod shape;
+pub(crate) mod suppressions;
 
 pub(crate) use shape::{check_fields, expect, expect_objects, is_absent, is_blank};
 pub use shape::{Combinations, Field, Holds, Ty, Values};
