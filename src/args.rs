@@ -296,6 +296,17 @@ pub struct CheckArgs {
     #[command(flatten)]
     pub settings: SettingsArgs,
 
+    /// Record every finding of this check in FILE (by file, code and JSON
+    /// pointer), for --baseline.
+    #[arg(long, value_name = "FILE", conflicts_with = "baseline")]
+    pub write_baseline: Option<PathBuf>,
+
+    /// Report only the findings FILE (written by --write-baseline) does not
+    /// record; those it does are counted as suppressed, and the entries
+    /// that no longer occur are counted.
+    #[arg(long, value_name = "FILE")]
+    pub baseline: Option<PathBuf>,
+
     /// A tool registry to compare each playbook's embedded tool definitions
     /// with (JSON or YAML; `-` reads standard input), instead of the
     /// settings' `registry`.

@@ -77,6 +77,10 @@ impl Repo {
         std::fs::write(path, text).expect("written");
     }
 
+    fn read(&self, path: &str) -> String {
+        std::fs::read_to_string(self.path().join(path)).expect("readable")
+    }
+
     /// `opb` run in the repository (or a folder of it).
     fn opb(&self, args: &[&str]) -> Command {
         self.opb_in(".", args)
@@ -700,5 +704,69 @@ mod suppressions {
             .as_str()
             .unwrap()
             .contains("`PB999` names no rule"));
+    }
+}
+
+mod baseline {
+    use super::*;
+
+    #[test]
+    fn a_baseline_reports_only_new_findings_matched_by_file_code_and_pointer() {
+        let repo = Repo::team();
+        let written =
+            repo.opb(&["check", "--write-baseline", "opb-baseline.json"]).output().unwrap();
+        assert_eq!(written.status.code(), Some(1), "the findings are still reported");
+        assert!(String::from_utf8_lossy(&written.stderr)
+            .contains("wrote 2 findings to the baseline opb-baseline.json"));
+        let recorded: Value = serde_json::from_str(&repo.read("opb-baseline.json")).unwrap();
+        assert_eq!(
+            recorded["findings"],
+            serde_json::json!([
+                {"path": "playbooks/legacy/old.opb.yaml", "code": "PB213", "pointer": "/steps/0/next"},
+                {"path": "playbooks/refund.opb.yaml", "code": "PB213", "pointer": "/steps/0/next"},
+            ])
+        );
+        // Lines added above a finding keep it matched; a new finding is reported.
+        repo.write("playbooks/refund.opb.yaml", &format!("# payments\n\n{TYPO}"));
+        repo.write("playbooks/new.opb.yaml", TYPO);
+        let (report, status) = repo.report(&["--baseline", "opb-baseline.json"]);
+        assert_eq!(findings(&report), ["playbooks/new.opb.yaml: PB213@/steps/0/next error"]);
+        assert_eq!(status, 1);
+        let suppressed: usize = report["files"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|f| f["suppressed"].as_array().map_or(0, Vec::len))
+            .sum();
+        assert_eq!(suppressed, 2);
+        // From a folder inside, the baseline's paths still match.
+        let inside = repo
+            .opb_in(
+                "playbooks",
+                &["check", "--baseline", "../opb-baseline.json", "refund.opb.yaml"],
+            )
+            .output()
+            .unwrap();
+        assert_eq!(inside.status.code(), Some(0), "{}", String::from_utf8_lossy(&inside.stdout));
+    }
+
+    #[test]
+    fn entries_that_no_longer_occur_are_counted() {
+        let repo = Repo::team();
+        repo.opb(&["check", "--write-baseline", "opb-baseline.json"]).output().unwrap();
+        repo.write("playbooks/refund.opb.yaml", &TYPO.replace("dnoe", "done"));
+        let output = repo.opb(&["check", "--baseline", "opb-baseline.json"]).output().unwrap();
+        assert_eq!(output.status.code(), Some(0));
+        let note = String::from_utf8_lossy(&output.stderr);
+        assert!(
+            note.contains(
+                "note: the baseline opb-baseline.json: 1 of its 2 entries no longer occurs"
+            ),
+            "{note}"
+        );
+        repo.write("broken.json", "{\"version\": 2, \"findings\": []}");
+        let (stderr, status) = stderr(repo.opb(&["check", "--baseline", "broken.json"]));
+        assert_eq!(status, 2);
+        assert!(stderr.contains("version 2"), "{stderr}");
     }
 }

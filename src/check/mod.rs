@@ -2,6 +2,7 @@
 //! With `--registry`, the registry is read once, listed first with its own
 //! problems, and handed to the core with every document.
 
+mod baseline;
 mod discover;
 mod github;
 mod gitlab;
@@ -16,6 +17,7 @@ use crate::input::{self, Input, Unreadable};
 use crate::output::Output;
 use crate::Status;
 use opb_core::{Checked, Counts, Limits, Masking, Options, Registry, RuleSettings};
+use opb_render::words::plural;
 use rayon::prelude::*;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -116,6 +118,39 @@ pub fn run(args: &CheckArgs, output: &mut Output) -> Status {
         match result {
             Ok(file) => files.push(file),
             Err(error) => unreadable.push(error),
+        }
+    }
+    if let Some(path) = &args.baseline {
+        match baseline::Baseline::read(path) {
+            Ok(baseline) => {
+                let applied = baseline.apply(&mut files);
+                if applied.stale > 0 {
+                    output.note(format_args!(
+                        "the baseline {}: {} of its {} no longer {}; `--write-baseline` writes it anew",
+                        path.display(),
+                        applied.stale,
+                        plural(applied.entries, "entry", "entries"),
+                        if applied.stale == 1 { "occurs" } else { "occur" },
+                    ));
+                }
+            }
+            Err(why) => {
+                output.error(why);
+                return Status::Failed;
+            }
+        }
+    }
+    if let Some(path) = &args.write_baseline {
+        match baseline::write(path, &files) {
+            Ok(count) => output.note(format_args!(
+                "wrote {} to the baseline {}",
+                plural(count, "finding", "findings"),
+                path.display()
+            )),
+            Err(why) => {
+                output.error(why);
+                return Status::Failed;
+            }
         }
     }
     let totals = totals(&files, unreadable.len());
