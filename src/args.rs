@@ -296,6 +296,17 @@ pub struct CheckArgs {
     #[command(flatten)]
     pub settings: SettingsArgs,
 
+    /// Apply the certain fixes (the editor's quick fixes: a step id or
+    /// field name one small edit away) to each file, then report what
+    /// remains.
+    #[arg(long, conflicts_with = "diff")]
+    pub fix: bool,
+
+    /// Print the certain fixes as a unified diff, and change nothing; exit
+    /// 1 when there is one.
+    #[arg(long)]
+    pub diff: bool,
+
     /// Record every finding of this check in FILE (by file, code and JSON
     /// pointer), for --baseline.
     #[arg(long, value_name = "FILE", conflicts_with = "baseline")]

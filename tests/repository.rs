@@ -770,3 +770,97 @@ mod baseline {
         assert!(stderr.contains("version 2"), "{stderr}");
     }
 }
+
+mod fix {
+    use super::*;
+
+    #[test]
+    fn fix_applies_the_certain_fixes_keeping_comments_and_a_second_run_changes_nothing() {
+        let repo = Repo::team();
+        let commented = format!(
+            "# owned by payments\n{}",
+            TYPO.replace("    next: dnoe\n", "    next: dnoe    # renamed in March\n")
+        );
+        repo.write("playbooks/refund.opb.yaml", &commented);
+        let diff = repo.opb(&["check", "--diff", "playbooks/refund.opb.yaml"]).output().unwrap();
+        assert_eq!(diff.status.code(), Some(1));
+        assert_eq!(
+            String::from_utf8_lossy(&diff.stdout),
+            "--- a/playbooks/refund.opb.yaml\n+++ b/playbooks/refund.opb.yaml\n@@ -11,7 +11,7 @@\n     agent: lou\n     purpose: Look.\n     allowedTools: []\n-    next: dnoe    # renamed in March\n+    next: done    # renamed in March\n   - id: done\n     kind: agent\n     agent: lou\n"
+        );
+        assert_eq!(repo.read("playbooks/refund.opb.yaml"), commented, "--diff changes nothing");
+        let (report, status) = repo.report(&["--fix"]);
+        assert_eq!((findings(&report), status), (Vec::<String>::new(), 0));
+        assert_eq!(
+            repo.read("playbooks/refund.opb.yaml"),
+            commented.replace("next: dnoe", "next: done")
+        );
+        let once = repo.read("playbooks/legacy/old.opb.yaml");
+        let second = repo.opb(&["check", "--fix"]).output().unwrap();
+        assert!(String::from_utf8_lossy(&second.stderr).contains("fixed 0 findings in 0 files"));
+        assert_eq!(repo.read("playbooks/legacy/old.opb.yaml"), once);
+        let diff = repo.opb(&["check", "--diff"]).output().unwrap();
+        assert_eq!((diff.status.code(), diff.stdout.len()), (Some(0), 0));
+    }
+
+    #[test]
+    fn fix_on_every_fixture_with_a_certain_fix_leaves_no_such_finding_and_is_idempotent() {
+        let fixtures =
+            Path::new(env!("CARGO_MANIFEST_DIR")).join("crates/core/tests/fixtures/rules");
+        let mut names: Vec<String> = std::fs::read_dir(&fixtures)
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .filter(|n| n.contains(".bad.") && !n.contains(".registry."))
+            .collect();
+        names.sort();
+        let repo = Repo::new();
+        for name in &names {
+            repo.write(name, &std::fs::read_to_string(fixtures.join(name)).unwrap());
+        }
+        let mut args: Vec<&str> = names.iter().map(String::as_str).collect();
+        let (before, _) = repo.report(&args);
+        // The codes of the findings with a certain fix, per fixture.
+        let fixable: Vec<(String, Vec<String>)> = before["files"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|f| {
+                let codes = f["diagnostics"]
+                    .as_array()
+                    .unwrap()
+                    .iter()
+                    .filter(|d| d.get("fix").is_some())
+                    .map(|d| {
+                        format!(
+                            "{}@{}",
+                            d["code"].as_str().unwrap(),
+                            d["pointer"].as_str().unwrap()
+                        )
+                    })
+                    .collect();
+                (f["path"].as_str().unwrap().to_owned(), codes)
+            })
+            .filter(|(_, codes): &(String, Vec<String>)| !codes.is_empty())
+            .collect();
+        assert!(fixable.len() >= 2 && fixable[0].0 == "PB213.bad.json", "{fixable:?}");
+        args.insert(0, "--fix");
+        let (after, _) = repo.report(&args);
+        let left = findings(&after);
+        for (path, codes) in &fixable {
+            for code in codes {
+                let (code, pointer) = code.split_once('@').unwrap();
+                let still = format!("{path}: {code}@{pointer} ");
+                assert!(
+                    !left.iter().any(|l| l.starts_with(&still)),
+                    "{still} is still reported: {left:?}"
+                );
+            }
+        }
+        let fixed: Vec<String> = names.iter().map(|n| repo.read(n)).collect();
+        args.insert(0, "check");
+        let second = repo.opb(&args).output().unwrap();
+        let note = String::from_utf8_lossy(&second.stderr);
+        assert!(note.contains("fixed 0 findings in 0 files"), "{note}");
+        assert_eq!(names.iter().map(|n| repo.read(n)).collect::<Vec<_>>(), fixed);
+    }
+}

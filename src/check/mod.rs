@@ -4,6 +4,7 @@
 
 mod baseline;
 mod discover;
+mod fix;
 mod github;
 mod gitlab;
 mod human;
@@ -100,24 +101,68 @@ pub fn run(args: &CheckArgs, output: &mut Output) -> Status {
     };
     // Checked on every core; collected in the order chosen, so the report
     // is the same on every run.
-    let checked: Vec<Result<CheckedFile, Unreadable>> = chosen
+    let fixing = args.fix || args.diff;
+    let checked: Vec<Result<(CheckedFile, Option<fix::Outcome>), Unreadable>> = chosen
         .par_iter()
         .zip(&applying)
         .map(|(chosen, (rules, registry))| {
-            let input = input::read(&chosen.path, &args.read)?;
-            let checked = input.check(Options {
+            let mut input = input::read(&chosen.path, &args.read)?;
+            let options = Options {
                 kind: args.read.kind.map(Into::into),
                 registry: registry_of(registry),
                 rules: rules.clone(),
                 ..Options::default()
-            });
-            Ok(CheckedFile { input, checked, role: Role::Document })
+            };
+            let (checked, outcome) = if fixing {
+                let stdin = chosen.path.as_os_str() == "-";
+                let (checked, outcome) = fix::fix(&mut input, options, args.fix, stdin);
+                (checked, Some(outcome))
+            } else {
+                (input.check(options), None)
+            };
+            Ok((CheckedFile { input, checked, role: Role::Document }, outcome))
         })
         .collect();
+    let mut outcomes = Vec::new();
     for result in checked {
         match result {
-            Ok(file) => files.push(file),
+            Ok((file, outcome)) => {
+                files.push(file);
+                outcomes.extend(outcome);
+            }
             Err(error) => unreadable.push(error),
+        }
+    }
+    if args.diff {
+        for error in &unreadable {
+            output.error(error);
+        }
+        let diff: String = outcomes.iter().map(|o| o.diff.as_str()).collect();
+        output.print(&diff);
+        return if !unreadable.is_empty() {
+            Status::Failed
+        } else if diff.is_empty() {
+            Status::Clean
+        } else {
+            Status::Errors
+        };
+    }
+    if args.fix {
+        let unwritten: Vec<&String> =
+            outcomes.iter().filter_map(|o| o.unwritten.as_ref()).collect();
+        for why in &unwritten {
+            output.error(why);
+        }
+        let fixed: usize = outcomes.iter().filter(|o| o.unwritten.is_none()).map(|o| o.fixed).sum();
+        let changed =
+            outcomes.iter().filter(|o| o.unwritten.is_none() && !o.diff.is_empty()).count();
+        output.note(format_args!(
+            "fixed {} in {}",
+            plural(fixed, "finding", "findings"),
+            plural(changed, "file", "files")
+        ));
+        if !unwritten.is_empty() {
+            return Status::Failed;
         }
     }
     if let Some(path) = &args.baseline {

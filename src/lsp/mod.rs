@@ -316,7 +316,7 @@ impl Server<'_> {
             .zip(&document.diagnostics)
             .filter(|(d, _)| d.range.start.offset <= to && from <= d.range.end.offset)
             .filter_map(|(d, diagnostic)| {
-                let fix = d.fix.as_ref()?;
+                let fix = d.edit()?.text;
                 let diagnostic = diagnostic.clone();
                 let edit = TextEdit { range: diagnostic.range, new_text: fix.clone() };
                 Some(CodeActionOrCommand::CodeAction(CodeAction {

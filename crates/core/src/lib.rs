@@ -54,7 +54,7 @@ mod views;
 pub use diagnostics::masking::Masking;
 pub use diagnostics::prose;
 pub use diagnostics::{
-    Accepted, Counts, Diagnostic, Group, Related, Rule, RuleSettings, Severity, Suppressed,
+    Accepted, Counts, Diagnostic, Edit, Group, Related, Rule, RuleSettings, Severity, Suppressed,
     Suppression, SuppressionKind,
 };
 pub use opb_syntax::{order, pause, text, CompactString, Kind, Limits, Syntax};
@@ -333,6 +333,54 @@ fn explain_masked(
 /// Checks a text: parse, detect the kind, run every rule of that kind.
 pub fn check(text: &str, options: &Options) -> Checked {
     opb_syntax::pause::at_once(run(text, options, Want::Check, pause::never)).checked
+}
+
+/// A text with the certain fixes applied, and what checking it finds.
+#[derive(Debug, Clone)]
+pub struct Fixed {
+    /// The text, edited only where a fix applied: every other byte,
+    /// comments and formatting included, is as it was.
+    pub text: String,
+    /// The findings fixed, as they were reported, in the order applied.
+    pub fixed: Vec<Diagnostic>,
+    /// What checking the fixed text finds.
+    pub checked: Checked,
+}
+
+/// How many times [`fix`] checks again after applying fixes: a fix may
+/// reveal another (a corrected step id that a later fix then names).
+const FIX_ROUNDS: usize = 8;
+
+/// Applies every certain fix ([`Diagnostic::edit`], what an editor's quick
+/// fix applies) to `text`, checking again until none is left: the edits of
+/// one round that overlap are left to the next. Fixing the result again
+/// changes nothing.
+pub fn fix(text: &str, options: &Options) -> Fixed {
+    let mut text = text.to_owned();
+    let mut fixed = Vec::new();
+    let mut checked = check(&text, options);
+    for _ in 0..FIX_ROUNDS {
+        let mut edits: Vec<(Edit, &Diagnostic)> =
+            checked.diagnostics.iter().filter_map(|d| Some((d.edit()?, d))).collect();
+        order::sort_by(&mut edits, |a, b| (a.0.start, a.0.end).cmp(&(b.0.start, b.0.end)));
+        let mut applied: Vec<(Edit, Diagnostic)> = Vec::new();
+        for (edit, d) in edits {
+            let clear = applied.last().is_none_or(|(last, _)| last.end <= edit.start);
+            let in_text = text.get(edit.start..edit.end).is_some_and(|old| old != edit.text);
+            if clear && in_text {
+                applied.push((edit, d.clone()));
+            }
+        }
+        if applied.is_empty() {
+            break;
+        }
+        for (edit, _) in applied.iter().rev() {
+            text.replace_range(edit.start..edit.end, &edit.text);
+        }
+        fixed.extend(applied.into_iter().map(|(_, d)| d));
+        checked = check(&text, options);
+    }
+    Fixed { text, fixed, checked }
 }
 
 /// Checks a text and builds its explain view.

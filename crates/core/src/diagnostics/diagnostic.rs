@@ -41,6 +41,27 @@ pub struct Diagnostic {
     pub fix: Option<String>,
 }
 
+/// A certain fix as an edit of the text: replace the bytes `start..end`
+/// with `text`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Edit {
+    /// The first byte replaced.
+    pub start: usize,
+    /// The byte after the last replaced.
+    pub end: usize,
+    /// What replaces them.
+    pub text: String,
+}
+
+impl Diagnostic {
+    /// The edit that applies the diagnostic's certain fix, if it has one:
+    /// what an editor's quick fix and `opb check --fix` both apply.
+    pub fn edit(&self) -> Option<Edit> {
+        let text = self.fix.clone()?;
+        Some(Edit { start: self.range.start.offset, end: self.range.end.offset, text })
+    }
+}
+
 /// A second place a diagnostic concerns.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct Related {

@@ -14,7 +14,7 @@ pub mod masking;
 pub mod prose;
 mod settings;
 
-pub use diagnostic::{resolve, Counts, Diagnostic, Related};
+pub use diagnostic::{resolve, Counts, Diagnostic, Edit, Related};
 pub use finding::{At, Finding, Report};
 pub use settings::{Accepted, RuleSettings, Suppressed, Suppression, SuppressionKind};
 
