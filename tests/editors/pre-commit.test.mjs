@@ -107,3 +107,22 @@ test("opb from the pre-commit mirror: pre-commit installs opb's wheel, without R
     rmSync(context.dir, { recursive: true, force: true });
   }
 });
+
+test("opb-system: the hook follows the repository's opb.toml, as opb check run there does", () => {
+  const context = repository();
+  try {
+    context.env.PATH = `${dirname(opb)}:${context.env.PATH}`;
+    // PB213 a warning, and an unknown-field info left out: the hook passes.
+    writeFileSync(join(context.repo, "opb.toml"), '[severity]\nPB213 = "warning"\n');
+    run("git", ["-C", context.repo, "add", "."]);
+    const hook = tryRepo("opb-system", context);
+    const output = hook.stdout + hook.stderr;
+    assert.equal(hook.status, 0, output);
+    const direct = run(opb, ["check", "refund.opb.yaml"], { cwd: context.repo, env: context.env });
+    const headers = direct.stdout.split("\n").filter((line) => /^(error|warning|info)\[/.test(line));
+    assert.ok(headers.some((line) => line.startsWith("warning[PB213")), direct.stdout);
+    for (const line of headers) assert.ok(output.includes(line), `the hook shows ${line}:\n${output}`);
+  } finally {
+    rmSync(context.dir, { recursive: true, force: true });
+  }
+});
