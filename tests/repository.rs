@@ -32,6 +32,14 @@ start: look
 
 const MANIFEST: &str = "name: acme\ntools:\n  - id: acme_helper\n    mcp: [node, server.js]\n";
 
+/// The files a walk of [`Repo::team`] chooses, in the order reported.
+const CHOSEN: [&str; 4] = [
+    "playbooks/clean.opb.yaml",
+    "playbooks/legacy/old.opb.yaml",
+    "playbooks/refund.opb.yaml",
+    "plugins/acme/oz0-plugin.yaml",
+];
+
 /// A repository in a temporary directory, removed when dropped.
 struct Repo {
     dir: tempfile::TempDir,
@@ -135,15 +143,7 @@ mod discovery {
     fn no_path_walks_the_current_directory_skipping_ignored_hidden_and_other_files() {
         let repo = Repo::team();
         let (report, status) = repo.report(&[]);
-        assert_eq!(
-            paths(&report),
-            [
-                "playbooks/clean.opb.yaml",
-                "playbooks/legacy/old.opb.yaml",
-                "playbooks/refund.opb.yaml",
-                "plugins/acme/oz0-plugin.yaml",
-            ]
-        );
+        assert_eq!(paths(&report), CHOSEN);
         assert_eq!(status, 1, "PB213 is an error");
         // `.` named is the same walk.
         assert_eq!(repo.report(&["."]).0, report);
@@ -213,6 +213,11 @@ mod discovery {
 
 /// `path: CODE@pointer severity` for each diagnostic of a report.
 fn findings(report: &Value) -> Vec<String> {
+    listed(report, |d| d["pointer"].as_str().expect("a pointer").to_owned())
+}
+
+/// `path: CODE@PLACE severity` for each diagnostic, `place` its place.
+fn listed(report: &Value, place: fn(&Value) -> String) -> Vec<String> {
     let mut out = Vec::new();
     for file in report["files"].as_array().expect("files") {
         for d in file["diagnostics"].as_array().into_iter().flatten() {
@@ -220,7 +225,7 @@ fn findings(report: &Value) -> Vec<String> {
                 "{}: {}@{} {}",
                 file["path"].as_str().expect("a path"),
                 d["code"].as_str().expect("a code"),
-                d["pointer"].as_str().expect("a pointer"),
+                place(d),
                 d["severity"].as_str().expect("a severity"),
             ));
         }
@@ -250,15 +255,7 @@ mod settings {
     fn the_nearest_settings_file_applies_to_each_file() {
         let repo = configured();
         let (report, status) = repo.report(&[]);
-        assert_eq!(
-            paths(&report),
-            [
-                "playbooks/clean.opb.yaml",
-                "playbooks/legacy/old.opb.yaml",
-                "playbooks/refund.opb.yaml",
-                "plugins/acme/oz0-plugin.yaml",
-            ]
-        );
+        assert_eq!(paths(&report), CHOSEN);
         assert_eq!(findings(&report), ["playbooks/refund.opb.yaml: PB213@/steps/0/next warning"]);
         assert_eq!(status, 0, "PB213 is a warning here");
         // From inside a folder, the same settings apply.
@@ -446,19 +443,7 @@ fn published(repo: &Repo, files: &[&str]) -> Vec<String> {
 
 /// The same as [`findings`], with lines for pointers, as [`published`].
 fn findings_by_line(report: &Value) -> Vec<String> {
-    let mut out = Vec::new();
-    for file in report["files"].as_array().expect("files") {
-        for d in file["diagnostics"].as_array().into_iter().flatten() {
-            out.push(format!(
-                "{}: {}@{} {}",
-                file["path"].as_str().expect("a path"),
-                d["code"].as_str().expect("a code"),
-                d["range"]["start"]["line"],
-                d["severity"].as_str().expect("a severity"),
-            ));
-        }
-    }
-    out
+    listed(report, |d| d["range"]["start"]["line"].to_string())
 }
 
 mod language_server {
