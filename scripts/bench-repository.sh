@@ -6,6 +6,7 @@
 # nested folders) beside 50,000 files under a .gitignore'd node_modules,
 # then times, once each on the same tree:
 #   opb check .                      every rule, with 1 thread and with 2
+#                                    (the median of 5 runs each)
 #   check-jsonschema                 the same 10,000 files, one run per kind
 #                                    (opb schema playbook|plugin-manifest)
 # Needs a release opb (cargo build --release, or $OPB) and check-jsonschema
@@ -97,8 +98,13 @@ seconds() {
 cd "$tree"
 files=$("$opb" check --format json . | python3 -c 'import json,sys; r=json.load(sys.stdin); print(len(r["files"]), sum(f["counts"]["error"] for f in r["files"]))')
 echo "opb check . reads $files (files, errors)"
-one=$(RAYON_NUM_THREADS=1 seconds "$opb" check .)
-two=$(RAYON_NUM_THREADS=2 seconds "$opb" check .)
+median() {
+  local runs=() i
+  for i in 1 2 3 4 5; do runs+=("$(seconds "$@")"); done
+  printf '%s\n' "${runs[@]}" | sort -n | sed -n 3p
+}
+one=$(RAYON_NUM_THREADS=1 median "$opb" check .)
+two=$(RAYON_NUM_THREADS=2 median "$opb" check .)
 find playbooks -name '*.opb.yaml' | sort > playbooks.txt
 find plugins -name 'oz0-plugin.yaml' | sort > plugins.txt
 cjs() {
