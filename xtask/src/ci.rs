@@ -72,8 +72,8 @@ pub fn ci(_: &[String]) -> Result {
     step("fuzz smoke runs (cargo xtask fuzz, each target briefly)");
     fuzz::fuzz(&[])?;
 
-    step("the viewer's reading of links and of host messages (cargo test -p opb-viewer --features embed)");
-    run(&mut cargo("test --quiet -p opb-viewer --features embed"))?;
+    step("the viewer's reading of links and of host messages, and its banner alone (cargo test -p opb-viewer --features embed,glance)");
+    run(&mut cargo("test --quiet -p opb-viewer --features embed,glance"))?;
 
     rust_tests()
 }
@@ -102,9 +102,14 @@ fn formatting() -> Result {
 }
 
 fn clippy() -> Result {
-    step("clippy, warnings denied (the workspace natively, the viewer's link and embed builds, the app's interface for wasm32)");
+    step("clippy, warnings denied (the workspace natively, the viewer's link, embed and banner builds, the app's interface for wasm32)");
     run(&mut cargo("clippy --quiet --workspace --all-targets -- -D warnings"))?;
-    run(&mut cargo("clippy --quiet -p opb-viewer --features embed --all-targets -- -D warnings"))?;
+    run(&mut cargo(
+        "clippy --quiet -p opb-viewer --features embed,glance --all-targets -- -D warnings",
+    ))?;
+    run(&mut cargo(
+        "clippy --quiet -p opb-viewer --no-default-features --features glance,link -- -D warnings",
+    ))?;
     run(&mut cargo("clippy --quiet -p opb-app --features web --target wasm32-unknown-unknown --all-targets -- -D warnings"))
 }
 

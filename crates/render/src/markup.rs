@@ -52,17 +52,7 @@ pub async fn view_pausing<W: Future<Output = ()>>(
     // Walked once, for the summary and the Risk paths tab.
     let paths = opb_core::risk_paths(analysis);
     pause::ask(&mut pause).await;
-    if let Some(summary) = opb_core::trust_summary_with(analysis, paths.as_ref()) {
-        // The document's name (masked by the core), for a page that shows
-        // one document to take as its title: the reading view.
-        let title = summary.title.as_deref().map(escape).unwrap_or_default();
-        write!(
-            out,
-            r#"<section class="trust-banner" data-testid="trust-banner" data-title="{title}" aria-labelledby="opb-glance"><h2 id="opb-glance">What this document can do</h2>{}</section>"#,
-            crate::glance::html(&summary)
-        )
-        .ok();
-    }
+    banner(&mut out, analysis, paths.as_ref());
     let mut panels: Vec<(Tab, String)> = match &analysis.explain {
         Some(Explain::Playbook(explain)) => playbook(name, explain, paths.as_ref(), pause).await,
         Some(Explain::PluginManifest(explain)) => manifest(name, explain),
@@ -81,6 +71,24 @@ pub async fn view_pausing<W: Future<Output = ()>>(
     tabs(&mut out, &panels);
     out.push_str("</div>");
     (out, panels.into_iter().map(|(tab, _)| tab).collect())
+}
+
+/// The trust banner as the viewer shows it first: the trust summary
+/// ([`crate::glance`]) in its section, headed for assistive technology.
+/// `paths` is the document's risk paths, when it is a playbook; nothing is
+/// written for a document that is neither kind.
+pub fn banner(out: &mut String, analysis: &Analysis, paths: Option<&RiskPaths>) {
+    if let Some(summary) = opb_core::trust_summary_with(analysis, paths) {
+        // The document's name (masked by the core), for a page that shows
+        // one document to take as its title: the reading view.
+        let title = summary.title.as_deref().map(escape).unwrap_or_default();
+        write!(
+            out,
+            r#"<section class="trust-banner" data-testid="trust-banner" data-title="{title}" aria-labelledby="opb-glance"><h2 id="opb-glance">What this document can do</h2>{}</section>"#,
+            crate::glance::html(&summary)
+        )
+        .ok();
+    }
 }
 
 fn tabs(out: &mut String, panels: &[(Tab, String)]) {
