@@ -1019,11 +1019,11 @@ mod render {
             stdout(opb().args(["render", "--format", "fragment", "--theme", "auto", CLEAN]));
         assert!(
             graph.starts_with(
-                r#"<div class="opb-fragment" data-theme="auto" data-view="graph" v-pre><style>"#
+                r#"<div class="opb-fragment" data-theme="auto" data-view="graph" v-pre><svg class="opb-style" width="0" height="0" aria-hidden="true"><style>"#
             ),
             "{graph}"
         );
-        assert!(graph.contains(r#"html.dark .opb-fragment[data-theme="auto"]{"#));
+        assert!(graph.contains("html.dark .opb-fragment[data-theme=&quot;auto&quot;]{"));
         assert!(graph.contains(r#"data-step-id="gate""#) && graph.ends_with("</div>\n"));
         let summary = stdout(opb().args([
             "render",
@@ -1036,7 +1036,8 @@ mod render {
             CLEAN_MANIFEST,
         ]));
         assert!(summary.contains(r#"data-theme="light" data-view="summary""#), "light by default");
-        assert!(summary.contains(r#"[data-theme="dark"] .opb-fragment[data-theme="auto"]{"#));
+        assert!(summary
+            .contains("[data-theme=&quot;dark&quot;] .opb-fragment[data-theme=&quot;auto&quot;]{"));
         assert!(summary.contains(r#"class="trust-facts"#) && !summary.contains("<svg xmlns"));
         let live = stdout(opb().args([
             "render",

@@ -189,12 +189,17 @@ pub fn fragment(
         }
         out.push_str(" v-pre>");
     }
+    // The style is an SVG's: an HTML parser reads the text of an SVG
+    // `<style>` with its character references decoded, where an HTML
+    // `<style>`'s is taken as it is, so the style stays whole through a
+    // site that escapes the text it passes on (VitePress's server render
+    // writes `"` as `&quot;`).
     write!(
         out,
-        r#"<div class="{ROOT_CLASS}" data-theme="{}" data-view="{}" v-pre><style>{}</style>"#,
+        r#"<div class="{ROOT_CLASS}" data-theme="{}" data-view="{}" v-pre><svg class="opb-style" width="0" height="0" aria-hidden="true"><style>{}</style></svg>"#,
         options.theme.name(),
         options.view.name(),
-        stylesheet(&options.dark)
+        escape(&stylesheet(&options.dark))
     )
     .ok();
     let diagnostics = &analysis.checked.diagnostics;
@@ -248,9 +253,9 @@ pub fn strict_failure(name: &str, analysis: &Analysis) -> Option<Vec<String>> {
     Some(lines)
 }
 
-/// The fragment's own rules, beside the report's: its frame, and its
-/// summary's box.
-const FRAGMENT_CSS: &str = ":root{display:block;margin:16px 0;padding:12px 16px;border:1px solid var(--border);border-radius:10px;line-height:1.55}.trust-banner{margin:0 0 8px}:root>p:first-of-type{margin-top:0}";
+/// The fragment's own rules, beside the report's: its frame, the box of
+/// its summary, and its style's SVG, hidden.
+const FRAGMENT_CSS: &str = "svg.opb-style{display:none}:root{display:block;margin:16px 0;padding:12px 16px;border:1px solid var(--border);border-radius:10px;line-height:1.55}.trust-banner{margin:0 0 8px}:root>p:first-of-type{margin-top:0}";
 
 /// The fragment's style: the report's, the trust summary's, the graph's and
 /// its own rules, each scoped to the fragment's root; the light palette on

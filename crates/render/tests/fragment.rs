@@ -131,7 +131,9 @@ fn the_dark_palette_goes_under_the_site_selector_given() {
     let text = example("failed-charge-recovery.json");
     let slate = DarkSelector::new(r#"[data-md-color-scheme="slate"]"#).unwrap();
     let html = fragment_of("x.json", &text, &Fragment { dark: slate, ..view(View::Graph) });
-    assert!(html.contains(r#"[data-md-color-scheme="slate"] .opb-fragment[data-theme="auto"]{"#));
+    assert!(html.contains(
+        "[data-md-color-scheme=&quot;slate&quot;] .opb-fragment[data-theme=&quot;auto&quot;]{"
+    ));
     assert!(!html.contains("html.dark"));
 }
 
