@@ -11,11 +11,11 @@
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
-import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join, resolve } from "node:path";
-import { root, serve, launch } from "../e2e/harness.mjs";
-import { checkSite, writePages } from "./fences.mjs";
+import { join } from "node:path";
+import { serve, launch } from "../e2e/harness.mjs";
+import { checkSite, installSite, writePages } from "./fences.mjs";
 
 const site = mkdtempSync(join(tmpdir(), "opb-astro-"));
 let server;
@@ -31,19 +31,8 @@ function astroBuild(env = {}, outDir = "dist") {
 }
 
 before(async () => {
-  const version = readFileSync(join(root, "Cargo.toml"), "utf8").match(/\[workspace\.package\]\s*version = "([^"]+)"/)[1];
-  const tarball = resolve(root, process.env.OPB_VIEWER_TGZ ?? `target/npm/opb-viewer-${version}.tgz`);
-  cpSync(join(root, "tests/docs-sites/astro"), site, { recursive: true });
+  installSite("astro", site);
   writePages(join(site, "src/pages"), "---\nlayout: ../layouts/Page.astro\n---\n\n");
-  // Astro at its pinned versions (its lockfile), and the package.
-  const tools = join(root, "tools/astro");
-  const manifest = JSON.parse(readFileSync(join(tools, "package.json"), "utf8"));
-  manifest.type = "module";
-  manifest.dependencies = { "opb-viewer": `file:${tarball}` };
-  writeFileSync(join(site, "package.json"), JSON.stringify(manifest, null, 2));
-  cpSync(join(tools, "package-lock.json"), join(site, "package-lock.json"));
-  const installed = spawnSync("npm", ["install", "--prefer-offline", "--no-audit", "--no-fund", "--loglevel=error"], { cwd: site, encoding: "utf8" });
-  assert.equal(installed.status, 0, installed.stderr);
   const built = astroBuild();
   assert.equal(built.status, 0, `astro build failed:\n${built.said}`);
   server = await serve(join(site, "dist"));

@@ -7,9 +7,32 @@
 // texts at WCAG AA contrast in both; a broken document's problems listed.
 
 import assert from "node:assert/strict";
-import { readFileSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
+import { spawnSync } from "node:child_process";
+import { cpSync, readFileSync, writeFileSync } from "node:fs";
+import { join, resolve } from "node:path";
 import { root, screenshot } from "../e2e/harness.mjs";
+
+// The packed package: what cargo xtask package viewer writes, or
+// $OPB_VIEWER_TGZ.
+export function tarball() {
+  const version = readFileSync(join(root, "Cargo.toml"), "utf8").match(/\[workspace\.package\]\s*version = "([^"]+)"/)[1];
+  return resolve(root, process.env.OPB_VIEWER_TGZ ?? `target/npm/opb-viewer-${version}.tgz`);
+}
+
+// A fresh copy of the test site tests/docs-sites/NAME in `site`, with its
+// generator at the versions tools/NAME pins (its lockfile, from npm's
+// cache) and the packed package installed, as a docs author installs it.
+export function installSite(name, site) {
+  cpSync(join(root, "tests/docs-sites", name), site, { recursive: true });
+  const tools = join(root, "tools", name);
+  const manifest = JSON.parse(readFileSync(join(tools, "package.json"), "utf8"));
+  manifest.type = "module";
+  manifest.dependencies = { "opb-viewer": `file:${tarball()}` };
+  writeFileSync(join(site, "package.json"), JSON.stringify(manifest, null, 2));
+  cpSync(join(tools, "package-lock.json"), join(site, "package-lock.json"));
+  const done = spawnSync("npm", ["install", "--prefer-offline", "--no-audit", "--no-fund", "--loglevel=error"], { cwd: site, encoding: "utf8" });
+  assert.equal(done.status, 0, `npm install failed:\n${done.stderr}`);
+}
 
 const example = (path) => readFileSync(join(root, path), "utf8");
 const REFUND = example("docs/examples/refund-with-approval.yaml");

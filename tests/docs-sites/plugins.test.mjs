@@ -17,6 +17,7 @@ import { join, resolve } from "node:path";
 import { createRequire } from "node:module";
 import { pathToFileURL } from "node:url";
 import { root } from "../e2e/harness.mjs";
+import { tarball } from "./fences.mjs";
 
 const unpacked = mkdtempSync(join(tmpdir(), "opb-plugins-"));
 // A package of a pinned tool's install (tools/NAME/node_modules), as that
@@ -29,9 +30,7 @@ const fence = (info, text) => `# Page\n\n\`\`\`${info}\n${text}\`\`\`\n`;
 let MarkdownIt, opbMarkdownIt, remarkOpb, unified, remarkParse;
 
 before(async () => {
-  const version = readFileSync(join(root, "Cargo.toml"), "utf8").match(/\[workspace\.package\]\s*version = "([^"]+)"/)[1];
-  const tarball = resolve(root, process.env.OPB_VIEWER_TGZ ?? `target/npm/opb-viewer-${version}.tgz`);
-  const done = spawnSync("tar", ["-xzf", tarball, "-C", unpacked], { encoding: "utf8" });
+  const done = spawnSync("tar", ["-xzf", tarball(), "-C", unpacked], { encoding: "utf8" });
   assert.equal(done.status, 0, done.stderr);
   const manifest = JSON.parse(readFileSync(join(unpacked, "package/package.json"), "utf8"));
   const entry = (name) => import(pathToFileURL(join(unpacked, "package", manifest.exports[name].default)).href);

@@ -11,11 +11,11 @@
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
-import { cpSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { cpSync, mkdtempSync, readFileSync, readdirSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join, resolve } from "node:path";
+import { join } from "node:path";
 import { root, serve, launch, screenshot } from "../e2e/harness.mjs";
-import { checkSite, writePages } from "./fences.mjs";
+import { checkSite, installSite, writePages } from "./fences.mjs";
 
 const site = mkdtempSync(join(tmpdir(), "opb-vitepress-"));
 let server;
@@ -28,18 +28,9 @@ function run(command, args, cwd) {
 }
 
 before(async () => {
-  const version = readFileSync(join(root, "Cargo.toml"), "utf8").match(/\[workspace\.package\]\s*version = "([^"]+)"/)[1];
-  const tarball = resolve(root, process.env.OPB_VIEWER_TGZ ?? `target/npm/opb-viewer-${version}.tgz`);
-  cpSync(join(root, "tests/docs-sites/vitepress"), site, { recursive: true });
+  installSite("vitepress", site);
   cpSync(join(root, "docs/examples/refund-with-approval.yaml"), join(site, "public/refund-with-approval.yaml"));
   writePages(site);
-  // VitePress at its pinned versions (its lockfile), and the package.
-  const tools = join(root, "tools/vitepress");
-  const manifest = JSON.parse(readFileSync(join(tools, "package.json"), "utf8"));
-  manifest.dependencies = { "opb-viewer": `file:${tarball}` };
-  writeFileSync(join(site, "package.json"), JSON.stringify(manifest, null, 2));
-  cpSync(join(tools, "package-lock.json"), join(site, "package-lock.json"));
-  run("npm", ["install", "--prefer-offline", "--no-audit", "--no-fund", "--loglevel=error"], site);
   run(join(site, "node_modules/.bin/vitepress"), ["build", "."], site);
   server = await serve(join(site, ".vitepress/dist"));
   browser = await launch();
