@@ -67,9 +67,9 @@ pub enum Command {
     /// Format a document the canonical way, in its own syntax.
     #[command(after_help = FMT_EXAMPLES)]
     Fmt(FmtArgs),
-    /// Draw a playbook's step graph as a standalone SVG, or write a
-    /// document's report as one HTML page: no script, nothing loaded from
-    /// elsewhere.
+    /// Draw a playbook's step graph as a standalone SVG, write a document's
+    /// report as one HTML page, or a fragment of a docs page: no script,
+    /// nothing loaded from elsewhere.
     #[command(after_help = RENDER_EXAMPLES)]
     Render(RenderArgs),
     /// Print the JSON Schema (draft-07) of a format, for editors and schema
@@ -306,8 +306,8 @@ pub struct RenderArgs {
     pub theme: ThemeArg,
 
     /// What a fragment shows: the step graph (a plugin manifest's trust
-    /// summary, as it has none), the trust summary, or the report's
-    /// content. Both list the document's problems.
+    /// summary, as it has none) or the trust summary, each followed by the
+    /// document's problems, or the report's content, which holds them.
     #[arg(long, value_enum, default_value_t = ViewArg::Graph, value_name = "VIEW")]
     pub view: ViewArg,
 

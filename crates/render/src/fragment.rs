@@ -43,10 +43,7 @@ pub enum View {
 }
 
 impl View {
-    /// Every view's name, as options spell it.
-    pub const NAMES: [&'static str; 3] = ["graph", "summary", "report"];
-
-    /// The view named `name` ([`View::NAMES`]).
+    /// The view named `name`: `graph`, `summary` or `report`.
     pub fn parse(name: &str) -> Result<View, Refused> {
         match name {
             "graph" => Ok(View::Graph),
@@ -59,7 +56,7 @@ impl View {
         }
     }
 
-    /// The view's name ([`View::NAMES`]).
+    /// The view's name, as [`View::parse`] reads it.
     pub fn name(self) -> &'static str {
         match self {
             View::Graph => "graph",
