@@ -59,9 +59,11 @@ export function writePages(dir, frontmatter = "") {
 }
 
 // Opens `url` in a new page of `browser` (context options `options`),
-// collecting its console errors and every request outside `origin`.
-async function open(browser, url, options = {}) {
+// collecting its console errors and every request outside `origin`;
+// `prepare(page)` runs before it navigates.
+async function open(browser, url, options = {}, prepare = async () => {}) {
   const page = await browser.newPage(options);
+  await prepare(page);
   const problems = [];
   page.on("console", (message) => message.type() === "error" && problems.push(`${message.text()} ${message.location().url}`));
   page.on("pageerror", (error) => problems.push(error.message));
@@ -119,7 +121,12 @@ export async function checkSite({ browser, base, suffix, site, dark }) {
   }
 
   for (const { name, step, verdict, problem } of PAGES) {
-    const { page, problems } = await open(browser, url(name), { viewport: { width: 1400, height: 900 } });
+    // The viewer's wasm held back until the static drawing has been seen
+    // in the element, which shows its children until its view is drawn.
+    let release;
+    const held = new Promise((resolve) => (release = resolve));
+    const holdWasm = (page) => page.route("**/*.wasm", async (route) => (await held, route.continue()));
+    const { page, problems } = await open(browser, url(name), { viewport: { width: 1400, height: 900 } }, name === "interactive" ? holdWasm : undefined);
     // Attached, not visible: an interactive fence's drawing is the live
     // element's children, hidden once its view is drawn.
     const fragment = page.locator(".opb-fragment").first();
@@ -133,6 +140,11 @@ export async function checkSite({ browser, base, suffix, site, dark }) {
       assert.match(await fragment.textContent(), /8 errors, 2 warnings, 2 infos in the openplaybook fence at line \d+ of /);
     }
     if (name === "interactive") {
+      // Defined (its shadow root attached), its wasm not yet fetched: the
+      // static drawing still shows.
+      await page.waitForFunction(() => customElements.get("opb-viewer") !== undefined && document.querySelector("opb-viewer").shadowRoot);
+      assert.ok(await page.locator("opb-viewer .opb-fragment > .graph > svg.graph").isVisible(), `${site}: the static drawing shows until the live view is drawn`);
+      release();
       // Upgraded: the live view in the element's shadow root.
       const viewer = page.locator("opb-viewer");
       await viewer.locator(`.opb-root svg.graph [data-step-id="${step}"]`).waitFor({ timeout: 30_000 });
