@@ -13,6 +13,9 @@
 // - embed.html and opb-embed.js: the embed page docs sites frame, on the
 //   viewer's build that also reads share links and host messages
 //   (opb-embed-core): the element and js/embed.js.
+// - opb-fragment-core-<digest>.js and .wasm, fragment.mjs, markdown-it.mjs
+//   and remark.mjs, for the npm package only: the Markdown plugins that
+//   render a fence at a docs site's build, in Node (`packagePlugins`).
 // - opb-viewer.css: the viewer's stylesheets (view, trust summary, graph),
 //   for the element's shadow root, where `:root` matches nothing: their
 //   rules go to the root element the viewer renders in (`.opb-root`).
@@ -164,6 +167,18 @@ if (playground) {
   choosingPage(readingName);
 } else {
   for (const name of readdirSync(staging).filter((f) => [embedCore, readCore, glanceCore].some((core) => f.startsWith(`${core}.`)))) rmSync(join(staging, name));
+  packagePlugins();
+}
+
+// The npm package's Markdown plugins (js/package/*.mjs), which render a
+// fence's document in Node at build time: the viewer built with its
+// `fragment` feature (opb-fragment-core-<digest>, in the package only, so
+// no browser build grows), and the plugins with its name filled in.
+function packagePlugins() {
+  const core = buildCore(staging, "opb-fragment-core", "fragment", buildEnvironment());
+  for (const file of ["fragment.mjs", "markdown-it.mjs", "remark.mjs"]) {
+    writeFileSync(join(staging, file), readFileSync(join(source, "js/package", file), "utf8").replaceAll("__OPB_FRAGMENT_CORE__", core));
+  }
 }
 
 // The viewer's own sheet last: its rules for the viewer (a narrow

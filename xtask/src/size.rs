@@ -120,6 +120,7 @@ pub fn check_size(args: &[String]) -> Result {
     eprintln!("reading view total before its banner: {reading_gz} gzipped (budget {READING_BUDGET}), {reading_br} brotli (budget {READING_BROTLI_BUDGET}); then its whole view: {whole_gz} gzipped, {whole_br} brotli");
     eprintln!("viewer total: {viewer_gz} gzipped (budget {VIEWER_BUDGET}), {viewer_br} brotli");
     eprintln!("embed page total: {embed_gz} gzipped (budget {EMBED_BUDGET}), {embed_br} brotli");
+    fragment_core()?;
 
     let mut failures = Vec::new();
     if app_gz > APP_BUDGET {
@@ -151,6 +152,24 @@ pub fn check_size(args: &[String]) -> Result {
     } else {
         Err(failures.join("; "))
     }
+}
+
+/// Prints the size of the npm package's Markdown plugins' wasm (the
+/// viewer's `fragment` build, js/build-viewer.mjs), when `cargo xtask
+/// package viewer` has written it: run in Node at a docs site's build, never
+/// downloaded by a page, so it has no budget; an npm install fetches it.
+fn fragment_core() -> Result {
+    let package = root().join("target/npm/opb-viewer");
+    let Ok(entries) = std::fs::read_dir(&package) else { return Ok(()) };
+    for entry in entries.filter_map(|entry| entry.ok()) {
+        let name = entry.file_name().to_string_lossy().into_owned();
+        if name.starts_with("opb-fragment-core-") && name.ends_with(".wasm") {
+            let raw = entry.metadata().map_err(|e| format!("{name}: {e}"))?.len();
+            let gz = gzipped(&entry.path())?;
+            eprintln!("npm package's Markdown plugins' wasm ({name}, Node only, no budget): {raw} bytes, {gz} gzipped");
+        }
+    }
+    Ok(())
 }
 
 const APP: usize = 0;

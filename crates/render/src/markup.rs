@@ -23,6 +23,9 @@ use opb_core::{pause, Analysis};
 use std::fmt::Write;
 use std::future::Future;
 
+/// What a view says of a text it could not read as either kind.
+pub(crate) const UNREAD: &str = "opb could not read this as a playbook or a plugin manifest.";
+
 /// A tab of the viewer: its id (what `<opb-viewer tab="…">` names) and
 /// label.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -62,7 +65,7 @@ pub async fn view_pausing<W: Future<Output = ()>>(
     let problems = counts.error + counts.warning + counts.info;
     let mut body = String::new();
     if analysis.explain.is_none() {
-        body.push_str(r#"<p class="opb-unread">opb could not read this as a playbook or a plugin manifest.</p>"#);
+        write!(body, r#"<p class="opb-unread">{UNREAD}</p>"#).ok();
     }
     diagnostics(&mut body, name, &analysis.checked.diagnostics);
     let label =

@@ -9,6 +9,8 @@
 
 #[cfg(feature = "embed")]
 mod embed;
+#[cfg(feature = "fragment")]
+mod fragment;
 #[cfg(feature = "link")]
 mod link;
 
