@@ -81,7 +81,10 @@ class OpbPlugin(BasePlugin[OpbConfig]):
         # counted in the file as its author sees it.
         source = page.file.content_string
         skipped = source.count("\n") - markdown.count("\n") if source.endswith(markdown) else 0
-        self.extension.page = Page(page.file.src_uri, os.path.dirname(page.file.abs_src_path), skipped)
+        # A page another plugin generated has no file: its includes start
+        # at the docs folder.
+        folder = os.path.dirname(page.file.abs_src_path) if page.file.abs_src_path else config.docs_dir
+        self.extension.page = Page(page.file.src_uri, folder, skipped)
         return markdown
 
 
@@ -102,7 +105,10 @@ class Renderer:
     def __init__(self, config: OpbConfig) -> None:
         self.defaults = {"view": config.view, "theme": config.theme, "strict": config.strict}
         self.dark_selector = config.dark_selector
-        self.opb = find_opb_bin()
+        try:
+            self.opb = find_opb_bin()
+        except FileNotFoundError as missing:
+            raise PluginError(f"opb: {missing}") from None
 
     def options(self, words: list[str], where: str) -> dict:
         """The plugin's options with `words` (`view=summary theme=dark
@@ -117,7 +123,7 @@ class Renderer:
             elif key in ("view", "theme"):
                 choices = VIEWS if key == "view" else THEMES
                 if value not in choices:
-                    raise PluginError(f"opb: {where}: {key} is {', '.join(choices)}, not {value!r}")
+                    raise PluginError(f"opb: {where}: {key} is one of {', '.join(choices)}, not {value!r}")
                 options[key] = value
             else:
                 raise PluginError(
@@ -130,17 +136,15 @@ class Renderer:
         `text` named `where`. With strict, a document with an error fails
         the build; without, each error is a warning, which MkDocs' own
         `--strict` turns into a failed build."""
-        command = [
-            self.opb, "render", "--format", "fragment", "--color", "never",
-            "--view", options["view"], "--theme", options["theme"],
-            "--dark-selector", self.dark_selector,
-        ]  # fmt: skip
+        command = [self.opb, "render", "--format", "fragment", "--color", "never"]
+        command += ["--view", options["view"], "--theme", options["theme"], "--dark-selector", self.dark_selector]
         if kind:
             command += ["--kind", kind]
         if text is not None:
             command += ["--stdin-name", where]
-        command.append(path)
-        checked = self.run([*command, "--strict"], cwd, text, where)
+        # After `--`, a path that starts with `-` is still a path.
+        document = ["--", path]
+        checked = self.run([*command, "--strict", *document], cwd, text, where)
         if checked.returncode == 0:
             return checked.stdout
         failure = said(checked.stderr)
@@ -150,7 +154,7 @@ class Renderer:
         if options["strict"]:
             raise PluginError(f"opb: {failure}")
         log.warning(failure)
-        shown = self.run(command, cwd, text, where)
+        shown = self.run([*command, *document], cwd, text, where)
         if shown.returncode != 0:
             raise PluginError(f"opb: {where}: {said(shown.stderr)}")
         return shown.stdout

@@ -198,18 +198,19 @@ test("a broken fence is shown with its problems, and fails the build under --str
   writeFileSync(join(broken, "mkdocs.yml"), config);
   cpSync(join(root, "examples/refund-triage.broken.yaml"), join(broken, "docs/refund-triage.yaml"));
   const fence = readFileSync(join(root, "examples/refund-triage.broken.yaml"), "utf8");
-  writeFileSync(join(broken, "docs/index.md"), `# Refunds\n\nOur refund playbook:\n\n\`\`\`openplaybook\n${fence}\`\`\`\n`);
+  // Its line is counted in the file, front matter and all.
+  writeFileSync(join(broken, "docs/index.md"), `---\ntitle: Refunds\n---\n\n# Refunds\n\nOur refund playbook:\n\n\`\`\`openplaybook\n${fence}\`\`\`\n`);
 
   const shown = mkdocs(join(broken, "mkdocs.yml"), join(broken, "site"));
   assert.equal(shown.status, 0, `without --strict the build passes:\n${shown.said}`);
-  assert.match(shown.said, /WARNING\s+-\s+opb: the openplaybook fence at line 5 of index\.md has 8 errors, and strict forbids any:/);
+  assert.match(shown.said, /WARNING\s+-\s+opb: the openplaybook fence at line 9 of index\.md has 8 errors, and strict forbids any:/);
   assert.match(shown.said, /PB213 line 60: `next` of step `decide` names `file`/);
   const page = readFileSync(join(broken, "site/index.html"), "utf8");
   for (const code of ["PB406", "PB405", "PB410", "PB213"]) assert.match(page, new RegExp(`\\b${code}\\b`), `the page lists ${code}`);
 
   const strict = mkdocs(join(broken, "mkdocs.yml"), join(broken, "site"), "--strict");
   assert.notEqual(strict.status, 0, "--strict fails the build");
-  assert.match(strict.said, /opb: the openplaybook fence at line 5 of index\.md has 8 errors/);
+  assert.match(strict.said, /opb: the openplaybook fence at line 9 of index\.md has 8 errors/);
   assert.match(strict.said, /PB213 line 60/);
   assert.match(strict.said, /Aborted with 1 warnings in strict mode/);
 
@@ -219,4 +220,14 @@ test("a broken fence is shown with its problems, and fails the build under --str
   assert.notEqual(plugin.status, 0, "the plugin's strict fails the build without --strict");
   assert.match(plugin.said, /opb: the opb render include at line 3 of index\.md: refund-triage\.yaml has 8 errors, and strict forbids any:/);
   assert.match(plugin.said, /PB406 line 6/);
+});
+
+test("a fence's option opb does not know fails the build, naming the fence and the choices", () => {
+  const odd = join(dir, "odd");
+  mkdirSync(join(odd, "docs"), { recursive: true });
+  writeFileSync(join(odd, "mkdocs.yml"), readFileSync(join(site, "mkdocs.yml"), "utf8"));
+  writeFileSync(join(odd, "docs/index.md"), "# Odd\n\n```oz0-plugin view=graphs\nname: x\n```\n");
+  const built = mkdocs(join(odd, "mkdocs.yml"), join(odd, "site"));
+  assert.notEqual(built.status, 0);
+  assert.match(built.said, /opb: the oz0-plugin fence at line 3 of index\.md: view is one of graph, summary, report, not 'graphs'/);
 });
