@@ -71,6 +71,7 @@ async function open(width) {
 // has finished sliding to the page's (Material animates it on scroll).
 async function shoot(page, element, name) {
   await element.scrollIntoViewIfNeeded();
+  await page.waitForFunction(() => document.querySelector(".md-header__title").classList.contains("md-header__title--active"));
   await page.evaluate(() => Promise.all(document.getAnimations().map((animation) => animation.finished)));
   await screenshot(page, name);
 }
