@@ -237,8 +237,10 @@ class FragmentPreprocessor(Preprocessor):
 
     def stashed(self, indent: str, html: str) -> list[str]:
         """The fragment kept in Markdown's raw HTML store, as a paragraph of
-        its own, which Markdown swaps for the fragment untouched."""
-        return ["", indent + self.md.htmlStash.store(html.strip()), ""]
+        its own, which Markdown swaps for the fragment untouched: a blank
+        line before it and two after, so it ends its paragraph even as the
+        text's last line (a fence never closed)."""
+        return ["", indent + self.md.htmlStash.store(html.strip()), "", ""]
 
 
 def closes(line: str, marker: str) -> bool:

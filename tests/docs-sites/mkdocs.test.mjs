@@ -232,3 +232,16 @@ test("a fence's option opb does not know fails the build, naming the fence and t
   assert.notEqual(built.status, 0);
   assert.match(built.said, /opb: the oz0-plugin fence at line 3 of index\.md: view is one of graph, summary, report, not 'graphs'/);
 });
+
+test("a fence never closed runs to the page's end and is still a fragment of its own, its problem listed", () => {
+  const open = join(dir, "open");
+  mkdirSync(join(open, "docs"), { recursive: true });
+  writeFileSync(join(open, "mkdocs.yml"), readFileSync(join(site, "mkdocs.yml"), "utf8"));
+  writeFileSync(join(open, "docs/index.md"), '# Open\n\n```openplaybook\n{"openplaybook": "1.6"\n');
+  const built = mkdocs(join(open, "mkdocs.yml"), join(open, "site"));
+  assert.equal(built.status, 0, built.said);
+  assert.match(built.said, /opb: the openplaybook fence at line 3 of index\.md has 1 error, and strict forbids any:\n\s+IN001 line 1/);
+  const page = readFileSync(join(open, "site/index.html"), "utf8");
+  assert.match(page, /<h1 id="open">Open<\/h1>\n<div class="opb-fragment"/, "the fragment follows the heading as a block, not inside a paragraph");
+  assert.match(page, /<code>IN001 parse-error<\/code>/);
+});
