@@ -140,9 +140,10 @@ fn viewer(build: Option<&Path>) -> Result {
 
 /// opb's PyPI wheel (pyproject.toml), built by maturin from
 /// tools/packaging (scripts/setup.sh test): the release build of the root
-/// package's `opb`, stripped, into target/wheels, emptied first so the
-/// wheel is the only one there (tests/packaging and tests/editors install
-/// it from there). Prints the wheel's size and its binary's, the figures
+/// package's `opb`, stripped, with the Python package beside it (`python
+/// -m opb`, the MkDocs plugin), into target/wheels, emptied first so the
+/// wheel is the only one there (tests/docs-sites, tests/packaging and
+/// tests/editors install it from there). Prints the wheel's size and its binary's, the figures
 /// docs/performance.md records.
 fn wheel() -> Result {
     let wheels = root().join("target/wheels");
