@@ -1,16 +1,21 @@
 // Trunk post-build hook: builds the viewer docs sites embed and writes its
 // files into the build, beside the playground's.
 // - opb-viewer-core-<digest>.js and .wasm, opb-read-core-<digest>.js and
-//   .wasm, opb-embed-core-<digest>.js and .wasm: the viewer's own wasm
-//   (crates/viewer), for the element, the playground's reading view and the
-//   embed page, and their wasm-bindgen loaders, each named by a digest of
-//   their content, so a docs site can cache them for ever (`buildCore`).
+//   .wasm, opb-embed-core-<digest>.js and .wasm, opb-glance-core-<digest>.js
+//   and .wasm: the viewer's own wasm (crates/viewer), for the element, the
+//   playground's reading view, the embed page and the reading view's trust
+//   banner (shown while the whole view's build downloads), and their
+//   wasm-bindgen loaders, each named by a digest of their content, so a docs
+//   site can cache them for ever (`buildCore`).
 // - opb-viewer.js: js/host-theme.js and js/opb-viewer.js with the loader's name and the
 //   playground's address (this build's) filled in, so the element's
 //   two-line snippet needs only this file's stable address.
 // - embed.html and opb-embed.js: the embed page docs sites frame, on the
 //   viewer's build that also reads share links and host messages
 //   (opb-embed-core): the element and js/embed.js.
+// - opb-fragment-core-<digest>.js and .wasm, fragment.mjs, markdown-it.mjs
+//   and remark.mjs, for the npm package only: the Markdown plugins that
+//   render a fence at a docs site's build, in Node (`packagePlugins`).
 // - opb-viewer.css: the viewer's stylesheets (view, trust summary, graph),
 //   for the element's shadow root, where `:root` matches nothing: their
 //   rules go to the root element the viewer renders in (`.opb-root`).
@@ -51,14 +56,14 @@ const staging = dirArgument ?? process.env.TRUNK_STAGING_DIR;
 if (!staging) throw new Error("no folder to write to: run as a Trunk post-build hook, or as `node js/build-viewer.mjs DIR [PLAYGROUND]`");
 const source = process.env.TRUNK_SOURCE_DIR ?? join(import.meta.dirname, "..");
 
-const BUILDS = ["opb-viewer-core", "opb-read-core", "opb-embed-core"];
+const BUILDS = ["opb-viewer-core", "opb-read-core", "opb-embed-core", "opb-glance-core"];
 const CORE = new RegExp(`^(${BUILDS.join("|")})-[0-9a-f]{16}$`);
 
-// The three builds (the element's, the reading view's, the embed page's)
-// taken from an earlier build folder: their names, in that order.
+// The builds (the element's, the reading view's, the embed page's, the
+// reading view's banner's) taken from an earlier build folder: their names, in that order.
 function built(from) {
   const names = readdirSync(from).filter((f) => /\.(js|wasm)$/.test(f) && CORE.test(f.replace(/\.(js|wasm)$/, "")));
-  if (names.length !== 2 * BUILDS.length) throw new Error(`expected the viewer's three builds in ${from}, found ${names.join(", ") || "none"}`);
+  if (names.length !== 2 * BUILDS.length) throw new Error(`expected the viewer's ${BUILDS.length} builds in ${from}, found ${names.join(", ") || "none"}`);
   for (const name of names) copyFileSync(join(from, name), join(staging, name));
   const cores = [...new Set(names.map((f) => f.replace(/\.(js|wasm)$/, "")))];
   return BUILDS.map((build) => cores.find((core) => core.startsWith(`${build}-`)));
@@ -81,12 +86,13 @@ function buildEnvironment() {
   return { ...process.env, RUSTFLAGS: rustflags, PATH: path };
 }
 
-// One build of the viewer (with FEATURES): compiled, optimised, and written
-// into OUT as NAME-<digest>.wasm and .js; returns NAME-<digest>.
-function buildCore(out, name, features, env) {
+// One build of the viewer (with FEATURES, and without its default ones, the
+// whole view, when `alone`): compiled, optimised, and written into OUT as
+// NAME-<digest>.wasm and .js; returns NAME-<digest>.
+function buildCore(out, name, features, env, alone = false) {
   const run = (command, args) => execFileSync(command, args, { cwd: source, env, stdio: ["ignore", "inherit", "inherit"] });
   // Offline, as Trunk builds: setup has fetched every crate of Cargo.lock.
-  const featuring = features ? ["--features", features] : [];
+  const featuring = [...(alone ? ["--no-default-features"] : []), ...(features ? ["--features", features] : [])];
   run("cargo", ["build", "--quiet", "--locked", "--offline", "-p", "opb-viewer", "--target", "wasm32-unknown-unknown", "--profile", "viewer-release", ...featuring]);
   const work = mkdtempSync(join(tmpdir(), "opb-viewer-"));
   try {
@@ -122,16 +128,23 @@ function buildCore(out, name, features, env) {
 
 // The element's, the reading view's (the same viewer, and opb-share's
 // reading of share links but for the inflating, which the browser does:
-// crates/viewer's `link`), then the embed page's (opb-share's reading of
-// links and of host messages: `embed`).
+// crates/viewer's `link`), the embed page's (opb-share's reading of
+// links and of host messages: `embed`), then the reading view's banner's
+// (the link's reading and the trust banner alone: `glance`, without the
+// whole view).
 function buildCores(out) {
   mkdirSync(out, { recursive: true });
   const env = buildEnvironment();
-  return [buildCore(out, "opb-viewer-core", "", env), buildCore(out, "opb-read-core", "link", env), buildCore(out, "opb-embed-core", "embed", env)];
+  return [
+    buildCore(out, "opb-viewer-core", "", env),
+    buildCore(out, "opb-read-core", "link", env),
+    buildCore(out, "opb-embed-core", "embed", env),
+    buildCore(out, "opb-glance-core", "glance,link", env, true),
+  ];
 }
 
 const cores = process.env.OPB_VIEWER_BUILT ? built(process.env.OPB_VIEWER_BUILT) : buildCores(staging);
-const [viewerCore, readCore, embedCore] = cores;
+const [viewerCore, readCore, embedCore, glanceCore] = cores;
 
 const minified = (code) => transformSync(code, { minify: true, format: "esm", target: "es2020" }).code;
 // Served with the playground, the element links to it.
@@ -147,13 +160,25 @@ writeFileSync(join(staging, "opb-viewer.js"), minified(element(viewerCore)));
 if (playground) {
   writeFileSync(join(staging, "opb-embed.js"), minified(element(embedCore) + "\n" + readFileSync(join(source, "js/embed.js"), "utf8")));
   copyFileSync(join(source, "embed.html"), join(staging, "embed.html"));
-  const reading = minified(element(readCore) + "\n" + readFileSync(join(source, "js/reading.js"), "utf8"));
+  const reading = minified(element(readCore) + "\n" + readFileSync(join(source, "js/reading.js"), "utf8").replaceAll("__OPB_GLANCE_CORE__", glanceCore));
   const readingName = `opb-read-${createHash("sha256").update(reading).digest("hex").slice(0, 16)}.js`;
   for (const name of readdirSync(staging).filter((f) => /^opb-read-[0-9a-f]{16}\.js$/.test(f))) rmSync(join(staging, name));
   writeFileSync(join(staging, readingName), reading);
   choosingPage(readingName);
 } else {
-  for (const name of readdirSync(staging).filter((f) => f.startsWith(`${embedCore}.`) || f.startsWith(`${readCore}.`))) rmSync(join(staging, name));
+  for (const name of readdirSync(staging).filter((f) => [embedCore, readCore, glanceCore].some((core) => f.startsWith(`${core}.`)))) rmSync(join(staging, name));
+  packagePlugins();
+}
+
+// The npm package's Markdown plugins (js/package/*.mjs), which render a
+// fence's document in Node at build time: the viewer built with its
+// `fragment` feature (opb-fragment-core-<digest>, in the package only, so
+// no browser build grows), and the plugins with its name filled in.
+function packagePlugins() {
+  const core = buildCore(staging, "opb-fragment-core", "fragment", buildEnvironment());
+  for (const file of ["fragment.mjs", "markdown-it.mjs", "remark.mjs"]) {
+    writeFileSync(join(staging, file), readFileSync(join(source, "js/package", file), "utf8").replaceAll("__OPB_FRAGMENT_CORE__", core));
+  }
 }
 
 // The viewer's own sheet last: its rules for the viewer (a narrow
@@ -195,8 +220,8 @@ function choosingPage(readingName) {
   const style = transformSync(readFileSync(join(source, "style/reading.css"), "utf8"), { minify: true, loader: "css" }).code.trim();
   const reading = [
     `<style data-opb-reading>${style}</style>`,
-    `<link rel="preload" href="${base}${readCore}.wasm" as="fetch" type="application/wasm" crossorigin>`,
-    `<link rel="modulepreload" href="${base}${readCore}.js">`,
+    `<link rel="preload" href="${base}${glanceCore}.wasm" as="fetch" type="application/wasm" crossorigin>`,
+    `<link rel="modulepreload" href="${base}${glanceCore}.js">`,
     `<script type="module" src="${base}${readingName}"></script>`,
   ].join("");
   const router = transformSync(readFileSync(join(source, "js/route.js"), "utf8"), { minify: true, target: "es2020" }).code.trim();

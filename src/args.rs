@@ -68,9 +68,9 @@ pub enum Command {
     /// Format a document the canonical way, in its own syntax.
     #[command(after_help = FMT_EXAMPLES)]
     Fmt(FmtArgs),
-    /// Draw a playbook's step graph as a standalone SVG, or write a
-    /// document's report as one HTML page: no script, nothing loaded from
-    /// elsewhere.
+    /// Draw a playbook's step graph as a standalone SVG, write a document's
+    /// report as one HTML page, or a fragment of a docs page: no script,
+    /// nothing loaded from elsewhere.
     #[command(after_help = RENDER_EXAMPLES)]
     Render(RenderArgs),
     /// Print the JSON Schema (draft-07) of a format, for editors and schema
@@ -161,18 +161,25 @@ Examples:
   opb render playbook.json -o docs/playbook.svg
   opb render --theme dark playbook.yaml > playbook-dark.svg
   opb render --format html --theme auto plugin.oz0-plugin.yaml -o report.html
+  opb render --format fragment --theme auto --view summary --strict playbook.yaml
 
 The drawing is the playground's: its layout, shapes and risk colours, each
 step's id, agent and highest risk class, branch labels, and each step's
 purpose and summary as its hover text. The HTML report holds `opb explain`'s
 account in the same words, the drawing and every diagnostic, and declares
 the Content-Security-Policy `default-src 'none'; style-src 'unsafe-inline';
-img-src data:`. Credentials are masked as in every view outside the editor.
+img-src data:`. A fragment is what the npm package's Markdown plugins put
+in a docs page for a fence: the drawing, the trust summary or the report's
+content, then the document's problems, with a style scoped to its root
+(class `opb-fragment`) whose `auto` colours follow the site's dark selector.
+Credentials are masked as in every view outside the editor.
 
 Exit status: 0 when it was written (even if `opb check` finds errors in the
-document), 1 when there is nothing to write (not a playbook or manifest; for
-SVG, no steps), 2 when the file could not be read or written or the
-arguments are wrong.";
+document, unless --strict), 1 when there is nothing to write (not a playbook
+or manifest; for SVG, no steps) or, with --strict, the document has an error
+(each said on standard error, nothing written), 2 when the file could not be
+read or written or the arguments are wrong (a --dark-selector that could
+reach outside its rule among them).";
 
 const CHECK_EXAMPLES: &str = "\
 Examples:
@@ -360,9 +367,37 @@ pub struct RenderArgs {
     #[arg(long, value_enum, default_value_t = RenderFormat::Svg, value_name = "FORMAT")]
     pub format: RenderFormat,
 
-    /// The colours to draw in.
+    /// The colours to draw in. A fragment's `auto` follows the site's dark
+    /// selector (`--dark-selector`), light when the site is not dark; the
+    /// SVG's and the report's, the reader's system.
     #[arg(long, value_enum, default_value_t = ThemeArg::Light, value_name = "THEME")]
     pub theme: ThemeArg,
+
+    /// What a fragment shows: the step graph (a plugin manifest's trust
+    /// summary, as it has none) or the trust summary, each followed by the
+    /// document's problems, or the report's content, which holds them.
+    #[arg(long, value_enum, default_value_t = ViewArg::Graph, value_name = "VIEW")]
+    pub view: ViewArg,
+
+    /// The CSS selector of the site's dark mode, which a fragment's `auto`
+    /// theme writes its dark colours under: `html.dark` (VitePress),
+    /// `[data-theme="dark"]` (Astro Starlight),
+    /// `[data-md-color-scheme="slate"]` (Material for MkDocs).
+    #[arg(long, default_value = opb_render::fragment::DarkSelector::DEFAULT, value_name = "SELECTOR")]
+    pub dark_selector: String,
+
+    /// Put the live <opb-viewer> over the fragment, which shows it until
+    /// the element's script has drawn (the page's own import of
+    /// `opb-viewer`). Not for a document holding a credential, which stays
+    /// static.
+    #[arg(long)]
+    pub interactive: bool,
+
+    /// Write nothing and exit with status 1 when the document has an error,
+    /// each one said on standard error: a docs build fails rather than
+    /// publish a broken document.
+    #[arg(long)]
+    pub strict: bool,
 
     /// Write to this file instead of standard output.
     #[arg(short, long, value_name = "FILE")]
@@ -383,6 +418,30 @@ pub enum RenderFormat {
     /// One self-contained HTML report: `opb explain`'s account, the graph
     /// and the diagnostics, for a playbook or a plugin manifest.
     Html,
+    /// A fragment of a docs page, as the npm package's Markdown plugins
+    /// write it: the static graph, summary or report, the document's
+    /// problems, and its own style, which follows the site's dark mode.
+    Fragment,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum ViewArg {
+    /// The step graph.
+    Graph,
+    /// The trust summary.
+    Summary,
+    /// The HTML report's content.
+    Report,
+}
+
+impl From<ViewArg> for opb_render::fragment::View {
+    fn from(view: ViewArg) -> Self {
+        match view {
+            ViewArg::Graph => opb_render::fragment::View::Graph,
+            ViewArg::Summary => opb_render::fragment::View::Summary,
+            ViewArg::Report => opb_render::fragment::View::Report,
+        }
+    }
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]

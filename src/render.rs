@@ -1,6 +1,6 @@
 //! `opb render`: a playbook's step graph as a standalone SVG, drawn by
-//! `opb-render` from the core's explain view as the playground draws it, or
-//! a document's HTML report.
+//! `opb-render` from the core's explain view as the playground draws it, a
+//! document's HTML report, or a fragment of a docs page.
 
 use crate::args::{RenderArgs, RenderFormat};
 use crate::input;
@@ -14,6 +14,31 @@ pub fn run(args: &RenderArgs, output: &mut Output) -> Status {
     };
     let name = &input.name;
     let drawn = match (&analysis.explain, args.format) {
+        (_, RenderFormat::Fragment) => {
+            let dark = match opb_render::fragment::DarkSelector::new(&args.dark_selector) {
+                Ok(dark) => dark,
+                Err(refused) => {
+                    output.error(format!("opb cannot write a fragment: {refused}"));
+                    return Status::Failed;
+                }
+            };
+            if args.strict {
+                if let Some(failure) = opb_render::fragment::strict_failure(name, &analysis) {
+                    let mut lines = failure.into_iter();
+                    output.error(lines.next().unwrap_or_default());
+                    lines.for_each(|line| output.note(line));
+                    return Status::Errors;
+                }
+            }
+            let options = opb_render::fragment::Options {
+                view: args.view.into(),
+                theme: args.theme.into(),
+                dark,
+                interactive: args.interactive,
+            };
+            let kind = args.read.kind.map(Into::into);
+            Ok(opb_render::fragment::fragment(name, &input.text, &analysis, kind, &options))
+        }
         (Some(Explain::Playbook(explain)), RenderFormat::Svg) => {
             opb_render::svg::graph(explain, args.theme.into()).map_err(|why| format!("opb cannot draw {name}: {why}"))
         }

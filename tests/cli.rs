@@ -1001,6 +1001,84 @@ mod render {
             .contains("could not be read as a playbook; `opb check x.json` shows why"));
         opb().args(["render", "missing.json"]).assert().code(2);
     }
+
+    #[test]
+    fn a_fragment_is_written_for_a_docs_page_in_the_view_and_theme_asked() {
+        let graph =
+            stdout(opb().args(["render", "--format", "fragment", "--theme", "auto", CLEAN]));
+        assert!(
+            graph.starts_with(
+                r#"<div class="opb-fragment" data-theme="auto" data-view="graph" v-pre><svg class="opb-style" width="0" height="0" aria-hidden="true"><style>"#
+            ),
+            "{graph}"
+        );
+        assert!(graph.contains("html.dark .opb-fragment[data-theme=&quot;auto&quot;]{"));
+        assert!(graph.contains(r#"data-step-id="gate""#) && graph.ends_with("</div>\n"));
+        let summary = stdout(opb().args([
+            "render",
+            "--format",
+            "fragment",
+            "--view",
+            "summary",
+            "--dark-selector",
+            r#"[data-theme="dark"]"#,
+            CLEAN_MANIFEST,
+        ]));
+        assert!(summary.contains(r#"data-theme="light" data-view="summary""#), "light by default");
+        assert!(summary
+            .contains("[data-theme=&quot;dark&quot;] .opb-fragment[data-theme=&quot;auto&quot;]{"));
+        assert!(summary.contains(r#"class="trust-facts"#) && !summary.contains("<svg xmlns"));
+        let live = stdout(opb().args([
+            "render",
+            "--format",
+            "fragment",
+            "--interactive",
+            "--kind",
+            "playbook",
+            CLEAN,
+        ]));
+        assert!(
+            live.starts_with(r#"<opb-viewer code="{"#)
+                && live
+                    .contains(r#" kind="playbook" theme="light" v-pre><div class="opb-fragment""#)
+        );
+    }
+
+    #[test]
+    fn strict_fails_on_an_error_and_a_selector_that_could_leave_its_rule_is_refused() {
+        // Without strict a broken document is written, its problems listed.
+        let written = stdout(opb().args(["render", "--format", "fragment", BROKEN]));
+        assert!(written.contains("<code>PB213 next-unknown</code>"));
+        let assert =
+            opb().args(["render", "--format", "fragment", "--strict", BROKEN]).assert().code(1);
+        assert!(assert.get_output().stdout.is_empty(), "nothing written");
+        let stderr = String::from_utf8_lossy(&assert.get_output().stderr).into_owned();
+        assert!(
+            stderr.starts_with(&format!("error: {BROKEN} has 8 errors, and strict forbids any:\n")),
+            "{stderr}"
+        );
+        assert!(
+            stderr.contains("note: PB213 line 60: `next` of step `decide` names `file`"),
+            "{stderr}"
+        );
+        // Warnings are not errors: PB220 warns, and strict writes.
+        opb()
+            .args([
+                "render",
+                "--format",
+                "fragment",
+                "--strict",
+                "crates/core/tests/fixtures/rules/PB220.bad.yaml",
+            ])
+            .assert()
+            .success();
+        let assert = opb()
+            .args(["render", "--format", "fragment", "--dark-selector", "html.dark,body", CLEAN])
+            .assert()
+            .code(2);
+        let stderr = String::from_utf8_lossy(&assert.get_output().stderr).into_owned();
+        assert!(stderr.contains(r#"the dark selector "html.dark,body" is refused: ',' could carry it outside the fragment's style"#), "{stderr}");
+    }
 }
 
 /// A playbook whose step may move money with no person deciding: PB220

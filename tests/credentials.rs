@@ -198,6 +198,16 @@ fn a_credential_used_as_a_key_or_quoted_by_another_rule_is_shown_whole_in_no_out
             format!("render html {path}"),
             opb(&["render", "--format", "html", path], "", 0),
         ));
+        for view in ["graph", "summary", "report"] {
+            outputs.push((
+                format!("render fragment {view} {path}"),
+                opb(
+                    &["render", "--format", "fragment", "--interactive", "--view", view, path],
+                    "",
+                    0,
+                ),
+            ));
+        }
     }
     for (what, output) in &outputs {
         assert_hidden(output, GITHUB, what);

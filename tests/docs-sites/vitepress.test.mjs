@@ -3,16 +3,19 @@
 // installed into a fresh copy of the VitePress site in vitepress/ beside the
 // pinned VitePress (tools/vitepress, scripts/setup.sh test), built with
 // `vitepress build` (which renders every page on the server, importing the
-// package there), served, and opened in Chromium. Screenshots go to
-// tests/e2e/screenshots/.
+// package there), served, and opened in Chromium; its pages with opb's
+// fences (fences.mjs) are drawn by the package's markdown-it plugin at that
+// build, and a second build with the plugin strict fails on the broken
+// one. Screenshots go to tests/e2e/screenshots/.
 
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
-import { cpSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { cpSync, mkdtempSync, readFileSync, readdirSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join, resolve } from "node:path";
+import { join } from "node:path";
 import { root, serve, launch, screenshot } from "../e2e/harness.mjs";
+import { checkSite, installSite, writePages } from "./fences.mjs";
 
 const site = mkdtempSync(join(tmpdir(), "opb-vitepress-"));
 let server;
@@ -25,17 +28,9 @@ function run(command, args, cwd) {
 }
 
 before(async () => {
-  const version = readFileSync(join(root, "Cargo.toml"), "utf8").match(/\[workspace\.package\]\s*version = "([^"]+)"/)[1];
-  const tarball = resolve(root, process.env.OPB_VIEWER_TGZ ?? `target/npm/opb-viewer-${version}.tgz`);
-  cpSync(join(root, "tests/docs-sites/vitepress"), site, { recursive: true });
+  installSite("vitepress", site);
   cpSync(join(root, "docs/examples/refund-with-approval.yaml"), join(site, "public/refund-with-approval.yaml"));
-  // VitePress at its pinned versions (its lockfile), and the package.
-  const tools = join(root, "tools/vitepress");
-  const manifest = JSON.parse(readFileSync(join(tools, "package.json"), "utf8"));
-  manifest.dependencies = { "opb-viewer": `file:${tarball}` };
-  writeFileSync(join(site, "package.json"), JSON.stringify(manifest, null, 2));
-  cpSync(join(tools, "package-lock.json"), join(site, "package-lock.json"));
-  run("npm", ["install", "--prefer-offline", "--no-audit", "--no-fund", "--loglevel=error"], site);
+  writePages(site);
   run(join(site, "node_modules/.bin/vitepress"), ["build", "."], site);
   server = await serve(join(site, ".vitepress/dist"));
   browser = await launch();
@@ -74,4 +69,28 @@ test("the package installs, builds with server-side rendering and draws its grap
     assert.deepEqual(problems, []);
     await page.close();
   }
+});
+
+test("opb's fences are drawn at build time by the markdown-it plugin, read without script and follow the dark toggle", async () => {
+  const built = readFileSync(join(site, ".vitepress/dist/graph.html"), "utf8");
+  // In the built page itself, not drawn by a script (Vue's render has
+  // taken its `v-pre`).
+  assert.match(built, /<div class="opb-fragment" data-theme="auto" data-view="graph"><svg class="opb-style" width="0" height="0" aria-hidden="true"><style>/);
+  assert.match(built, /data-step-id="refund"/);
+  await checkSite({
+    browser,
+    base: server.url,
+    suffix: ".html",
+    site: "vitepress",
+    // VitePress's toggle: a `dark` class on <html>.
+    dark: (page, on) => page.evaluate((on) => document.documentElement.classList.toggle("dark", on), on),
+  });
+});
+
+test("a strict build fails on the broken fence, naming the page, the code and the message", () => {
+  const done = spawnSync(join(site, "node_modules/.bin/vitepress"), ["build", ".", "--outDir", join(site, "strict-dist")], { cwd: site, encoding: "utf8", env: { ...process.env, OPB_STRICT: "1" } });
+  assert.notEqual(done.status, 0, "the strict build fails");
+  const said = done.stdout + done.stderr;
+  assert.match(said, /opb-viewer: the openplaybook fence at line 5 of broken\.md has 8 errors, and strict forbids any:/);
+  assert.match(said, /PB213 line 60: `next` of step `decide` names `file`/);
 });

@@ -27,13 +27,14 @@ async function newPage(viewport = { width: 1400, height: 900 }, colorScheme = "l
   return page;
 }
 
-// Opens `fragment` and waits for the reading view to show its document.
-// From a blank page: on the playground, a new fragment alone would only
-// move within the page.
+// Opens `fragment` and waits for the reading view to show its document
+// whole (its banner shows first, alone). From a blank page: on the
+// playground, a new fragment alone would only move within the page.
 async function read(page, fragment) {
   await page.goto("about:blank");
   await page.goto(opb.server.url + fragment);
-  await page.waitForSelector("[data-opb-reading] opb-viewer:not([hidden])");
+  await page.waitForSelector('[data-opb-reading] opb-viewer:not([hidden]) [role="tab"]');
+  await page.waitForSelector('[data-testid="reading-status"]', { state: "detached" });
   return page;
 }
 
@@ -57,6 +58,39 @@ test("a shared link opens the reading view, and nothing of the editor loads", as
   assert.ok(page.paths.some((path) => /^\/opb-read-core-[0-9a-f]{16}\.wasm$/.test(path)), `the reading view's wasm: ${page.paths}`);
   assert.equal(await page.evaluate(() => typeof window.opbEditor), "undefined", "no editor");
   await screenshot(page, "reading-1400-light");
+  await closeClean(page);
+});
+
+test("the banner shows first, from a build that makes nothing else, and the whole view keeps it as it was", async () => {
+  const page = await newPage();
+  // The whole view's build held back until the banner has been seen.
+  let release;
+  const held = new Promise((resolve) => (release = resolve));
+  await page.route(/\/opb-read-core-[0-9a-f]{16}\.wasm$/, async (route) => {
+    await held;
+    await route.continue();
+  });
+  await page.goto(opb.server.url + pako({ code: CODE }));
+  const viewer = page.locator("opb-viewer");
+  const banner = viewer.locator('[data-testid="trust-banner"]');
+  await banner.waitFor();
+  const first = await banner.evaluate((element) => element.outerHTML);
+  assert.match(first, /data-testid="trust-verdict"[\s\S]*Writes to customers/);
+  assert.equal(await viewer.locator('[role="tab"]').count(), 0, "no tabs before the whole view");
+  assert.equal(await page.locator('[data-testid="reading-status"]').innerText(), "Drawing the graph and the panels…");
+  assert.match(await page.title(), / - opb$/, "the tab is named after the document already");
+  assert.ok(page.paths.some((path) => /^\/opb-glance-core-[0-9a-f]{16}\.wasm$/.test(path)), `the banner's wasm: ${page.paths}`);
+  release();
+  await viewer.locator('svg.graph g[data-step-id="send"]').waitFor();
+  await page.waitForSelector('[data-testid="reading-status"]', { state: "detached" });
+  // But for the summary's button the element adds to the whole view (shown
+  // in a fixed height only).
+  const whole = await banner.evaluate((element) => {
+    const copy = element.cloneNode(true);
+    copy.querySelector(".opb-more")?.remove();
+    return copy.outerHTML;
+  });
+  assert.equal(whole, first, "the same banner");
   await closeClean(page);
 });
 
@@ -115,7 +149,8 @@ test("a link the reading view cannot read opens the playground, which says why",
   const page = await newPage();
   await page.goto(opb.server.url + "#pako:eNrLSM3JyQcABiwCF");
   await page.waitForSelector('[data-testid="editor"] .cm-content');
-  assert.ok(page.paths.some((path) => path.startsWith("/opb-read-core-")), "the reading view read it first");
+  assert.ok(page.paths.some((path) => path.startsWith("/opb-glance-core-")), "the reading view read it first");
+  assert.ok(!page.paths.some((path) => path.startsWith("/opb-read-core-")), "with the banner's build alone");
   await page.waitForSelector("[data-opb-reading]", { state: "detached" });
   assert.match(await page.locator('[data-testid="share-notice"]').innerText(), /link/i);
   await closeClean(page);
@@ -138,7 +173,8 @@ test("a link that unpacks past the input limit stops at it in the reading view, 
   const bomb = "#pako:" + deflateSync(Buffer.alloc(24 * 1024 * 1024)).toString("base64url");
   await page.goto(opb.server.url + bomb);
   await page.waitForSelector('[data-testid="editor"] .cm-content');
-  assert.ok(page.paths.some((path) => path.startsWith("/opb-read-core-")), "the reading view read it first");
+  assert.ok(page.paths.some((path) => path.startsWith("/opb-glance-core-")), "the reading view read it first");
+  assert.ok(!page.paths.some((path) => path.startsWith("/opb-read-core-")), "with the banner's build alone");
   assert.match(await page.locator('[data-testid="share-notice"]').innerText(), /more than 16 MiB/);
   await closeClean(page);
 });

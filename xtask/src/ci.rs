@@ -16,10 +16,11 @@ use crate::{fuzz, package, sarif, size, supply_chain};
 /// and its end-to-end tests against the release build (playwright-core),
 /// formatting, clippy and the core's rustdoc with warnings denied, opb's
 /// SARIF through Microsoft's SARIF multitool, the <opb-viewer> npm
-/// package, a MkDocs site built with `opb render` and a VitePress site with
-/// the package, read in Chromium, opb's PyPI wheel (installed and run with
-/// no Rust on PATH: opb, `python -m opb`, `opb lsp`, the GitHub Action's
-/// steps), the editors and CI tools, each fuzz target briefly, and last
+/// package, opb's PyPI wheel, a MkDocs site built with the wheel's plugin
+/// and VitePress and Astro sites with the package and its Markdown plugins,
+/// read in Chromium, the wheel installed and run with no Rust on PATH (opb,
+/// `python -m opb`, `opb lsp`, the GitHub Action's steps), the editors and
+/// CI tools, each fuzz target briefly, and last
 /// every Rust test of the workspace, so that the output ends with cargo's
 /// summary.
 pub fn ci(_: &[String]) -> Result {
@@ -59,11 +60,15 @@ pub fn ci(_: &[String]) -> Result {
     step("the <opb-viewer> npm package (cargo xtask package viewer dist, from the release build)");
     package::package(&["viewer".into(), "dist".into()])?;
 
-    step("docs sites as their authors build them: a MkDocs site with opb render, a VitePress site with the package, the HTML report, in Chromium (tests/docs-sites)");
+    // One wheel, built here, serves the MkDocs site's plugin and the
+    // packaging and pre-commit tests after it.
+    step("opb's PyPI wheel, built by maturin (cargo xtask package wheel)");
+    package::package(&["wheel".into()])?;
+
+    step("docs sites as their authors build them: a MkDocs site with the wheel's plugin (installed without Rust), VitePress and Astro sites with the package (the element, opb's fences drawn by its markdown-it and remark plugins), the HTML report, in Chromium (tests/docs-sites)");
     run(&mut cmd("node", ["--test", "tests/docs-sites/"]))?;
 
-    step("opb's PyPI wheel: built by maturin (cargo xtask package wheel), then installed by pip and run without Rust, the GitHub Action's steps too (tests/packaging)");
-    package::package(&["wheel".into()])?;
+    step("opb's PyPI wheel installed by pip and run without Rust, the GitHub Action's steps too (tests/packaging)");
     run(&mut cmd("node", ["--test", "tests/packaging/"]))?;
 
     step("editors and CI: the JSON Schemas read by check-jsonschema and yaml-language-server, opb lsp in Neovim, the pre-commit hooks, the mirror's from the wheel (tests/editors)");
@@ -72,8 +77,8 @@ pub fn ci(_: &[String]) -> Result {
     step("fuzz smoke runs (cargo xtask fuzz, each target briefly)");
     fuzz::fuzz(&[])?;
 
-    step("the viewer's reading of links and of host messages (cargo test -p opb-viewer --features embed)");
-    run(&mut cargo("test --quiet -p opb-viewer --features embed"))?;
+    step("the viewer's reading of links and of host messages, and its banner alone (cargo test -p opb-viewer --features embed,glance)");
+    run(&mut cargo("test --quiet -p opb-viewer --features embed,glance"))?;
 
     rust_tests()
 }
@@ -102,9 +107,14 @@ fn formatting() -> Result {
 }
 
 fn clippy() -> Result {
-    step("clippy, warnings denied (the workspace natively, the viewer's link and embed builds, the app's interface for wasm32)");
+    step("clippy, warnings denied (the workspace natively, the viewer's link, embed, banner and fragment builds, the app's interface for wasm32)");
     run(&mut cargo("clippy --quiet --workspace --all-targets -- -D warnings"))?;
-    run(&mut cargo("clippy --quiet -p opb-viewer --features embed --all-targets -- -D warnings"))?;
+    run(&mut cargo(
+        "clippy --quiet -p opb-viewer --features embed,glance,fragment --all-targets -- -D warnings",
+    ))?;
+    run(&mut cargo(
+        "clippy --quiet -p opb-viewer --no-default-features --features glance,link -- -D warnings",
+    ))?;
     run(&mut cargo("clippy --quiet -p opb-app --features web --target wasm32-unknown-unknown --all-targets -- -D warnings"))
 }
 

@@ -27,7 +27,9 @@ pub fn package(args: &[String]) -> Result {
 /// target/npm/opb-viewer-<version>.tgz (npm pack) holding the element
 /// (js/opb-viewer.js, without a playground to link to), the viewer's wasm
 /// and loader (js/build-viewer.mjs), its stylesheet, its types
-/// (js/package/opb-viewer.d.ts), a README for docs authors
+/// (js/package/opb-viewer.d.ts), the Markdown plugins that render a fence
+/// at a site's build (markdown-it and remark, on the viewer's `fragment`
+/// build in Node, with their types), a README for docs authors
 /// (js/package/README.md) and the licences, at the workspace's version.
 /// With BUILD (a release build, dist/), its viewer wasm is packed rather
 /// than built again. Prints the tarball's path.
@@ -44,32 +46,48 @@ fn viewer(build: Option<&Path>) -> Result {
         build_viewer.env("OPB_VIEWER_BUILT", built);
     }
     output(&mut build_viewer)?;
-    for file in
-        ["js/package/opb-viewer.d.ts", "js/package/README.md", "LICENSE-MIT", "LICENSE-APACHE"]
-    {
+    for file in [
+        "js/package/opb-viewer.d.ts",
+        "js/package/markdown-it.d.ts",
+        "js/package/remark.d.ts",
+        "js/package/README.md",
+        "LICENSE-MIT",
+        "LICENSE-APACHE",
+    ] {
         let name = Path::new(file).file_name().expect("a file name");
         std::fs::copy(file, stage.join(name)).map_err(|e| format!("{file}: {e}"))?;
     }
     let mut cores: Vec<String> = std::fs::read_dir(&stage)
         .map_err(|e| format!("{}: {e}", stage.display()))?
         .filter_map(|entry| entry.ok()?.file_name().into_string().ok())
-        .filter(|name| name.starts_with("opb-viewer-core-"))
+        .filter(|name| {
+            name.starts_with("opb-viewer-core-") || name.starts_with("opb-fragment-core-")
+        })
         .collect();
     cores.sort();
-    let files: Vec<String> = ["opb-viewer.js", "opb-viewer.css", "opb-viewer.d.ts"]
-        .into_iter()
-        .map(String::from)
-        .chain(cores)
-        .chain(["README.md", "LICENSE-MIT", "LICENSE-APACHE"].map(String::from))
-        .map(|name| format!("    \"{name}\""))
-        .collect();
-    // Importing the module defines the element; a bundler must keep it
-    // (sideEffects).
+    let files: Vec<String> = [
+        "opb-viewer.js",
+        "opb-viewer.css",
+        "opb-viewer.d.ts",
+        "fragment.mjs",
+        "markdown-it.mjs",
+        "markdown-it.d.ts",
+        "remark.mjs",
+        "remark.d.ts",
+    ]
+    .into_iter()
+    .map(String::from)
+    .chain(cores)
+    .chain(["README.md", "LICENSE-MIT", "LICENSE-APACHE"].map(String::from))
+    .map(|name| format!("    \"{name}\""))
+    .collect();
+    // Importing the module defines the element, and the plugins' renderer
+    // loads its wasm: a bundler must keep both (sideEffects).
     let manifest = format!(
         r#"{{
   "name": "opb-viewer",
   "version": "{version}",
-  "description": "The opb viewer as a custom element: what an OpenPlaybook playbook or an Orchestrator Zero plugin manifest can do, on a docs page",
+  "description": "The opb viewer as a custom element, and Markdown plugins that draw a fence at build time: what an OpenPlaybook playbook or an Orchestrator Zero plugin manifest can do, on a docs page",
   "license": "MIT OR Apache-2.0",
   "type": "module",
   "exports": {{
@@ -77,11 +95,20 @@ fn viewer(build: Option<&Path>) -> Result {
       "types": "./opb-viewer.d.ts",
       "default": "./opb-viewer.js"
     }},
-    "./opb-viewer.css": "./opb-viewer.css"
+    "./opb-viewer.css": "./opb-viewer.css",
+    "./markdown-it": {{
+      "types": "./markdown-it.d.ts",
+      "default": "./markdown-it.mjs"
+    }},
+    "./remark": {{
+      "types": "./remark.d.ts",
+      "default": "./remark.mjs"
+    }}
   }},
   "types": "./opb-viewer.d.ts",
   "sideEffects": [
-    "./opb-viewer.js"
+    "./opb-viewer.js",
+    "./fragment.mjs"
   ],
   "files": [
 {}
@@ -90,7 +117,9 @@ fn viewer(build: Option<&Path>) -> Result {
     "openplaybook",
     "web-component",
     "custom-element",
-    "docs"
+    "docs",
+    "markdown-it-plugin",
+    "remark-plugin"
   ]
 }}
 "#,
@@ -111,9 +140,10 @@ fn viewer(build: Option<&Path>) -> Result {
 
 /// opb's PyPI wheel (pyproject.toml), built by maturin from
 /// tools/packaging (scripts/setup.sh test): the release build of the root
-/// package's `opb`, stripped, into target/wheels, emptied first so the
-/// wheel is the only one there (tests/packaging and tests/editors install
-/// it from there). Prints the wheel's size and its binary's, the figures
+/// package's `opb`, stripped, with the Python package beside it (`python
+/// -m opb`, the MkDocs plugin), into target/wheels, emptied first so the
+/// wheel is the only one there (tests/docs-sites, tests/packaging and
+/// tests/editors install it from there). Prints the wheel's size and its binary's, the figures
 /// docs/performance.md records.
 fn wheel() -> Result {
     let wheels = root().join("target/wheels");

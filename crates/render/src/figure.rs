@@ -25,10 +25,25 @@ pub async fn for_viewer<W: Future<Output = ()>>(
     explain: &PlaybookExplain,
     pause: impl FnMut() -> Option<W>,
 ) -> String {
+    on_page(explain, "opb-graph", pause).await
+}
+
+/// The graph for a fragment of a docs page ([`crate::fragment`]), whose
+/// stylesheet gives it its colours: the drawing in a `div` of class
+/// `graph`, and its legend, closed.
+pub fn for_fragment(explain: &PlaybookExplain) -> String {
+    pause::at_once(on_page(explain, "graph", pause::never))
+}
+
+/// The drawing without a stylesheet of its own, in a `div` of `class`,
+/// and its legend, closed.
+async fn on_page<W: Future<Output = ()>>(
+    explain: &PlaybookExplain,
+    class: &str,
+    pause: impl FnMut() -> Option<W>,
+) -> String {
     match drawn(explain, None, |_| {}, NoticeIn::Page, pause).await {
-        Ok((svg, fidelity)) => {
-            framed(fidelity.notice(), "opb-graph", &svg, legend::html(false, None))
-        }
+        Ok((svg, fidelity)) => framed(fidelity.notice(), class, &svg, legend::html(false, None)),
         Err(why) => undrawn(&explain.graph, &why),
     }
 }

@@ -11,15 +11,15 @@
 use crate::explain::{Page, Tone};
 use crate::xml::{code_spans, escape};
 use crate::Theme;
-use opb_core::explain::Explain;
+use opb_core::explain::{Explain, PlaybookExplain};
 use opb_core::{Analysis, Diagnostic};
 use std::fmt::Write;
 
 /// The page's own stylesheet.
-const REPORT_CSS: &str = include_str!("report.css");
+pub(crate) const REPORT_CSS: &str = include_str!("report.css");
 
 /// The trust summary's stylesheet, as the playground links it.
-const TRUST_CSS: &str = include_str!("../../../style/trust.css");
+pub(crate) const TRUST_CSS: &str = include_str!("../../../style/trust.css");
 
 /// The Content-Security-Policy the report declares, and is read under.
 pub const POLICY: &str = "default-src 'none'; style-src 'unsafe-inline'; img-src data:";
@@ -28,25 +28,9 @@ pub const POLICY: &str = "default-src 'none'; style-src 'unsafe-inline'; img-src
 /// `None` when it could not be read as a playbook or a plugin manifest
 /// (`opb check` says why).
 pub fn report(name: &str, analysis: &Analysis, theme: Theme) -> Option<String> {
-    let explain = analysis.explain.as_ref()?;
-    let mut page = HtmlPage::default();
-    let (title, graph) = match explain {
-        Explain::Playbook(explain) => {
-            crate::explain::playbook::render(name, explain, &mut page);
-            let title = explain.document.name.clone().or_else(|| explain.document.id.clone());
-            (title, Some(crate::figure::for_report(explain, theme)))
-        }
-        Explain::PluginManifest(explain) => {
-            crate::explain::manifest::render(name, explain, &mut page);
-            (explain.plugin.name.clone(), None)
-        }
-    };
-    let blocks = page.finish();
-    // The account's opening (its title and what the document is) heads the
-    // page; the graph and the diagnostics come before its sections.
-    let first_section = blocks.iter().position(|b| b.starts_with("<h2")).unwrap_or(blocks.len());
-    let mut out = String::with_capacity(16_384);
-    let title = title.unwrap_or_else(|| name.to_owned());
+    let (title, body) =
+        account(name, analysis, |explain| crate::figure::for_report(explain, theme))?;
+    let mut out = String::with_capacity(16_384 + body.len());
     write!(
         out,
         r#"<!DOCTYPE html>
@@ -73,6 +57,43 @@ pub fn report(name: &str, analysis: &Analysis, theme: Theme) -> Option<String> {
             crate::light_when_printed(REPORT_CSS, ":root", ":root[data-theme]").unwrap_or_default(),
     )
     .ok();
+    out.push_str(&body);
+    write!(
+        out,
+        "<footer>Written by <code>opb render --format html</code> from {}. Credentials are shown cut to their first four characters.</footer>\n</main>\n</body>\n</html>\n",
+        escape(name)
+    )
+    .ok();
+    Some(out)
+}
+
+/// The report's content, for a page or a fragment of one ([`crate::fragment`]):
+/// its title, and the account's opening, the trust summary, the graph as
+/// `graph` draws it, the diagnostics and the account's sections; `None`
+/// when the document could not be read as a playbook or a plugin manifest.
+pub(crate) fn account(
+    name: &str,
+    analysis: &Analysis,
+    graph: impl FnOnce(&PlaybookExplain) -> String,
+) -> Option<(String, String)> {
+    let explain = analysis.explain.as_ref()?;
+    let mut page = HtmlPage::default();
+    let (title, graph) = match explain {
+        Explain::Playbook(explain) => {
+            crate::explain::playbook::render(name, explain, &mut page);
+            let title = explain.document.name.clone().or_else(|| explain.document.id.clone());
+            (title, Some(graph(explain)))
+        }
+        Explain::PluginManifest(explain) => {
+            crate::explain::manifest::render(name, explain, &mut page);
+            (explain.plugin.name.clone(), None)
+        }
+    };
+    let blocks = page.finish();
+    // The account's opening (its title and what the document is) heads the
+    // page; the graph and the diagnostics come before its sections.
+    let first_section = blocks.iter().position(|b| b.starts_with("<h2")).unwrap_or(blocks.len());
+    let mut out = String::with_capacity(16_384);
     for block in &blocks[..first_section] {
         out.push_str(block);
     }
@@ -86,19 +107,24 @@ pub fn report(name: &str, analysis: &Analysis, theme: Theme) -> Option<String> {
     for block in &blocks[first_section..] {
         out.push_str(block);
     }
-    write!(
-        out,
-        "<footer>Written by <code>opb render --format html</code> from {}. Credentials are shown cut to their first four characters.</footer>\n</main>\n</body>\n</html>\n",
-        escape(name)
-    )
-    .ok();
-    Some(out)
+    Some((title.unwrap_or_else(|| name.to_owned()), out))
 }
 
+/// What opb check finds, headed: the diagnostics' list, or that there are
+/// none.
 pub(crate) fn diagnostics(out: &mut String, name: &str, diagnostics: &[Diagnostic]) {
     out.push_str("<h2>What opb check finds</h2>\n");
     if diagnostics.is_empty() {
         out.push_str("<p>No problems.</p>\n");
+    }
+    diagnostic_list(out, name, diagnostics);
+}
+
+/// The diagnostics of the document read from `name` as a list, each with
+/// its code, name, position and message, after a sentence counting them;
+/// nothing when there are none.
+pub(crate) fn diagnostic_list(out: &mut String, name: &str, diagnostics: &[Diagnostic]) {
+    if diagnostics.is_empty() {
         return;
     }
     let counts = opb_core::Counts::of(diagnostics);

@@ -14,6 +14,7 @@
 pub mod drawing;
 pub mod explain;
 pub mod figure;
+pub mod fragment;
 pub mod glance;
 pub mod html;
 pub mod legend;

@@ -23,6 +23,9 @@ use opb_core::{pause, Analysis};
 use std::fmt::Write;
 use std::future::Future;
 
+/// What a view says of a text it could not read as either kind.
+pub(crate) const UNREAD: &str = "opb could not read this as a playbook or a plugin manifest.";
+
 /// A tab of the viewer: its id (what `<opb-viewer tab="…">` names) and
 /// label.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -52,7 +55,33 @@ pub async fn view_pausing<W: Future<Output = ()>>(
     // Walked once, for the summary and the Risk paths tab.
     let paths = opb_core::risk_paths(analysis);
     pause::ask(&mut pause).await;
-    if let Some(summary) = opb_core::trust_summary_with(analysis, paths.as_ref()) {
+    banner(&mut out, analysis, paths.as_ref());
+    let mut panels: Vec<(Tab, String)> = match &analysis.explain {
+        Some(Explain::Playbook(explain)) => playbook(name, explain, paths.as_ref(), pause).await,
+        Some(Explain::PluginManifest(explain)) => manifest(name, explain),
+        None => vec![],
+    };
+    let counts = analysis.checked.counts;
+    let problems = counts.error + counts.warning + counts.info;
+    let mut body = String::new();
+    if analysis.explain.is_none() {
+        write!(body, r#"<p class="opb-unread">{UNREAD}</p>"#).ok();
+    }
+    diagnostics(&mut body, name, &analysis.checked.diagnostics);
+    let label =
+        if problems == 0 { "Problems".to_owned() } else { format!("Problems ({problems})") };
+    panels.push((Tab { id: "diagnostics", label }, body));
+    tabs(&mut out, &panels);
+    out.push_str("</div>");
+    (out, panels.into_iter().map(|(tab, _)| tab).collect())
+}
+
+/// The trust banner as the viewer shows it first: the trust summary
+/// ([`crate::glance`]) in its section, headed for assistive technology.
+/// `paths` is the document's risk paths, when it is a playbook; nothing is
+/// written for a document that is neither kind.
+pub fn banner(out: &mut String, analysis: &Analysis, paths: Option<&RiskPaths>) {
+    if let Some(summary) = opb_core::trust_summary_with(analysis, paths) {
         // The document's name (masked by the core), for a page that shows
         // one document to take as its title: the reading view.
         let title = summary.title.as_deref().map(escape).unwrap_or_default();
@@ -63,24 +92,6 @@ pub async fn view_pausing<W: Future<Output = ()>>(
         )
         .ok();
     }
-    let mut panels: Vec<(Tab, String)> = match &analysis.explain {
-        Some(Explain::Playbook(explain)) => playbook(name, explain, paths.as_ref(), pause).await,
-        Some(Explain::PluginManifest(explain)) => manifest(name, explain),
-        None => vec![],
-    };
-    let counts = analysis.checked.counts;
-    let problems = counts.error + counts.warning + counts.info;
-    let mut body = String::new();
-    if analysis.explain.is_none() {
-        body.push_str(r#"<p class="opb-unread">opb could not read this as a playbook or a plugin manifest.</p>"#);
-    }
-    diagnostics(&mut body, name, &analysis.checked.diagnostics);
-    let label =
-        if problems == 0 { "Problems".to_owned() } else { format!("Problems ({problems})") };
-    panels.push((Tab { id: "diagnostics", label }, body));
-    tabs(&mut out, &panels);
-    out.push_str("</div>");
-    (out, panels.into_iter().map(|(tab, _)| tab).collect())
 }
 
 fn tabs(out: &mut String, panels: &[(Tab, String)]) {

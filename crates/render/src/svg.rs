@@ -22,7 +22,12 @@ use std::fmt::Write;
 use std::future::Future;
 
 /// The graph's stylesheet, as the playground links it.
-const GRAPH_CSS: &str = include_str!("../../../style/graph.css");
+pub(crate) const GRAPH_CSS: &str = include_str!("../../../style/graph.css");
+
+/// What a drawing outside the playground needs beside `style/graph.css`:
+/// a font of its own, its background, and, inlined into a narrower column,
+/// shrinking to fit it.
+pub(crate) const DRAWING_CSS: &str = "svg.graph{font-family:ui-sans-serif,system-ui,sans-serif;max-width:100%;height:auto}svg.graph .graph-background{fill:var(--graph-bg)}";
 
 /// What cannot be drawn.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -296,19 +301,11 @@ fn description(explain: &PlaybookExplain) -> String {
 /// inlined into a page neither reads nor changes the page's, and without
 /// comments or indentation.
 fn stylesheet() -> String {
-    let mut css = String::with_capacity(GRAPH_CSS.len());
-    let mut rest = GRAPH_CSS;
-    while let Some(start) = rest.find("/*") {
-        css.push_str(&rest[..start]);
-        rest = rest[start..].find("*/").map_or("", |end| &rest[start + end + 2..]);
-    }
-    css.push_str(rest);
-    let css = css
+    let css = uncommented(GRAPH_CSS)
         .replace(r#":root[data-theme="dark"]"#, r#"svg.graph[data-theme="dark"]"#)
         .replace(":root", "svg.graph");
     let css = own_properties_only(&css);
-    // Inlined into a narrower column, the drawing shrinks to fit it.
-    let mut out = String::from("svg.graph{font-family:ui-sans-serif,system-ui,sans-serif;max-width:100%;height:auto}svg.graph .graph-background{fill:var(--graph-bg)}");
+    let mut out = String::from(DRAWING_CSS);
     for line in css.lines().map(str::trim).filter(|l| !l.is_empty()) {
         out.push_str(line);
     }
@@ -328,10 +325,22 @@ fn stylesheet() -> String {
     out
 }
 
+/// `css` without its comments.
+pub(crate) fn uncommented(css: &str) -> String {
+    let mut out = String::with_capacity(css.len());
+    let mut rest = css;
+    while let Some(start) = rest.find("/*") {
+        out.push_str(&rest[..start]);
+        rest = rest[start..].find("*/").map_or("", |end| &rest[start + end + 2..]);
+    }
+    out.push_str(rest);
+    out
+}
+
 /// `css` with each `var(--name, fallback)` whose property the stylesheet
 /// does not set itself (the page's accent, error colour and fonts) replaced
 /// by its fallback: a drawing reads nothing from the page it is put in.
-fn own_properties_only(css: &str) -> String {
+pub(crate) fn own_properties_only(css: &str) -> String {
     let own = |name: &str| css.contains(&format!("{name}:"));
     let mut out = String::with_capacity(css.len());
     let mut rest = css;

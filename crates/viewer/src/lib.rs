@@ -9,6 +9,8 @@
 
 #[cfg(feature = "embed")]
 mod embed;
+#[cfg(feature = "fragment")]
+mod fragment;
 #[cfg(feature = "link")]
 mod link;
 
@@ -42,7 +44,8 @@ impl Viewed {
     }
 
     /// The `opb:result` message as JSON: the kind, the counts and every
-    /// diagnostic (messages masked by the core).
+    /// diagnostic (messages masked by the core); empty for the banner alone,
+    /// whose page waits for the whole view's.
     #[wasm_bindgen(getter)]
     pub fn result(&self) -> String {
         self.result.clone()
@@ -92,14 +95,40 @@ extern "C" {
 /// `plugin-manifest`; detected when absent or unknown) from a file called
 /// `name`, whose extension, when it has one, says the syntax; the page
 /// calls [`Viewing::step`] until the view is ready.
+#[cfg(feature = "view")]
 #[wasm_bindgen]
 pub fn viewing(text: String, kind: Option<String>, name: String) -> Viewing {
-    Viewing::new(text, kind, name, date_now)
+    Viewing::new(text, kind, name, date_now, Made::View)
+}
+
+/// Starts the trust banner of `text` alone, read as `viewing` reads it:
+/// the view's `html` is the banner as the whole view begins, its `tabs`
+/// and `result` empty. A shared link's reading view shows it while the whole view's
+/// build downloads.
+#[cfg(feature = "glance")]
+#[wasm_bindgen]
+pub fn glancing(text: String, kind: Option<String>, name: String) -> Viewing {
+    Viewing::new(text, kind, name, date_now, Made::Banner)
+}
+
+/// What a [`Viewing`] makes.
+#[derive(Clone, Copy)]
+enum Made {
+    #[cfg(feature = "view")]
+    View,
+    #[cfg(feature = "glance")]
+    Banner,
 }
 
 impl Viewing {
     /// A view of `text` made in slices timed by `clock`.
-    fn new(text: String, kind: Option<String>, name: String, clock: fn() -> f64) -> Viewing {
+    fn new(
+        text: String,
+        kind: Option<String>,
+        name: String,
+        clock: fn() -> f64,
+        made: Made,
+    ) -> Viewing {
         let work = async move {
             let options = Options {
                 kind: kind.as_deref().and_then(Kind::parse),
@@ -109,9 +138,23 @@ impl Viewing {
             let slices = Slices::new(clock);
             let pause = || slices.pause(Turn::default);
             let analysis = opb_core::analyze_pausing(&text, &options, pause).await;
-            let (html, tabs) = opb_render::markup::view_pausing(&name, &analysis, pause).await;
-            let tabs = tabs.iter().map(|tab| tab.id).collect::<Vec<_>>().join(" ");
-            Viewed { html, tabs, result: opb_render::markup::result(&analysis) }
+            match made {
+                #[cfg(feature = "view")]
+                Made::View => {
+                    let (html, tabs) =
+                        opb_render::markup::view_pausing(&name, &analysis, pause).await;
+                    let tabs = tabs.iter().map(|tab| tab.id).collect::<Vec<_>>().join(" ");
+                    Viewed { html, tabs, result: opb_render::markup::result(&analysis) }
+                }
+                #[cfg(feature = "glance")]
+                Made::Banner => {
+                    let mut html = String::from(r#"<div class="opb-view">"#);
+                    let paths = opb_core::risk_paths(&analysis);
+                    opb_render::markup::banner(&mut html, &analysis, paths.as_ref());
+                    html.push_str("</div>");
+                    Viewed { html, tabs: String::new(), result: String::new() }
+                }
+            }
         };
         Viewing { work: Some(Box::pin(work)), viewed: None }
     }
@@ -120,6 +163,7 @@ impl Viewing {
 /// The text of an element written inline in a page: its lines without the
 /// blank ones around them and without the indentation they share, which
 /// the page's markup gave them.
+#[cfg(feature = "view")]
 #[wasm_bindgen(js_name = elementText)]
 pub fn element_text(text: &str) -> String {
     let lines: Vec<&str> = text.lines().collect();
@@ -142,13 +186,13 @@ pub fn element_text(text: &str) -> String {
     out
 }
 
-#[cfg(test)]
+#[cfg(all(test, feature = "view"))]
 #[path = "../../core/benches/dense.rs"]
 mod dense;
 
-#[cfg(test)]
+#[cfg(all(test, feature = "view"))]
 mod tests {
-    use super::{dense, element_text, Viewed, Viewing};
+    use super::{dense, element_text, Made, Viewed, Viewing};
     use std::cell::Cell;
 
     thread_local! {
@@ -166,8 +210,13 @@ mod tests {
     /// The view of `text`, stepped as the page steps it, and in how many
     /// steps it was made.
     fn view(text: &str, kind: Option<&str>, name: &str) -> (Viewed, usize) {
-        let mut viewing =
-            Viewing::new(text.to_owned(), kind.map(str::to_owned), name.to_owned(), ticking);
+        let mut viewing = Viewing::new(
+            text.to_owned(),
+            kind.map(str::to_owned),
+            name.to_owned(),
+            ticking,
+            Made::View,
+        );
         let steps = (1..).find(|_| viewing.step()).unwrap_or_default();
         (viewing.viewed().expect("a view once ready"), steps)
     }
@@ -202,8 +251,38 @@ mod tests {
         assert!(steps > 2, "made in {steps} steps");
         let analysis = opb_core::analyze(&text, &opb_core::Options::default());
         assert_eq!(viewed.html(), opb_render::markup::view("dense.yaml", &analysis).0);
-        let mut done = Viewing::new(text, None, "dense.yaml".to_owned(), ticking);
+        let mut done = Viewing::new(text, None, "dense.yaml".to_owned(), ticking, Made::View);
         while !done.step() {}
         assert!(done.viewed().is_some() && done.step() && done.viewed().is_none(), "given once");
+    }
+
+    /// The banner alone is the whole view's, so the reading view's page
+    /// does not change under its reader when the whole view replaces it.
+    #[cfg(feature = "glance")]
+    #[test]
+    fn the_banner_alone_is_the_whole_views_first_part() {
+        let examples = concat!(env!("CARGO_MANIFEST_DIR"), "/../../examples");
+        for name in [
+            "failed-charge-recovery.json",
+            "refund-triage.broken.yaml",
+            "acme-github.oz0-plugin.yaml",
+        ] {
+            let text = std::fs::read_to_string(format!("{examples}/{name}")).unwrap();
+            let (whole, _) = view(&text, None, name);
+            let mut glancing = Viewing::new(text, None, name.to_owned(), ticking, Made::Banner);
+            while !glancing.step() {}
+            let banner = glancing.viewed().expect("a banner once ready");
+            let html = banner.html();
+            let inner = html
+                .strip_prefix(r#"<div class="opb-view">"#)
+                .and_then(|rest| rest.strip_suffix("</div>"))
+                .expect("the view's frame");
+            assert!(inner.starts_with(r#"<section class="trust-banner""#), "{name}: {html}");
+            assert!(
+                whole.html().starts_with(&format!(r#"<div class="opb-view">{inner}"#)),
+                "{name}"
+            );
+            assert_eq!((banner.tabs(), banner.result()), (String::new(), String::new()));
+        }
     }
 }
