@@ -116,7 +116,7 @@ impl Config {
     pub fn read(path: &Path) -> Result<Config, ConfigError> {
         let path = std::path::absolute(path).unwrap_or_else(|_| path.to_path_buf());
         let error = |line, message| ConfigError { path: path.clone(), line, message };
-        let text = std::fs::read_to_string(&path).map_err(|e| error(None, e.to_string()))?;
+        let text = crate::input::read_text(&path).map_err(|why| error(None, why))?;
         Config::parse(&path, &text)
     }
 

@@ -138,6 +138,18 @@ pub fn read(path: &Path, args: &ReadArgs) -> Result<Input, Unreadable> {
     }
 }
 
+/// Reads a file opb is pointed to rather than one it checks (a settings
+/// file, a registry, a baseline) as [`read`] reads a document: no more than
+/// the size limit and a byte, and never waiting on a FIFO or a device, since
+/// a repository's settings can name any path. Why not, in a sentence.
+pub fn read_text(path: &Path) -> Result<String, String> {
+    let limits = opb_core::Limits::default();
+    match read_file(path, limits.max_bytes).map_err(|(reason, _)| reason)? {
+        Contents::Whole(bytes) => decode(bytes).map_err(|(reason, _)| reason),
+        Contents::TooLarge(size) => Err(limits.input_too_large(size).message),
+    }
+}
+
 /// What reading an input gave.
 enum Contents {
     /// All of it.

@@ -153,6 +153,21 @@ mod endless_input {
     }
 
     #[test]
+    fn a_settings_file_or_baseline_that_never_ends_is_refused() {
+        // A repository's settings may name any path; so may a command line.
+        for (flag, said) in [
+            ("--config", "/dev/zero: it is a device"),
+            ("--baseline", "cannot read the baseline /dev/zero: it is a device"),
+        ] {
+            let script =
+                format!("\"$OPB\" check {flag} /dev/zero examples/failed-charge-recovery.json");
+            let run = shell(&script);
+            assert_eq!(run.code, Some(2), "{flag}: {}", run.stderr);
+            assert!(run.stderr.contains(said), "{flag}: {}", run.stderr);
+        }
+    }
+
+    #[test]
     fn a_file_over_the_limit_is_not_read_and_its_size_is_named() {
         let big = scratch("big.opb.yaml");
         let file = std::fs::File::create(&big).expect("file");
@@ -319,6 +334,37 @@ mod language_server {
         framed(
             &json!({ "jsonrpc": "2.0", "id": 1, "method": "initialize", "params": { "capabilities": {} } }),
         )
+    }
+
+    #[test]
+    fn a_registry_the_settings_point_at_a_device_is_logged_not_read() {
+        let folder = scratch("endless-registry");
+        std::fs::create_dir_all(&folder).expect("folder");
+        std::fs::write(folder.join("opb.toml"), "registry = \"/dev/zero\"\n").expect("opb.toml");
+        let document = folder.join("recovery.opb.json");
+        let text =
+            std::fs::read_to_string(workspace().join("examples/failed-charge-recovery.json"))
+                .expect("example");
+        std::fs::write(&document, &text).expect("document");
+        let uri = format!("file://{}", document.display());
+        let messages = [
+            initialize(),
+            framed(&json!({ "jsonrpc": "2.0", "method": "initialized", "params": {} })),
+            framed(&json!({ "jsonrpc": "2.0", "method": "textDocument/didOpen", "params": {
+                "textDocument": { "uri": uri, "languageId": "json", "version": 1, "text": text }
+            } })),
+            framed(&json!({ "jsonrpc": "2.0", "id": 2, "method": "shutdown" })),
+            framed(&json!({ "jsonrpc": "2.0", "method": "exit" })),
+        ]
+        .concat();
+        let run = lsp(std::io::Cursor::new(messages));
+        assert_eq!(run.code, Some(0), "{}", run.stderr);
+        assert!(
+            run.stdout.contains("cannot read /dev/zero, the settings' registry: it is a device"),
+            "{}",
+            run.stdout
+        );
+        assert!(run.stdout.contains("textDocument/publishDiagnostics"), "{}", run.stdout);
     }
 
     #[test]

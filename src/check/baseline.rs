@@ -91,8 +91,8 @@ impl Baseline {
     /// Reads the baseline at `path`; why not, in a sentence.
     pub fn read(path: &Path) -> Result<Baseline, String> {
         let shown = path.display();
-        let text = std::fs::read_to_string(path)
-            .map_err(|e| format!("cannot read the baseline {shown}: {e}"))?;
+        let text = crate::input::read_text(path)
+            .map_err(|why| format!("cannot read the baseline {shown}: {why}"))?;
         let file: File = serde_json::from_str(&text).map_err(|e| {
             format!("the baseline {shown} is not one `opb check --write-baseline` writes: {e}")
         })?;

@@ -227,19 +227,23 @@ impl Server<'_> {
         for error in &configs.errors {
             self.log(format!("opb lsp: {error}"))?;
         }
-        let registry =
-            match registry.map(|path| std::fs::read_to_string(&path).map(|text| (path, text))) {
-                None => None,
-                Some(Ok((path, text))) => Some(Arc::new(Registry::read(
+        let registry = match registry {
+            None => None,
+            Some(path) => match crate::input::read_text(&path) {
+                Ok(text) => Some(Arc::new(Registry::read(
                     &text,
                     Syntax::from_path(&path.to_string_lossy()),
                     &Limits::default(),
                 ))),
-                Some(Err(why)) => {
-                    self.log(format!("opb lsp: the registry the settings name: {why}"))?;
+                Err(why) => {
+                    let shown = path.display();
+                    self.log(format!(
+                        "opb lsp: cannot read {shown}, the settings' registry: {why}"
+                    ))?;
                     None
                 }
-            };
+            },
+        };
         Ok((rules, registry))
     }
 
