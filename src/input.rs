@@ -44,12 +44,18 @@ impl Input {
         }
     }
 
-    /// What checking it finds: [`Input::analyze`] without the explanation.
+    /// What `opb check` finds in it: [`Input::analyze`] without the
+    /// explanation, and with the findings accepted with a reason set aside
+    /// ([`opb_core::Checked::accept`]), as a repository's check does.
     pub fn check(&self, options: opb_core::Options) -> opb_core::Checked {
         let options = opb_core::Options { syntax: self.syntax, ..options };
         match self.too_large {
             Some(size) => opb_core::too_large(size, &options).checked,
-            None => opb_core::check(&self.text, &options),
+            None => {
+                let mut checked = opb_core::check(&self.text, &options);
+                checked.accept(&self.text, &options.rules);
+                checked
+            }
         }
     }
 }

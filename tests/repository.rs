@@ -657,6 +657,20 @@ mod suppressions {
     }
 
     #[test]
+    fn a_reader_is_shown_the_findings_a_document_accepts() {
+        // A document cannot vouch for itself to its reader: what explains or
+        // draws it for one keeps every finding.
+        let repo = suppressed();
+        let file = "playbooks/refund.opb.yaml";
+        let (report, _) = repo.report(&[file]);
+        assert_eq!(findings(&report), Vec::<String>::new());
+        let explained = stdout(repo.opb(&["explain", file]));
+        assert!(explained.contains("1 error points into this step"), "{explained}");
+        let drawn = stdout(repo.opb(&["render", "--format", "fragment", file]));
+        assert!(drawn.contains("PB213"), "{drawn}");
+    }
+
+    #[test]
     fn a_suppression_that_silences_nothing_is_a_warning() {
         let repo = suppressed();
         repo.write(

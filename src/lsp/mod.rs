@@ -207,7 +207,11 @@ impl Server<'_> {
             _ => previous,
         });
         let (rules, registry) = self.settings(&uri)?;
-        let analysis = analyze(&text, &Options { syntax, rules, registry, ..Options::default() });
+        let mut analysis = analyze(
+            &text,
+            &Options { syntax, rules: rules.clone(), registry, ..Options::default() },
+        );
+        analysis.checked.accept(&text, &rules);
         let ours = analysis.checked.kind.is_some() || is_opb_name(&name);
         let diagnostics = if ours { self.diagnostics(&uri, &text, &analysis) } else { Vec::new() };
         let published = diagnostics.clone();

@@ -3,7 +3,7 @@
 //! itself; it calls the core and converts positions.
 
 use opb_core::text::Unit;
-use opb_core::{Analysis, Diagnostic, Kind, Options, Registry};
+use opb_core::{Analysis, Diagnostic, Kind, Options, Registry, RuleSettings};
 use std::future::Future;
 use std::sync::Arc;
 
@@ -81,6 +81,9 @@ pub fn saturate(n: usize) -> u32 {
 }
 
 fn report(text: &str, mut analysis: Analysis) -> Report {
+    // The author's editor sets aside what the document accepts with a
+    // reason, as opb check and opb lsp do; the reading view does not.
+    analysis.checked.accept(text, &RuleSettings::default());
     let diagnostics = std::mem::take(&mut analysis.checked.diagnostics);
     // Every range's ends, the diagnostic's then its related places', in
     // one conversion.

@@ -244,14 +244,6 @@ impl Document<'_> {
         let index = LineIndex::new(self.text);
         let mut diagnostics = diagnostics::resolve(findings, &index, &masking);
         rules.apply(&mut diagnostics);
-        let (diagnostics, suppressed) = rules::suppressions::apply(
-            self.text,
-            self.syntax,
-            diagnostics,
-            rules,
-            &index,
-            &masking,
-        );
         let counts = Counts::of(&diagnostics);
         Checked {
             kind: self.kind,
@@ -259,9 +251,39 @@ impl Document<'_> {
             syntax: self.syntax,
             diagnostics,
             counts,
-            suppressed,
+            suppressed: Vec::new(),
             masking,
         }
+    }
+}
+
+impl Checked {
+    /// Sets aside the findings accepted with a reason, into
+    /// [`Checked::suppressed`]: those a YAML comment `# opb: ignore[CODE]
+    /// reason` names on their line (or alone on the line above), and the
+    /// settings' per-file-ignores ([`RuleSettings::accepted`]); a comment
+    /// that accepts nothing is reported as IN008. `text` is the text
+    /// checked, `rules` the settings it was checked with.
+    ///
+    /// The shells that check an author's repository call it (`opb check`,
+    /// `opb lsp`, the playground's editor); what a reader is shown (the
+    /// reading view, the embeds, `opb explain`, `opb render`) does not: a
+    /// document cannot vouch for itself to its reader, so there every
+    /// finding stays in view (and the viewer's builds carry none of this).
+    pub fn accept(&mut self, text: &str, rules: &RuleSettings) {
+        let diagnostics = std::mem::take(&mut self.diagnostics);
+        let index = LineIndex::new(text);
+        let (kept, suppressed) = rules::suppressions::apply(
+            text,
+            self.syntax,
+            diagnostics,
+            rules,
+            &index,
+            &self.masking,
+        );
+        self.diagnostics = kept;
+        self.suppressed.extend(suppressed);
+        self.counts = Counts::of(&self.diagnostics);
     }
 }
 
@@ -356,9 +378,15 @@ const FIX_ROUNDS: usize = 8;
 /// one round that overlap are left to the next. Fixing the result again
 /// changes nothing.
 pub fn fix(text: &str, options: &Options) -> Fixed {
+    // An accepted finding is left as written, as ruff leaves a `noqa`'d one.
+    let check = |text: &str| {
+        let mut checked = check(text, options);
+        checked.accept(text, &options.rules);
+        checked
+    };
     let mut text = text.to_owned();
     let mut fixed = Vec::new();
-    let mut checked = check(&text, options);
+    let mut checked = check(&text);
     for _ in 0..FIX_ROUNDS {
         let mut edits: Vec<(Edit, &Diagnostic)> =
             checked.diagnostics.iter().filter_map(|d| Some((d.edit()?, d))).collect();
@@ -378,7 +406,7 @@ pub fn fix(text: &str, options: &Options) -> Fixed {
             text.replace_range(edit.start..edit.end, &edit.text);
         }
         fixed.extend(applied.into_iter().map(|(_, d)| d));
-        checked = check(&text, options);
+        checked = check(&text);
     }
     Fixed { text, fixed, checked }
 }

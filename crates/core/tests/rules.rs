@@ -66,7 +66,11 @@ fn run(path: &Path, registry: Option<Registry>) -> Run {
         registry: registry.clone(),
         ..Options::default()
     };
-    Run { checked: check(&text, &options), registry }
+    // As opb check reads it: a suppression comment's own rule (IN008) is
+    // reported where accepted findings are set aside.
+    let mut checked = check(&text, &options);
+    checked.accept(&text, &options.rules);
+    Run { checked, registry }
 }
 
 fn line(d: &Diagnostic) -> String {
@@ -175,4 +179,25 @@ fn credential_findings_are_the_credential_rules_findings() {
         }
     }
     assert!(problems.is_empty(), "{}", problems.join("\n"));
+}
+
+#[test]
+fn accepting_sets_a_finding_aside_only_when_asked() {
+    let path = fixture("IN008", "good").expect("the IN008 fixture that must not trigger it");
+    let text = std::fs::read_to_string(&path).unwrap();
+    let options = Options { syntax: Some(opb_core::Syntax::Yaml), ..Options::default() };
+    // What a reader's view shows: the finding the comment accepts.
+    let mut checked = check(&text, &options);
+    let codes = |checked: &opb_core::Checked| {
+        checked.diagnostics.iter().map(|d| d.code).collect::<Vec<_>>()
+    };
+    assert!(codes(&checked).contains(&"PB213"), "{:?}", codes(&checked));
+    assert!(checked.suppressed.is_empty());
+    let before = checked.counts;
+    // What a repository's check shows: the same finding, set aside.
+    checked.accept(&text, &options.rules);
+    assert!(!codes(&checked).contains(&"PB213"), "{:?}", codes(&checked));
+    assert_eq!(checked.suppressed.len(), 1);
+    assert_eq!(checked.suppressed[0].diagnostic.code, "PB213");
+    assert_eq!(checked.counts.error + 1, before.error);
 }
