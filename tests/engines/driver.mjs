@@ -61,7 +61,11 @@ class Driver {
     );
   }
 
+  // The page as drawn once its latest changes are painted: two animation
+  // frames later (WebKitGTK's screenshot is the last frame it painted,
+  // which lags the page's state on a loaded machine).
   async screenshot(directory, name) {
+    await this.evaluate(() => new Promise((painted) => requestAnimationFrame(() => requestAnimationFrame(painted))));
     await mkdir(directory, { recursive: true });
     const path = join(directory, `${name}.png`);
     await writeFile(path, await this.png());
@@ -256,8 +260,21 @@ class WebKit extends Driver {
     return found[ELEMENT];
   }
 
+  // A pointer's click at the element's centre, once it is scrolled into
+  // view, at that point of the viewport: WebKitWebDriver finds an SVG group
+  // (a graph's step) "not interactable" when asked to click it, or to move
+  // the pointer to it.
   async click(selector) {
-    await this.send("POST", `/element/${await this.find(selector)}/click`, {});
+    const element = { [ELEMENT]: await this.find(selector) };
+    const script = `const box = arguments[0]; box.scrollIntoView({ block: "center", inline: "center" });
+      const rect = box.getBoundingClientRect();
+      return [Math.round(rect.left + rect.width / 2), Math.round(rect.top + rect.height / 2)];`;
+    const [x, y] = await this.send("POST", "/execute/sync", { script, args: [element] });
+    const pointer = { type: "pointer", id: "mouse", parameters: { pointerType: "mouse" } };
+    await this.send("POST", "/actions", {
+      actions: [{ ...pointer, actions: [{ type: "pointerMove", origin: "viewport", x, y }, { type: "pointerDown", button: 0 }, { type: "pointerUp", button: 0 }] }],
+    });
+    await this.send("DELETE", "/actions");
   }
 
   async keys(actions) {

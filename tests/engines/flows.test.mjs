@@ -15,13 +15,13 @@
 // wherever it is drawn. Screenshots at 1400 px go to
 // tests/e2e/screenshots/engine-<engine>-<flow>.png.
 //
-// What an engine cannot do: neither engine is asked for anything
-// Chromium-only (DevTools' CPU throttling, request interception, the
-// console of WebKitGTK's classic WebDriver, which does not give it): page
-// errors are caught by the app's own panic banner, which each flow checks.
-// Every API the app uses for these flows (WebAssembly, IndexedDB,
-// DecompressionStream, custom elements with shadow roots) is there in both
-// engines, so none of them shows a degraded message.
+// What the drivers cannot do alike is left out: DevTools' CPU throttling
+// and request interception are Chromium's, and WebKitGTK's WebDriver gives
+// no console, so a page's failure is caught by the app's own panic banner,
+// which each flow checks. The first flow names each browser API the app
+// uses (WebAssembly, IndexedDB, Web Locks, compression streams, custom
+// elements, shadow roots, the Clipboard API) that an engine lacks: both
+// have them all, so neither shows a degraded message.
 
 import { describe, before, after, test } from "node:test";
 import assert from "node:assert/strict";
@@ -92,6 +92,23 @@ for (const engine of ENGINES) {
       await browser.waitFor("the first check", checks);
       assert.equal(await browser.evaluate(() => document.querySelector('[data-testid="document-name"]').textContent), "failed-charge-recovery.json");
       assert.equal(await browser.evaluate(editorText), EXAMPLE);
+      // The browser APIs the playground and the viewer use, each named, so
+      // an engine without one says which here.
+      const missing = await browser.evaluate(() =>
+        Object.entries({
+          WebAssembly: typeof WebAssembly?.instantiateStreaming === "function",
+          "IndexedDB (with indexedDB.databases)": typeof indexedDB?.databases === "function",
+          "Web Locks (navigator.locks)": typeof navigator.locks?.request === "function",
+          CompressionStream: typeof CompressionStream === "function",
+          DecompressionStream: typeof DecompressionStream === "function",
+          "custom elements": typeof customElements?.define === "function",
+          "shadow roots": typeof Element.prototype.attachShadow === "function",
+          "the Clipboard API (navigator.clipboard.writeText)": typeof navigator.clipboard?.writeText === "function",
+        })
+          .filter(([, there]) => !there)
+          .map(([api]) => api),
+      );
+      assert.deepEqual(missing, [], `${engine} lacks: ${missing.join(", ")}`);
       await openTab("diagnostics");
       assert.deepEqual((await listed()).filter((d) => d.severity === "error"), [], "no error");
       await openTab("graph");
