@@ -11,7 +11,8 @@
 // only what both engines can do the same way: go to an address, run a
 // function in the page, wait until one returns something, click an element
 // (a selector, or `host >>> inner` inside a shadow root), press keys and type
-// into the focused element, take a screenshot. Waiting is always on the
+// into the focused element, take a screenshot; and the page's errors where
+// the engine's protocol reports them (Firefox's does, WebKitGTK's does not). Waiting is always on the
 // page's own state, polled, never a sleep.
 
 import { spawn } from "node:child_process";
@@ -96,6 +97,17 @@ class Firefox extends Driver {
     this.name = "firefox";
     this.browser = browser;
     this.page = page;
+    // What goes wrong in the page: uncaught errors and console errors.
+    this.pageErrors = [];
+    page.on("pageerror", (error) => this.pageErrors.push(error.message));
+    page.on("console", (message) => {
+      if (message.type() === "error") this.pageErrors.push(message.text());
+    });
+  }
+
+  // The page's errors since the last call.
+  errors() {
+    return this.pageErrors.splice(0);
   }
 
   async version() {
@@ -212,6 +224,13 @@ class WebKit extends Driver {
     this.session = session;
     this.capabilities = capabilities;
     this.stop = stop;
+  }
+
+  // WebKitGTK's WebDriver (classic, HTTP) has no way to the console or to
+  // uncaught errors: none are reported, and the app's panic banner stands
+  // for them.
+  errors() {
+    return [];
   }
 
   send(method, path, body) {

@@ -16,9 +16,9 @@
 // tests/e2e/screenshots/engine-<engine>-<flow>.png.
 //
 // What the drivers cannot do alike is left out: DevTools' CPU throttling
-// and request interception are Chromium's, and WebKitGTK's WebDriver gives
-// no console, so a page's failure is caught by the app's own panic banner,
-// which each flow checks. The first flow names each browser API the app
+// and request interception are Chromium's. WebKitGTK's WebDriver gives no
+// console: there, a page's failure is caught by the app's own panic banner,
+// which each flow checks (in Firefox, the page's errors are checked too). The first flow names each browser API the app
 // uses (WebAssembly, IndexedDB, Web Locks, compression streams, custom
 // elements, shadow roots, the Clipboard API) that an engine lacks: both
 // have them all, so neither shows a degraded message.
@@ -67,14 +67,14 @@ for (const engine of ENGINES) {
       server = await serve(dist, { production: true });
       docs = await docsSite(server.url);
       browser = await start(engine, { width: 1400, height: 900 });
-      console.log(`# ${engine}: ${await browser.version()}`);
+      console.log(`${engine}: ${await browser.version()}`);
     });
 
     after(async () => {
       await browser?.close();
       await server?.close();
       await docs?.close();
-      console.log(`# ${engine}: the flows took ${((Date.now() - started) / 1000).toFixed(1)} s`);
+      console.log(`${engine}: the flows took ${((Date.now() - started) / 1000).toFixed(1)} s`);
     });
 
     const shot = (name) => browser.screenshot(screenshots, `engine-${engine}-${name}`);
@@ -83,7 +83,12 @@ for (const engine of ENGINES) {
       await browser.evaluate((name) => document.querySelector(`[data-testid="tab-${name}"]`).click(), name);
       await browser.waitFor(`the ${name} tab to be selected`, (name) => document.querySelector(`[data-testid="tab-${name}"]`)?.getAttribute("aria-selected") === "true", name);
     };
-    const noPanic = async () => assert.equal(await browser.evaluate(() => document.getElementById("panic-banner")?.textContent ?? null), null, "no panic banner");
+    // No panic banner, and no error in the page where the engine reports
+    // them (not WebKitGTK's WebDriver: the banner stands for them there).
+    const noPanic = async () => {
+      assert.equal(await browser.evaluate(() => document.getElementById("panic-banner")?.textContent ?? null), null, "no panic banner");
+      assert.deepEqual(browser.errors(), [], "no error in the page");
+    };
     const listed = () => browser.evaluate(() => [...document.querySelectorAll("li.diagnostic")].map((li) => ({ code: li.dataset.code, severity: li.dataset.severity })));
     const steps = () => browser.evaluate(() => [...document.querySelectorAll('[data-testid="graph"] g.node[data-step-id]')].map((g) => g.dataset.stepId).sort());
 
@@ -172,6 +177,7 @@ for (const engine of ENGINES) {
       await browser.click('opb-viewer >>> svg.graph [data-step-id="refund"]');
       await browser.waitFor("the refund step's boundary", () => !!document.querySelector("opb-viewer").shadowRoot.querySelector('article.opb-step.chosen[data-step="refund"]'));
       assert.match(await read("article.opb-step.chosen"), /after a person approves each call/);
+      assert.deepEqual(browser.errors(), [], "no error in the page");
       await shot("viewer");
     });
   });
