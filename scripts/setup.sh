@@ -7,7 +7,9 @@
 #                              wasm-bindgen-cli, the npm packages, the crates
 #   scripts/setup.sh browser   run, and Debian's Chromium (scripts/run.sh --check)
 #   scripts/setup.sh test      browser, and what the test command adds
-#                              (scripts/test.sh): clippy, cargo-deny, a nightly
+#                              (scripts/test.sh): Debian's Firefox ESR,
+#                              WebKitGTK's WebDriver and Xvfb (tests/engines),
+#                              clippy, cargo-deny, a nightly
 #                              toolchain, cargo-fuzz, the SARIF multitool,
 #                              VitePress, Astro, and the editors and CI tools
 #                              of tests/editors: check-jsonschema and
@@ -126,8 +128,8 @@ setup_run() {
     cargo install --quiet zopfli --version "$ZOPFLI_VERSION" --locked
   fi
 
-  # The editor (CodeMirror, esbuild), wasm-opt (binaryen), the fonts and
-  # playwright-core.
+  # The editor (CodeMirror, esbuild), wasm-opt (binaryen), the fonts,
+  # playwright-core (Chromium) and puppeteer-core (Firefox).
   npm_tools . "the project's npm packages"
 
   # Trunk builds with --offline (nothing but the registries is reachable
@@ -144,6 +146,14 @@ setup_browser() {
 }
 
 setup_test() {
+  # The core flows in the two other engines (tests/engines): Firefox ESR,
+  # driven over WebDriver BiDi by puppeteer-core (package.json), and
+  # WebKitGTK's WebDriver, which starts its MiniBrowser (from
+  # libwebkit2gtk-4.1) in a display Xvfb makes. Debian's, as Chromium is:
+  # the release's security updates, nothing fetched from elsewhere.
+  debian_packages "Firefox ESR, WebKitGTK's WebDriver and Xvfb" "firefox-esr WebKitWebDriver Xvfb" \
+    firefox-esr webkit2gtk-driver xvfb
+
   # A minimal rustup profile lacks clippy.
   if ! cargo clippy --version >/dev/null 2>&1; then
     say "adding clippy"

@@ -45,6 +45,8 @@ pub fn ci(_: &[String]) -> Result {
     step("end-to-end tests against the release build (tests/e2e, screenshots in tests/e2e/screenshots)");
     run(&mut cmd("node", ["--test", "tests/e2e/"]))?;
 
+    engines(&[])?;
+
     formatting()?;
     clippy()?;
 
@@ -151,6 +153,19 @@ pub fn e2e(args: &[String]) -> Result {
     step("end-to-end tests against the release build (tests/e2e, screenshots in tests/e2e/screenshots)");
     let files = e2e_files(args.first().map(String::as_str))?;
     run(cmd("node", ["--test"]).args(files))
+}
+
+/// The core flows (the playground's example, typing, a draft through a
+/// reload, a shared link's reading view and Edit, `<opb-viewer>` on a docs
+/// page) in Firefox ESR and WebKitGTK, against dist/ (or OPB_DIST) as it
+/// is: tests/e2e runs them in Chromium.
+pub fn engines(_: &[String]) -> Result {
+    step("the core flows in Firefox ESR and WebKitGTK against the release build (tests/engines, screenshots in tests/e2e/screenshots)");
+    let dist = std::env::var("OPB_DIST").unwrap_or_else(|_| "dist".into());
+    if !std::path::Path::new(&dist).join("index.html").is_file() {
+        return Err(format!("no release build in {dist}/: cargo xtask e2e harness builds one"));
+    }
+    run(&mut cmd("node", ["--test", "tests/engines/"]))
 }
 
 /// tests/e2e's test files whose name contains FILTER (all without one).

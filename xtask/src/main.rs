@@ -21,6 +21,7 @@ const COMMANDS: &[(&str, &str, &str, Run)] = &[
     ("ci", "", "the test command (scripts/test.sh, CI): every step below, in order, ending with cargo's test summary", ci::ci),
     ("check", "", "for every change: formatting, clippy (native, viewer embed, app for wasm32) and the Rust tests", ci::check),
     ("e2e", "[FILE-FILTER]", "release build, its byte budgets, then the end-to-end tests (those whose file name contains FILE-FILTER)", ci::e2e),
+    ("engines", "", "the core flows in Firefox ESR and WebKitGTK (tests/engines) against dist/ as built; builds nothing", ci::engines),
     ("e2e-under-load", "[RUNS [FILE...]]", "end-to-end files run RUNS times (10) with the CPU slowed 4x and every core busy; builds nothing", ci::e2e_under_load),
     ("check-size", "[DIST]", "the release build's download sizes against their byte budgets (dist/ unless given)", size::check_size),
     ("fuzz", "[TARGET] [SECONDS]", "seeds the corpora, builds the fuzz targets and runs each (or TARGET) for SECONDS (20)", fuzz::fuzz),
