@@ -152,7 +152,33 @@ const playground = playgroundArgument ?? "./";
 // The host page's theme (js/host-theme.js) goes first: the playground's
 // iframe embed code carries the same function for its host page.
 const element = (core) => ["js/host-theme.js", "js/opb-viewer.js"].map((file) => readFileSync(join(source, file), "utf8")).join("\n").replaceAll("__OPB_VIEWER_CORE__", core).replaceAll("__OPB_PLAYGROUND__", playground);
-writeFileSync(join(staging, "opb-viewer.js"), minified(element(viewerCore)));
+
+// The viewer's own sheet last: its rules for the viewer (a narrow
+// element's banner among them) win over the shared sheets'.
+const css = ["style/trust.css", "style/graph.css", "style/viewer.css"]
+  .map((sheet) => readFileSync(join(source, sheet), "utf8").replaceAll(":root", ".opb-root"))
+  .join("\n");
+const sheet = transformSync(css + lightOnPaper(css), { minify: true, loader: "css" }).code;
+writeFileSync(join(staging, "opb-viewer.css"), sheet);
+
+writeFileSync(join(staging, "opb-viewer.js"), minified(playground ? element(viewerCore) : withSheet(element(viewerCore))));
+
+// The npm package's element, its stylesheet's text in place of the file's
+// address (js/opb-viewer.js's styleSheet says why): one sheet, constructed
+// once, adopted by every element's shadow root (which a page's CSP does
+// not hold to style-src, as it would a <style> or a data: link).
+function withSheet(code) {
+  const linked = /^function styleSheet\(shadow\) \{\n[^]*?\n\}$/m;
+  if (!linked.test(code)) throw new Error("js/opb-viewer.js: no styleSheet(shadow) function to give the sheet's text");
+  return code.replace(linked, () => `let sheet;
+function styleSheet(shadow) {
+  if (!sheet) {
+    sheet = new CSSStyleSheet();
+    sheet.replaceSync(${JSON.stringify(sheet)});
+  }
+  shadow.adoptedStyleSheets = [sheet];
+}`);
+}
 
 // The embed page and the reading view, with the playground only (not in
 // the npm package): the element on the embed's build and the page's script
@@ -181,12 +207,6 @@ function packagePlugins() {
   }
 }
 
-// The viewer's own sheet last: its rules for the viewer (a narrow
-// element's banner among them) win over the shared sheets'.
-const css = ["style/trust.css", "style/graph.css", "style/viewer.css"]
-  .map((sheet) => readFileSync(join(source, sheet), "utf8").replaceAll(":root", ".opb-root"))
-  .join("\n");
-writeFileSync(join(staging, "opb-viewer.css"), transformSync(css + lightOnPaper(css), { minify: true, loader: "css" }).code);
 
 // Paper is light whatever the theme: the light palette (the custom
 // properties of each sheet's own `.opb-root` rule) given to every theme in

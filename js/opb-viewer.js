@@ -33,9 +33,18 @@
 // build with the name of the viewer's wasm-bindgen loader and the
 // playground filled in; cargo xtask package viewer, into the npm package.
 
-// The files beside this one, named literally so that a bundler (Vite,
-// webpack) that takes the package in copies them with it.
-const stylesheet = () => new URL("./opb-viewer.css", import.meta.url).href;
+// The viewer's stylesheet, in an element's shadow root: the file beside
+// this one, named literally so that a bundler copies it. The npm package
+// carries the sheet's text in place of this function (js/build-viewer.mjs),
+// because a site generator may take a .css file its bundler copied for the
+// page's own stylesheet: VitePress links the first one its client build
+// emits, in place of its theme's.
+function styleSheet(shadow) {
+  const link = document.createElement("link");
+  link.rel = "stylesheet";
+  link.href = new URL("./opb-viewer.css", import.meta.url).href;
+  shadow.append(link);
+}
 // The playground the "Open in the playground" link leads to: the element's
 // `playground` attribute, else the playground this file is served from
 // (none for the npm package, whose links are then left out).
@@ -162,9 +171,7 @@ function define() {
     connectedCallback() {
       if (!this.#root) {
         const shadow = this.attachShadow({ mode: "open" });
-        const style = document.createElement("link");
-        style.rel = "stylesheet";
-        style.href = stylesheet();
+        styleSheet(shadow);
         this.#root = document.createElement("div");
         this.#root.className = "opb-root";
         // A document in `code` leaves the element's children to the page: a
@@ -173,7 +180,7 @@ function define() {
         if (this.hasAttribute("code")) this.#root.append(document.createElement("slot"));
         this.#root.addEventListener("click", (event) => this.#clicked(event));
         this.#root.addEventListener("keydown", (event) => this.#key(event));
-        shadow.append(style, this.#root);
+        shadow.append(this.#root);
         this.addEventListener("scroll", () => this.#cue(), { passive: true });
       }
       this.followPage();

@@ -49,6 +49,11 @@ test("the package installs, builds with server-side rendering and draws its grap
   // The server's render holds the element, for the browser to define.
   const html = readFileSync(join(site, ".vitepress/dist/index.html"), "utf8");
   assert.match(html, /<opb-viewer src="\/refund-with-approval.yaml"><\/opb-viewer>/);
+  // The site keeps its theme: VitePress links the first stylesheet its
+  // client build emits as the page's, so the package must emit none.
+  const stylesheets = [...html.matchAll(/<link rel="preload stylesheet" href="([^"]+)"/g)].map(([, href]) => href);
+  assert.ok(stylesheets.some((href) => /^\/assets\/style\.[\w-]+\.css$/.test(href)), `the theme's stylesheet is linked: ${stylesheets}`);
+  assert.ok(!readdirSync(join(site, ".vitepress/dist/assets")).some((file) => file.endsWith(".css") && !file.startsWith("style.")), "the package adds no stylesheet of its own");
 
   for (const [width, colorScheme] of [[1400, "light"], [375, "dark"]]) {
     const page = await browser.newPage({ viewport: { width, height: 900 }, colorScheme });
@@ -65,6 +70,9 @@ test("the package installs, builds with server-side rendering and draws its grap
     if (colorScheme === "dark") await page.evaluate(() => document.documentElement.classList.add("dark"));
     await page.waitForFunction((theme) => document.querySelector("opb-viewer").shadowRoot.querySelector(".opb-root").dataset.theme === theme, colorScheme);
     await viewer.scrollIntoViewIfNeeded();
+    // The theme's font, which the element takes from the page.
+    assert.match(await page.evaluate(() => getComputedStyle(document.body).fontFamily), /Inter/);
+    assert.match(await viewer.evaluate((element) => getComputedStyle(element.shadowRoot.querySelector(".opb-root")).fontFamily), /Inter/);
     await screenshot(page, `vitepress-${width}-${colorScheme}`);
     assert.deepEqual(problems, []);
     await page.close();

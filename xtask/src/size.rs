@@ -24,15 +24,14 @@ use std::path::{Path, PathBuf};
 use crate::shell::{cmd, read, root, Result};
 
 /// Gzipped bytes of the app. The target is 450 KB (460,800 bytes) and is
-/// not met: the app is about 853 KB gzipped, the wasm 684 KB of it and the
+/// not met: the app is about 857 KB gzipped, the wasm 688 KB of it and the
 /// CodeMirror bundle 137 KB (docs/performance.md, "Download size": the gap
-/// and the plan). The rules that find what can move money or write to
-/// customers with no person deciding, and the verdict they give (5.4 KB),
-/// and the graph's mark for such a step, its legend and the step panel's
-/// words (4.9 KB), are the last growth. The budget sits 0.3% above, so
-/// that any growth fails the test command and is looked at before it is
-/// accepted.
-const APP_BUDGET: u64 = 834 * 1024;
+/// and the plan). The last growth is the editor's setting aside of the
+/// findings a document accepts with a reason, as `opb check` and `opb lsp`
+/// do (`Checked::accept` and the core's rule settings, 3 KB). The budget
+/// sits 0.1% above, so that any growth fails the test command and is
+/// looked at before it is accepted.
+const APP_BUDGET: u64 = 838 * 1024;
 
 /// Gzipped bytes of the viewer a docs page with one <opb-viewer> downloads:
 /// the element's script and stylesheet, the viewer's loader and wasm. The
@@ -52,29 +51,32 @@ const VIEWER_BUDGET: u64 = 308 * 1024;
 /// element and js/reading.js), the viewer's stylesheet, and the banner's
 /// loader and wasm (the viewer's `glance` build: opb-share's reading of
 /// links but for the inflating, the analysis and the trust summary, no
-/// graph layout and no panels). About 274.6 KB; the budget sits 0.3%
-/// above. The whole view's build follows the banner and is printed beside.
+/// graph layout and no panels). About 275.7 KB, 1.1 KB more than when the
+/// banner was first made alone: the core's rule settings and the element's
+/// slot for a docs site's static drawing; the budget sits 0.3% above. The
+/// whole view's build follows the banner and is printed beside.
 /// A host that sends the build's brotli sends less (below).
-const READING_BUDGET: u64 = 269 * 1024;
+const READING_BUDGET: u64 = 270 * 1024;
 
 /// The same bytes in brotli, as the phone benchmark receives them
 /// (`cargo xtask bench link`). The target is 200 KB, what arrives within
 /// 2.5 s on DevTools' Slow 4G (two round trips of 562.5 ms, then 180 KB/s,
-/// then the wasm's start on a slow CPU). It is about 237.7 KB: the banner's
+/// then the wasm's start on a slow CPU). It is about 238.7 KB: the banner's
 /// wasm is 225 KB of it, and that is the reading and checking of the
 /// document, which the banner needs for its counts, its verdict and its
 /// masked names; leaving out every rule's message (the banner shows none)
 /// measured 12.6 KB less, not enough to reach the target and a second
 /// wording of the findings to keep equal (docs/performance.md, "A shared
 /// link on a phone"). The budget sits 0.4% above.
-const READING_BROTLI_BUDGET: u64 = 233 * 1024;
+const READING_BROTLI_BUDGET: u64 = 234 * 1024;
 
 /// Gzipped bytes of the embed page (what an <iframe> of it downloads): its
 /// HTML and script, the viewer's stylesheet, the embed's loader and wasm
 /// (the viewer's, and opb-share's reading of links and messages). About
-/// 341 KB, the viewer's growth (above) on the embed's build; the budget
-/// sits 0.1% above.
-const EMBED_BUDGET: u64 = 333 * 1024;
+/// 343.4 KB, the viewer's growth (above) on the embed's build, then the
+/// core's rule settings and the element's slot for a static drawing
+/// (2.4 KB); the budget sits 0.2% above.
+const EMBED_BUDGET: u64 = 336 * 1024;
 
 pub fn check_size(args: &[String]) -> Result {
     let dist = args.first().map_or_else(|| root().join("dist"), PathBuf::from);
