@@ -39,6 +39,7 @@ use opb_core::{
     analyze, Analysis, Diagnostic, Limits, Options, Registry, RuleSettings, Severity, Syntax,
 };
 use std::collections::HashMap;
+use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 /// Where a rule's documentation is: the playground's rule page.
@@ -78,7 +79,8 @@ fn serve(connection: &Connection) -> Result<(), Box<dyn std::error::Error + Send
         "serverInfo": ServerInfo { name: "opb".into(), version: Some(env!("CARGO_PKG_VERSION").into()) },
     });
     connection.initialize_finish(id, result)?;
-    let mut server = Server { connection, unit, documents: HashMap::new() };
+    let mut server =
+        Server { connection, unit, documents: HashMap::new(), registries: HashMap::new() };
     for message in &connection.receiver {
         match message {
             Message::Request(request) => {
@@ -120,7 +122,15 @@ struct Server<'c> {
     connection: &'c Connection,
     unit: Unit,
     documents: HashMap<String, Document>,
+    /// The registries the settings name, each read once and again only
+    /// when its file changes (its modification time or length): the
+    /// settings are looked up at every change of a document, a registry's
+    /// file seldom changes.
+    registries: HashMap<PathBuf, (FileStamp, Arc<Registry>)>,
 }
+
+/// What says a file changed: its modification time and length.
+type FileStamp = (Option<std::time::SystemTime>, u64);
 
 type Result<T, E = Box<dyn std::error::Error + Send + Sync>> = std::result::Result<T, E>;
 
@@ -224,7 +234,7 @@ impl Server<'_> {
     /// document, read again at each change so an edit of the settings
     /// applies at the next; a settings file or registry that cannot be
     /// used is logged, and the document checked without it.
-    fn settings(&self, uri: &Uri) -> Result<(RuleSettings, Option<Arc<Registry>>)> {
+    fn settings(&mut self, uri: &Uri) -> Result<(RuleSettings, Option<Arc<Registry>>)> {
         let Some(path) = file_path(uri) else { return Ok(Default::default()) };
         let mut configs = Configs::new(Source::Nearest);
         let (rules, registry) = configs.applying(&path);
@@ -233,12 +243,8 @@ impl Server<'_> {
         }
         let registry = match registry {
             None => None,
-            Some(path) => match crate::input::read_text(&path) {
-                Ok(text) => Some(Arc::new(Registry::read(
-                    &text,
-                    Syntax::from_path(&path.to_string_lossy()),
-                    &Limits::default(),
-                ))),
+            Some(path) => match self.registry(&path) {
+                Ok(registry) => Some(registry),
                 Err(why) => {
                     let shown = path.display();
                     self.log(format!(
@@ -249,6 +255,23 @@ impl Server<'_> {
             },
         };
         Ok((rules, registry))
+    }
+
+    /// The registry at `path`, read again only when its file changed.
+    fn registry(&mut self, path: &Path) -> Result<Arc<Registry>, String> {
+        let stamp = std::fs::metadata(path).map(|m| (m.modified().ok(), m.len())).ok();
+        if let (Some(stamp), Some((read, registry))) = (stamp, self.registries.get(path)) {
+            if *read == stamp {
+                return Ok(registry.clone());
+            }
+        }
+        let text = crate::input::read_text(path)?;
+        let syntax = Syntax::from_path(&path.to_string_lossy());
+        let registry = Arc::new(Registry::read(&text, syntax, &Limits::default()));
+        if let Some(stamp) = stamp {
+            self.registries.insert(path.to_path_buf(), (stamp, registry.clone()));
+        }
+        Ok(registry)
     }
 
     fn publish(&self, uri: Uri, diagnostics: Vec<lsp_types::Diagnostic>) -> Result<()> {
