@@ -334,3 +334,43 @@ fn a_step_that_may_move_money_with_no_person_deciding_is_a_warning_at_its_tool()
     assert!(pb220["message"].as_str().unwrap().contains("no person deciding"), "{pb220}");
     client.stop();
 }
+
+#[test]
+fn the_registry_the_settings_name_is_read_again_when_it_changes() {
+    let fixtures = concat!(env!("CARGO_MANIFEST_DIR"), "/crates/core/tests/fixtures/rules");
+    let dir = tempfile::tempdir().expect("a temporary folder");
+    std::fs::write(dir.path().join("opb.toml"), "registry = \"registry.json\"\n").unwrap();
+    let registry = dir.path().join("registry.json");
+    std::fs::copy(format!("{fixtures}/DR001.registry.json"), &registry).unwrap();
+    let text = std::fs::read_to_string(format!("{fixtures}/DR001.good.yaml")).unwrap();
+    let uri = format!("file://{}/refund.opb.yaml", dir.path().display());
+    let (client, _) = Client::start(json!({}));
+    let codes = |client: &Client| loop {
+        if let Message::Notification(n) = client.receive() {
+            if n.method == "textDocument/publishDiagnostics" {
+                let list = n.params["diagnostics"].as_array().cloned().unwrap_or_default();
+                return list
+                    .iter()
+                    .map(|d| d["code"].as_str().unwrap_or("").to_owned())
+                    .collect::<Vec<_>>();
+            }
+        }
+    };
+    let change = |version: i32| {
+        client.notify(
+            "textDocument/didChange",
+            json!({ "textDocument": { "uri": uri, "version": version }, "contentChanges": [{ "text": text }] }),
+        )
+    };
+    let missing = "DR001".to_owned();
+    client.open(&uri, &text);
+    assert!(!codes(&client).contains(&missing));
+    // Read once, kept while the file is unchanged.
+    change(2);
+    assert!(!codes(&client).contains(&missing));
+    // A registry that no longer holds the document's tool: read again.
+    std::fs::write(&registry, "[]\n").unwrap();
+    change(3);
+    assert!(codes(&client).contains(&missing));
+    client.stop();
+}
