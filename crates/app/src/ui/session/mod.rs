@@ -11,6 +11,7 @@ pub mod notice;
 pub mod start;
 
 use crate::link::{self, Fragment, NoLink};
+use crate::route::Route;
 use crate::storage::{worth_keeping, Saved};
 use crate::ui::document::DocumentState;
 use crate::ui::drafts::locks::hold;
@@ -101,22 +102,35 @@ impl Session {
     /// A fragment the reader typed, pasted or went back to.
     fn on_hash_change(&self) {
         match Fragment::read(&location_hash()) {
-            Fragment::Route(route) => self.doc.route.set(route),
+            // The brand's link, or going back to the address the visit
+            // began with: the tab the document's contents call for.
+            Fragment::Route(_) if location_hash().trim_start_matches('#').is_empty() => {
+                self.doc.tab_chosen.set(false);
+                if let Some(route) = self
+                    .doc
+                    .report
+                    .with_untracked(|r| r.as_ref().map(|r| Route::first_view(&r.analysis)))
+                {
+                    self.doc.route.set(route);
+                }
+            }
+            Fragment::Route(route) => self.doc.choose(route),
             Fragment::Broken(error) => {
                 self.notice.set(Some(SessionNotice::BadLink(error.to_string())))
             }
             Fragment::Share(share) => {
-                let route = link::route_of(&share);
+                // A link that names no tab leaves the tab as it is, or to
+                // be chosen by what the document it brings holds.
+                if let Some(route) = link::route_of(&share) {
+                    self.doc.choose(route);
+                }
                 if written_by_page() {
-                    self.doc.route.set(route);
                     return;
                 }
                 if self.doc.editor.with_text(|text| text == share.code) == Some(true) {
                     self.doc.kind_choice.set(share.kind);
-                    self.doc.route.set(route);
                     return;
                 }
-                self.doc.route.set(route);
                 self.arrived.set(true);
                 self.replace(Incoming::shared(share), Opened::Link);
             }

@@ -1,0 +1,137 @@
+//! The panel area's tab strip. Tabs that do not fit scroll sideways, and
+//! the strip says so: a fade and an arrow button on each side that has
+//! tabs out of sight. The selected tab is scrolled into sight whenever it
+//! changes (a rule link opening the Rules tab, say), so a selected tab is
+//! never hidden. The tabs themselves are links: the keyboard reaches every
+//! one with Tab, and the browser scrolls a focused one into sight, so the
+//! arrows are for the pointer only.
+
+use crate::route::Route;
+use leptos::html;
+use leptos::prelude::*;
+use wasm_bindgen::prelude::*;
+use wasm_bindgen::JsCast;
+use web_sys::ResizeObserver;
+
+/// Pixels of scroll that still count as the end: sub-pixel layouts leave
+/// a fraction.
+const SLACK: i32 = 2;
+
+/// Room kept beside a tab scrolled into sight, about the fade's width, so
+/// the fade never covers the selected tab.
+const MARGIN: i32 = 28;
+
+/// Keeps the strip's measure as long as it is mounted.
+struct Watch {
+    observer: ResizeObserver,
+    _callback: Closure<dyn Fn(js_sys::Array)>,
+}
+
+/// The strip around `children` (the tabs). `route` is the selected tab;
+/// `changed` changes when the tabs may have (a check changes their counts,
+/// a document's kind which tabs there are).
+#[component]
+pub fn TabStrip(
+    #[prop(into)] route: Signal<Route>,
+    #[prop(into)] changed: Signal<u64>,
+    children: Children,
+) -> impl IntoView {
+    let nav = NodeRef::<html::Nav>::new();
+    let before = RwSignal::new(false);
+    let after = RwSignal::new(false);
+    let measure = move || {
+        let Some(nav) = nav.get_untracked() else { return };
+        let left = nav.scroll_left();
+        let hidden = nav.scroll_width() - nav.client_width();
+        let (more_before, more_after) = (left > SLACK, left < hidden - SLACK);
+        if before.get_untracked() != more_before {
+            before.set(more_before);
+        }
+        if after.get_untracked() != more_after {
+            after.set(more_after);
+        }
+    };
+    let reveal = move || {
+        let Some(nav) = nav.get_untracked() else { return };
+        let Some(tab) = nav
+            .query_selector("[aria-selected=\"true\"]")
+            .ok()
+            .flatten()
+            .and_then(|tab| tab.dyn_into::<web_sys::HtmlElement>().ok())
+        else {
+            return;
+        };
+        let (start, end) = (tab.offset_left(), tab.offset_left() + tab.offset_width());
+        let (left, width) = (nav.scroll_left(), nav.client_width());
+        if start < left + MARGIN {
+            nav.set_scroll_left((start - MARGIN).max(0));
+        } else if end > left + width - MARGIN {
+            nav.set_scroll_left(end - width + MARGIN);
+        }
+    };
+    let scroll = move |direction: i32| {
+        if let Some(nav) = nav.get_untracked() {
+            let step = (nav.client_width() * 2 / 3).max(MARGIN);
+            nav.set_scroll_left(nav.scroll_left() + direction * step);
+        }
+    };
+    // After the tabs are drawn: the selected one into sight when it
+    // changed, then the arrows and fades for what is out of sight.
+    Effect::new(move |previous: Option<Route>| {
+        let now = route.get();
+        changed.track();
+        let moved = previous.as_ref() != Some(&now);
+        request_animation_frame(move || {
+            if moved {
+                reveal();
+            }
+            measure();
+        });
+        now
+    });
+    // The strip's width changes with the window and the splitter.
+    let watch = StoredValue::new_local(None::<Watch>);
+    nav.on_load(move |nav| {
+        let callback = Closure::<dyn Fn(js_sys::Array)>::new(move |_: js_sys::Array| measure());
+        if let Ok(observer) = ResizeObserver::new(callback.as_ref().unchecked_ref()) {
+            observer.observe(&nav);
+            watch.set_value(Some(Watch { observer, _callback: callback }));
+        }
+    });
+    on_cleanup(move || {
+        watch.try_update_value(|w| {
+            if let Some(Watch { observer, .. }) = w.take() {
+                observer.disconnect();
+            }
+        });
+    });
+    view! {
+        <div class="tab-strip" class:more-before=before class:more-after=after>
+            <button
+                class="tab-scroll before"
+                data-testid="tabs-before"
+                aria-label="Show the tabs before"
+                title="Show the tabs before"
+                tabindex="-1"
+                hidden=move || !before.get()
+                on:click=move |_| scroll(-1)
+            >
+                <svg viewBox="0 0 16 16" aria-hidden="true"><path d="M10 3.5L5.5 8l4.5 4.5" /></svg>
+            </button>
+            <nav class="tabs" role="tablist" aria-label="Panels" node_ref=nav on:scroll=move |_| measure()>
+                {children()}
+            </nav>
+            <button
+                class="tab-scroll after"
+                data-testid="tabs-after"
+                aria-label="Show the tabs after"
+                title="Show the tabs after"
+                tabindex="-1"
+                hidden=move || !after.get()
+                on:click=move |_| scroll(1)
+            >
+                <svg viewBox="0 0 16 16" aria-hidden="true"><path d="M6 3.5L10.5 8 6 12.5" /></svg>
+            </button>
+        </div>
+    }
+}
