@@ -105,24 +105,20 @@ impl Session {
             // The brand's link, or going back to the address the visit
             // began with: the tab the document's contents call for.
             Fragment::Route(_) if location_hash().trim_start_matches('#').is_empty() => {
-                self.doc.tab_chosen.set(false);
-                if let Some(route) = self
-                    .doc
-                    .report
-                    .with_untracked(|r| r.as_ref().map(|r| Route::first_view(&r.analysis)))
-                {
-                    self.doc.route.set(route);
-                }
+                self.unchoose();
             }
             Fragment::Route(route) => self.doc.choose(route),
             Fragment::Broken(error) => {
                 self.notice.set(Some(SessionNotice::BadLink(error.to_string())))
             }
             Fragment::Share(share) => {
-                // A link that names no tab leaves the tab as it is, or to
-                // be chosen by what the document it brings holds.
-                if let Some(route) = link::route_of(&share) {
-                    self.doc.choose(route);
+                // The page's own address from before a tab was chosen
+                // names none: back on it, no tab is chosen. A link that
+                // names none leaves a chosen tab as it is.
+                match link::route_of(&share) {
+                    Some(route) => self.doc.choose(route),
+                    None if written_by_page() => self.unchoose(),
+                    None => {}
                 }
                 if written_by_page() {
                     return;
@@ -134,6 +130,16 @@ impl Session {
                 self.arrived.set(true);
                 self.replace(Incoming::shared(share), Opened::Link);
             }
+        }
+    }
+
+    /// Leaves the tab to the document: the one its contents call for.
+    fn unchoose(&self) {
+        self.doc.tab_chosen.set(false);
+        let first =
+            self.doc.report.with_untracked(|r| r.as_ref().map(|r| Route::first_view(&r.analysis)));
+        if let Some(route) = first {
+            self.doc.route.set(route);
         }
     }
 
