@@ -46,7 +46,7 @@ pub fn Header(
                 </a>
             </h1>
             <div class="document-info">
-                <span class="document-name" data-testid="document-name" title="Document">{move || name.get()}</span>
+                <span class="document-name" data-testid="document-name" title=move || name.get()>{move || name.get()}</span>
                 {move || edited.get().then(|| view! { <span class="edited" title="Changed since it was loaded">"edited"</span> })}
                 {kind_badge}
             </div>
