@@ -75,8 +75,32 @@ pub fn TabStrip(
             nav.set_scroll_left(nav.scroll_left() + direction * step);
         }
     };
+    // The strip's width changes with the window and the splitter, and each
+    // tab's with its count and as the page's font arrives: the strip and
+    // every tab are watched.
+    let watch = StoredValue::new_local(None::<Watch>);
+    let watch_tabs = move || {
+        let Some(nav) = nav.get_untracked() else { return };
+        watch.with_value(|w| {
+            if let Some(Watch { observer, .. }) = w {
+                let mut tab = nav.first_element_child();
+                while let Some(element) = tab {
+                    observer.observe(&element);
+                    tab = element.next_element_sibling();
+                }
+            }
+        });
+    };
+    nav.on_load(move |nav| {
+        let callback = Closure::<dyn Fn(js_sys::Array)>::new(move |_: js_sys::Array| measure());
+        if let Ok(observer) = ResizeObserver::new(callback.as_ref().unchecked_ref()) {
+            observer.observe(&nav);
+            watch.set_value(Some(Watch { observer, _callback: callback }));
+        }
+    });
     // After the tabs are drawn: the selected one into sight when it
-    // changed, then the arrows and fades for what is out of sight.
+    // changed, then the arrows and fades for what is out of sight, and any
+    // new tab watched.
     Effect::new(move |previous: Option<Route>| {
         let now = route.get();
         changed.track();
@@ -86,17 +110,9 @@ pub fn TabStrip(
                 reveal();
             }
             measure();
+            watch_tabs();
         });
         now
-    });
-    // The strip's width changes with the window and the splitter.
-    let watch = StoredValue::new_local(None::<Watch>);
-    nav.on_load(move |nav| {
-        let callback = Closure::<dyn Fn(js_sys::Array)>::new(move |_: js_sys::Array| measure());
-        if let Ok(observer) = ResizeObserver::new(callback.as_ref().unchecked_ref()) {
-            observer.observe(&nav);
-            watch.set_value(Some(Watch { observer, _callback: callback }));
-        }
     });
     on_cleanup(move || {
         watch.try_update_value(|w| {
