@@ -121,33 +121,34 @@ pub fn TabStrip(
             }
         });
     });
+    // An arrow: its side, its words, its chevron, whether tabs lie beyond
+    // it, and which way it scrolls.
+    let arrow = move |side: &'static str,
+                      words: &'static str,
+                      chevron: &'static str,
+                      more: RwSignal<bool>,
+                      direction: i32| {
+        view! {
+            <button
+                class=format!("tab-scroll {side}")
+                data-testid=format!("tabs-{side}")
+                aria-label=words
+                title=words
+                tabindex="-1"
+                hidden=move || !more.get()
+                on:click=move |_| scroll(direction)
+            >
+                <svg viewBox="0 0 16 16" aria-hidden="true"><path d=chevron /></svg>
+            </button>
+        }
+    };
     view! {
         <div class="tab-strip" class:more-before=before class:more-after=after>
-            <button
-                class="tab-scroll before"
-                data-testid="tabs-before"
-                aria-label="Show the tabs before"
-                title="Show the tabs before"
-                tabindex="-1"
-                hidden=move || !before.get()
-                on:click=move |_| scroll(-1)
-            >
-                <svg viewBox="0 0 16 16" aria-hidden="true"><path d="M10 3.5L5.5 8l4.5 4.5" /></svg>
-            </button>
+            {arrow("before", "Show the tabs before", "M10 3.5L5.5 8l4.5 4.5", before, -1)}
             <nav class="tabs" role="tablist" aria-label="Panels" node_ref=nav on:scroll=move |_| measure()>
                 {children()}
             </nav>
-            <button
-                class="tab-scroll after"
-                data-testid="tabs-after"
-                aria-label="Show the tabs after"
-                title="Show the tabs after"
-                tabindex="-1"
-                hidden=move || !after.get()
-                on:click=move |_| scroll(1)
-            >
-                <svg viewBox="0 0 16 16" aria-hidden="true"><path d="M6 3.5L10.5 8 6 12.5" /></svg>
-            </button>
+            {arrow("after", "Show the tabs after", "M6 3.5L10.5 8 6 12.5", after, 1)}
         </div>
     }
 }
