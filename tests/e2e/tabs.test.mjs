@@ -73,8 +73,11 @@ test("an address naming a tab wins over the first view", async () => {
   await closeClean(page);
 });
 
-// Whether each tab of the strip is in sight, or an arrow shows on its side.
-function strip(page) {
+// Whether each tab of the strip is in sight, or an arrow shows on its side,
+// once the page's fonts are in and the strip has measured their widths (a
+// resize is observed before the next frame is drawn).
+async function strip(page) {
+  await page.evaluate(() => document.fonts.ready.then(() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)))));
   return page.evaluate(() => {
     const nav = document.querySelector(".tabs").getBoundingClientRect();
     const arrow = (id) => !document.querySelector(`[data-testid="${id}"]`).hidden;
@@ -195,6 +198,8 @@ test("the problems are listed errors first, in the text's order with Line order"
 test("the tabs' counts are cleared while the text cannot be read", async () => {
   const page = await fresh();
   const count = (tab) => page.locator(`[data-testid="tab-${tab}"] .tab-count`).count();
+  // The paths are walked in a task after the check.
+  await page.waitForSelector('[data-testid="tab-paths"] .tab-count');
   assert.equal(await count("tools"), 1, "Tools counts the playbook's tools");
   assert.equal(await count("paths"), 1, "Risk paths counts its paths");
   await pasteChecked(page, "");
