@@ -295,7 +295,7 @@ test("the examples menu offers every example, each loading as expected", async (
   }
   for (const name of offered) {
     if (name !== (await page.textContent('[data-testid="document-name"]'))) await loadExample(name);
-    const counts = await headerCounts();
+    const counts = await filterCounts();
     const expectedKind = name.includes("oz0-plugin") ? "plugin-manifest" : "playbook";
     assert.equal(await page.getAttribute('[data-testid="kind"]', "data-kind"), expectedKind, name);
     if (name.includes(".broken.")) {

@@ -249,10 +249,11 @@ for (const code of ["SEC001", "PB411", "PM312"]) {
     await context.grantPermissions(["clipboard-read", "clipboard-write"]);
     await recordAddresses(context);
     const page = await open(undefined, { context });
+    // The tab's link is a history entry of its own, before the count.
+    await openTab(page, "diagnostics");
     const entries = await page.evaluate(() => history.length);
     await page.evaluate(() => navigator.clipboard.writeText("before"));
     await pasteChecked(page, text);
-    await openTab(page, "diagnostics");
     await page.waitForSelector(`li.diagnostic[data-code="${code}"]`);
     // The address follows the document within 750 ms of a check: the page
     // has written it once its history state is its own.
