@@ -15,7 +15,7 @@ const opb = session();
 
 // A shared link's reading view is left by Edit, unless `reading` asks to
 // stay in it.
-async function open(url, { viewport = { width: 1440, height: 900 }, colorScheme = "light", ready = "li.diagnostic, .all-clear", reading = false } = {}) {
+async function open(url, { viewport = { width: 1440, height: 900 }, colorScheme = "light", ready = '.statusbar:not([data-checks="0"])', reading = false } = {}) {
   const context = await opb.browser.newContext({ viewport, colorScheme });
   const page = collectErrors(await context.newPage());
   await page.goto(url);
@@ -23,7 +23,7 @@ async function open(url, { viewport = { width: 1440, height: 900 }, colorScheme 
     await page.waitForSelector("[data-opb-reading] opb-viewer:not([hidden])");
     return page;
   }
-  // On its problems, which the playground shows first without a link.
+  // On its problems, the tab a broken document opens on.
   if ((await page.evaluate(() => document.documentElement.dataset.opbPage)) === "reading") await editFromReading(page, { tab: "diagnostics" });
   await page.waitForSelector(ready);
   return page;

@@ -273,7 +273,8 @@ test("a reload keeps the selection and the panel", async () => {
   const context = await opb.browser.newContext();
   const page = await newTab(context);
   await pasteChecked(page, PLAYBOOK + "# selected words\n");
-  await page.click('[data-testid="tab-graph"]');
+  // A tab other than the one the playbook opens on (its graph).
+  await page.click('[data-testid="tab-tools"]');
   // Selects "selected" on the last line from the keyboard.
   await page.click('[data-testid="editor"] .cm-content');
   await page.keyboard.press("Control+End");
@@ -285,7 +286,7 @@ test("a reload keeps the selection and the panel", async () => {
   await page.reload();
   await page.waitForFunction(() => Number(document.querySelector(".statusbar")?.dataset.checks) > 0);
   assert.deepEqual(await page.evaluate(() => window.opbEditor.selectionOf(document.querySelector('[data-testid="editor"]'))), selection);
-  assert.equal(await page.getAttribute('[data-testid="tab-graph"]', "aria-selected"), "true");
+  assert.equal(await page.getAttribute('[data-testid="tab-tools"]', "aria-selected"), "true");
   await assertClean(page);
   await context.close();
 });

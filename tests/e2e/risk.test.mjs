@@ -166,6 +166,7 @@ test("risk paths: a loop is walked once, and a plugin manifest has no paths tab"
 
 test("registry: one widened permission and one lowered risk class show as a warning and an info, per tool, until removed", async () => {
   await pasteChecked(page, example("failed-charge-recovery.json"));
+  await openTab(page, "diagnostics");
   const codes = () => page.$$eval(".diagnostic", (items) => items.map((i) => i.dataset.code));
   assert.ok(!(await codes()).some((c) => c.startsWith("DR")), "no drift before a registry is loaded");
 
@@ -222,6 +223,7 @@ test("registry: one widened permission and one lowered risk class show as a warn
 
 test("registry: opened from a file, named by it; a file that is not text is refused", async () => {
   await pasteChecked(page, example("failed-charge-recovery.json"));
+  await openTab(page, "diagnostics");
   await page.click('[data-testid="registry-button"]');
   await page.setInputFiles('[data-testid="registry-file"]', { name: "bad.yaml", mimeType: "application/yaml", buffer: Buffer.from([0x2d, 0x20, 0xff, 0xfe]) });
   await page.waitForSelector('[data-testid="registry-error"]');

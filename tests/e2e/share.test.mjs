@@ -8,7 +8,7 @@ import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { inflateSync } from "node:zlib";
 import { join } from "node:path";
-import { screenshot, root, session, pako, collectErrors, openPlayground, afterCheck, draftSaved, luminance, contrast, editorText, pasteChecked } from "./harness.mjs";
+import { screenshot, root, session, pako, collectErrors, openPlayground, afterCheck, draftSaved, luminance, contrast, editorText, pasteChecked, openTab } from "./harness.mjs";
 
 const examplesDir = join(root, "examples");
 const opb = session();
@@ -174,7 +174,8 @@ test("going back changes the panel, never the text, though the entry left holds 
   await pasteChecked(page, PLAYBOOK + "# edited after the panel changed\n");
   await page.waitForFunction((older) => location.hash.startsWith("#pako:") && location.hash !== older, older, { timeout: 5_000 });
   await page.goBack();
-  await page.waitForSelector('[data-testid="tab-diagnostics"][aria-selected="true"]');
+  // That entry named no tab: the one the valid playbook opens on.
+  await page.waitForSelector('[data-testid="tab-graph"][aria-selected="true"]');
   assert.equal(await page.evaluate(() => location.hash), older, "back on the entry that holds the older text");
   assert.match(await editorText(page, { checked: true }), /# edited after the panel changed/);
   assert.equal(await page.locator('[data-testid="share-notice"]').count(), 0);
@@ -248,6 +249,8 @@ for (const code of ["SEC001", "PB411", "PM312"]) {
     await context.grantPermissions(["clipboard-read", "clipboard-write"]);
     await recordAddresses(context);
     const page = await open(undefined, { context });
+    // The tab's link is a history entry of its own, before the count.
+    await openTab(page, "diagnostics");
     const entries = await page.evaluate(() => history.length);
     await page.evaluate(() => navigator.clipboard.writeText("before"));
     await pasteChecked(page, text);

@@ -80,6 +80,17 @@ pub fn saturate(n: usize) -> u32 {
     u32::try_from(n).unwrap_or(u32::MAX)
 }
 
+/// The order the Diagnostics panel lists a check's diagnostics in: the
+/// most severe first, each severity in the text's order (the core's), or
+/// the text's order alone when `line_order`.
+pub fn listed(located: &[Located], line_order: bool) -> Vec<&Located> {
+    let mut listed: Vec<&Located> = located.iter().collect();
+    if !line_order {
+        opb_core::order::sort_by_key(&mut listed, |l| l.diagnostic.severity);
+    }
+    listed
+}
+
 fn report(text: &str, mut analysis: Analysis) -> Report {
     // The author's editor sets aside what the document accepts with a
     // reason, as opb check and opb lsp do; the reading view does not.
@@ -129,6 +140,23 @@ mod tests {
         assert!(report.is_of("a: 1\n"));
         assert!(!report.is_of("a: 2\n"), "same length, another text");
         assert!(!report.is_of("a: 1\n\n"));
+    }
+
+    #[test]
+    fn errors_are_listed_first_then_by_position_unless_in_line_order() {
+        let report = check(include_str!("../../../examples/refund-triage.broken.yaml"), None);
+        let key = |l: &&Located| (l.diagnostic.severity, l.from, l.to);
+        let by_severity = listed(&report.located, false);
+        assert!(by_severity.is_sorted_by_key(key), "severity, then position");
+        let severities: Vec<_> = by_severity.iter().map(|l| l.diagnostic.severity).collect();
+        assert!(severities.first() < severities.last(), "more than one severity: {severities:?}");
+        let in_lines = listed(&report.located, true);
+        assert!(in_lines.is_sorted_by_key(|l| l.from), "the text's order");
+        assert_ne!(
+            by_severity.iter().map(|l| l.from).collect::<Vec<_>>(),
+            in_lines.iter().map(|l| l.from).collect::<Vec<_>>(),
+            "the two orders differ on this document"
+        );
     }
 
     #[test]

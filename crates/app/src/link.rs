@@ -42,9 +42,10 @@ impl Fragment {
     }
 }
 
-/// The panel a share opens on.
-pub fn route_of(share: &Share) -> Route {
-    share.view.as_deref().map_or(Route::Diagnostics, Route::from_hash)
+/// The panel a share names, if any: one that names none opens on the tab
+/// that matters for its document ([`Route::first_view`]).
+pub fn route_of(share: &Share) -> Option<Route> {
+    share.view.as_deref().map(Route::from_hash)
 }
 
 /// Why no link is offered for a document.
@@ -55,16 +56,17 @@ pub enum NoLink {
     TooLong { chars: usize },
 }
 
-/// The fragment (`#pako:…`) for a document shown on `route`, when its link
-/// after `base` stays within [`MAX_LINK_CHARS`].
+/// The fragment (`#pako:…`) for a document shown on `route` (none: the tab
+/// was not chosen), when its link after `base` stays within
+/// [`MAX_LINK_CHARS`].
 pub fn fragment_for(
     base: &str,
     text: &str,
     kind: Option<Kind>,
-    route: &Route,
+    route: Option<&Route>,
 ) -> Result<String, NoLink> {
     unpacked(base, text.len())?;
-    let view = route.view();
+    let view = route.and_then(Route::view);
     let share = Share { code: text.to_owned(), kind, view };
     // Under MAX_PACKED_TEXT the JSON is far within the core's input limit,
     // the only reason encoding fails.
@@ -117,20 +119,24 @@ mod tests {
     #[test]
     fn a_fragment_opens_the_same_document_on_the_same_panel() {
         let route = Route::Rules(Some("PB213".into()));
-        let fragment =
-            fragment_for(BASE, "id: x\n", Some(Kind::Playbook), &route).expect("a short link");
+        let fragment = fragment_for(BASE, "id: x\n", Some(Kind::Playbook), Some(&route))
+            .expect("a short link");
         assert!(fragment.starts_with("#pako:"));
         let Fragment::Share(share) = Fragment::read(&fragment) else { panic!("a share") };
         assert_eq!(share.code, "id: x\n");
         assert_eq!(share.kind, Some(Kind::Playbook));
-        assert_eq!(route_of(&share), route);
+        assert_eq!(route_of(&share), Some(route));
     }
 
     #[test]
-    fn the_default_panel_is_not_written() {
-        let fragment = fragment_for(BASE, "a: 1", None, &Route::Diagnostics).expect("a short link");
+    fn a_tab_not_chosen_is_not_written() {
+        let fragment = fragment_for(BASE, "a: 1", None, None).expect("a short link");
         let Fragment::Share(share) = Fragment::read(&fragment) else { panic!("a share") };
         assert_eq!(share.view, None);
+        assert_eq!(route_of(&share), None);
+        let chosen = fragment_for(BASE, "a: 1", None, Some(&Route::Diagnostics)).expect("short");
+        let Fragment::Share(share) = Fragment::read(&chosen) else { panic!("a share") };
+        assert_eq!(route_of(&share), Some(Route::Diagnostics));
     }
 
     #[test]
@@ -143,12 +149,12 @@ mod tests {
                 char::from(b'a' + (seed >> 59) as u8 % 26)
             })
             .collect();
-        match fragment_for(BASE, &text, None, &Route::Diagnostics) {
+        match fragment_for(BASE, &text, None, None) {
             Err(NoLink::TooLong { chars }) => assert!(chars > MAX_LINK_CHARS, "{chars}"),
             Ok(fragment) => panic!("a link of {} characters", fragment.len()),
         }
         let huge = "x".repeat(MAX_PACKED_TEXT + 1);
-        assert!(fragment_for(BASE, &huge, None, &Route::Diagnostics).is_err());
+        assert!(fragment_for(BASE, &huge, None, None).is_err());
     }
 
     #[test]

@@ -2,6 +2,11 @@
 //! `#rules/<CODE>`, so a rule's documentation has a link of its own, and the
 //! viewer's `#graph`, `#tools`, `#requires` and `#manifest`, a playbook's
 //! `#paths` (risk paths), and `#compare` (the diff with an older version).
+//! An address that names no tab opens the one that matters for the
+//! document ([`Route::first_view`]).
+
+use opb_core::explain::Explain;
+use opb_core::Analysis;
 
 /// The panel tab the address shows.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -38,11 +43,25 @@ impl Route {
         }
     }
 
-    /// The route as a share link's `view`: the hash without `#`, none for
-    /// the default panel. [`Route::from_hash`] reads it back.
+    /// The tab a document opens on when nothing names one: its problems
+    /// when it has an error, else what it can do (a playbook's graph, a
+    /// manifest's tools), the point of reading it.
+    pub fn first_view(analysis: &Analysis) -> Route {
+        if analysis.checked.counts.error > 0 {
+            return Route::Diagnostics;
+        }
+        match analysis.explain {
+            Some(Explain::Playbook(_)) => Route::Graph,
+            Some(Explain::PluginManifest(_)) => Route::Manifest,
+            None => Route::Diagnostics,
+        }
+    }
+
+    /// The route as a share link's `view`: the hash without `#`.
+    /// [`Route::from_hash`] reads it back.
     pub fn view(&self) -> Option<String> {
         match self {
-            Route::Diagnostics => None,
+            Route::Diagnostics => Some("diagnostics".to_owned()),
             Route::Rules(None) => Some("rules".to_owned()),
             Route::Rules(Some(code)) => Some(format!("rules/{code}")),
             Route::Graph => Some("graph".to_owned()),
@@ -73,6 +92,19 @@ mod tests {
         assert_eq!(Route::from_hash("#paths"), Route::Paths);
         assert_eq!(Route::from_hash("#compare"), Route::Compare);
         assert_eq!(Route::from_hash("#graph/x"), Route::Diagnostics);
+    }
+
+    #[test]
+    fn a_document_opens_on_its_graph_unless_it_has_an_error() {
+        let first =
+            |text: &str| Route::first_view(&opb_core::analyze(text, &opb_core::Options::default()));
+        let playbook = include_str!("../../../examples/failed-charge-recovery.json");
+        assert_eq!(first(playbook), Route::Graph);
+        let broken = include_str!("../../../examples/refund-triage.broken.yaml");
+        assert_eq!(first(broken), Route::Diagnostics);
+        assert_eq!(first("{"), Route::Diagnostics, "a text that cannot be read");
+        let manifest = include_str!("../../../examples/acme-github.oz0-plugin.yaml");
+        assert_eq!(first(manifest), Route::Manifest);
     }
 
     #[test]

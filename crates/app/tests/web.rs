@@ -138,9 +138,8 @@ async fn no_problems_says_so() {
 }
 
 #[wasm_bindgen_test]
-async fn the_header_shows_name_kind_and_counts() {
+async fn the_header_shows_name_and_kind_and_leaves_the_counts_to_the_tab() {
     let report = report_of(BROKEN);
-    let counts = report.as_ref().map(|r| r.analysis.checked.counts).unwrap_or_default();
     let root = host();
     let _mounted = leptos::mount::mount_to(root.clone(), move || {
         let choice = RwSignal::new(None::<Kind>);
@@ -153,12 +152,29 @@ async fn the_header_shows_name_kind_and_counts() {
     let kind = one(&root, r#"[data-testid="kind"]"#);
     assert_eq!(kind.get_attribute("data-kind").as_deref(), Some("playbook"));
     assert!(kind.text_content().unwrap_or_default().contains("detected"));
-    for (severity, count) in
-        [("error", counts.error), ("warning", counts.warning), ("info", counts.info)]
-    {
-        let pill = one(&root, &format!(r#".count[data-severity="{severity}"]"#));
-        assert_eq!(pill.get_attribute("data-count"), Some(count.to_string()));
-    }
+    assert!(all(&root, ".count").is_empty(), "the Diagnostics tab counts the problems");
+    assert_eq!(one(&root, ".kind-switch-label").text_content().as_deref(), Some("Read as"));
+}
+
+#[wasm_bindgen_test]
+async fn the_list_shows_errors_first_and_line_order_follows_the_text() {
+    let report = report_of(BROKEN);
+    let root = host();
+    let _mounted = leptos::mount::mount_to(root.clone(), move || {
+        view! { <DiagnosticsPanel report=Signal::stored(report) on_jump=|_: Jump| {} /> }
+    });
+    let rank = |li: &Element| match li.get_attribute("data-severity").as_deref() {
+        Some("error") => 0,
+        Some("warning") => 1,
+        _ => 2,
+    };
+    let ranks: Vec<u8> = all(&root, "li.diagnostic").iter().map(rank).collect();
+    assert!(ranks.is_sorted(), "errors, then warnings, then info: {ranks:?}");
+    click(&one(&root, r#"[data-testid="line-order"]"#));
+    leptos::task::tick().await;
+    let in_lines: Vec<u8> = all(&root, "li.diagnostic").iter().map(rank).collect();
+    assert!(!in_lines.is_sorted(), "the text's order mixes the severities: {in_lines:?}");
+    assert_eq!(in_lines.len(), ranks.len());
 }
 
 #[wasm_bindgen_test]

@@ -1,11 +1,12 @@
 //! The app: wires the editor, the check of its text, the header, toolbar and
 //! panels. State lives in signals here; each panel is its own module.
 
-use super::diagnostics::{DiagnosticsPanel, Jump};
+use super::diagnostics::{count_of, DiagnosticsPanel, Jump, SEVERITIES};
 use super::editor::{Assist, Editor, EditorHandle};
 use super::header::Header;
 use super::rules_panel::RulesPanel;
 use super::split::{self, Splitter};
+use super::tab_strip::TabStrip;
 use super::toolbar::{Notice, Toolbar};
 use crate::checker::{self, Report};
 use crate::examples;
@@ -23,7 +24,7 @@ use super::share::ShareMenu;
 use super::theme::{self, ThemeState, ThemeToggle};
 use super::trust_banner::TrustBanner;
 use crate::embed_code::PageOptions;
-use crate::format::{human_size, renamed, syntax_label};
+use crate::format::{human_size, plural, renamed, syntax_label};
 use crate::route::Route;
 use crate::schedule::{debounce_ms, is_large};
 use opb_core::pause::Slices;
@@ -36,7 +37,7 @@ use futures_util::future::{abortable, AbortHandle};
 use gloo_timers::callback::Timeout;
 use gloo_timers::future::TimeoutFuture;
 use leptos::prelude::*;
-use opb_core::{Kind, Limits, Syntax};
+use opb_core::{Kind, Limits, Severity, Syntax};
 use std::sync::Arc;
 
 /// The page's clock, in milliseconds: the time a check took, and the clock
@@ -74,6 +75,8 @@ pub fn App(start: Start) -> impl IntoView {
     let registry = RegistryState::restore();
     provide_context(registry);
     let compare = CompareState::default();
+    // Whether the Diagnostics panel lists in the text's order.
+    let line_order = RwSignal::new(false);
     // A jump to a diagnostic moves the editor and selects its step or tool.
     let jump = move |jump: Jump| {
         editor.select(jump.from, jump.to);
@@ -95,7 +98,11 @@ pub fn App(start: Start) -> impl IntoView {
     let slicing = RwSignal::new(false);
     let notice = RwSignal::new(None::<Notice>);
     let share = RwSignal::new(split::DEFAULT);
-    let route = RwSignal::new(start.route.clone());
+    let route = RwSignal::new(start.route.clone().unwrap_or(Route::Diagnostics));
+    let tab_chosen = RwSignal::new(start.route.is_some());
+    // Set while the document opened has not been checked yet: its first
+    // check picks the tab that matters for it, unless one was chosen.
+    let opening = StoredValue::new(true);
     let pending = StoredValue::new_local(None::<Timeout>);
     let running = StoredValue::new_local(None::<Running>);
     let notice_timer = StoredValue::new_local(None::<Timeout>);
@@ -120,6 +127,12 @@ pub fn App(start: Start) -> impl IntoView {
             known_kind.set_value(Some(kind));
         }
         fresh.set_value(true);
+        if opening.get_value() {
+            opening.set_value(false);
+            if !tab_chosen.get_untracked() {
+                route.set(Route::first_view(&checked.analysis));
+            }
+        }
         report.set(Some(Arc::new(checked)));
         checking.set(false);
         checks.update(|n| *n += 1);
@@ -265,13 +278,15 @@ pub fn App(start: Start) -> impl IntoView {
         name.set(incoming.name);
         notice.set(None);
         kind_choice.set(incoming.kind);
+        opening.set_value(true);
         replace(&incoming.text);
         if let Some(selection) = incoming.selection {
             editor.set_selection(selection);
         }
         edited.set(incoming.edited);
     };
-    let document_state = DocumentState { editor, report, fresh, kind_choice, name, edited, route };
+    let document_state =
+        DocumentState { editor, report, fresh, kind_choice, name, edited, route, tab_chosen };
     let session = Session::new(document_state, Callback::new(open_document), start, checks.into());
     // An example or a file over edited work keeps that work, as a link does.
     let load_example = move |example_name: String| {
@@ -301,7 +316,22 @@ pub fn App(start: Start) -> impl IntoView {
     let syntax = Signal::derive(move || {
         report.with(|r| r.as_ref().map(|r| r.analysis.checked.syntax)).unwrap_or(Syntax::Json)
     });
+    // The page's one count of the problems: the Diagnostics tab's, in the
+    // colour of the most severe, each severity's count in its title (and
+    // as the panel's filters).
     let diagnostics_count = move || report.with(|r| r.as_ref().map_or(0, |r| r.located.len()));
+    let worst = move || {
+        report.with(|r| {
+            let report = r.as_deref()?;
+            SEVERITIES.into_iter().find(|&s| count_of(report, s) > 0).map(Severity::as_str)
+        })
+    };
+    let counts_said = move || {
+        report.with(|r| {
+            let report = r.as_deref()?;
+            Some(SEVERITIES.map(|s| plural(s, count_of(report, s))).join(", "))
+        })
+    };
     let initial_syntax =
         Syntax::from_path(&first.name).unwrap_or_else(|| Syntax::sniff(&first.text));
     let initial_text = first.text.clone();
@@ -352,7 +382,7 @@ pub fn App(start: Start) -> impl IntoView {
                 </section>
                 <Splitter share=share />
                 <section class="pane side-pane" aria-label="Panels">
-                    <nav class="tabs" role="tablist">
+                    <TabStrip route=route changed=checks>
                         <a
                             role="tab"
                             href="#diagnostics"
@@ -360,7 +390,7 @@ pub fn App(start: Start) -> impl IntoView {
                             aria-selected=move || (route.get() == Route::Diagnostics).to_string()
                         >
                             "Diagnostics"
-                            <span class="tab-count">{diagnostics_count}</span>
+                            <span class="tab-count" data-severity=worst title=counts_said>{diagnostics_count}</span>
                         </a>
                         <PanelTabs panels=panels route=route />
                         <RiskPathsTab state=risk_paths route=route />
@@ -381,11 +411,11 @@ pub fn App(start: Start) -> impl IntoView {
                         >
                             "Rules"
                         </a>
-                    </nav>
+                    </TabStrip>
                     <div class="tab-panel" role="tabpanel">
                         {move || match route.get() {
                             Route::Diagnostics => view! {
-                                <DiagnosticsPanel report=report on_jump=jump />
+                                <DiagnosticsPanel report=report on_jump=jump line_order=line_order />
                             }
                             .into_any(),
                             route @ (Route::Graph | Route::Tools | Route::Requires | Route::Manifest) => view! {

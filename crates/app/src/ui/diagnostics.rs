@@ -1,7 +1,8 @@
 //! The diagnostics panel: counts and severity filters, then one entry per
-//! diagnostic that moves the editor to its range and links to its rule.
+//! diagnostic, errors first (or in the text's order, as the reader
+//! chooses), that moves the editor to its range and links to its rule.
 
-use crate::checker::{Located, Report};
+use crate::checker::{self, Located, Report};
 use crate::format::plural;
 use leptos::prelude::*;
 use opb_core::Severity;
@@ -58,11 +59,14 @@ pub fn SeverityIcon(severity: Severity) -> impl IntoView {
     }
 }
 
-/// The panel. `on_jump` receives the range of a clicked entry.
+/// The panel. `on_jump` receives the range of a clicked entry; `line_order`
+/// lists the entries in the text's order rather than errors first (the
+/// app keeps it, so it outlives the panel; by default the panel's own).
 #[component]
 pub fn DiagnosticsPanel(
     #[prop(into)] report: Signal<Option<Arc<Report>>>,
     #[prop(into)] on_jump: Callback<Jump>,
+    #[prop(optional)] line_order: RwSignal<bool>,
 ) -> impl IntoView {
     let hidden = RwSignal::new(Vec::<Severity>::new());
     let toggle = move |severity: Severity| {
@@ -103,9 +107,8 @@ pub fn DiagnosticsPanel(
             .into_any();
         }
         let hidden_now = hidden.get();
-        let visible: Vec<&Located> = report
-            .located
-            .iter()
+        let visible: Vec<&Located> = checker::listed(&report.located, line_order.get())
+            .into_iter()
             .filter(|l| !hidden_now.contains(&l.diagnostic.severity))
             .collect();
         if visible.is_empty() {
@@ -130,7 +133,18 @@ pub fn DiagnosticsPanel(
     };
     view! {
         <div class="diagnostics-panel">
-            <div class="filters" role="group" aria-label="Filter by severity">{filters}</div>
+            <div class="filters-bar">
+                <div class="filters" role="group" aria-label="Filter by severity">{filters}</div>
+                <button
+                    class="line-order"
+                    data-testid="line-order"
+                    aria-pressed=move || line_order.get().to_string()
+                    title="List the diagnostics in the text's order rather than errors first"
+                    on:click=move |_| line_order.update(|on| *on = !*on)
+                >
+                    "Line order"
+                </button>
+            </div>
             <div class="panel-scroll">{list}</div>
         </div>
     }

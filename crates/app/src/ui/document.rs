@@ -21,7 +21,13 @@ pub struct DocumentState {
     pub kind_choice: RwSignal<Option<Kind>>,
     pub name: RwSignal<String>,
     pub edited: RwSignal<bool>,
+    /// The tab shown.
     pub route: RwSignal<Route>,
+    /// Whether the author (or the address, a link, a draft) chose that tab:
+    /// only a chosen tab is kept in links and drafts, and it stays through
+    /// edits and other documents; otherwise each document opens on the tab
+    /// that matters for it ([`Route::first_view`]).
+    pub tab_chosen: RwSignal<bool>,
 }
 
 impl DocumentState {
@@ -34,8 +40,20 @@ impl DocumentState {
         })
     }
 
+    /// The tab, when it was chosen.
+    pub fn chosen_route(&self) -> Option<Route> {
+        self.tab_chosen.get_untracked().then(|| self.route.get_untracked())
+    }
+
+    /// The chosen tab as a draft or a link keeps it.
     pub fn view(&self) -> Option<String> {
-        self.route.get_untracked().view()
+        self.chosen_route()?.view()
+    }
+
+    /// Shows `route`, as chosen.
+    pub fn choose(&self, route: Route) {
+        self.route.set(route);
+        self.tab_chosen.set(true);
     }
 
     /// The codes of the findings of a credential written into the text

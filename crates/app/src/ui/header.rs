@@ -1,9 +1,9 @@
-//! The header: the document's name, its kind (detected or chosen, with the
-//! switch to choose), and its counts.
+//! The header: the document's name and its kind (detected or chosen, with
+//! the switch to choose). The problems are counted once, on the Diagnostics
+//! tab, so the header keeps to one row.
 
-use super::diagnostics::{count_of, SeverityIcon, SEVERITIES};
 use crate::checker::Report;
-use crate::format::{kind_label, plural};
+use crate::format::kind_label;
 use leptos::prelude::*;
 use opb_core::Kind;
 use std::sync::Arc;
@@ -32,15 +32,6 @@ pub fn Header(
             }
         })
     };
-    let counts = SEVERITIES.map(|severity| {
-        let count = move || report.with(|r| r.as_deref().map_or(0, |r| count_of(r, severity)));
-        view! {
-            <span class="count" data-severity=severity.as_str() data-count=count class:zero=move || count() == 0>
-                <SeverityIcon severity=severity />
-                {move || plural(severity, count())}
-            </span>
-        }
-    });
     view! {
         <header class="topbar">
             // The page's one top-level heading: the playground's name.
@@ -55,11 +46,10 @@ pub fn Header(
                 </a>
             </h1>
             <div class="document-info">
-                <span class="document-name" data-testid="document-name" title="Document">{move || name.get()}</span>
+                <span class="document-name" data-testid="document-name" title=move || name.get()>{move || name.get()}</span>
                 {move || edited.get().then(|| view! { <span class="edited" title="Changed since it was loaded">"edited"</span> })}
                 {kind_badge}
             </div>
-            <div class="counts" data-testid="counts" aria-live="polite">{counts}</div>
             <KindSwitch choice=kind_choice />
         </header>
     }

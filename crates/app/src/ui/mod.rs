@@ -29,6 +29,7 @@ pub mod session;
 pub mod share;
 pub mod split;
 pub mod storage;
+pub mod tab_strip;
 pub mod theme;
 pub mod toolbar;
 pub mod trust_banner;

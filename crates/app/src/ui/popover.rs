@@ -43,13 +43,16 @@ pub fn Popover(
             <button
                 class="button"
                 data-testid=name
+                title=label
                 aria-haspopup="dialog"
                 aria-expanded=move || open.get().to_string()
                 aria-controls=panel.clone()
                 on:click=move |_| toggle()
             >
                 <svg class="button-icon" viewBox="0 0 24 24" aria-hidden="true"><path d=icon /></svg>
-                {label}
+                // Hidden from sight (not from assistive technology) where
+                // the header is narrow; the title names the icon then.
+                <span class="button-label">{label}</span>
             </button>
             <Show when=move || open.get()>
                 <div class="share-panel" id=panel.clone() role="dialog" aria-label=purpose data-testid=panel.clone()>

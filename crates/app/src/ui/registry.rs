@@ -157,7 +157,7 @@ pub fn RegistryControl(state: RegistryState) -> impl IntoView {
                 Some(chip) => chip.into_any(),
                 None => view! {
                     <button class="button" data-testid="registry-button" title="Compare the embedded tool definitions with a runtime's registry" on:click=move |_| open.set(true)>
-                        "Registry…"
+                        "Compare with a registry…"
                     </button>
                 }
                 .into_any(),

@@ -99,14 +99,14 @@ enum ViewKind {
     Manifest,
 }
 
-/// The panels' tabs, for the kind of document shown.
+/// The panels' tabs, for the kind of document shown. Their counts are of
+/// the text in the editor: while it cannot be read they are cleared, as the
+/// panels say, rather than left at the last readable version's.
 #[component]
 pub fn PanelTabs(panels: Panels, #[prop(into)] route: Signal<Route>) -> impl IntoView {
     let count = move |f: fn(&Explain) -> usize| {
         move || {
-            panels
-                .readable
-                .with(|r| r.as_deref().and_then(|r| r.analysis.explain.as_ref()).map_or(0, f))
+            panels.report.with(|r| r.as_deref().and_then(|r| r.analysis.explain.as_ref()).map(f))
         }
     };
     let tools = count(|e| match e {
@@ -131,17 +131,17 @@ pub fn PanelTabs(panels: Panels, #[prop(into)] route: Signal<Route>) -> impl Int
         Some(ViewKind::Playbook) => view! {
             {tab(Route::Graph, "Graph", "tab-graph")}
             <a role="tab" href="#tools" data-testid="tab-tools" aria-selected=move || (route.get() == Route::Tools).to_string()>
-                "Tools" <span class="tab-count">{tools}</span>
+                "Tools" {move || tools().map(|n| view! { <span class="tab-count">{n}</span> })}
             </a>
             <a role="tab" href="#requires" data-testid="tab-requires" aria-selected=move || (route.get() == Route::Requires).to_string()>
                 "Requires"
-                {move || (issues() > 0).then(|| view! { <span class="tab-count attention" title="Missing, unused or mismatched">{issues()}</span> })}
+                {move || issues().filter(|&n| n > 0).map(|n| view! { <span class="tab-count attention" title="Missing, unused or mismatched">{n}</span> })}
             </a>
         }
         .into_any(),
         Some(ViewKind::Manifest) => view! {
             <a role="tab" href="#manifest" data-testid="tab-manifest" aria-selected=move || (route.get() == Route::Manifest).to_string()>
-                "Manifest" <span class="tab-count">{tools}</span>
+                "Manifest" {move || tools().map(|n| view! { <span class="tab-count">{n}</span> })}
             </a>
         }
         .into_any(),
@@ -150,18 +150,22 @@ pub fn PanelTabs(panels: Panels, #[prop(into)] route: Signal<Route>) -> impl Int
     }
 }
 
+/// What a panel says while the editor's text cannot be read: it shows the
+/// last readable version.
+fn stale_note(panels: Panels) -> Option<impl IntoView> {
+    panels.stale().then(|| {
+        view! {
+            <p class="stale-note" role="status">"The text cannot be read as it stands: this shows its last readable version."</p>
+        }
+    })
+}
+
 /// The panel of a tab. `on_jump` moves the editor to a diagnostic.
 #[component]
 pub fn Panel(panels: Panels, route: Route, #[prop(into)] on_jump: Callback<Jump>) -> impl IntoView {
     let report: Signal<Option<Arc<Report>>> = panels.readable.into();
     let selection = panels.selection;
-    let stale = move || {
-        panels.stale().then(|| {
-            view! {
-                <p class="stale-note" role="status">"The text cannot be read as it stands: this shows its last readable version."</p>
-            }
-        })
-    };
+    let stale = move || stale_note(panels);
     let body = move || {
         match (route.clone(), panels.kind()) {
         (_, None) => view! { <p class="panel-empty">"Nothing to show yet: the panels show documents that can be read."</p> }.into_any(),

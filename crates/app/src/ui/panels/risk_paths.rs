@@ -10,7 +10,7 @@
 use super::graph::GraphView;
 use super::on_path::OnPath;
 use super::parts::RiskBadge;
-use super::{Panels, ViewKind};
+use super::{stale_note, Panels, ViewKind};
 use crate::route::Route;
 use gloo_timers::callback::Timeout;
 use leptos::prelude::*;
@@ -68,11 +68,15 @@ impl RiskPathsState {
 }
 
 /// The "Risk paths" tab, for playbooks: the count of flagged paths, or of
-/// all paths when none is flagged.
+/// all paths when none is flagged; none while the text cannot be read.
 #[component]
 pub fn RiskPathsTab(state: RiskPathsState, #[prop(into)] route: Signal<Route>) -> impl IntoView {
-    let counts =
-        move || state.paths.with(|p| p.as_deref().map(|p| (p.flagged_paths(), p.paths.len())));
+    let counts = move || {
+        if state.panels.stale() {
+            return None;
+        }
+        state.paths.with(|p| p.as_deref().map(|p| (p.flagged_paths(), p.paths.len())))
+    };
     move || {
         (state.panels.kind() == Some(ViewKind::Playbook)).then(|| {
             view! {
@@ -104,6 +108,7 @@ pub fn RiskPathsPanel(state: RiskPathsState) -> impl IntoView {
         match panels.kind() {
         Some(ViewKind::Playbook) => view! {
             <div class="viewer-panel">
+                {move || stale_note(panels)}
                 <div class="graph-tab paths-tab" data-testid="risk-paths" class:path-shown=move || on_path.with(Option::is_some)>
                     <GraphView report=panels.readable selection=panels.selection path=on_path />
                     <div class="paths-scroll">{list}</div>

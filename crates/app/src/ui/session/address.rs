@@ -54,7 +54,7 @@ pub fn link_of(doc: &DocumentState) -> Result<String, NoLink> {
         &base,
         &text,
         doc.kind_choice.get_untracked(),
-        &doc.route.get_untracked(),
+        doc.chosen_route().as_ref(),
     )?;
     Ok(format!("{base}{fragment}"))
 }
@@ -109,8 +109,7 @@ impl Address {
         self.last_write.set_value(now_ms());
         let link = if credentials.is_empty() { link_of(&self.doc).ok() } else { None };
         let address = link.unwrap_or_else(|| {
-            let route =
-                self.doc.route.get_untracked().view().map(|v| format!("#{v}")).unwrap_or_default();
+            let route = self.doc.view().map(|v| format!("#{v}")).unwrap_or_default();
             format!("{}{route}", page_base())
         });
         if let Ok(history) = window().history() {

@@ -11,6 +11,7 @@ pub mod notice;
 pub mod start;
 
 use crate::link::{self, Fragment, NoLink};
+use crate::route::Route;
 use crate::storage::{worth_keeping, Saved};
 use crate::ui::document::DocumentState;
 use crate::ui::drafts::locks::hold;
@@ -101,25 +102,44 @@ impl Session {
     /// A fragment the reader typed, pasted or went back to.
     fn on_hash_change(&self) {
         match Fragment::read(&location_hash()) {
-            Fragment::Route(route) => self.doc.route.set(route),
+            // The brand's link, or going back to the address the visit
+            // began with: the tab the document's contents call for.
+            Fragment::Route(_) if location_hash().trim_start_matches('#').is_empty() => {
+                self.unchoose();
+            }
+            Fragment::Route(route) => self.doc.choose(route),
             Fragment::Broken(error) => {
                 self.notice.set(Some(SessionNotice::BadLink(error.to_string())))
             }
             Fragment::Share(share) => {
-                let route = link::route_of(&share);
+                // The page's own address from before a tab was chosen
+                // names none: back on it, no tab is chosen. A link that
+                // names none leaves a chosen tab as it is.
+                match link::route_of(&share) {
+                    Some(route) => self.doc.choose(route),
+                    None if written_by_page() => self.unchoose(),
+                    None => {}
+                }
                 if written_by_page() {
-                    self.doc.route.set(route);
                     return;
                 }
                 if self.doc.editor.with_text(|text| text == share.code) == Some(true) {
                     self.doc.kind_choice.set(share.kind);
-                    self.doc.route.set(route);
                     return;
                 }
-                self.doc.route.set(route);
                 self.arrived.set(true);
                 self.replace(Incoming::shared(share), Opened::Link);
             }
+        }
+    }
+
+    /// Leaves the tab to the document: the one its contents call for.
+    fn unchoose(&self) {
+        self.doc.tab_chosen.set(false);
+        let first =
+            self.doc.report.with_untracked(|r| r.as_ref().map(|r| Route::first_view(&r.analysis)));
+        if let Some(route) = first {
+            self.doc.route.set(route);
         }
     }
 

@@ -23,7 +23,9 @@ pub(super) struct Previous {
 /// How a visit starts.
 pub struct Start {
     pub incoming: Incoming,
-    pub route: Route,
+    /// The tab the address, the link or the draft names; none: the one that
+    /// matters for the document ([`Route::first_view`]).
+    pub route: Option<Route>,
     /// Whether the document arrived by a link (the trust banner shows).
     pub arrived: bool,
     pub notice: Option<SessionNotice>,
@@ -52,10 +54,8 @@ pub async fn start() -> Start {
     let hash = location_hash();
     let (route, notice) = match Fragment::read(&hash) {
         Fragment::Share(share) => return start_with_link(opening, share).await,
-        Fragment::Route(route) => (route, None),
-        Fragment::Broken(error) => {
-            (Route::Diagnostics, Some(SessionNotice::BadLink(error.to_string())))
-        }
+        Fragment::Route(route) => (Some(route), None),
+        Fragment::Broken(error) => (None, Some(SessionNotice::BadLink(error.to_string()))),
     };
     let continued = match opening.own().or_else(|| opening.newest()) {
         Some(draft) => opening.resume(&draft).await,
@@ -63,7 +63,8 @@ pub async fn start() -> Start {
     };
     let names_no_panel = hash.trim_start_matches('#').is_empty();
     let route = match continued.as_ref().and_then(|c| c.meta.view.as_deref()) {
-        Some(view) if names_no_panel => Route::from_hash(view),
+        Some(view) if names_no_panel => Some(Route::from_hash(view)),
+        _ if names_no_panel => None,
         _ => route,
     };
     let incoming = continued.map_or_else(example, Incoming::draft);
@@ -74,7 +75,7 @@ async fn start_with_link(mut opening: Opening, share: opb_share::Share) -> Start
     // Edit in the reading view: its tab and step, on this link.
     let reading = web_storage::reading().filter(|record| record.link == location_hash());
     let route = match reading.as_ref().and_then(|record| record.tab.as_deref()) {
-        Some(tab) => Route::from_hash(tab),
+        Some(tab) => Some(Route::from_hash(tab)),
         None => link::route_of(&share),
     };
     let step = reading.and_then(|record| record.step);
