@@ -1,7 +1,7 @@
 //! The diagnostics panel: counts and severity filters, then one entry per
 //! diagnostic that moves the editor to its range and links to its rule.
 
-use crate::checker::{Located, Report};
+use crate::checker::{Fix, Located, Report};
 use crate::format::plural;
 use leptos::prelude::*;
 use opb_core::Severity;
@@ -58,11 +58,22 @@ pub fn SeverityIcon(severity: Severity) -> impl IntoView {
     }
 }
 
-/// The panel. `on_jump` receives the range of a clicked entry.
+/// What an entry's controls do: `jump` receives the range of a clicked
+/// entry, `fix` an entry's certain fix, `fix_all` a press of "Fix all
+/// certain", `rule` the range of the entry whose rule link was followed.
+#[derive(Clone, Copy)]
+pub struct EntryActions {
+    pub jump: Callback<Jump>,
+    pub fix: Callback<Fix>,
+    pub fix_all: Callback<()>,
+    pub rule: Callback<Jump>,
+}
+
+/// The panel.
 #[component]
 pub fn DiagnosticsPanel(
     #[prop(into)] report: Signal<Option<Arc<Report>>>,
-    #[prop(into)] on_jump: Callback<Jump>,
+    actions: EntryActions,
 ) -> impl IntoView {
     let hidden = RwSignal::new(Vec::<Severity>::new());
     let toggle = move |severity: Severity| {
@@ -118,7 +129,7 @@ pub fn DiagnosticsPanel(
         let entries = visible
             .into_iter()
             .take(LIST_LIMIT)
-            .map(|located| entry(located, on_jump))
+            .map(|located| entry(located, actions))
             .collect_view();
         view! {
             <ul class="diagnostic-list" aria-label="Diagnostics">{entries}</ul>
@@ -128,15 +139,34 @@ pub fn DiagnosticsPanel(
         }
         .into_any()
     };
+    let fixable = move || {
+        report.with(|r| {
+            r.as_ref().map_or(0, |r| r.located.iter().filter(|l| l.fix.is_some()).count())
+        })
+    };
+    let fix_all = move || {
+        (fixable() > 0).then(|| {
+            view! {
+                <button
+                    class="button fix-all"
+                    data-testid="fix-all"
+                    title="Apply every fix opb is certain of, as one change that Ctrl+Z undoes"
+                    on:click=move |_| actions.fix_all.run(())
+                >
+                    {move || format!("Fix all certain ({})", fixable())}
+                </button>
+            }
+        })
+    };
     view! {
         <div class="diagnostics-panel">
-            <div class="filters" role="group" aria-label="Filter by severity">{filters}</div>
+            <div class="filters" role="group" aria-label="Filter by severity">{filters}{fix_all}</div>
             <div class="panel-scroll">{list}</div>
         </div>
     }
 }
 
-fn entry(located: &Located, on_jump: Callback<Jump>) -> impl IntoView {
+fn entry(located: &Located, actions: EntryActions) -> impl IntoView {
     let d = &located.diagnostic;
     let jump = Jump { from: located.from, to: located.to };
     let position = format!("{}:{}", d.range.start.line, d.range.start.column);
@@ -146,18 +176,36 @@ fn entry(located: &Located, on_jump: Callback<Jump>) -> impl IntoView {
             <button
                 class="diagnostic-main"
                 title=format!("Show line {} in the editor", d.range.start.line)
-                on:click=move |_| on_jump.run(jump)
+                on:click=move |_| actions.jump.run(jump)
             >
                 <SeverityIcon severity=d.severity />
                 <span class="diagnostic-message">{message(&d.message)}</span>
                 <span class="diagnostic-position">{position}</span>
             </button>
             <div class="diagnostic-meta">
-                <a class="rule-link" href=format!("#rules/{}", d.code) title="Read the rule's documentation">
+                <a
+                    class="rule-link"
+                    href=format!("#rules/{}", d.code)
+                    title="Read the rule's documentation"
+                    on:click=move |_| actions.rule.run(jump)
+                >
                     <span class="rule-code">{d.code}</span>
                     <span class="rule-name">{d.name}</span>
                 </a>
                 <span class="diagnostic-pointer" title="JSON pointer">{where_}</span>
+                {located.fix.clone().map(|fix| {
+                    let label = format!("Change to `{}`", fix.text);
+                    view! {
+                        <button
+                            class="button fix-button"
+                            data-testid="fix"
+                            title="Apply the fix opb is certain of; Ctrl+Z undoes it"
+                            on:click=move |_| actions.fix.run(fix.clone())
+                        >
+                            {message(&label)}
+                        </button>
+                    }
+                })}
             </div>
         </li>
     }
