@@ -101,6 +101,10 @@ impl Keys {
         let target = ev.target().and_then(|t| t.dyn_into::<web_sys::Element>().ok());
         let in_editor =
             target.as_ref().is_some_and(|t| t.closest(".cm-editor").ok().flatten().is_some());
+        // A modifier pressed alone is part of the next key, not a key.
+        if matches!(key.as_str(), "Control" | "Meta" | "Shift" | "Alt") {
+            return;
+        }
         let chord = self.chord.get_value();
         self.chord.set_value(false);
         if command && !ev.alt_key() && key.eq_ignore_ascii_case("i") && chord {
