@@ -160,7 +160,10 @@ pub fn DiagnosticsPanel(
     };
     view! {
         <div class="diagnostics-panel">
-            <div class="filters" role="group" aria-label="Filter by severity">{filters}{fix_all}</div>
+            <div class="diagnostics-top">
+                <div class="filters" role="group" aria-label="Filter by severity">{filters}</div>
+                {fix_all}
+            </div>
             <div class="panel-scroll">{list}</div>
         </div>
     }
