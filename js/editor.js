@@ -13,7 +13,7 @@ import { HighlightStyle, syntaxHighlighting, foldGutter, foldKeymap, indentOnInp
 import { searchKeymap } from "@codemirror/search";
 import { json } from "@codemirror/lang-json";
 import { yaml } from "@codemirror/lang-yaml";
-import { lintGutter, lintKeymap, setDiagnostics } from "@codemirror/lint";
+import { lintGutter, lintKeymap, nextDiagnostic, previousDiagnostic, setDiagnostics } from "@codemirror/lint";
 import { autocompletion } from "@codemirror/autocomplete";
 import { tags } from "@lezer/highlight";
 
@@ -35,7 +35,8 @@ const setup = [
   indentOnInput(),
   bracketMatching(),
   highlightActiveLine(),
-  keymap.of([...defaultKeymap, ...searchKeymap, ...historyKeymap, ...foldKeymap, ...lintKeymap, indentWithTab]),
+  // F8 (lintKeymap's) and Shift-F8 step through the problems.
+  keymap.of([...defaultKeymap, ...searchKeymap, ...historyKeymap, ...foldKeymap, ...lintKeymap, { key: "Shift-F8", run: previousDiagnostic }, indentWithTab]),
 ];
 
 // What Tab does. A keyboard user moving through the page must pass through
@@ -43,18 +44,20 @@ const setup = [
 // expects Tab to indent. So focus that arrives by keyboard starts in
 // CodeMirror's tab-focus mode (Tab moves on), and the first edit, or a
 // click, makes Tab indent; Escape then Tab still leaves (CodeMirror's
-// escape hatch), and Ctrl-M switches. A hint in the editor's corner says
-// which applies while it has the focus (over the text, so that no editor's
-// layout moves), and is the content's description, so screen readers say
+// escape hatch), and Ctrl-M switches. A hint says which applies while the
+// editor has the focus, in the page's status bar (`hintParent`) where the
+// app gives one, so that it covers none of the text, or else in the
+// editor's corner; it is the content's description, so screen readers say
 // it too.
 let keyHints = 0;
 const TAB_MOVES = "Tab moves to the next control. Type to edit; Tab then indents.";
 const TAB_INDENTS = "Tab indents. Esc then Tab leaves the editor; Ctrl-M makes Tab move on.";
 
-function tabHandling() {
+function tabHandling(hintParent) {
   const id = `opb-editor-keys-${++keyHints}`;
-  const hint = document.createElement("div");
-  hint.className = "cm-opb-keys";
+  const hint = document.createElement(hintParent ? "span" : "div");
+  hint.className = hintParent ? "cm-opb-keys statusbar-keys" : "cm-opb-keys";
+  hint.hidden = !!hintParent;
   hint.id = id;
   hint.setAttribute("aria-live", "polite");
   hint.textContent = TAB_INDENTS;
@@ -67,7 +70,7 @@ function tabHandling() {
   return [
     EditorView.contentAttributes.of({ "aria-describedby": id }),
     ViewPlugin.define((view) => {
-      view.dom.append(hint);
+      (hintParent ?? view.dom).append(hint);
       return { destroy: () => hint.remove() };
     }),
     // Before the default keymap, whose Ctrl-M would switch the mode
@@ -76,6 +79,10 @@ function tabHandling() {
     EditorView.domEventHandlers({
       focus(_event, view) {
         if (view.contentDOM.matches(":focus-visible")) set(view, true);
+        if (hintParent) hint.hidden = false;
+      },
+      blur() {
+        if (hintParent) hint.hidden = true;
       },
       mousedown(_event, view) {
         if (moves) set(view, false);
@@ -95,7 +102,9 @@ function tabHandling() {
 // place. The core reads the text, never a check, but it is still not
 // asked on every key: only once a word, a quote or a key's colon has been
 // typed (then the list filters itself while the word goes on), or on
-// Ctrl-Space. Ctrl-K Ctrl-I shows the hover at the cursor, for the keyboard.
+// Ctrl-Space. Ctrl-K Ctrl-I shows the hover at the cursor, for the keyboard:
+// the page sees Ctrl-K first (it opens the command palette) and calls
+// `hoverAtCursor` when Ctrl-I follows (crates/app/src/ui/keys.rs).
 const TYPED = /(?:[\w$./-]|["']|:\s?)$/;
 
 function assist(options) {
@@ -140,14 +149,6 @@ function assist(options) {
     hover,
     keymap.of([
       {
-        key: "Mod-k Mod-i",
-        run: (view) => {
-          const head = view.state.selection.main.head;
-          activateHover(view, head, 1, { until: (tr) => tr.docChanged || tr.selection !== undefined });
-          return true;
-        },
-      },
-      {
         key: "Escape",
         run: (view) => {
           if (!hasHoverTooltips(view.state)) return false;
@@ -191,6 +192,11 @@ const theme = EditorView.theme({
   ".cm-tooltip": { border: "1px solid var(--border)", borderRadius: "8px", boxShadow: "var(--shadow-lg)", backgroundColor: "var(--surface)", overflow: "hidden" },
   ".cm-tooltip-lint": { fontFamily: "var(--font-sans)", fontSize: "13px", maxWidth: "520px" },
   ".cm-diagnostic": { padding: "8px 12px", borderLeftWidth: "4px" },
+  ".cm-opb-rule-link": { display: "inline-block", marginTop: "4px", fontFamily: "var(--font-mono)", fontSize: "12px", color: "var(--accent-text)" },
+  ".cm-diagnosticAction": {
+    font: "inherit", fontSize: "12px", padding: "2px 10px", marginTop: "6px", marginLeft: "0", marginRight: "8px", borderRadius: "6px",
+    border: "1px solid var(--accent)", backgroundColor: "var(--accent-soft)", color: "var(--text)", cursor: "pointer",
+  },
   ".cm-diagnosticSource": { fontFamily: "var(--font-mono)", fontSize: "12px", opacity: "1", color: "var(--muted)", marginTop: "4px" },
   ".cm-panels": { fontFamily: "var(--font-sans)" },
   // Completion and hover (`assist`): the page's colours, in both themes.
@@ -248,6 +254,9 @@ class Editor {
     // A diagnostic's message as the diagnostics list shows it: `quoted`
     // parts as code (crates/app/src/ui/markdown.rs).
     this.renderMessage = options.renderMessage;
+    // Called with a diagnostic's range when its tooltip's rule link is
+    // followed, so that the rule's page can lead back to it.
+    this.onRule = options.onRule;
     this.language = options.language;
     const onChange = options.onChange;
     const onCursor = options.onCursor;
@@ -257,7 +266,7 @@ class Editor {
         doc: options.doc,
         extensions: [
           setup,
-          tabHandling(),
+          tabHandling(options.hintParent),
           assist(options),
           this.languageSlot.of(language(options.language)),
           syntaxHighlighting(highlight),
@@ -311,8 +320,10 @@ class Editor {
     this.view.dispatch({ effects: this.languageSlot.reconfigure(language(name)) });
   }
 
-  // `list` is an array of {from, to, severity, message, source} in UTF-16
-  // offsets of the text the core checked, which is the current text.
+  // `list` is an array of {from, to, severity, message, source, code, fix}
+  // in UTF-16 offsets of the text the core checked, which is the current
+  // text; `fix` ({from, to, text}) is the core's certain fix, offered as
+  // the squiggle's action, and `code` names the rule its tooltip links to.
   setDiagnostics(list) {
     // A check that finds nothing after one that found nothing changes
     // nothing: no transaction (each costs an update of the whole view).
@@ -324,10 +335,63 @@ class Editor {
       to: Math.min(Math.max(d.to, d.from), length),
       severity: d.severity,
       message: d.message,
-      renderMessage: () => this.renderMessage(d.message),
-      source: d.source,
+      renderMessage: () => this.diagnosticMessage(d),
+      source: d.code ? undefined : d.source,
+      actions: d.fix
+        ? [{
+            name: `Change to ${d.fix.text}`,
+            // `from` and `to` are the diagnostic's range as later edits
+            // moved it; the fix's range is the same place.
+            apply: (view, from, to) => this.applyEdit(from + d.fix.from - d.from, to + d.fix.to - d.to, d.fix.text, view),
+          }]
+        : [],
     }));
     this.view.dispatch(setDiagnostics(this.view.state, diagnostics));
+  }
+
+  // A diagnostic's message, then a link to its rule's page.
+  diagnosticMessage(d) {
+    const box = document.createElement("div");
+    box.append(this.renderMessage(d.message));
+    if (!d.code) return box;
+    const link = document.createElement("a");
+    link.className = "cm-opb-rule-link";
+    link.href = `#rules/${d.code}`;
+    link.title = "Read the rule's documentation";
+    link.textContent = d.source;
+    link.addEventListener("click", () => this.onRule?.(d.from, d.to));
+    box.append(link);
+    return box;
+  }
+
+  // Replaces [from, to) with `text` as one undoable change of its own (a
+  // certain fix, or all of them at once), the cursor mapped through it.
+  applyEdit(from, to, text, view = this.view) {
+    const length = view.state.doc.length;
+    const start = Math.min(from, length);
+    view.dispatch({
+      changes: { from: start, to: Math.min(Math.max(to, start), length), insert: text },
+      annotations: isolateHistory.of("full"),
+      userEvent: "input.fix",
+    });
+  }
+
+  // Moves to the next (or previous) problem and gives the editor the focus,
+  // as F8 and Shift-F8 do inside it.
+  stepProblem(forward) {
+    (forward ? nextDiagnostic : previousDiagnostic)(this.view);
+    this.view.focus();
+  }
+
+  // Shows the hover at the cursor (Ctrl-K Ctrl-I); Escape closes it.
+  hoverAtCursor() {
+    const head = this.view.state.selection.main.head;
+    this.view.focus();
+    activateHover(this.view, head, 1, { until: (tr) => tr.docChanged || tr.selection !== undefined });
+  }
+
+  focus() {
+    this.view.focus();
   }
 
   // Moves the cursor to a range, scrolls it to the middle of the view and

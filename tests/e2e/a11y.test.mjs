@@ -110,6 +110,24 @@ test("axe-core: the playground, light and dark, with the Share and Drafts menus 
   }
 });
 
+test("axe-core: the command palette and the shortcut sheet, light and dark, each reached by keyboard", async () => {
+  for (const colorScheme of ["light", "dark"]) {
+    const page = await open(opb.server.url, { colorScheme });
+    await page.focus('[data-testid="format"]');
+    await page.keyboard.press("Control+K");
+    await page.waitForSelector('[data-testid="palette"]');
+    await page.keyboard.type("go to");
+    await screenshot(page, `palette-${colorScheme}`);
+    assert.deepEqual(await violations(page), [], `${colorScheme}, palette open`);
+    await page.keyboard.press("Escape");
+    await page.keyboard.press("?");
+    await page.waitForSelector('[data-testid="shortcut-sheet"]');
+    await screenshot(page, `shortcut-sheet-${colorScheme}`);
+    assert.deepEqual(await violations(page), [], `${colorScheme}, shortcut sheet open`);
+    await closeClean(page);
+  }
+});
+
 test("axe-core: the embed page", async () => {
   for (const theme of ["light", "dark"]) {
     const page = await open(`${opb.server.url}embed.html?theme=${theme}${pako({ code: BROKEN })}`, { viewport: { width: 900, height: 700 }, ready: "[data-step-id]" });

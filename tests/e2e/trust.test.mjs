@@ -248,7 +248,7 @@ test("Tab passes through the editor from the keyboard, says what it does, and in
     await page.keyboard.press("Tab");
     assert.ok(++presses < 60, "Tab reaches the editor");
   }
-  const hint = page.locator('[data-testid="editor"] .cm-opb-keys');
+  const hint = page.locator(".statusbar .cm-opb-keys");
   assert.match(await hint.textContent(), /Tab moves to the next control/);
   // CodeMirror marks itself focused when its focus observer runs, a moment
   // after the focus event on a busy machine: the ring follows that mark.

@@ -15,6 +15,18 @@ pub struct Located {
     pub to: u32,
     /// The diagnostic's related places, in its order, as UTF-16 ranges.
     pub related: Vec<(u32, u32)>,
+    /// The core's certain fix ([`Diagnostic::edit`]), in UTF-16 offsets:
+    /// what the squiggle's action and the list's button apply.
+    pub fix: Option<Fix>,
+}
+
+/// A certain fix as an edit of the editor's text: replace the UTF-16 range
+/// `from..to` with `text`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Fix {
+    pub from: u32,
+    pub to: u32,
+    pub text: String,
 }
 
 /// What one check of the text found.
@@ -68,6 +80,45 @@ pub async fn check_pausing<W: Future<Output = ()>>(
     )
 }
 
+/// The text with every certain fix applied (`opb_core::fix`, what `opb
+/// check --fix` applies, checking again between rounds), as one edit of
+/// `text` in UTF-16 offsets: the span from the first changed unit to the
+/// last. None when no fix applies.
+pub fn fix_all(text: &str, kind: Option<Kind>, registry: Option<Arc<Registry>>) -> Option<Fix> {
+    let fixed = opb_core::fix(text, &Options { kind, registry, ..Options::default() });
+    if fixed.fixed.is_empty() || fixed.text == text {
+        return None;
+    }
+    let new = fixed.text;
+    let prefix = text.bytes().zip(new.bytes()).take_while(|(a, b)| a == b).count();
+    let prefix = floor_char_boundary(text, prefix);
+    let suffix = text[prefix..]
+        .bytes()
+        .rev()
+        .zip(new[prefix..].bytes().rev())
+        .take_while(|(a, b)| a == b)
+        .count();
+    let (old_end, new_end) = (text.len() - suffix, new.len() - suffix);
+    let old_end = ceil_char_boundary(text, old_end);
+    let new_end = new_end + (old_end - (text.len() - suffix));
+    let ends = utf16_offsets(text, &[prefix, old_end]);
+    Some(Fix { from: ends[0], to: ends[1], text: new[prefix..new_end].to_owned() })
+}
+
+fn floor_char_boundary(text: &str, mut at: usize) -> usize {
+    while !text.is_char_boundary(at) {
+        at -= 1;
+    }
+    at
+}
+
+fn ceil_char_boundary(text: &str, mut at: usize) -> usize {
+    while !text.is_char_boundary(at) {
+        at += 1;
+    }
+    at
+}
+
 /// The editor's offsets (UTF-16) of byte offsets of `text`, in one sweep;
 /// the conversion happens here, once per check, and everything past this
 /// boundary speaks UTF-16.
@@ -96,13 +147,16 @@ fn report(text: &str, mut analysis: Analysis) -> Report {
     // reason, as opb check and opb lsp do; the reading view does not.
     analysis.checked.accept(text, &RuleSettings::default());
     let diagnostics = std::mem::take(&mut analysis.checked.diagnostics);
-    // Every range's ends, the diagnostic's then its related places', in
-    // one conversion.
+    // Every range's ends, the diagnostic's, its related places' then its
+    // fix's, in one conversion.
     let mut offsets = Vec::with_capacity(2 * diagnostics.len());
     for d in &diagnostics {
         offsets.extend([d.range.start.offset, d.range.end.offset]);
         for related in &d.related {
             offsets.extend([related.range.start.offset, related.range.end.offset]);
+        }
+        if let Some(edit) = d.edit() {
+            offsets.extend([edit.start, edit.end]);
         }
     }
     let utf16 = utf16_offsets(text, &offsets);
@@ -112,7 +166,11 @@ fn report(text: &str, mut analysis: Analysis) -> Report {
         .map(|diagnostic| {
             let (from, to) = ends.next().unwrap_or_default();
             let related = ends.by_ref().take(diagnostic.related.len()).collect();
-            Located { diagnostic: diagnostic.clone(), from, to, related }
+            let fix = diagnostic.edit().map(|edit| {
+                let (from, to) = ends.next().unwrap_or_default();
+                Fix { from, to, text: edit.text }
+            });
+            Located { diagnostic: diagnostic.clone(), from, to, related, fix }
         })
         .collect();
     analysis.checked.diagnostics = diagnostics;
@@ -140,6 +198,32 @@ mod tests {
         assert!(report.is_of("a: 1\n"));
         assert!(!report.is_of("a: 2\n"), "same length, another text");
         assert!(!report.is_of("a: 1\n\n"));
+    }
+
+    /// Two certain fixes (a step id and a field name one edit away) after
+    /// a two-unit emoji.
+    const FIXABLE: &str = "openplaybook: '1.6'\n# 😀\nrequires: {connections: []}\nsteps:\n  - {id: triage, kind: gate, next: 'gaet'}\n  - id: gate\n    kind: gate\n    purpos: x\n";
+
+    #[test]
+    fn certain_fixes_are_located_in_utf16_units() {
+        let report = check(FIXABLE, None);
+        let fixes: Vec<&Fix> = report.located.iter().filter_map(|l| l.fix.as_ref()).collect();
+        assert_eq!(fixes.len(), 2, "{:?}", report.located);
+        let at = |needle: &str| FIXABLE[..FIXABLE.find(needle).unwrap()].encode_utf16().count();
+        assert_eq!((fixes[0].from as usize, fixes[0].text.as_str()), (at("'gaet'"), "'gate'"));
+        assert_eq!(fixes[0].to as usize, at("'gaet'") + 6);
+        assert_eq!((fixes[1].from as usize, fixes[1].text.as_str()), (at("purpos:"), "purpose"));
+    }
+
+    #[test]
+    fn fix_all_is_one_edit_from_the_first_change_to_the_last() {
+        let fix = fix_all(FIXABLE, None, None).expect("two fixes apply");
+        let mut fixed: Vec<u16> = FIXABLE.encode_utf16().collect();
+        fixed.splice(fix.from as usize..fix.to as usize, fix.text.encode_utf16());
+        let fixed = String::from_utf16(&fixed).unwrap();
+        assert_eq!(fixed, FIXABLE.replace("'gaet'", "'gate'").replace("purpos:", "purpose:"));
+        assert!(fix.from > 0 && fix.text.ends_with("purpose"), "not the whole text: {fix:?}");
+        assert_eq!(fix_all(&fixed, None, None), None, "nothing left to fix");
     }
 
     #[test]

@@ -7,7 +7,7 @@
 use leptos::prelude::*;
 use opb_app::checker::{self, Report};
 use opb_app::markdown::{Documentation, Md};
-use opb_app::ui::diagnostics::{DiagnosticsPanel, Jump};
+use opb_app::ui::diagnostics::{DiagnosticsPanel, EntryActions, Jump};
 use opb_app::ui::header::{Header, KindSwitch};
 use opb_app::ui::markdown::Markdown;
 use opb_app::ui::rules_panel::RulesPanel;
@@ -47,6 +47,16 @@ fn click(element: &Element) {
     element.unchecked_ref::<HtmlElement>().click();
 }
 
+/// The panel's actions, with `jump` on an entry's click and nothing else.
+fn actions(jump: impl Fn(Jump) + Send + Sync + 'static) -> EntryActions {
+    EntryActions {
+        jump: Callback::new(jump),
+        fix: Callback::new(|_| {}),
+        fix_all: Callback::new(|()| {}),
+        rule: Callback::new(|_| {}),
+    }
+}
+
 fn report_of(text: &str) -> Option<Arc<Report>> {
     Some(Arc::new(checker::check(text, None)))
 }
@@ -58,7 +68,7 @@ async fn the_panel_lists_each_diagnostic_with_stable_hooks() {
     assert!(expected.len() > 3, "the broken example has findings");
     let root = host();
     let _mounted = leptos::mount::mount_to(root.clone(), move || {
-        view! { <DiagnosticsPanel report=Signal::stored(report) on_jump=|_: Jump| {} /> }
+        view! { <DiagnosticsPanel report=Signal::stored(report) actions=actions(|_| {}) /> }
     });
     let entries = all(&root, "li.diagnostic");
     assert_eq!(entries.len(), expected.len());
@@ -88,7 +98,7 @@ async fn severity_filters_hide_and_show_entries() {
     let total = report.as_ref().map_or(0, |r| r.located.len());
     let root = host();
     let _mounted = leptos::mount::mount_to(root.clone(), move || {
-        view! { <DiagnosticsPanel report=Signal::stored(report) on_jump=|_: Jump| {} /> }
+        view! { <DiagnosticsPanel report=Signal::stored(report) actions=actions(|_| {}) /> }
     });
     let filter = one(&root, r#"button.filter[data-severity="error"]"#);
     assert_eq!(filter.text_content().unwrap_or_default(), format!("{errors} errors"));
@@ -114,7 +124,7 @@ async fn a_click_on_an_entry_jumps_to_its_utf16_range() {
     let jumps = RwSignal::new(Vec::<Jump>::new());
     let root = host();
     let _mounted = leptos::mount::mount_to(root.clone(), move || {
-        view! { <DiagnosticsPanel report=Signal::stored(report) on_jump=move |jump: Jump| jumps.update(|j| j.push(jump)) /> }
+        view! { <DiagnosticsPanel report=Signal::stored(report) actions=actions(move |jump| jumps.update(|j| j.push(jump))) /> }
     });
     click(&one(&root, r#"li[data-code="PB213"] button.diagnostic-main"#));
     assert_eq!(jumps.get_untracked(), vec![Jump { from: target.from, to: target.to }]);
@@ -128,7 +138,7 @@ async fn no_problems_says_so() {
     let report = report_of(include_str!("../../../examples/failed-charge-recovery.json"));
     let root = host();
     let _mounted = leptos::mount::mount_to(root.clone(), move || {
-        view! { <DiagnosticsPanel report=Signal::stored(report) on_jump=|_: Jump| {} /> }
+        view! { <DiagnosticsPanel report=Signal::stored(report) actions=actions(|_| {}) /> }
     });
     assert!(all(&root, "li.diagnostic").is_empty());
     assert!(one(&root, ".all-clear")

@@ -1,9 +1,10 @@
 //! The app: wires the editor, the check of its text, the header, toolbar and
 //! panels. State lives in signals here; each panel is its own module.
 
-use super::diagnostics::{count_of, DiagnosticsPanel, Jump, SEVERITIES};
+use super::diagnostics::{count_of, DiagnosticsPanel, EntryActions, Jump, SEVERITIES};
 use super::editor::{Assist, Editor, EditorHandle};
 use super::header::Header;
+use super::keys::{self, Command, KeyActions, Keys, Palette, ShortcutSheet};
 use super::rules_panel::RulesPanel;
 use super::split::{self, Splitter};
 use super::tab_strip::TabStrip;
@@ -37,6 +38,7 @@ use futures_util::future::{abortable, AbortHandle};
 use gloo_timers::callback::Timeout;
 use gloo_timers::future::TimeoutFuture;
 use leptos::prelude::*;
+use opb_core::explain::Explain;
 use opb_core::{Kind, Limits, Severity, Syntax};
 use std::sync::Arc;
 
@@ -303,6 +305,66 @@ pub fn App(start: Start) -> impl IntoView {
         Err(reason) => say(Notice { error: true, text: reason }),
     };
     let editor_text = Callback::new(move |()| editor.text());
+
+    // Quick fixes: the core's edits, applied as the author's own.
+    let fix_all = move || {
+        let (kind, loaded) = (kind_choice.get_untracked(), registry.current());
+        match editor.with_text(|text| checker::fix_all(text, kind, loaded)).flatten() {
+            Some(fix) => {
+                editor.apply(&fix);
+                say(Notice {
+                    error: false,
+                    text: "Applied every certain fix. Undo with Ctrl+Z.".to_owned(),
+                });
+            }
+            None => say(Notice { error: false, text: "No certain fix to apply.".to_owned() }),
+        }
+    };
+    // The problem whose rule link was followed, for the rule's way back.
+    let rule_origin = RwSignal::new(None::<(&'static str, Jump)>);
+    let follow_rule = move |at: Jump| {
+        let code = report.with_untracked(|r| {
+            r.as_ref()?
+                .located
+                .iter()
+                .find(|l| l.from == at.from && l.to == at.to)
+                .map(|l| l.diagnostic.code)
+        });
+        rule_origin.set(code.map(|code| (code, at)));
+    };
+    let keep = move || {
+        let text = if !session.drafts.available() {
+            "This browser gives the page no storage: download your document to keep it."
+        } else if session.drafts.keep() {
+            "Draft kept in this browser: it reopens with this page."
+        } else {
+            "Nothing to keep yet: the document is as it opened. Edits are kept as you type."
+        };
+        say(Notice { error: false, text: text.to_owned() });
+    };
+    let keys = Keys::listen(KeyActions {
+        keep: Callback::new(move |()| keep()),
+        step_problem: Callback::new(move |forward| editor.step_problem(forward)),
+        hover: Callback::new(move |()| editor.hover_at_cursor()),
+    });
+    let click = |selector: &'static str| {
+        move || {
+            if let Some(element) = document()
+                .query_selector(selector)
+                .ok()
+                .flatten()
+                .and_then(|e| wasm_bindgen::JsCast::dyn_into::<web_sys::HtmlElement>(e).ok())
+            {
+                element.click();
+            }
+        }
+    };
+    let go = |hash: &'static str| {
+        move || {
+            let _ = window().location().set_hash(hash);
+        }
+    };
+    let palette_examples = all_examples.iter().map(|e| e.name).collect::<Vec<_>>();
     let theme_state = document().document_element().map(|root| {
         ThemeState::new(
             theme::initial(
@@ -335,6 +397,76 @@ pub fn App(start: Start) -> impl IntoView {
     let initial_syntax =
         Syntax::from_path(&first.name).unwrap_or_else(|| Syntax::sniff(&first.text));
     let initial_text = first.text.clone();
+    let hint_parent = NodeRef::<leptos::html::Span>::new();
+    let commands = move |()| {
+        let other = crate::format::other(syntax.get_untracked());
+        let mut list = vec![
+            Command::new("Format the document", move || transform(None)),
+            Command::new(format!("Convert to {}", syntax_label(other)), move || {
+                transform(Some(other))
+            }),
+            Command::new("Fix all certain problems", fix_all),
+            Command::new("Next problem", move || editor.step_problem(true)).keys(keys::NEXT_KEYS),
+            Command::new("Previous problem", move || editor.step_problem(false))
+                .keys(keys::PREVIOUS_KEYS),
+            Command::new("Keep the draft now", keep).keys(keys::KEEP_KEYS),
+            Command::new("Copy link", move || {
+                click("[data-testid=share]")();
+                // The menu's button is drawn on the next frame.
+                let copy = click("[data-testid=copy-link]");
+                request_animation_frame(copy);
+            }),
+            Command::new("Open a file…", click("[data-testid=open-file]")),
+            Command::new("Drafts…", click("[data-testid=drafts]")),
+            Command::new(
+                "Switch theme (automatic, light, dark)",
+                click("[data-testid=theme-toggle]"),
+            ),
+            Command::new("Keyboard shortcuts", move || keys.open(keys.sheet))
+                .keys(keys::SHEET_KEYS),
+            Command::new("Go to tab: Diagnostics", go("diagnostics")),
+            Command::new("Go to tab: Graph", go("graph")),
+            Command::new("Go to tab: Tools", go("tools")),
+            Command::new("Go to tab: Requires", go("requires")),
+            Command::new("Go to tab: Manifest", go("manifest")),
+            Command::new("Go to tab: Risk paths", go("paths")),
+            Command::new("Go to tab: Compare", go("compare")),
+            Command::new("Go to tab: Rules", go("rules")),
+        ];
+        list.extend(palette_examples.iter().map(|&example| {
+            Command::new(format!("Open example: {example}"), move || {
+                load_example(example.to_owned())
+            })
+        }));
+        report.with_untracked(|r| {
+            if let Some(Explain::Playbook(playbook)) =
+                r.as_ref().and_then(|r| r.analysis.explain.as_ref())
+            {
+                list.extend(playbook.steps.iter().filter_map(|step| step.id.clone()).map(|id| {
+                    let target = id.to_string();
+                    Command::new(format!("Go to step: {id}"), move || {
+                        go("graph")();
+                        panels.selection.choose(Some(Target::Step(target.clone())));
+                    })
+                }));
+                list.extend(playbook.tools.iter().filter_map(|tool| tool.facts.name.clone()).map(
+                    |name| {
+                        Command::new(format!("Go to tool: {name}"), move || {
+                            go("tools")();
+                            panels.selection.choose(Some(Target::Tool(name.clone())));
+                        })
+                    },
+                ));
+            }
+        });
+        list.extend(opb_core::rules().map(|rule| {
+            let hash = format!("rules/{}", rule.code);
+            Command::new(format!("Go to rule: {} {}", rule.code, rule.name), move || {
+                let _ = window().location().set_hash(&hash);
+            })
+        }));
+        list
+    };
 
     view! {
         <div class="app">
@@ -370,6 +502,8 @@ pub fn App(start: Start) -> impl IntoView {
                             syntax=initial_syntax
                             on_change=on_change
                             on_cursor=move |position| cursor.set(position)
+                            on_rule=follow_rule
+                            hint_parent=hint_parent
                             on_ready=move |()| {
                                 if let Some(selection) = first.selection {
                                     editor.set_selection(selection);
@@ -415,7 +549,12 @@ pub fn App(start: Start) -> impl IntoView {
                     <div class="tab-panel" role="tabpanel">
                         {move || match route.get() {
                             Route::Diagnostics => view! {
-                                <DiagnosticsPanel report=report on_jump=jump line_order=line_order />
+                                <DiagnosticsPanel report=report actions=EntryActions {
+                                    jump: Callback::new(jump),
+                                    fix: Callback::new(move |fix| editor.apply(&fix)),
+                                    fix_all: Callback::new(move |()| fix_all()),
+                                    rule: Callback::new(follow_rule),
+                                } line_order=line_order />
                             }
                             .into_any(),
                             route @ (Route::Graph | Route::Tools | Route::Requires | Route::Manifest) => view! {
@@ -424,7 +563,17 @@ pub fn App(start: Start) -> impl IntoView {
                             .into_any(),
                             Route::Paths => view! { <RiskPathsPanel state=risk_paths /> }.into_any(),
                             Route::Compare => view! { <ComparePanel state=compare report=report current=editor_text /> }.into_any(),
-                            Route::Rules(code) => view! { <RulesPanel selected=Signal::stored(code) /> }.into_any(),
+                            Route::Rules(code) => view! {
+                                <RulesPanel
+                                    selected=Signal::stored(code)
+                                    origin=Signal::derive(move || rule_origin.get().map(|(code, _)| code))
+                                    on_back=Callback::new(move |()| {
+                                        if let Some((_, at)) = rule_origin.get_untracked() {
+                                            jump(at);
+                                        }
+                                    })
+                                />
+                            }.into_any(),
                         }}
                     </div>
                 </section>
@@ -443,8 +592,14 @@ pub fn App(start: Start) -> impl IntoView {
                     {move || elapsed.get().map(|(ms, _)| format!("Checked in {ms:.1} ms"))}
                 </span>
                 {move || checking.get().then(|| view! { <span class="checking" data-testid="checking">"Checking…"</span> })}
+                <span class="statusbar-keys-slot" node_ref=hint_parent></span>
+                <button class="statusbar-button" data-testid="shortcuts" title="Keyboard shortcuts (?)" on:click=move |_| keys.open(keys.sheet)>
+                    "Shortcuts: ?, palette: Ctrl+K"
+                </button>
                 <span class="statusbar-note">"Runs entirely in your browser: nothing is uploaded."</span>
             </footer>
+            <Palette keys=keys commands=commands />
+            <ShortcutSheet keys=keys />
         </div>
     }
 }

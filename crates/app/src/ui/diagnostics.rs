@@ -2,7 +2,7 @@
 //! diagnostic, errors first (or in the text's order, as the reader
 //! chooses), that moves the editor to its range and links to its rule.
 
-use crate::checker::{self, Located, Report};
+use crate::checker::{self, Fix, Located, Report};
 use crate::format::plural;
 use leptos::prelude::*;
 use opb_core::Severity;
@@ -59,13 +59,24 @@ pub fn SeverityIcon(severity: Severity) -> impl IntoView {
     }
 }
 
-/// The panel. `on_jump` receives the range of a clicked entry; `line_order`
-/// lists the entries in the text's order rather than errors first (the
-/// app keeps it, so it outlives the panel; by default the panel's own).
+/// What an entry's controls do: `jump` receives the range of a clicked
+/// entry, `fix` an entry's certain fix, `fix_all` a press of "Fix all
+/// certain", `rule` the range of the entry whose rule link was followed.
+#[derive(Clone, Copy)]
+pub struct EntryActions {
+    pub jump: Callback<Jump>,
+    pub fix: Callback<Fix>,
+    pub fix_all: Callback<()>,
+    pub rule: Callback<Jump>,
+}
+
+/// The panel. `line_order` lists the entries in the text's order rather
+/// than errors first (the app keeps it, so it outlives the panel; by
+/// default the panel's own).
 #[component]
 pub fn DiagnosticsPanel(
     #[prop(into)] report: Signal<Option<Arc<Report>>>,
-    #[prop(into)] on_jump: Callback<Jump>,
+    actions: EntryActions,
     #[prop(optional)] line_order: RwSignal<bool>,
 ) -> impl IntoView {
     let hidden = RwSignal::new(Vec::<Severity>::new());
@@ -121,7 +132,7 @@ pub fn DiagnosticsPanel(
         let entries = visible
             .into_iter()
             .take(LIST_LIMIT)
-            .map(|located| entry(located, on_jump))
+            .map(|located| entry(located, actions))
             .collect_view();
         view! {
             <ul class="diagnostic-list" aria-label="Diagnostics">{entries}</ul>
@@ -131,10 +142,30 @@ pub fn DiagnosticsPanel(
         }
         .into_any()
     };
+    let fixable = move || {
+        report.with(|r| {
+            r.as_ref().map_or(0, |r| r.located.iter().filter(|l| l.fix.is_some()).count())
+        })
+    };
+    let fix_all = move || {
+        (fixable() > 0).then(|| {
+            view! {
+                <button
+                    class="button fix-all"
+                    data-testid="fix-all"
+                    title="Apply every fix opb is certain of, as one change that Ctrl+Z undoes"
+                    on:click=move |_| actions.fix_all.run(())
+                >
+                    {move || format!("Fix all certain ({})", fixable())}
+                </button>
+            }
+        })
+    };
     view! {
         <div class="diagnostics-panel">
             <div class="filters-bar">
                 <div class="filters" role="group" aria-label="Filter by severity">{filters}</div>
+                {fix_all}
                 <button
                     class="line-order"
                     data-testid="line-order"
@@ -150,7 +181,7 @@ pub fn DiagnosticsPanel(
     }
 }
 
-fn entry(located: &Located, on_jump: Callback<Jump>) -> impl IntoView {
+fn entry(located: &Located, actions: EntryActions) -> impl IntoView {
     let d = &located.diagnostic;
     let jump = Jump { from: located.from, to: located.to };
     let position = format!("{}:{}", d.range.start.line, d.range.start.column);
@@ -160,18 +191,36 @@ fn entry(located: &Located, on_jump: Callback<Jump>) -> impl IntoView {
             <button
                 class="diagnostic-main"
                 title=format!("Show line {} in the editor", d.range.start.line)
-                on:click=move |_| on_jump.run(jump)
+                on:click=move |_| actions.jump.run(jump)
             >
                 <SeverityIcon severity=d.severity />
                 <span class="diagnostic-message">{message(&d.message)}</span>
                 <span class="diagnostic-position">{position}</span>
             </button>
             <div class="diagnostic-meta">
-                <a class="rule-link" href=format!("#rules/{}", d.code) title="Read the rule's documentation">
+                <a
+                    class="rule-link"
+                    href=format!("#rules/{}", d.code)
+                    title="Read the rule's documentation"
+                    on:click=move |_| actions.rule.run(jump)
+                >
                     <span class="rule-code">{d.code}</span>
                     <span class="rule-name">{d.name}</span>
                 </a>
                 <span class="diagnostic-pointer" title="JSON pointer">{where_}</span>
+                {located.fix.clone().map(|fix| {
+                    let label = format!("Change to `{}`", fix.text);
+                    view! {
+                        <button
+                            class="button fix-button"
+                            data-testid="fix"
+                            title="Apply the fix opb is certain of; Ctrl+Z undoes it"
+                            on:click=move |_| actions.fix.run(fix.clone())
+                        >
+                            {message(&label)}
+                        </button>
+                    }
+                })}
             </div>
         </li>
     }

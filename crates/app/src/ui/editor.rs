@@ -2,8 +2,9 @@
 //! page as `window.opbEditor`), and the component that hosts it.
 
 use crate::assist::{Offered, Tip};
-use crate::checker::Located;
+use crate::checker::{Fix, Located};
 use crate::mirror::{Change, Mirror};
+use crate::ui::diagnostics::Jump;
 use crate::ui::markdown::{assist_element, message_element};
 use js_sys::{Array, Object, Reflect};
 use leptos::prelude::*;
@@ -48,6 +49,18 @@ extern "C" {
     #[wasm_bindgen(method)]
     fn highlight(this: &CodeMirror, from: f64, to: f64, reveal: bool);
 
+    #[wasm_bindgen(method, js_name = applyEdit)]
+    fn apply_edit(this: &CodeMirror, from: u32, to: u32, text: &str);
+
+    #[wasm_bindgen(method, js_name = stepProblem)]
+    fn step_problem(this: &CodeMirror, forward: bool);
+
+    #[wasm_bindgen(method, js_name = hoverAtCursor)]
+    fn hover_at_cursor(this: &CodeMirror);
+
+    #[wasm_bindgen(method)]
+    fn focus(this: &CodeMirror);
+
     #[wasm_bindgen(method)]
     fn destroy(this: &CodeMirror);
 }
@@ -57,6 +70,7 @@ struct Mounted {
     view: CodeMirror,
     _on_change: Closure<dyn Fn(u32, Array)>,
     _on_cursor: Closure<dyn Fn(u32, u32)>,
+    _on_rule: Closure<dyn Fn(u32, u32)>,
     _assist: Option<[AtOffset; 2]>,
     _render: [Render; 2],
 }
@@ -212,13 +226,22 @@ impl EditorHandle {
         for located in located {
             let d = &located.diagnostic;
             let source = format!("{} {}", d.code, d.name);
-            list.push(&diagnostic_object(
+            let object = diagnostic_object(
                 located.from,
                 located.to,
                 d.severity.as_str(),
                 &d.message,
                 &source,
-            ));
+            );
+            set(&object, "code", d.code.into());
+            if let Some(fix) = &located.fix {
+                let edit = Object::new();
+                set(&edit, "from", fix.from.into());
+                set(&edit, "to", fix.to.into());
+                set(&edit, "text", fix.text.as_str().into());
+                set(&object, "fix", edit.into());
+            }
+            list.push(&object);
             for (related, &(from, to)) in d.related.iter().zip(&located.related) {
                 list.push(&diagnostic_object(from, to, "hint", &related.message, &source));
             }
@@ -239,6 +262,28 @@ impl EditorHandle {
         self.with_view(|view| view.select(from, to));
     }
 
+    /// Applies a certain fix (or all of them, as one edit) as one undoable
+    /// change: an edit of the author's, checked as typing is.
+    pub fn apply(&self, fix: &Fix) {
+        self.with_view(|view| view.apply_edit(fix.from, fix.to, &fix.text));
+    }
+
+    /// Moves to the next problem (or the previous) and focuses, as F8 and
+    /// Shift-F8 do in the editor.
+    pub fn step_problem(&self, forward: bool) {
+        self.with_view(|view| view.step_problem(forward));
+    }
+
+    /// Shows the hover at the cursor (Ctrl-K Ctrl-I).
+    pub fn hover_at_cursor(&self) {
+        self.with_view(CodeMirror::hover_at_cursor);
+    }
+
+    /// Gives the editor the focus.
+    pub fn focus(&self) {
+        self.with_view(CodeMirror::focus);
+    }
+
     /// The main selection's anchor and head (UTF-16 offsets).
     pub fn selection(&self) -> Option<(u32, u32)> {
         match self.with_view(CodeMirror::selection)?.as_slice() {
@@ -254,14 +299,14 @@ impl EditorHandle {
     }
 }
 
-fn diagnostic_object(from: u32, to: u32, severity: &str, message: &str, source: &str) -> JsValue {
+fn diagnostic_object(from: u32, to: u32, severity: &str, message: &str, source: &str) -> Object {
     let object = Object::new();
     set(&object, "from", from.into());
     set(&object, "to", to.into());
     set(&object, "severity", severity.into());
     set(&object, "message", message.into());
     set(&object, "source", source.into());
-    object.into()
+    object
 }
 
 fn set(object: &Object, key: &str, value: JsValue) {
@@ -274,6 +319,8 @@ fn set(object: &Object, key: &str, value: JsValue) {
 /// `on_change` runs after every edit with the text's new length (UTF-16
 /// units), `on_cursor` with the cursor's line and column, `on_ready` once
 /// the editor holds `initial`; with `assist`, it completes and explains.
+/// `on_rule` runs with a diagnostic's range when its tooltip's rule link is
+/// followed; the key hint goes into `hint_parent` (the status bar) when set.
 #[component]
 pub fn Editor(
     handle: EditorHandle,
@@ -285,6 +332,8 @@ pub fn Editor(
     #[prop(into)] on_cursor: Callback<(u32, u32)>,
     #[prop(into)] on_ready: Callback<()>,
     #[prop(optional)] assist: Option<Assist>,
+    #[prop(optional, into)] on_rule: Option<Callback<Jump>>,
+    #[prop(optional)] hint_parent: Option<NodeRef<leptos::html::Span>>,
 ) -> impl IntoView {
     let container = NodeRef::<leptos::html::Div>::new();
     let (failure, set_failure) = signal(None::<String>);
@@ -295,12 +344,21 @@ pub fn Editor(
         });
         let on_cursor_js =
             Closure::<dyn Fn(u32, u32)>::new(move |line, column| on_cursor.run((line, column)));
+        let on_rule_js = Closure::<dyn Fn(u32, u32)>::new(move |from, to| {
+            if let Some(on_rule) = on_rule {
+                on_rule.run(Jump { from, to });
+            }
+        });
         let options = Object::new();
         set(&options, "doc", initial.as_str().into());
         set(&options, "language", if syntax == Syntax::Json { "json" } else { "yaml" }.into());
         set(&options, "onChange", on_change_js.as_ref().clone());
         set(&options, "onCursor", on_cursor_js.as_ref().clone());
         set(&options, "label", label.into());
+        set(&options, "onRule", on_rule_js.as_ref().clone());
+        if let Some(parent) = hint_parent.and_then(|p| p.get_untracked()) {
+            set(&options, "hintParent", parent.into());
+        }
         let render_js = renderers();
         set(&options, "renderMarkdown", render_js[0].as_ref().clone());
         set(&options, "renderMessage", render_js[1].as_ref().clone());
@@ -315,6 +373,7 @@ pub fn Editor(
                     view,
                     _on_change: on_change_js,
                     _on_cursor: on_cursor_js,
+                    _on_rule: on_rule_js,
                     _assist: assist_js,
                     _render: render_js,
                 }));

@@ -18,6 +18,7 @@ pub mod editor;
 pub mod export;
 pub mod files;
 pub mod header;
+pub mod keys;
 pub mod markdown;
 pub mod notices;
 pub mod panels;

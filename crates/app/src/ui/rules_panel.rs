@@ -20,12 +20,30 @@ pub fn grouped() -> Vec<(Group, Vec<&'static Rule>)> {
     groups
 }
 
-/// `selected` is a rule code (or name) from the address, if any.
+/// `selected` is a rule code (or name) from the address, if any. `origin`
+/// is the code of the problem whose rule link opened the page, if one did:
+/// that rule's page leads back to it (`on_back`).
 #[component]
-pub fn RulesPanel(#[prop(into)] selected: Signal<Option<String>>) -> impl IntoView {
+pub fn RulesPanel(
+    #[prop(into)] selected: Signal<Option<String>>,
+    #[prop(optional)] origin: Option<Signal<Option<&'static str>>>,
+    #[prop(optional)] on_back: Option<Callback<()>>,
+) -> impl IntoView {
     move || match selected.get() {
         Some(code) => match opb_core::rule(&code) {
-            Some(rule) => rule_page(rule).into_any(),
+            Some(rule) => {
+                let from_problem = origin.is_some_and(|o| o.get() == Some(rule.code));
+                let back = from_problem.then(|| view! {
+                    <a class="back-link back-to-problem" href="#diagnostics" data-testid="back-to-problem" on:click=move |_| {
+                        if let Some(on_back) = on_back {
+                            on_back.run(());
+                        }
+                    }>
+                        "← Back to the problem"
+                    </a>
+                });
+                rule_page(rule, back).into_any()
+            }
             None => view! {
                 <div class="rules-panel">
                     <a class="back-link" href="#rules">"← All rules"</a>
@@ -38,9 +56,10 @@ pub fn RulesPanel(#[prop(into)] selected: Signal<Option<String>>) -> impl IntoVi
     }
 }
 
-fn rule_page(rule: &'static Rule) -> impl IntoView {
+fn rule_page(rule: &'static Rule, back: Option<impl IntoView>) -> impl IntoView {
     view! {
         <article class="rules-panel rule-page" data-rule=rule.code>
+            {back}
             <a class="back-link" href="#rules">"← All rules"</a>
             <header class="rule-header">
                 <SeverityIcon severity=rule.severity />

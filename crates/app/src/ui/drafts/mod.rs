@@ -119,6 +119,18 @@ impl Drafts {
         }
     }
 
+    /// Saves the document now (Ctrl-S), whether or not a save waits for
+    /// typing to pause. Returns whether the document is work to keep (an
+    /// edited document, not an example or link as it opened).
+    pub fn keep(&self) -> bool {
+        self.autosave.take_pending();
+        let work = self.doc.saved().is_some_and(|s| s.edited);
+        if work {
+            self.save();
+        }
+        work
+    }
+
     /// Saves the document as the tab's draft, when it is work and not
     /// what the draft holds.
     fn save(&self) {
