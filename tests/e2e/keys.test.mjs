@@ -8,7 +8,7 @@
 
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { session, playgroundForEachTest, pasteChecked, afterCheck, editorText, draftSaved, screenshot, violations } from "./harness.mjs";
+import { session, playgroundForEachTest, pasteChecked, afterCheck, editorText, draftSaved, screenshot, violations, openTab } from "./harness.mjs";
 
 const opb = session();
 let page;
@@ -24,10 +24,14 @@ const selection = () => page.evaluate(() => window.opbEditor.selectionOf(documen
 
 // Records whether each keydown reached the page's end with its default
 // (the browser's own action) prevented.
+// Each key pressed with Ctrl or Cmd from now on, and whether the page kept
+// the browser from its own action for it.
 async function watchDefaults() {
   await page.evaluate(() => {
     window.keyDefaults = [];
-    window.addEventListener("keydown", (e) => window.keyDefaults.push([e.key, e.defaultPrevented]));
+    window.addEventListener("keydown", (e) => {
+      if (e.ctrlKey || e.metaKey) window.keyDefaults.push([e.key.toLowerCase(), e.defaultPrevented]);
+    });
   });
 }
 
@@ -116,6 +120,7 @@ test("F8 and Shift-F8 step through the problems, from the editor and from outsid
 
 test("a certain fix from the Diagnostics list, undone by Ctrl-Z", async () => {
   await pasteChecked(page, FIXABLE);
+  await openTab(page, "diagnostics");
   const fixes = page.locator('[data-testid="fix"]');
   assert.equal(await fixes.count(), 2, "each certain fix has a button");
   assert.match(await fixes.first().textContent(), /Change to 'gate'/);
@@ -153,6 +158,7 @@ test("a certain fix from the squiggle's tooltip, undone by Ctrl-Z; its rule link
 
 test("Fix all certain applies every fix as one edit that one Ctrl-Z undoes", async () => {
   await pasteChecked(page, FIXABLE);
+  await openTab(page, "diagnostics");
   await afterCheck(page, () => page.click('[data-testid="fix-all"]'));
   assert.equal(await editorText(page), FIXED);
   assert.equal(await page.locator('[data-testid="fix-all"]').count(), 0, "nothing is left to fix");

@@ -185,6 +185,10 @@ test("the problems are listed errors first, in the text's order with Line order"
     );
   const before = (a, b) => a.line - b.line || a.column - b.column;
   const bySeverity = await listed();
+  // The counts are said in a live region as well as shown on the tab.
+  const said = await page.textContent('[role="status"][data-testid="counts-said"]');
+  assert.match(said, /^\d+ errors?, \d+ warnings?, \d+ info$/);
+  assert.equal(said, await page.getAttribute('[data-testid="tab-diagnostics"] .tab-count', "title"));
   assert.ok(new Set(bySeverity.map((d) => d.severity)).size > 1, "more than one severity");
   for (let i = 1; i < bySeverity.length; i++) {
     const [a, b] = [bySeverity[i - 1], bySeverity[i]];

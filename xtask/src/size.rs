@@ -24,14 +24,16 @@ use std::path::{Path, PathBuf};
 use crate::shell::{cmd, read, root, Result};
 
 /// Gzipped bytes of the app. The target is 450 KB (460,800 bytes) and is
-/// not met: the app is about 857 KB gzipped, the wasm 688 KB of it and the
+/// not met: the app is about 896 KB gzipped, the wasm 725 KB of it and the
 /// CodeMirror bundle 137 KB (docs/performance.md, "Download size": the gap
-/// and the plan). The last growth is the editor's setting aside of the
-/// findings a document accepts with a reason, as `opb check` and `opb lsp`
-/// do (`Checked::accept` and the core's rule settings, 3 KB). The budget
-/// sits 0.1% above, so that any growth fails the test command and is
-/// looked at before it is accepted.
-const APP_BUDGET: u64 = 838 * 1024;
+/// and the plan). The last growth (39 KB) is the editor's conventions: the
+/// command palette and the shortcut sheet, the quick fixes on the squiggle
+/// and in the list, Fix all certain, the rule's way back to its problem
+/// (about 34 KB, nearly all of it Leptos's views and callbacks), and the
+/// tab strip's arrows, the first tab chosen by the document and the
+/// problems' order (about 4 KB). The budget sits 0.1% above, so that any
+/// growth fails the test command and is looked at before it is accepted.
+const APP_BUDGET: u64 = 876 * 1024;
 
 /// Gzipped bytes of the viewer a docs page with one <opb-viewer> downloads:
 /// the element's script and stylesheet, the viewer's loader and wasm. The

@@ -546,6 +546,10 @@ pub fn App(start: Start) -> impl IntoView {
                             "Rules"
                         </a>
                     </TabStrip>
+                    // The counts, said when they change, wherever the focus
+                    // is: the tab shows them, but a tab's text is not read
+                    // out as it changes.
+                    <p class="visually-hidden" role="status" data-testid="counts-said">{counts_said}</p>
                     <div class="tab-panel" role="tabpanel">
                         {move || match route.get() {
                             Route::Diagnostics => view! {
