@@ -64,7 +64,11 @@ fn report_of(text: &str) -> Option<Arc<Report>> {
 #[wasm_bindgen_test]
 async fn the_panel_lists_each_diagnostic_with_stable_hooks() {
     let report = report_of(BROKEN);
-    let expected = report.as_ref().map(|r| r.located.clone()).unwrap_or_default();
+    // In the panel's order: errors first.
+    let expected: Vec<_> = report
+        .as_ref()
+        .map(|r| checker::listed(&r.located, false).into_iter().cloned().collect())
+        .unwrap_or_default();
     assert!(expected.len() > 3, "the broken example has findings");
     let root = host();
     let _mounted = leptos::mount::mount_to(root.clone(), move || {
@@ -171,7 +175,7 @@ async fn the_list_shows_errors_first_and_line_order_follows_the_text() {
     let report = report_of(BROKEN);
     let root = host();
     let _mounted = leptos::mount::mount_to(root.clone(), move || {
-        view! { <DiagnosticsPanel report=Signal::stored(report) on_jump=|_: Jump| {} /> }
+        view! { <DiagnosticsPanel report=Signal::stored(report) actions=actions(|_| {}) /> }
     });
     let rank = |li: &Element| match li.get_attribute("data-severity").as_deref() {
         Some("error") => 0,
