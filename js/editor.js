@@ -192,7 +192,7 @@ const theme = EditorView.theme({
   ".cm-tooltip": { border: "1px solid var(--border)", borderRadius: "8px", boxShadow: "var(--shadow-lg)", backgroundColor: "var(--surface)", overflow: "hidden" },
   ".cm-tooltip-lint": { fontFamily: "var(--font-sans)", fontSize: "13px", maxWidth: "520px" },
   ".cm-diagnostic": { padding: "8px 12px", borderLeftWidth: "4px" },
-  ".cm-opb-rule-link": { display: "inline-block", marginTop: "4px", fontFamily: "var(--font-mono)", fontSize: "12px", color: "var(--accent-text)" },
+  ".cm-opb-rule-link": { display: "block", width: "fit-content", marginTop: "4px", fontFamily: "var(--font-mono)", fontSize: "12px", color: "var(--accent-text)" },
   ".cm-diagnosticAction": {
     font: "inherit", fontSize: "12px", padding: "2px 10px", marginTop: "6px", marginLeft: "0", marginRight: "8px", borderRadius: "6px",
     border: "1px solid var(--accent)", backgroundColor: "var(--accent-soft)", color: "var(--text)", cursor: "pointer",

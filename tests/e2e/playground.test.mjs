@@ -325,7 +325,7 @@ test("a large playbook: every key typed is checked, and the diagnostics follow t
   assert.match(await page.textContent('[data-testid="cursor"]'), new RegExp(`^Ln ${line}, Col `));
   const entries = await listed();
   assert.ok(entries.some((e) => e.code === "IN001"), `the keys after the line's end break the JSON: ${JSON.stringify(entries)}`);
-  assert.match(await page.textContent('[data-testid="elapsed"]'), /^Checked in [\d.]+ ms$/);
+  assert.match(await page.textContent('[data-testid="elapsed"]'), /^Checked in ([\d.]+|under 1) ms$/);
 });
 
 test("bad input: empty text says so", async () => {
