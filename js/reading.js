@@ -12,9 +12,9 @@
 // The view is the <opb-viewer> element: the trust banner, the graph, every
 // panel and the problems, in the core's words and masking. The banner comes
 // first, made by a build of the viewer that makes nothing else
-// (opb-glance-core: the analysis and the trust summary, without the graph's
-// layout and the panels, about four fifths of the whole view's bytes), the
-// one the page preloads; the whole view's build is fetched once the banner
+// (opb-glance-core: a playbook's analysis and trust summary, without the
+// graph's layout, the panels and the plugin manifests' rules, about two
+// thirds of the whole view's bytes), the one the page preloads; the whole view's build is fetched once the banner
 // shows, and its view, which begins with the same banner, replaces it. A
 // link the reading view cannot read opens the playground, which says why.
 //
@@ -162,12 +162,17 @@ function readingView() {
     };
     const banner = await made(core.glancing(code, kind ?? null, "document"));
     if (editing) return banner.free();
-    showFirst(viewer, banner.html);
+    // The banner's build makes a playbook's banner; a manifest's comes with
+    // the whole view, which says "Reading the shared document…" until then.
+    const first = banner.html;
     banner.free();
     viewer.hidden = false;
     viewer.after(status);
-    status.textContent = "Drawing the graph and the panels…";
-    nameTab();
+    if (first) {
+      showFirst(viewer, first);
+      status.textContent = "Drawing the graph and the panels…";
+      nameTab();
+    }
     if (kind) viewer.setAttribute("kind", kind);
     else viewer.removeAttribute("kind");
     if (asked) viewer.setAttribute("tab", asked);

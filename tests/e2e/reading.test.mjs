@@ -94,6 +94,34 @@ test("the banner shows first, from a build that makes nothing else, and the whol
   await closeClean(page);
 });
 
+test("a plugin manifest's banner comes with the whole view: the banner's own build checks playbooks only", async () => {
+  const page = await newPage();
+  const manifest = readFileSync(join(root, "examples/shady-tools.broken.oz0-plugin.yaml"), "utf8");
+  // The whole view's build held back: asked for once the banner's build
+  // has read the document and made nothing of it.
+  let release, asked;
+  const held = new Promise((resolve) => (release = resolve));
+  const requested = new Promise((resolve) => (asked = resolve));
+  await page.route(/\/opb-read-core-[0-9a-f]{16}\.wasm$/, async (route) => {
+    asked();
+    await held;
+    await route.continue();
+  });
+  await page.goto(opb.server.url + pako({ code: manifest }));
+  await requested;
+  const viewer = page.locator("opb-viewer");
+  assert.ok(page.paths.some((path) => /^\/opb-glance-core-[0-9a-f]{16}\.wasm$/.test(path)), `the banner's build ran first: ${page.paths}`);
+  assert.equal(await viewer.locator('[data-testid="trust-banner"]').count(), 0, "no banner from a build that does not check manifests");
+  assert.equal(await page.locator('[data-testid="reading-status"]').innerText(), "Reading the shared document…");
+  release();
+  const banner = viewer.locator('[data-testid="trust-banner"]');
+  await banner.waitFor();
+  assert.match(await banner.innerText(), /Plugin manifest[\s\S]*\d+ errors?/);
+  await page.waitForSelector('[data-testid="reading-status"]', { state: "detached" });
+  assert.match(await page.title(), / - opb$/, "the tab is named after the document");
+  await closeClean(page);
+});
+
 test("Edit continues in the playground with the same text, tab and chosen step", async () => {
   const page = await read(await newPage(), pako({ code: CODE, view: "requires" }));
   const selected = () => page.locator('opb-viewer [role="tab"][aria-selected="true"]').getAttribute("data-tab");

@@ -352,6 +352,16 @@ fn explain_masked(
     explain::explain(masked, kind, diagnostics, view.as_ref(), check.as_ref(), graph)
 }
 
+/// Whether this build checks and explains documents of `kind`: every build
+/// but one without the `manifest` feature, which reads a plugin manifest
+/// and finds its credentials but runs none of its rules.
+pub const fn checks(kind: Kind) -> bool {
+    match kind {
+        Kind::Playbook => true,
+        Kind::PluginManifest => cfg!(feature = "manifest"),
+    }
+}
+
 /// Checks a text: parse, detect the kind, run every rule of that kind.
 pub fn check(text: &str, options: &Options) -> Checked {
     opb_syntax::pause::at_once(run(text, options, Want::Check, pause::never)).checked

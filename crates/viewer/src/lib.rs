@@ -104,7 +104,8 @@ pub fn viewing(text: String, kind: Option<String>, name: String) -> Viewing {
 /// Starts the trust banner of `text` alone, read as `viewing` reads it:
 /// the view's `html` is the banner as the whole view begins, its `tabs`
 /// and `result` empty. A shared link's reading view shows it while the whole view's
-/// build downloads.
+/// build downloads. The `html` is empty for a plugin manifest when this
+/// build does not check manifests (`glance` alone does not).
 #[cfg(feature = "glance")]
 #[wasm_bindgen]
 pub fn glancing(text: String, kind: Option<String>, name: String) -> Viewing {
@@ -145,6 +146,12 @@ impl Viewing {
                         opb_render::markup::view_pausing(&name, &analysis, pause).await;
                     let tabs = tabs.iter().map(|tab| tab.id).collect::<Vec<_>>().join(" ");
                     Viewed { html, tabs, result: opb_render::markup::result(&analysis) }
+                }
+                // A build that does not check the document's kind leaves
+                // its banner to the whole view's build.
+                #[cfg(feature = "glance")]
+                Made::Banner if analysis.checked.kind.is_some_and(|k| !opb_core::checks(k)) => {
+                    Viewed { html: String::new(), tabs: String::new(), result: String::new() }
                 }
                 #[cfg(feature = "glance")]
                 Made::Banner => {

@@ -60,7 +60,11 @@ pub(crate) fn check(
 ) {
     match (kind, model) {
         (Some(opb_syntax::Kind::Playbook), Some(model)) => playbook::check(model, report),
-        (Some(opb_syntax::Kind::PluginManifest), _) => manifest::check(root, limits, report),
+        (Some(opb_syntax::Kind::PluginManifest), _)
+            if crate::checks(opb_syntax::Kind::PluginManifest) =>
+        {
+            manifest::check(root, limits, report)
+        }
         _ => {}
     }
     if kind.is_some() && !report.has(&input::IN006) {
