@@ -58,6 +58,7 @@ pub use diagnostics::{
     Suppression, SuppressionKind,
 };
 pub use opb_syntax::{order, pause, text, CompactString, Kind, Limits, Syntax};
+pub use rules::checks;
 pub use rules::drift::Registry;
 
 /// What the seeds define that a viewer shows beside the explain view.
@@ -350,16 +351,6 @@ fn explain_masked(
     let (view, graph) = parts.map(|parts| (parts.view, parts.graph)).unzip();
     let check = view.as_ref().map(views::requires::cross_check);
     explain::explain(masked, kind, diagnostics, view.as_ref(), check.as_ref(), graph)
-}
-
-/// Whether this build checks and explains documents of `kind`: every build
-/// but one without the `manifest` feature, which reads a plugin manifest
-/// and finds its credentials but runs none of its rules.
-pub const fn checks(kind: Kind) -> bool {
-    match kind {
-        Kind::Playbook => true,
-        Kind::PluginManifest => cfg!(feature = "manifest"),
-    }
 }
 
 /// Checks a text: parse, detect the kind, run every rule of that kind.

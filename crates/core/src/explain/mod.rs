@@ -103,8 +103,7 @@ pub(crate) fn explain(
         Kind::Playbook => view.zip(check).zip(graph).map(|((view, check), graph)| {
             Explain::Playbook(playbook_explain(root, view, check, graph, diagnostics))
         }),
-        Kind::PluginManifest => {
-            crate::checks(kind).then(|| Explain::PluginManifest(manifest::build(root, diagnostics)))
-        }
+        Kind::PluginManifest => crate::rules::checks(kind)
+            .then(|| Explain::PluginManifest(manifest::build(root, diagnostics))),
     }
 }

@@ -18,6 +18,16 @@ pub use shape::{Combinations, Field, Holds, Ty, Values};
 
 use crate::diagnostics::Rule;
 
+/// Whether this build checks and explains documents of `kind`: every build
+/// but one without the `manifest` feature, which reads a plugin manifest
+/// and finds its credentials but runs none of its rules.
+pub const fn checks(kind: opb_syntax::Kind) -> bool {
+    match kind {
+        opb_syntax::Kind::Playbook => true,
+        opb_syntax::Kind::PluginManifest => cfg!(feature = "manifest"),
+    }
+}
+
 /// Every rule, in catalogue order.
 pub fn all() -> impl Iterator<Item = &'static Rule> {
     input::RULES
@@ -60,9 +70,7 @@ pub(crate) fn check(
 ) {
     match (kind, model) {
         (Some(opb_syntax::Kind::Playbook), Some(model)) => playbook::check(model, report),
-        (Some(opb_syntax::Kind::PluginManifest), _)
-            if crate::checks(opb_syntax::Kind::PluginManifest) =>
-        {
+        (Some(opb_syntax::Kind::PluginManifest), _) if checks(opb_syntax::Kind::PluginManifest) => {
             manifest::check(root, limits, report)
         }
         _ => {}
