@@ -24,9 +24,12 @@
 //
 //   cargo xtask bench link [runs, default 5] [--fast]
 //
-// `--fast` measures without throttling, for comparison.
+// `--fast` measures without throttling, for comparison. The throttled CPU
+// is the machine's slowed, so a busy machine measures slower: the figures
+// are printed with the load average before and after the runs.
 
 import { readFileSync } from "node:fs";
+import { loadavg } from "node:os";
 import { join } from "node:path";
 import { launch, serve, dist, root, pako, phoneTab } from "../../tests/e2e/harness.mjs";
 
@@ -69,6 +72,7 @@ async function visit(tab, address, ready) {
   return when(tab, ready);
 }
 
+const loadBefore = loadavg()[0];
 const browser = await launch();
 const cold = [];
 const drawn = [];
@@ -95,6 +99,7 @@ await server.close();
 
 const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
 console.log(`${fast ? "unthrottled" : "Slow 4G as DevTools applies it (562.5 ms, 1.44 Mbit/s), 4x CPU slowdown"}, ${runs} runs, medians (each run's in brackets):`);
+console.log(`  the machine's load average (1 min): ${loadBefore.toFixed(2)} before the runs, ${loadavg()[0].toFixed(2)} after`);
 for (const [name, what, results] of [
   ["a #pako: link of failed-charge-recovery.json, first visit (cold cache)", "trust banner", cold],
   ["the same visit", "graph", drawn],
