@@ -24,6 +24,11 @@ use crate::{fuzz, package, sarif, size, supply_chain};
 /// every Rust test of the workspace, so that the output ends with cargo's
 /// summary.
 pub fn ci(_: &[String]) -> Result {
+    // Every build here starts from nothing on CI, where incremental
+    // compilation's caches would only take disk (several GB) and time.
+    std::env::set_var("CARGO_INCREMENTAL", "0");
+    enough_disk()?;
+
     step("a new user's first run: scripts/run.sh --check in a fresh clone, empty cargo registry (cargo xtask fresh-clone)");
     fresh_clone(&[])?;
 
@@ -83,6 +88,68 @@ pub fn ci(_: &[String]) -> Result {
     run(&mut cargo("test --quiet -p opb-viewer --features embed,glance"))?;
 
     rust_tests()
+}
+
+/// What a cold run of the test command writes, measured with `du` during
+/// one: its builds in target/ and fuzz/target, and while its first step
+/// runs, a fresh clone with its own CARGO_HOME and build in the temporary
+/// folder (removed when that step ends).
+const COLD_BUILD_BYTES: u64 = 9 << 30;
+const FRESH_CLONE_BYTES: u64 = 4 << 30;
+
+/// Stops the test command at once, saying why, where the disk cannot hold
+/// what it writes: a full disk would stop it minutes later with a
+/// compiler's input/output error instead.
+fn enough_disk() -> Result {
+    let target = std::env::var_os("CARGO_TARGET_DIR")
+        .map_or_else(|| root().join("target"), std::path::PathBuf::from);
+    let temp = std::env::temp_dir();
+    // A warm target/ is rebuilt in place: only what changed is written.
+    let build = if target.join("debug").is_dir() { 0 } else { COLD_BUILD_BYTES };
+    let (target_fs, target_free) = filesystem(&target)?;
+    let (temp_fs, temp_free) = filesystem(&temp)?;
+    let needs = if target_fs == temp_fs {
+        vec![(target_fs, target_free, build + FRESH_CLONE_BYTES)]
+    } else {
+        vec![(target_fs, target_free, build), (temp_fs, temp_free, FRESH_CLONE_BYTES)]
+    };
+    let gb = |bytes: u64| format!("{:.1} GB", bytes as f64 / f64::from(1 << 30));
+    for (fs, free, need) in needs {
+        eprintln!("disk: {} free on {fs}, about {} to be written there", gb(free), gb(need));
+        if free < need {
+            return Err(format!(
+                "not enough disk: {} free on {fs}, where the test command writes about {}. \
+                 A cold run builds about {} in {} and fuzz/target, and a new user's first run \
+                 about {} in {} (removed when it ends). Free space, or set CARGO_TARGET_DIR \
+                 or TMPDIR to a larger disk.",
+                gb(free),
+                gb(need),
+                gb(COLD_BUILD_BYTES),
+                target.display(),
+                gb(FRESH_CLONE_BYTES),
+                temp.display(),
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// The mount point of the filesystem PATH is on (its nearest existing
+/// folder's), as `df -Pk` says, and the bytes free on it.
+fn filesystem(path: &Path) -> Result<(String, u64)> {
+    let existing = path.ancestors().find(|p| p.exists()).unwrap_or(Path::new("/"));
+    let df = output(cmd("df", ["-Pk"]).arg(existing))?;
+    // POSIX's format: a heading, then the filesystem's name, its size, used
+    // and available KiB, the capacity, and the mount point (which may hold
+    // spaces).
+    let fields: Vec<&str> = df.lines().nth(1).unwrap_or_default().split_whitespace().collect();
+    let parsed = match fields.as_slice() {
+        [_, _, _, available, _, mount @ ..] if !mount.is_empty() => {
+            available.parse::<u64>().ok().map(|kib| (mount.join(" "), kib << 10))
+        }
+        _ => None,
+    };
+    parsed.ok_or_else(|| format!("df -Pk {} printed no free space: {df:?}", existing.display()))
 }
 
 /// What every change must pass, in a few minutes on a warm build.
@@ -346,4 +413,19 @@ fn writable(path: &Path) -> Result {
         std::fs::metadata(path).map_err(|e| format!("{}: {e}", path.display()))?.permissions();
     permissions.set_mode(permissions.mode() | 0o200);
     std::fs::set_permissions(path, permissions).map_err(|e| format!("{}: {e}", path.display()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::filesystem;
+    use crate::shell::root;
+
+    #[test]
+    fn a_folder_not_made_yet_is_on_its_nearest_existing_folders_filesystem() {
+        let (mount, free) = filesystem(&root()).unwrap();
+        assert!(mount.starts_with('/'), "{mount}");
+        assert!(free > 0);
+        let (later, _) = filesystem(&root().join("target/not-made-yet/deps")).unwrap();
+        assert_eq!(later, mount);
+    }
 }
