@@ -7,7 +7,7 @@
 
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { root, session, serve, pako, collectErrors } from "./harness.mjs";
@@ -29,6 +29,7 @@ test("another site's frame of the playground is refused, while the embed page fr
   // server: Chromium refuses a public page's requests to the machine).
   const link = pako({ code: PLAYBOOK });
   const site = mkdtempSync(join(tmpdir(), "opb-framing-"));
+  t.after(() => rmSync(site, { recursive: true, force: true }));
   writeFileSync(
     join(site, "index.html"),
     `<!doctype html><title>Another site</title><link rel="icon" href="data:,">
