@@ -108,8 +108,7 @@ const FRESH_CLONE_BYTES: u64 = 2 << 30;
 /// what it writes: a full disk would stop it minutes later with a
 /// compiler's input/output error instead.
 fn enough_disk() -> Result {
-    let target = std::env::var_os("CARGO_TARGET_DIR")
-        .map_or_else(|| root().join("target"), std::path::PathBuf::from);
+    let target = root().join("target");
     let temp = std::env::temp_dir();
     // Where the workspace was built before (opb, the command-line tool, is
     // in target/debug after `cargo test`), builds are redone in place and
@@ -131,8 +130,8 @@ fn enough_disk() -> Result {
             return Err(format!(
                 "not enough disk: {} free on {fs}, and the test command writes about {} there \
                  (a cold run about {} in all, most of it its build in {}; its first step's fresh \
-                 clone about {} in {}, until that step ends). Free space there, or set \
-                 CARGO_TARGET_DIR or TMPDIR to a larger disk.",
+                 clone about {} in {}, until that step ends). Free space there; TMPDIR \
+                 moves the fresh clone to another disk.",
                 gb(free),
                 gb(need),
                 gb(COLD_RUN_BYTES),
