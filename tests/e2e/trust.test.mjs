@@ -343,8 +343,18 @@ test("the smaller faults: words, colours and room a reader sees", async () => {
 
   // Money is one colour: the banner's chip and the graph legend's swatch.
   const chip = await page.$eval('.risk-chip[data-risk="money"]', (e) => getComputedStyle(e).color);
+  // The swatch is read as a reader sees it, in the opened legend. Chromium
+  // can give an empty computed style for an element in a closed <details>
+  // just drawn, so its fill is awaited rather than read once.
   await page.click('[data-testid="tab-graph"]');
-  const swatch = await page.$eval('.graph-legend .risk-bar[data-risk="money"]', (e) => getComputedStyle(e).fill);
+  await page.click('[data-testid="graph-legend"] summary');
+  const swatch = await (
+    await page.waitForFunction(() => {
+      const bar = document.querySelector('.graph-legend[open] .risk-bar[data-risk="money"]');
+      const fill = bar && getComputedStyle(bar).fill;
+      return /\d/.test(fill) && fill;
+    })
+  ).jsonValue();
   const hue = (rgb) => {
     const [r, g, b] = rgb.match(/\d+/g).map(Number);
     return r > g && r > b && g < 0.6 * r;
