@@ -20,8 +20,6 @@ async function open(url, { context, viewport = { width: 1440, height: 900 } } = 
   return openPlayground(collectErrors(await context.newPage()), url ?? opb.server.url);
 }
 
-
-// The editor's whole text (the page draws only the lines in view).
 // The document a `#pako:` link holds, if it is one.
 function linkedText(link) {
   if (!link.includes("#pako:")) return undefined;
@@ -176,13 +174,20 @@ test("going back changes the panel, never the text, though the entry left holds 
   const older = await page.evaluate(() => location.hash);
   // A panel link makes a history entry; the address then follows an edit.
   await page.click('[data-testid="tab-rules"]');
-  await pasteChecked(page, PLAYBOOK + "# edited after the panel changed\n");
+  const edited = PLAYBOOK + "# edited after the panel changed\n";
+  await pasteChecked(page, edited);
   await page.waitForFunction((older) => location.hash.startsWith("#pako:") && location.hash !== older, older, { timeout: 5_000 });
+  // The address the page arrives on is read as it arrives: a moment later
+  // it follows the document again.
+  await page.evaluate(() => addEventListener("hashchange", () => (window.arrivedOn = location.hash), { once: true }));
   await page.goBack();
+  const arrivedOn = await (await page.waitForFunction(() => window.arrivedOn)).jsonValue();
+  assert.equal(arrivedOn, older, "back on the entry that holds the older text");
   // That entry named no tab: the one the valid playbook opens on.
   await page.waitForSelector('[data-testid="tab-graph"][aria-selected="true"]');
-  assert.equal(await page.evaluate(() => location.hash), older, "back on the entry that holds the older text");
-  assert.match(await editorText(page, { checked: true }), /# edited after the panel changed/);
+  assert.equal(await editorText(page, { checked: true }), edited);
+  await page.waitForFunction((older) => location.hash !== older, older, { timeout: 5_000 });
+  assert.equal(linkedText(await page.evaluate(() => location.hash)), edited, "the address follows the text kept");
   assert.equal(await page.locator('[data-testid="share-notice"]').count(), 0);
   assertClean(page);
   await page.context().close();

@@ -295,7 +295,11 @@ pub fn e2e_under_load(args: &[String]) -> Result {
         load.0.push(child);
     }
 
-    let logs = TempDir::new("e2e-under-load")?;
+    // A failed run's whole log is kept to read afterwards, where `cargo
+    // clean` removes it; the folder starts empty so no older log misleads.
+    let logs = root().join("target/tmp/e2e-under-load");
+    let _ = std::fs::remove_dir_all(&logs);
+    std::fs::create_dir_all(&logs).map_err(|e| format!("{}: {e}", logs.display()))?;
     let mut passed = 0;
     for attempt in 1..=runs {
         let started = Instant::now();
@@ -311,16 +315,21 @@ pub fn e2e_under_load(args: &[String]) -> Result {
         } else {
             let log = [out.stdout, out.stderr].concat();
             let log = String::from_utf8_lossy(&log);
-            let path = logs.path().join(format!("run-{attempt}.log"));
+            let path = logs.join(format!("run-{attempt}.log"));
             std::fs::write(&path, log.as_bytes())
                 .map_err(|e| format!("{}: {e}", path.display()))?;
-            println!("run {attempt}: FAILED ({seconds} s); the failing tests:");
+            println!(
+                "run {attempt}: FAILED ({seconds} s), log in {}; the failing tests:",
+                path.display()
+            );
             let failing = log.lines().filter(|line| {
                 line.starts_with("not ok")
                     || line.starts_with("# pass")
                     || line.starts_with("# fail")
                     || line.contains("AssertionError")
                     || line.contains("Error:")
+                    || line.trim_start().starts_with("error:")
+                    || line.trim_start().starts_with("location:")
             });
             for line in failing.take(20) {
                 println!("  {line}");
