@@ -9,7 +9,7 @@
 
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { screenshot, session, pako, collectErrors, closeClean, openPlayground } from "./harness.mjs";
+import { screenshot, session, pako, collectErrors, closeClean, openPlayground, cpuSlowdown } from "./harness.mjs";
 
 const opb = session();
 
@@ -34,9 +34,13 @@ const SIMPLIFIED = /^Simplified drawing: too many edges cross several ranks/;
 const LISTED = "Too many crossing edges to draw: here are the steps and their edges as a list.";
 
 // How long the page may keep its reader waiting, and how soon the graph
-// (or its notice) must be on screen once the link is opened.
-const ANSWER_MS = 1_000;
-const SHOWN_MS = 8_000;
+// (or its notice) must be on screen once the link is opened. The bounds
+// tell a page made in slices from one held until its view is done; the
+// times themselves are measured in docs/performance.md (the longest wait
+// there is 380 ms). A CPU the harness slows takes that many times longer
+// for the same work.
+const ANSWER_MS = 1_000 * cpuSlowdown;
+const SHOWN_MS = 8_000 * cpuSlowdown;
 
 // Beats every 20 ms from before the page's own scripts run, each noting
 // the time since the last: the longest gap is the longest the page could

@@ -114,8 +114,9 @@ export async function serve(from = dist, { production = false, caching = false, 
 
 // OPB_CPU_SLOWDOWN=N: every page's CPU slowed N times by DevTools'
 // throttling (4 is Lighthouse's phone), so the same tests run as on a slow
-// phone or a loaded machine (cargo xtask e2e-under-load).
-const slowdown = Number(process.env.OPB_CPU_SLOWDOWN ?? 1);
+// phone or a loaded machine (cargo xtask e2e-under-load). A test that
+// bounds how long the page may stop answering scales its bound by it.
+export const cpuSlowdown = Number(process.env.OPB_CPU_SLOWDOWN ?? 1);
 
 // playwright-core gives every launch a fresh profile directory of its own
 // (a fresh --user-data-dir, so no test sees another's storage).
@@ -133,7 +134,7 @@ export async function launch() {
       "--disable-dev-shm-usage",
     ],
   });
-  if (slowdown > 1) throttleEveryPage(browser, slowdown);
+  if (cpuSlowdown > 1) throttleEveryPage(browser, cpuSlowdown);
   return browser;
 }
 
