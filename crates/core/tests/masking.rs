@@ -150,6 +150,45 @@ fn a_manifests_header_env_and_function_names_are_masked() {
     assert_eq!(keys, ["/tools/0/headers/ghp_…", "/tools/0/functions/ghp_…", "/tools/1/env/ghp_…"]);
 }
 
+/// A rule that reads a credential as something else may quote a piece of
+/// it: PM513 reads a timeout as a Go duration and quotes the unit it could
+/// not read, which here is most of the value.
+#[test]
+fn a_piece_of_a_credential_another_rule_quotes_is_cut_too() {
+    // A random run in a field not named like a secret: no rule flags it,
+    // and messages cut it by its shape.
+    let random = "2aaaaaaaabbiDajAcbpBs6bdnmgHr5SQXRRWeTeS";
+    // A header credential PM312 flags, with no credential's shape.
+    let header = "7correcthorsebatterystaple";
+    let manifest = format!(
+        "name: acme\ntools:\n  - id: acme_fetch\n    url: https://api.acme.example/mcp\n    timeout: {random}\n  - id: acme_search\n    url: https://search.acme.example/mcp\n    timeout: {header}\n    headers:\n      X-Api-Key: \"{header}\"\n"
+    );
+    let analysis = yaml(&manifest);
+    let timeouts: Vec<&str> = analysis
+        .checked
+        .diagnostics
+        .iter()
+        .filter(|d| d.code == "PM513")
+        .map(|d| d.message.as_str())
+        .collect();
+    assert_eq!(timeouts.len(), 2, "{timeouts:?}");
+    assert!(
+        timeouts[0].contains("is `2aaa…`, which is not a duration: `…` is not a unit"),
+        "{}",
+        timeouts[0]
+    );
+    assert!(
+        timeouts[1].contains("is `7cor…`, which is not a duration: `…` is not a unit"),
+        "{}",
+        timeouts[1]
+    );
+    let messages = serde_json::to_string(&analysis.checked.diagnostics).unwrap();
+    assert_hidden(&messages, random, "the diagnostics");
+    // The flagged value is cut in the views too; the random run, which no
+    // rule flagged, only in messages, as any of its shape is.
+    assert_hidden(&shown(&analysis), header, "the analysis");
+}
+
 #[test]
 fn a_pointer_is_masked_only_where_it_holds_a_flagged_value() {
     // A long pointer of mixed case and digits looks random to a search by

@@ -9,9 +9,13 @@
 //! a token flagged in a description and used again as a branch label, or a
 //! server name PB411 flagged and quoted by another rule, is the same secret.
 //! The values are searched for all at once (one Aho-Corasick automaton),
-//! so masking a text costs one pass over it however many were found.
+//! so masking a text costs one pass over it however many were found. A
+//! part of a value quoted apart from it is cut too ([`Pieces`]), in a
+//! second pass over what the first has cut.
 
-use super::credentials::{automaton, mask as mask_by_shape, preview};
+use super::credentials::{
+    automaton, hide_past_shown, mask as mask_by_shape, merged, preview, Pieces,
+};
 use aho_corasick::automaton::Automaton;
 use aho_corasick::nfa::noncontiguous::NFA;
 use aho_corasick::Input;
@@ -49,6 +53,8 @@ struct Found {
     cuts: Vec<String>,
     /// The values and their pointer forms; none when nothing was found.
     automaton: Option<Arc<NFA>>,
+    /// The runs of each value's bytes, and of its pointer form.
+    pieces: Option<Arc<Pieces>>,
     /// The bytes of the analysed text to hide, sorted and apart: every
     /// occurrence of a value as written, and every key or scalar whose
     /// value holds one that its source does not spell out (an escape, a
@@ -71,7 +77,7 @@ impl Masking {
     pub(crate) fn found(values: Vec<String>, root: Option<&Node>, text: &str) -> Masking {
         let mut found = Found::new(values);
         if let (Some(automaton), Some(root)) = (&found.automaton, root) {
-            found.hidden = hidden_spans(automaton, root, text);
+            found.hidden = hidden_spans(automaton, found.pieces.as_deref(), root, text);
         }
         Masking { found: Some(found) }
     }
@@ -95,9 +101,10 @@ impl Masking {
 
     /// `text` with every occurrence of a flagged value cut to its first
     /// four characters and `…`, and of a value's JSON-pointer form to the
-    /// pointer form of that: for any text shown outside the editor (a
-    /// message, a pointer, a hover, a label). Borrowed, not copied, when it
-    /// holds none.
+    /// pointer form of that, then every part of a value quoted apart from
+    /// it cut to `…`: for any text shown outside the editor (a message, a
+    /// pointer, a hover, a label). Borrowed, not copied, when it holds
+    /// none.
     pub fn mask<'t>(&self, text: &'t str) -> Cow<'t, str> {
         let Some((found, automaton)) =
             self.found.as_ref().and_then(|found| Some((found, found.automaton.as_deref()?)))
@@ -105,18 +112,23 @@ impl Masking {
             return Cow::Borrowed(text);
         };
         let matches = occurrences(automaton, text);
-        if matches.is_empty() {
-            return Cow::Borrowed(text);
+        let cut = if matches.is_empty() {
+            Cow::Borrowed(text)
+        } else {
+            let mut out = String::with_capacity(text.len());
+            let mut at = 0;
+            for (start, end, pattern) in matches {
+                out.push_str(&text[at..start]);
+                out.push_str(&found.cuts[pattern]);
+                at = end;
+            }
+            out.push_str(&text[at..]);
+            Cow::Owned(out)
+        };
+        match &found.pieces {
+            Some(pieces) => pieces.cut(cut),
+            None => cut,
         }
-        let mut out = String::with_capacity(text.len());
-        let mut at = 0;
-        for (start, end, pattern) in matches {
-            out.push_str(&text[at..start]);
-            out.push_str(&found.cuts[pattern]);
-            at = end;
-        }
-        out.push_str(&text[at..]);
-        Cow::Owned(out)
     }
 
     /// The text this masking's analysis was made from, with every
@@ -127,7 +139,9 @@ impl Masking {
     ///
     /// A value is found in the source as written, and where a key or a
     /// scalar holds one its source does not spell out (`\/` or `\u0031` in
-    /// JSON, a folded YAML line), that key or scalar is hidden whole.
+    /// JSON, a folded YAML line), that key or scalar is hidden whole. A part
+    /// of a value written apart from it is hidden past its first four
+    /// characters.
     ///
     /// Where the credential rules did not read the text (it could not be
     /// read, or its kind is not known, or a limit stopped it), nothing was
@@ -145,12 +159,7 @@ impl Masking {
         for span in &found.hidden {
             let Some(part) = text.get(span.start..span.end) else { continue };
             out.push_str(&text[at..span.start]);
-            for (i, c) in part.chars().enumerate() {
-                match c {
-                    c if c.is_ascii_whitespace() || i < SHOWN => out.push(c),
-                    c => out.extend(std::iter::repeat_n('*', c.len_utf8())),
-                }
-            }
+            hide_past_shown(&mut out, part);
             at = span.end;
         }
         out.push_str(&text[at..]);
@@ -214,11 +223,11 @@ impl Found {
             cuts.push(cut);
             forms.push(value.clone());
         }
-        let automaton = (!forms.is_empty()).then(|| {
-            let forms: Vec<&str> = forms.iter().map(String::as_str).collect();
-            automaton(&forms, false)
-        });
-        Found { values, cuts, automaton, hidden: Vec::new() }
+        let forms: Vec<&str> = forms.iter().map(String::as_str).collect();
+        let automaton = (!forms.is_empty()).then(|| automaton(&forms, false));
+        // Each value and its pointer form are among the forms.
+        let pieces = Pieces::of(&forms).map(Arc::new);
+        Found { values, cuts, automaton, pieces, hidden: Vec::new() }
     }
 }
 
@@ -255,8 +264,9 @@ fn occurrences(automaton: &NFA, text: &str) -> Vec<(usize, usize, usize)> {
 /// What [`Masking::mask_source`] hides of `text`, whose tree is `root`:
 /// every occurrence of a value as written, in one pass over the text; then
 /// every key and scalar whose value holds more occurrences than its source
-/// spells out, whole. Sorted and merged.
-fn hidden_spans(automaton: &NFA, root: &Node, text: &str) -> Vec<Span> {
+/// spells out, whole; then every part of a value written apart from it.
+/// Sorted and merged.
+fn hidden_spans(automaton: &NFA, pieces: Option<&Pieces>, root: &Node, text: &str) -> Vec<Span> {
     let mut hidden: Vec<Span> = occurrences(automaton, text)
         .into_iter()
         .map(|(start, end, _)| Span::new(start, end))
@@ -284,15 +294,11 @@ fn hidden_spans(automaton: &NFA, root: &Node, text: &str) -> Vec<Span> {
             Value::Number(_) | Value::Null | Value::Bool(_) => {}
         }
     }
-    opb_syntax::order::sort_by_key(&mut hidden, |span| (span.start, span.end));
-    let mut merged: Vec<Span> = Vec::with_capacity(hidden.len());
-    for span in hidden {
-        match merged.last_mut() {
-            Some(last) if span.start <= last.end => last.end = last.end.max(span.end),
-            _ => merged.push(span),
-        }
+    if let Some(pieces) = pieces {
+        hidden.extend(pieces.spans(text));
     }
-    merged
+    opb_syntax::order::sort_by_key(&mut hidden, |span| (span.start, span.end));
+    merged(hidden)
 }
 
 /// The span of a scalar's source inside its quotes, if it has them, so
@@ -373,6 +379,31 @@ mod tests {
         // Its preview `a/b~…`, escaped as the pointer escapes the value.
         assert_eq!(masking.mask("/x/a~1b~0cdefgh/y"), "/x/a~1b~0…/y");
         assert_eq!(masking.mask("in a/b~cdefgh words"), "in a/b~… words");
+    }
+
+    #[test]
+    fn a_part_of_a_value_quoted_apart_from_it_is_cut() {
+        let value = "2aaaaaaaabbiDajAcbpBs6bdnmgHr5SQXRRWeTeS";
+        let masking = super::Masking::found(vec![value.to_owned()], None, "");
+        let message = format!("`{value}` is not a duration: `aaaaaaaabbiDajAcbpBs` is not a unit");
+        assert_eq!(masking.mask(&message), "`2aaa…` is not a duration: `…` is not a unit");
+        // A part shorter than a run of a token is a word's.
+        assert_eq!(masking.mask("at TeS or 5SQXRRW"), "at TeS or 5SQXRRW");
+        // Two parts side by side are one cut; a part in a pointer too.
+        assert_eq!(masking.mask("x bbiDajAcbpBsSQXRRWeTeS y"), "x … y");
+        assert_eq!(masking.mask("/tools/DajAcbpBs6bd"), "/tools/…");
+    }
+
+    #[test]
+    fn a_part_of_a_value_in_the_source_is_hidden_past_four_characters() {
+        let token = "ghp_16C7e42F292c6912E7710c838347Ae178B4a";
+        let text = format!("{{\"token\": \"{token}\", \"note\": \"ends 2c6912E7710c\"}}");
+        let root = opb_syntax::parse(&text, opb_syntax::Syntax::Json, &Default::default()).root;
+        let masking = super::Masking::found(vec![token.to_owned()], root.as_ref(), &text);
+        let shown = masking.mask_source(&text);
+        assert_eq!(shown.len(), text.len(), "offsets are kept");
+        assert!(shown.contains("\"ends 2c69********\""), "{shown}");
+        assert!(shown.contains("\"ghp_************************************\""), "{shown}");
     }
 
     /// Leftmost-longest as its definition says: at each place, the longest

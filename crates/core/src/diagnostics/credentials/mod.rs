@@ -9,9 +9,11 @@
 //! `shapes.rs`, the random-looking runs in `entropy.rs`.
 
 mod entropy;
+mod pieces;
 mod shapes;
 
 pub use entropy::{high_entropy_run, high_entropy_runs};
+pub(crate) use pieces::{merged, Pieces};
 pub(crate) use shapes::{automaton, may_hold_credential};
 
 use shapes::anchored;
@@ -58,35 +60,53 @@ pub fn starts_with_bearer(text: &str) -> bool {
     text.as_bytes().get(..6).is_some_and(|head| head.eq_ignore_ascii_case(b"bearer"))
 }
 
-/// A message with every credential-shaped part cut to its [`preview`]. Every
-/// diagnostic passes through it, so no rule can echo a credential it quotes
-/// (a tool name, a server name, a list of declared values) in full.
+/// A message with every credential-shaped part cut to its [`preview`], and
+/// every part of one quoted apart from it cut to `…`. Every diagnostic
+/// passes through it, so no rule can echo a credential it quotes (a tool
+/// name, a server name, a list of declared values, a piece of a value it
+/// read as something else) in full.
 pub fn redact(message: &str) -> std::borrow::Cow<'_, str> {
-    rewrite_credentials(message, String::new, |out, credential| {
+    let mut shown = Vec::new();
+    let cut = rewrite_credentials(message, String::new, |out, credential| {
         out.push_str(&preview(credential));
-    })
+        shown.push(credential);
+    });
+    match Pieces::of(&shown) {
+        Some(pieces) => pieces.cut(cut),
+        None => cut,
+    }
 }
 
-/// `text` with every credential-shaped part hidden past its first four
-/// characters, each hidden character replaced by as many `*` as it has
-/// bytes (blanks and line breaks kept), so byte offsets and lines into the
-/// text stay valid. For showing source text, as the CLI shows the lines a
-/// diagnostic points at: a credential must not reach a CI log through its
-/// snippet.
+/// `text` with every credential-shaped part, and every part of one written
+/// apart from it, hidden past its first four characters
+/// ([`hide_past_shown`]), so byte offsets and lines into the text stay
+/// valid. For showing source text, as the CLI shows the lines a diagnostic
+/// points at: a credential must not reach a CI log through its snippet.
 pub fn mask(text: &str) -> std::borrow::Cow<'_, str> {
-    rewrite_credentials(
+    let mut shown = Vec::new();
+    let hidden = rewrite_credentials(
         text,
         || String::with_capacity(text.len()),
         |out, credential| {
-            for (i, c) in credential.chars().enumerate() {
-                match c {
-                    c if c.is_ascii_whitespace() => out.push(c),
-                    c if i < 4 => out.push(c),
-                    c => out.extend(std::iter::repeat_n('*', c.len_utf8())),
-                }
-            }
+            hide_past_shown(out, credential);
+            shown.push(credential);
         },
-    )
+    );
+    match Pieces::of(&shown) {
+        Some(pieces) => pieces.hide(hidden),
+        None => hidden,
+    }
+}
+
+/// Writes `part` with every character past its first four replaced by as
+/// many `*` as it has bytes, blanks and line breaks kept.
+pub(crate) fn hide_past_shown(out: &mut String, part: &str) {
+    for (i, c) in part.chars().enumerate() {
+        match c {
+            c if c.is_ascii_whitespace() || i < 4 => out.push(c),
+            c => out.extend(std::iter::repeat_n('*', c.len_utf8())),
+        }
+    }
 }
 
 /// `text` with each credential-shaped part, earliest first, written by
@@ -94,7 +114,7 @@ pub fn mask(text: &str) -> std::borrow::Cow<'_, str> {
 fn rewrite_credentials<'t>(
     text: &'t str,
     new: impl FnOnce() -> String,
-    mut write: impl FnMut(&mut String, &str),
+    mut write: impl FnMut(&mut String, &'t str),
 ) -> std::borrow::Cow<'t, str> {
     let Some(mut found) = earliest_credential(text) else {
         return text.into();

@@ -27,6 +27,21 @@ fn messages_never_carry_a_credential() {
     assert!(!redact(&two).contains("0123"), "{}", redact(&two));
 }
 
+#[test]
+fn a_part_of_a_credential_quoted_apart_from_it_is_cut_too() {
+    // A random run no field names a secret, read as a duration: the value
+    // is cut by its shape, and the unit quoted from it with it.
+    let value = "2aaaaaaaabbybhcciAefApCkx4m2nd6Bdwgeb8PJ";
+    let message = format!("`timeout` is `{value}`: `aaaaaaaabbybhcciAefApCkx` is not a unit.");
+    assert_eq!(redact(&message), "`timeout` is `2aaa…`: `…` is not a unit.");
+    let source = format!("timeout: {value} # unit aaaaaaaabbybhcc\n");
+    let masked = mask(&source);
+    assert_eq!(masked.len(), source.len());
+    assert_eq!(masked, format!("timeout: 2aaa{} # unit aaaa***********\n", "*".repeat(36)));
+    // Runs shorter than a piece are left: they are common in words.
+    assert_eq!(redact(&format!("`{value}`, at `8PJ`")), "`2aaa…`, at `8PJ`");
+}
+
 fn kind(text: &str) -> Option<&'static str> {
     find_credential(text).map(|c| c.kind)
 }
